@@ -1,0 +1,1 @@
+"""The application: the service layer and its Discord and terminal adapters."""

@@ -1,0 +1,1 @@
+"""Persistence: SQLAlchemy 2.0 models, repositories and Alembic migrations."""

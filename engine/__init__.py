@@ -1,0 +1,52 @@
+"""The backgammon rules engine: positions, legal plays, notation, GNU Backgammon IDs, games and
+matches. Pure standard-library Python, no I/O; dice always come from the caller.
+
+>>> from engine import Position, legal_plays, parse_play
+>>> pos = Position.initial()
+>>> play = parse_play("8/5 6/5", pos, (3, 1))
+>>> play in legal_plays(pos, (3, 1))
+True
+>>> pos.apply(play).position_id()
+'sGfwATDgc/ABMA'
+"""
+
+from engine.errors import (
+    AmbiguousPlayError,
+    BackgammonError,
+    GameStateError,
+    IllegalPlayError,
+    InvalidMatchIdError,
+    InvalidPositionError,
+    InvalidPositionIdError,
+    PlaySyntaxError,
+)
+from engine.ids import GameState, MatchKey, decode_match_id, encode_match_id
+from engine.movegen import Dice, Move, Play, legal_plays, validate_dice
+from engine.notation import format_play, parse_play
+from engine.position import BAR, OFF, Point, Position
+
+__all__ = [
+    "BAR",
+    "OFF",
+    "AmbiguousPlayError",
+    "BackgammonError",
+    "Dice",
+    "GameState",
+    "GameStateError",
+    "IllegalPlayError",
+    "InvalidMatchIdError",
+    "InvalidPositionError",
+    "InvalidPositionIdError",
+    "MatchKey",
+    "Move",
+    "Play",
+    "PlaySyntaxError",
+    "Point",
+    "Position",
+    "decode_match_id",
+    "encode_match_id",
+    "format_play",
+    "legal_plays",
+    "parse_play",
+    "validate_dice",
+]

@@ -1,0 +1,61 @@
+"""What a decision depends on besides the checkers: the cube and the score.
+
+A :class:`MatchContext` is seen from the same side as the :class:`~engine.position.Position` it
+goes with: player 0 is the player on roll in that position (or, for a take decision, the player
+who must answer). Computer players receive it with every cube decision.
+
+>>> ctx = MatchContext(match_length=7, score=(4, 6))
+>>> ctx.away()
+(3, 1)
+>>> ctx.may_double(0)
+True
+>>> MatchContext(match_length=7, score=(4, 6), crawford=True).may_double(0)
+False
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+__all__ = ["MAX_CUBE", "MatchContext"]
+
+MAX_CUBE = 64
+
+
+@dataclass(frozen=True, slots=True)
+class MatchContext:
+    """Cube and score from the view of player 0 (the side to act).
+
+    ``cube_owner`` is None while the cube is centred, else 0 or 1. ``match_length`` 0 is a money
+    game, where ``jacoby`` (gammons count only once the cube has been turned) may apply.
+    """
+
+    cube_value: int = 1
+    cube_owner: int | None = None
+    match_length: int = 0
+    score: tuple[int, int] = (0, 0)
+    crawford: bool = False
+    jacoby: bool = False
+
+    def away(self) -> tuple[int, int]:
+        """Points each side still needs (0, 0 in a money game)."""
+        if not self.match_length:
+            return (0, 0)
+        return (self.match_length - self.score[0], self.match_length - self.score[1])
+
+    def may_double(self, player: int) -> bool:
+        """Whether ``player`` may offer a double now (ignoring whose turn it is)."""
+        if self.crawford or self.cube_value >= MAX_CUBE:
+            return False
+        # Doubling when the cube is already dead (the doubler needs no more points than it is
+        # worth) is pointless but legal, as in GNU Backgammon; computer players just avoid it.
+        return self.cube_owner in (None, player)
+
+    def swapped(self) -> MatchContext:
+        """The same context seen by the other player.
+
+        >>> MatchContext(cube_value=2, cube_owner=0, score=(1, 3), match_length=5).swapped().score
+        (3, 1)
+        """
+        owner = None if self.cube_owner is None else 1 - self.cube_owner
+        return replace(self, cube_owner=owner, score=(self.score[1], self.score[0]))

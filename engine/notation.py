@@ -1,0 +1,315 @@
+"""Standard backgammon notation: writing plays (``"13/7*/5 6/5"``) and reading what players type.
+
+Points are numbered from the mover's view; ``bar`` is 25 and ``off`` is 0. Writing follows GNU
+Backgammon's ``FormatMove``: steps sorted from the highest point, a checker's consecutive steps
+joined (the intermediate point is shown only when it hits), identical steps counted as ``(2)``.
+
+>>> from engine.position import Position
+>>> from engine.movegen import legal_plays
+>>> str(parse_play("24/18 13/11", Position.initial(), (6, 2)))
+'24/18 13/11'
+>>> str(parse_play("13-11, 24/18*", Position.initial(), (2, 6)))
+'24/18 13/11'
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from engine.errors import AmbiguousPlayError, IllegalPlayError, PlaySyntaxError
+from engine.movegen import Dice, Play, legal_plays, validate_dice
+from engine.position import BAR, OFF, Position
+
+__all__ = ["format_play", "format_point", "parse_play", "parse_segments"]
+
+
+def format_point(point: int) -> str:
+    """``"bar"`` for 25, ``"off"`` for 0, else the number.
+
+    >>> format_point(25), format_point(0), format_point(7)
+    ('bar', 'off', '7')
+    """
+    if point == BAR:
+        return "bar"
+    if point == OFF:
+        return "off"
+    return str(point)
+
+
+def format_play(play: Play) -> str:
+    """Standard notation of ``play`` (what ``str(play)`` returns).
+
+    >>> from engine.movegen import Move
+    >>> format_play(Play([Move(8, 5, 3), Move(8, 5, 3), Move(6, 3, 3), Move(6, 3, 3)]))
+    '8/5(2) 6/3(2)'
+    >>> format_play(Play([Move(13, 7, 6, True), Move(7, 5, 2)]))
+    '13/7*/5'
+    """
+    steps = sorted(play.moves, key=lambda m: (-m.src, -m.dst))
+    # Each chain is [points..., set of hit points]; join a step onto an earlier chain that ends
+    # where the step starts (the same checker moving on).
+    chains: list[tuple[list[int], set[int]]] = []
+    for m in steps:
+        for points, hits in chains:
+            if points[-1] == m.src and m.src not in (OFF, BAR):
+                if points[-1] not in hits:
+                    points.pop()
+                points.append(m.dst)
+                if m.hit:
+                    hits.add(m.dst)
+                break
+        else:
+            chains.append(([m.src, m.dst], {m.dst} if m.hit else set()))
+    # Identical journeys are written once with a count; a hit shows on the first of them.
+    counts: Counter[tuple[int, ...]] = Counter()
+    hit_points: dict[tuple[int, ...], set[int]] = {}
+    for points, hits in chains:
+        counts[tuple(points)] += 1
+        hit_points.setdefault(tuple(points), set()).update(hits)
+    parts = []
+    for journey, count in counts.items():
+        text = format_point(journey[0])
+        for p in journey[1:]:
+            text += "/" + format_point(p) + ("*" if p in hit_points[journey] else "")
+        parts.append(text + (f"({count})" if count > 1 else ""))
+    return " ".join(parts)
+
+
+# -- reading --------------------------------------------------------------------------------
+
+_TOKEN = re.compile(
+    r"""\s*(?:
+        (?P<num>\d+)
+      | (?P<bar>bar|b|barre)\b
+      | (?P<off>off|o|dehors|out)\b
+      | (?P<slash>[/\-])
+      | (?P<star>\*)
+      | (?P<count>\(\s*(?P<n>\d+)\s*\)|[x×]\s*(?P<n2>\d+))
+      | (?P<sep>[,;])
+    )""",
+    re.VERBOSE | re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Segment:
+    """One written checker journey: its points in order, the points marked ``*``, its count."""
+
+    points: tuple[int, ...]
+    hits: frozenset[int]
+    count: int = 1
+
+
+def parse_segments(text: str) -> list[Segment]:
+    """Read notation into segments, without looking at any position.
+
+    >>> parse_segments("bar/22* 8/5(2)")  # doctest: +NORMALIZE_WHITESPACE
+    [Segment(points=(25, 22), hits=frozenset({22}), count=1),
+     Segment(points=(8, 5), hits=frozenset(), count=2)]
+
+    :raises PlaySyntaxError: when the text is not notation, with what is wrong and where.
+    """
+    if not isinstance(text, str):
+        raise PlaySyntaxError(f"a play is text like '24/18 13/11', not {type(text).__name__}")
+    if len(text) > 200:
+        raise PlaySyntaxError("that play is too long to be backgammon notation")
+    segments: list[Segment] = []
+    points: list[int] = []
+    hits: set[int] = set()
+    expect_point = True  # after '/' or at the start of a segment
+    pos = 0
+    stripped = text.strip()
+    if not stripped:
+        raise PlaySyntaxError("the play is empty: write it like '24/18 13/11'")
+
+    def close(count: int = 1) -> None:
+        nonlocal points, hits
+        if len(points) == 1:
+            start = format_point(points[0])
+            raise PlaySyntaxError(f"{start!r} needs a destination, like '{start}/…'")
+        if points:
+            segments.append(Segment(tuple(points), frozenset(hits), count))
+        points, hits = [], set()
+
+    while pos < len(text):
+        m = _TOKEN.match(text, pos)
+        if m is None or m.end() == pos:
+            rest = text[pos:].strip()
+            if not rest:
+                break
+            raise PlaySyntaxError(
+                f"cannot read {rest[:12]!r} in {text!r}: write plays like '24/18 13/11', "
+                "'bar/22*', '6/off' or '8/5(2)'"
+            )
+        pos = m.end()
+        kind = m.lastgroup
+        if kind in ("num", "bar", "off"):
+            if kind == "num":
+                value = int(m.group("num"))
+                if value > 25:
+                    raise PlaySyntaxError(f"there is no point {value}: points run from 1 to 24")
+            else:
+                value = BAR if kind == "bar" else OFF
+            if not expect_point:
+                close()
+            points.append(value)
+            expect_point = False
+        elif kind == "slash":
+            if not points or expect_point:
+                raise PlaySyntaxError(f"a '/' needs a point on each side in {text!r}")
+            expect_point = True
+        elif kind == "star":
+            if not points or expect_point or len(points) < 2:
+                raise PlaySyntaxError("'*' marks a hit after a destination, as in '13/7*'")
+            hits.add(points[-1])
+        elif kind == "count":
+            n = int(m.group("n") or m.group("n2"))
+            if expect_point or len(points) < 2:
+                raise PlaySyntaxError("a count like '(2)' follows a move, as in '8/5(2)'")
+            if not 1 <= n <= 4:
+                raise PlaySyntaxError(f"a checker count of {n} is impossible: at most 4 moves")
+            close(n)
+            expect_point = True
+        else:  # separator
+            if expect_point and points:
+                raise PlaySyntaxError(f"a '/' needs a point on each side in {text!r}")
+            close()
+            expect_point = True
+    if points and expect_point:
+        raise PlaySyntaxError(f"{text!r} ends with '/': a destination is missing")
+    close()
+    for seg in segments:
+        _check_segment(seg)
+    if sum(s.count * (len(s.points) - 1) for s in segments) > 8:
+        raise PlaySyntaxError("that is more moves than any roll allows")
+    return segments
+
+
+def _check_segment(seg: Segment) -> None:
+    text = "/".join(format_point(p) for p in seg.points)
+    if seg.points[0] == OFF:
+        raise PlaySyntaxError(f"{text}: a checker borne off cannot move again")
+    for a, b in zip(seg.points, seg.points[1:], strict=False):
+        if b == BAR:
+            raise PlaySyntaxError(f"{text}: a checker cannot move onto the bar")
+        if a == OFF:
+            raise PlaySyntaxError(f"{text}: 'off' can only end a move")
+        if b >= a:
+            raise PlaySyntaxError(
+                f"{text}: checkers move from higher to lower points (your 24 toward your 1)"
+            )
+
+
+def _flow(moves: list[tuple[int, int]]) -> tuple[int, ...]:
+    flow = [0] * 26
+    for src, dst in moves:
+        flow[src] -= 1
+        flow[dst] += 1
+    return tuple(flow)
+
+
+def parse_play(text: str, position: Position, dice: Dice) -> Play:
+    """The legal play of ``dice`` in ``position`` that ``text`` describes.
+
+    Accepts every usual way of writing it: any order, ``bar`` or ``25``, ``off`` or ``0``,
+    ``(2)`` counts, ``*`` optional, one checker's steps combined (``24/16``) or spelt out
+    (``24/18/16``, ``24/18 18/16``), commas or spaces between moves.
+
+    >>> str(parse_play("6/3(2) 8/5 x2", Position.initial(), (3, 3)))
+    '8/5(2) 6/3(2)'
+    >>> parse_play("24/23", Position.initial(), (3, 1))
+    Traceback (most recent call last):
+    ...
+    engine.errors.IllegalPlayError: '24/23' plays 1 die, but 3-1 can be played in full here (2 dice)
+
+    :raises PlaySyntaxError: when the text is not notation.
+    :raises IllegalPlayError: when no legal play matches.
+    :raises AmbiguousPlayError: when several legal plays match equally well.
+    """
+    d1, d2 = validate_dice(dice)
+    segments = parse_segments(text)
+    plays = legal_plays(position, (d1, d2))
+    if not plays:
+        raise IllegalPlayError(
+            f"no legal play with {d1}-{d2} in {position.position_id()}: the turn passes"
+        )
+    steps: list[tuple[int, int]] = []
+    landings: set[int] = set()
+    marked: set[int] = set()
+    for seg in segments:
+        for _ in range(seg.count):
+            steps.extend(zip(seg.points, seg.points[1:], strict=False))
+        landings.update(seg.points[1:])
+        marked.update(seg.hits)
+    want = _flow(steps)
+    candidates = [p for p in plays if _flow([(m.src, m.dst) for m in p.moves]) == want]
+    # The checkers' net movement decides; what else was written only breaks ties, because one
+    # play stands for every way of reaching its position (24/18/16 and 24/22/16 are one play
+    # unless one of them hits) and a stray '*' should not make a good play illegal.
+    for prefer in (
+        lambda p: landings <= {m.dst for m in p.moves},
+        lambda p: marked <= {m.dst for m in p.moves if m.hit},
+        lambda p: marked == {m.dst for m in p.moves if m.hit},
+    ):
+        if len(candidates) > 1:
+            candidates = [p for p in candidates if prefer(p)] or candidates
+    if len(candidates) == 1:
+        return candidates[0]
+    if candidates:
+        listed = ", ".join(str(p) for p in candidates)
+        raise AmbiguousPlayError(f"{text!r} could mean {listed}: write the one you mean")
+    raise IllegalPlayError(_why_illegal(text, steps, position, (d1, d2), plays))
+
+
+def _distances(dice: Dice) -> set[int]:
+    """How far one checker can go with these dice (ignoring blocks)."""
+    d1, d2 = dice
+    if d1 == d2:
+        return {d1 * k for k in range(1, 5)}
+    return {d1, d2, d1 + d2}
+
+
+def _why_illegal(
+    text: str, steps: list[tuple[int, int]], position: Position, dice: Dice, plays: list[Play]
+) -> str:
+    """The most useful reason why the written steps match no legal play."""
+    b = position.board
+    where = f"(position {position.position_id()}, dice {dice[0]}-{dice[1]})"
+    counts = Counter(src for src, _ in steps)
+    if b[BAR] and any(src != BAR for src, _ in steps) and counts[BAR] < b[BAR]:
+        return f"{text!r}: you have {b[BAR]} checker(s) on the bar; enter before moving others"
+    for src, n in counts.items():
+        available = b[src] if src != BAR else b[BAR]
+        # A checker may also arrive on src earlier in the same play.
+        arriving = sum(1 for _, dst in steps if dst == src)
+        if available + arriving < n:
+            name = "on the bar" if src == BAR else f"on your {src}-point"
+            return f"{text!r}: you have no checker {name} to move {where}"
+    for _, dst in steps:
+        if dst != OFF and b[dst] <= -2:
+            return f"{text!r}: your {dst}-point is held by your opponent {where}"
+    if any(dst == OFF for _, dst in steps) and any(b[p] > 0 for p in range(7, 26)):
+        return f"{text!r}: you can bear off only when all your checkers are in your home board"
+    reach = _distances(dice)
+    for src, dst in steps:
+        gap = src - dst
+        if dst != OFF and gap not in reach:
+            moves = ", ".join(str(r) for r in sorted(reach))
+            return (
+                f"{text!r}: {format_point(src)}/{dst} is a move of {gap}, and "
+                f"{dice[0]}-{dice[1]} moves a checker {moves}"
+            )
+    longest = max(len(p.moves) for p in plays)
+    written = len(steps)
+    if written < longest and all(len(p.moves) == longest for p in plays):
+        name = "dice" if longest > 1 else "die"
+        return (
+            f"{text!r} plays {written} {'die' if written == 1 else 'dice'}, but "
+            f"{dice[0]}-{dice[1]} can be played in full here ({longest} {name})"
+        )
+    if longest == 1 and dice[0] != dice[1]:
+        die = plays[0].moves[0].die
+        return f"{text!r} is not legal: only one die can be played, and it must be the {die}"
+    return f"{text!r} is not a legal play of {dice[0]}-{dice[1]} {where}"

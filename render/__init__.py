@@ -1,0 +1,1 @@
+"""Board rendering: pure functions from engine state to PNG bytes and text."""
