@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.errors import AmbiguousPlayError, IllegalPlayError, PlaySyntaxError
@@ -248,11 +249,12 @@ def parse_play(text: str, position: Position, dice: Dice) -> Play:
     # The checkers' net movement decides; what else was written only breaks ties, because one
     # play stands for every way of reaching its position (24/18/16 and 24/22/16 are one play
     # unless one of them hits) and a stray '*' should not make a good play illegal.
-    for prefer in (
+    preferences: list[Callable[[Play], bool]] = [
         lambda p: landings <= {m.dst for m in p.moves},
         lambda p: marked <= {m.dst for m in p.moves if m.hit},
         lambda p: marked == {m.dst for m in p.moves if m.hit},
-    ):
+    ]
+    for prefer in preferences:
         if len(candidates) > 1:
             candidates = [p for p in candidates if prefer(p)] or candidates
     if len(candidates) == 1:
