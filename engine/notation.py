@@ -183,8 +183,9 @@ def parse_segments(text: str) -> list[Segment]:
     close()
     for seg in segments:
         _check_segment(seg)
-    if sum(s.count * (len(s.points) - 1) for s in segments) > 8:
-        raise PlaySyntaxError("that is more moves than any roll allows")
+    # Every written step uses at least one die, and no roll gives more than four.
+    if sum(s.count * (len(s.points) - 1) for s in segments) > 4:
+        raise PlaySyntaxError("that is more moves than any roll allows (four at most)")
     return segments
 
 

@@ -126,6 +126,8 @@ class Turn:
 
     def is_complete(self) -> bool:
         """True when the steps make a whole legal play (or no move is possible at all)."""
+        if not self._plays:
+            return True
         return len(self.steps) == self.length and self.board() in self._targets
 
     def play(self) -> Play:
