@@ -79,7 +79,7 @@ def test_actions_out_of_turn_are_refused_with_the_reason() -> None:
         g.roll((1, 2))
     with pytest.raises(GameStateError, match="before rolling"):
         g.double()
-    with pytest.raises(GameStateError, match="no double to take"):
+    with pytest.raises(GameStateError, match="no double to answer"):
         g.take()
 
 
