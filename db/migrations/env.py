@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from alembic import context
 from sqlalchemy.engine import Connection
@@ -13,7 +13,7 @@ from db.models import Base
 from db.types import UTCDateTime
 
 
-def _render_item(kind: str, obj: Any, _autogen_context: Any) -> str | bool:
+def _render_item(kind: str, obj: Any, _autogen_context: Any) -> str | Literal[False]:
     # Revisions must not import the application's code (it changes, they must not): our UTC
     # wrapper is stored as a plain timezone-aware DateTime.
     if kind == "type" and isinstance(obj, UTCDateTime):
