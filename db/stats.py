@@ -191,10 +191,7 @@ def game_history(
             part = part.where(Game.status != GameStatus.ACTIVE)
         parts.append(part.order_by(Game.id.desc()).limit(limit).subquery())
     ids = [
-        gid
-        for (gid,) in session.execute(
-            select(parts[0].c.id).union_all(select(parts[1].c.id))
-        )
+        gid for (gid,) in session.execute(select(parts[0].c.id).union_all(select(parts[1].c.id)))
     ]
     newest = sorted(ids, reverse=True)[:limit]
     if not newest:
