@@ -126,9 +126,8 @@ def create_game(
     session.flush()  # the id, for the move log
     session.add_all(_event_rows(game, 0, events, now))
     if guild_id is not None:
-        for pid in (player0_id, player1_id):
-            if pid is not None:
-                note_guild_activity(session, guild_id, pid, now=now)
+        for pid in _people(player0_id, player1_id):
+            note_guild_activity(session, guild_id, pid, now=now)
     return game
 
 
@@ -181,10 +180,11 @@ def save_game(
 def _flush_game(session: Session, game: Game) -> None:
     # The version-checked UPDATE goes first, on its own: the move log rows follow only once the
     # game row is ours (on SQLite this UPDATE also takes the write lock for the whole action).
+    game_id = game.id  # read now: after a failed flush the object cannot be refreshed
     try:
         session.flush([game])
     except StaleDataError:
-        raise GameMovedOn(game.id) from None
+        raise GameMovedOn(game_id) from None
 
 
 def _event_rows(
@@ -243,11 +243,15 @@ def finish_game(
     elif game.rated:
         ratings = apply_rated_result(session, game, winner, now=now)
     if game.guild_id is not None:
-        for seat in (0, 1):
-            pid = game.player_id(seat)
-            if pid is not None:
-                note_guild_activity(session, game.guild_id, pid, games_played=1, now=now)
+        for pid in _people(game.player0_id, game.player1_id):
+            note_guild_activity(session, game.guild_id, pid, games_played=1, now=now)
     return GameResult(game, ratings)
+
+
+def _people(*ids: int | None) -> list[int]:
+    # Rows shared between games (a player's guild activity) are always written in id order, so
+    # that two games ending at once on PostgreSQL lock them in the same order: no deadlock.
+    return sorted(i for i in ids if i is not None)
 
 
 def expire_game(session: Session, game: Game, *, now: datetime | None = None) -> None:

@@ -134,7 +134,8 @@ def _ensure_ratings(session: Session, player_ids: tuple[int, int], now: datetime
                 "losses": 0,
                 "updated_at": now,
             }
-            for pid in player_ids
+            # Sorted: two processes inserting the same pair in opposite orders could deadlock.
+            for pid in sorted(player_ids)
         ]
     )
     session.execute(stmt.on_conflict_do_nothing(index_elements=["player_id"]))
