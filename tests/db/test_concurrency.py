@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy import URL, Engine, select
 from sqlalchemy.orm import Session, sessionmaker
 
-from db import challenges, games
+from db import challenges, games, players
 from db.engine import make_engine, make_session_factory
 from db.errors import ChallengeClosed, GameMovedOn
 from db.gamestate import load_match, save_match
@@ -202,3 +202,22 @@ def test_two_matches_of_one_player_ending_at_once_both_count(
         assert first.rating_before == before.rating_after
         assert second.rating_before == first.rating_after  # the second saw the first's result
         assert alice.rating == second.rating_after
+
+
+def test_a_new_player_clicking_twice_at_once_is_created_once(
+    factory: Factory, other_factory: Factory
+) -> None:
+    def first_sight(f: Factory, pid: int, name: str) -> Callable[..., str]:
+        def action(barrier: threading.Barrier) -> str:
+            barrier.wait()
+            with f.begin() as s:
+                return players.ensure_player(s, pid, name).display_name
+
+        return action
+
+    for pid in range(9000, 9000 + ROUNDS):
+        outcomes = race(first_sight(factory, pid, "a"), first_sight(other_factory, pid, "b"))
+        assert sorted(outcomes) in (["a", "b"], ["a", "a"], ["b", "b"])
+        with factory() as s:
+            p = players.get_player(s, pid)
+            assert p is not None and p.display_name in outcomes
