@@ -1,1 +1,40 @@
-"""Persistence: SQLAlchemy 2.0 models, repositories and Alembic migrations."""
+"""Persistence: SQLAlchemy 2.0 models, repositories and Alembic migrations.
+
+The bot's start-up::
+
+    engine = db.make_engine()          # DATABASE_URL, or ./backgammon.sqlite3
+    db.upgrade(engine)                 # migrations, on every start
+    factory = db.make_session_factory(engine)
+
+and one unit of work per user action (run it in a thread: the calls are synchronous)::
+
+    with factory.begin() as s:
+        game = db.games.get_game(s, game_id, expected_version=v)
+        ...
+        db.games.save_game(s, game, position_id=..., match_id=..., state=..., turn=..., events=...)
+
+Modules: :mod:`db.models` (tables), :mod:`db.players`, :mod:`db.games`, :mod:`db.challenges`,
+:mod:`db.ratings` (FIBS), :mod:`db.stats` (leaderboards, histories), :mod:`db.migrate`.
+"""
+
+from db import challenges, games, players, ratings, stats
+from db.engine import DEFAULT_URL, database_url, make_engine, make_session_factory
+from db.errors import ChallengeClosed, DbError, GameMovedOn, GameNotFound
+from db.migrate import upgrade
+
+__all__ = [
+    "DEFAULT_URL",
+    "ChallengeClosed",
+    "DbError",
+    "GameMovedOn",
+    "GameNotFound",
+    "challenges",
+    "database_url",
+    "games",
+    "make_engine",
+    "make_session_factory",
+    "players",
+    "ratings",
+    "stats",
+    "upgrade",
+]
