@@ -13,6 +13,7 @@ b'\\x89PNG'
 from render.board import render_board
 from render.geometry import checker_center
 from render.labels import LANGUAGES
+from render.text import text_board
 from render.theme import CHECKER_COLORS, THEMES
 from render.view import BoardView, GameOver, Resignation, Side
 
@@ -26,4 +27,5 @@ __all__ = [
     "Side",
     "checker_center",
     "render_board",
+    "text_board",
 ]
