@@ -189,12 +189,10 @@ def _draw_dice(im: Image.Image, view: BoardView) -> None:
         if faces[i] in left:
             left.remove(faces[i])
             used[i] = False
-    cx, cy = g.dice_center(view.bottom_side == "mover")
-    step = sprites.DIE + 12
-    x0 = cx - (len(faces) - 1) * step // 2
+    centers = g.dice_centers(len(faces), view.bottom_side == "mover")
     color = view.color_of("mover")
-    for i, (face, was_used) in enumerate(zip(faces, used, strict=True)):
-        _paste(im, sprites.die(face, color, was_used), (x0 + i * step, cy))
+    for face, was_used, center in zip(faces, used, centers, strict=True):
+        _paste(im, sprites.die(face, color, was_used), center)
 
 
 def _draw_strip(

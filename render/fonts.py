@@ -39,9 +39,10 @@ command in ``render/FONTS-LICENSE.txt``."""
 
 
 def covered(ch: str) -> bool:
-    """Whether the shipped fonts have a glyph for ``ch``."""
+    """Whether the shipped fonts have a glyph for ``ch`` (the ranges hold a few unassigned code
+    points, which have none)."""
     code = ord(ch)
-    return any(lo <= code <= hi for lo, hi in COVERED)
+    return any(lo <= code <= hi for lo, hi in COVERED) and unicodedata.category(ch) != "Cn"
 
 
 @lru_cache(maxsize=32)

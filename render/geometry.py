@@ -31,7 +31,7 @@ __all__ = [
     "checker_center",
     "column_x",
     "cube_center",
-    "dice_center",
+    "dice_centers",
     "is_top",
     "point_column",
     "point_triangle",
@@ -186,11 +186,21 @@ def cube_center(owner: Side | None, bottom: Side, mirrored: bool) -> XY:
     return x, y
 
 
-def dice_center(bottom_player: bool) -> XY:
-    """Where the mover's dice lie: in the half of the field to his right, as players roll, so
-    the right half for the bottom player and the left half for the top one."""
-    x = (RIGHT_X + FIELD_RIGHT) // 2 if bottom_player else (LEFT_X + BAR_X) // 2
-    return x, MID_Y
+DIE = 52  # side of a die
+
+
+def dice_centers(count: int, bottom_player: bool) -> list[XY]:
+    """Where the mover's ``count`` dice (2, or 4 for doubles) lie: in a row across the half of
+    the field to his right, as players roll, so the right half for the bottom player and the
+    left half for the top one.
+
+    >>> dice_centers(2, True)
+    [(654, 420), (718, 420)]
+    """
+    cx = (RIGHT_X + FIELD_RIGHT) // 2 if bottom_player else (LEFT_X + BAR_X) // 2
+    step = DIE + 12
+    x0 = cx - (count - 1) * step // 2
+    return [(x0 + i * step, MID_Y) for i in range(count)]
 
 
 def strip_box(bottom_player: bool) -> Box:

@@ -16,6 +16,7 @@ __all__ = ["LABELS", "LANGUAGES", "label", "points_text", "result_text"]
 
 LABELS: dict[str, dict[str, str]] = {
     "en": {
+        "colon": ": ",
         "pips": "pips",
         "crawford": "Crawford",
         "match_to": "{n}-point match",
@@ -40,6 +41,7 @@ LABELS: dict[str, dict[str, str]] = {
         "opponent": "opponent",
     },
     "fr": {
+        "colon": " : ",  # French typography puts a space before a colon
         "pips": "pips",
         "crawford": "Crawford",
         "match_to": "match en {n} points",

@@ -133,7 +133,7 @@ def tray_slice(color: str) -> Image.Image:
     return _shrink(im, (w, h))
 
 
-DIE = 52  # side of a die
+DIE = g.DIE
 
 
 @lru_cache(maxsize=64)

@@ -47,7 +47,8 @@ def text_board(position: Position, *, view: BoardView | None = None) -> str:
     cells = _cells(position, view)
     board = _grid(cells, view)
     info = _info(position, view)
-    lines = [f"{label(view.lang, 'position_id')}: {position.position_id()}"]
+    colon = label(view.lang, "colon")
+    lines = [f"{label(view.lang, 'position_id')}{colon}{position.position_id()}"]
     for row, text in enumerate(board):
         extra = info.get(row, "")
         lines.append(f"{text}     {extra}".rstrip() if extra else text)
@@ -126,7 +127,7 @@ def _info(position: Position, view: BoardView) -> dict[int, str]:
         i = 0 if mover else 1
         name = view.name_of(side) or label(lang, "player" if mover else "opponent")
         to_play = mover and view.game_over is None
-        head = f"{_symbol(side, view)}: {name}" + (
+        head = f"{_symbol(side, view)}{label(lang, 'colon')}{name}" + (
             f" ({label(lang, 'to_play')})" if to_play else ""
         )
         stats = f"{pips[i]} {label(lang, 'pips')} · {off[i]} {label(lang, 'off')}"
@@ -151,6 +152,7 @@ def _info(position: Position, view: BoardView) -> dict[int, str]:
 def _footer(view: BoardView) -> list[str]:
     """The dice, the last play and any offer or result, one line each."""
     lang = view.lang
+    colon = label(lang, "colon")
     lines = []
     if view.dice is not None:
         d1, d2 = view.dice
@@ -159,23 +161,23 @@ def _footer(view: BoardView) -> list[str]:
             text += f" ({label(lang, 'doubles')})"
         if view.dice_left is not None:
             left = " ".join(str(d) for d in view.dice_left) or "-"
-            text += f", {label(lang, 'to_play')}: {left}"
+            text += f", {label(lang, 'to_play')}{colon}{left}"
         lines.append(text)
     if view.last_play is not None:
         play = view.last_play if isinstance(view.last_play, Play) else Play(list(view.last_play))
-        lines.append(f"{_name(view, view.last_play_by)}: {play}")
+        lines.append(f"{_name(view, view.last_play_by)}{colon}{play}")
     if view.double_offered_by is not None:
         lines.append(label(lang, "offers_double", name=_name(view, view.double_offered_by)))
     if view.resignation is not None:
         res = view.resignation
         worth = points_text(lang, res.value * view.context.cube_value)
         who = label(lang, "resigns", name=_name(view, res.by))
-        lines.append(f"{who}: {result_text(lang, res.value)} · {worth}")
+        lines.append(f"{who}{colon}{result_text(lang, res.value)} · {worth}")
     if view.game_over is not None:
         over = view.game_over
         who = label(lang, "wins", name=_name(view, over.winner))
         detail = f"{result_text(lang, over.value)} · {points_text(lang, over.points)}"
-        lines.append(f"{label(lang, 'game_over')}: {who}, {detail}")
+        lines.append(f"{label(lang, 'game_over')}{colon}{who}, {detail}")
     return lines
 
 
