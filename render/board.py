@@ -150,6 +150,11 @@ def _draw_bar(im: Image.Image, d: ImageDraw.ImageDraw, pos: Position, view: Boar
             continue
         bottom = side == view.bottom_side
         centers = [g.bar_center(bottom, k) for k in range(g.MAX_STACK)]
+        # Hit checkers must catch the eye: a frame in the colour that marks hits surrounds them.
+        ends = [centers[0][1], centers[min(count, g.MAX_STACK) - 1][1]]
+        r = g.CHECKER // 2 + 5
+        box = (g.BAR_CX - r, min(ends) - r, g.BAR_CX + r, max(ends) + r)
+        d.rounded_rectangle(box, radius=r, outline=t.hit, width=4)
         ring = t.highlight if side == "mover" and 25 in view.highlights else None
         _draw_stack(im, d, centers, count, view.color_of(side), ring)
 

@@ -112,24 +112,20 @@ def ring(color: RGB) -> Image.Image:
 
 @lru_cache(maxsize=16)
 def tray_slice(color: str) -> Image.Image:
-    """A borne-off checker lying edge-on in the tray (RGBA): a solid bar, lit along its top and
-    shaded along its bottom so that a pile reads as separate checkers."""
+    """A borne-off checker lying edge-on in the tray (RGBA): a bar of its colour outlined by
+    its rim (so a pile reads as separate checkers on a dark tray too), lit along its top."""
     c = CHECKER_COLORS[color]
-    w, h = g.SIDE - 18, g.SLICE_H - 2
+    w, h = g.SIDE - 18, g.SLICE_H - 1
     im = Image.new("RGBA", (w * SS, h * SS), (0, 0, 0, 0))
     d = ImageDraw.Draw(im)
     radius = 4 * SS
-    d.rounded_rectangle(
-        (0, 0, w * SS - 1, h * SS - 1), radius=radius, fill=(*_mix(c.body, (0, 0, 0), 0.45), 255)
-    )
-    d.rounded_rectangle(
-        (0, 0, w * SS - 1, h * SS - 1 - 2 * SS),
-        radius=radius,
-        fill=(*_mix(c.body, (255, 255, 255), 0.25), 255),
-    )
-    d.rounded_rectangle(
-        (0, SS, w * SS - 1, h * SS - 1 - 2 * SS), radius=radius, fill=(*c.body, 255)
-    )
+    edge = 6  # 1.5 px at the final size
+    d.rounded_rectangle((0, 0, w * SS - 1, h * SS - 1), radius=radius, fill=(*c.rim, 255))
+    inner = (edge, edge, w * SS - 1 - edge, h * SS - 1 - edge)
+    d.rounded_rectangle(inner, radius=radius - edge, fill=(*c.body, 255))
+    lit = _mix(c.body, (255, 255, 255), 0.3)
+    d.line((edge + radius, edge + SS, w * SS - edge - radius, edge + SS), fill=(*lit, 255),
+           width=SS)
     return _shrink(im, (w, h))
 
 
