@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import unicodedata
+from pathlib import Path
 
 import pytest
 from PIL import Image, ImageDraw
@@ -171,3 +172,27 @@ def test_names_are_cleaned_and_fitted() -> None:
     short = fit(bold(28), long, 300)
     assert short.endswith("…") and text_width(bold(28), short) <= 300
     assert fit(bold(28), "Ann", 300) == "Ann"
+
+
+# -- the README's Board section -------------------------------------------------------------
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+def test_readme_shows_every_sample_and_the_current_text_board() -> None:
+    text = README.read_text(encoding="utf-8")
+    section = text.split("## Board", 1)[1].split("\n## ", 1)[0]
+    for name in SAMPLES:
+        picture = f"docs/board-{name}.png"
+        assert f"]({picture})" in section and (README.parent / picture).is_file(), name
+    position, view = SAMPLES["start"]()
+    block = section.split("```text\n", 1)[1].split("```", 1)[0]
+    assert block.rstrip("\n") == text_board(position, view=view)
+
+
+def test_readme_example_runs() -> None:
+    text = README.read_text(encoding="utf-8")
+    code = text.split("## Board", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    namespace: dict[str, object] = {"print": lambda *a: None}
+    exec(code, namespace)
+    assert isinstance(namespace["png"], bytes)
