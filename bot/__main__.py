@@ -1,10 +1,10 @@
 """``backgammon-bot``: the console entry point.
 
-    backgammon-bot                 the Discord bot when DISCORD_TOKEN is set, else the terminal game
-    backgammon-bot run             the Discord bot (needs DISCORD_TOKEN)
-    backgammon-bot play [--db URL] [--json] [--lang fr|en] [--images DIR]
-    backgammon-bot sync [--guild ID]   register the slash commands with Discord
-    backgammon-bot migrate [--db URL]  upgrade the database to the latest schema
+backgammon-bot                 the Discord bot when DISCORD_TOKEN is set, else the terminal game
+backgammon-bot run             the Discord bot (needs DISCORD_TOKEN)
+backgammon-bot play [--db URL] [--json] [--lang fr|en] [--images DIR]
+backgammon-bot sync [--guild ID]   register the slash commands with Discord
+backgammon-bot migrate [--db URL]  upgrade the database to the latest schema
 """
 
 from __future__ import annotations
@@ -74,9 +74,11 @@ def _prompt_lines():  # type: ignore[no-untyped-def]
 
 def _run(config: Config) -> int:
     if not config.token:
-        print("DISCORD_TOKEN is not set: put your bot token in the environment or in .env "
-              "(see the README), or play in the terminal with `backgammon-bot play`.",
-              file=sys.stderr)
+        print(
+            "DISCORD_TOKEN is not set: put your bot token in the environment or in .env "
+            "(see the README), or play in the terminal with `backgammon-bot play`.",
+            file=sys.stderr,
+        )
         return 2
     from bot.discord_app import run_bot
 
@@ -105,8 +107,10 @@ def _migrate(args: argparse.Namespace, config: Config) -> int:
 def main(argv: list[str] | None = None) -> int:
     load_dotenv()
     config = Config.from_env()
-    logging.basicConfig(level=getattr(logging, config.log_level, logging.INFO),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        level=getattr(logging, config.log_level, logging.INFO),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
     parser = argparse.ArgumentParser(prog="backgammon-bot", description="Backgammon on Discord.")
     sub = parser.add_subparsers(dest="command")
     sub.add_parser("run", help="run the Discord bot (needs DISCORD_TOKEN)")
@@ -115,8 +119,11 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument("--json", action="store_true", help="one JSON object per reply")
     play.add_argument("--lang", choices=("en", "fr"), help="language (default: system locale)")
     play.add_argument("--images", help="folder for the board pictures (default: boards)")
-    play.add_argument("--user", default=os.environ.get("USER", "you") or "you",
-                      help="your name at the table (switch with /as NAME)")
+    play.add_argument(
+        "--user",
+        default=os.environ.get("USER", "you") or "you",
+        help="your name at the table (switch with /as NAME)",
+    )
     sync = sub.add_parser("sync", help="register the slash commands with Discord")
     sync.add_argument("--guild", type=int, help="a guild id for an instant, guild-only sync")
     migrate = sub.add_parser("migrate", help="upgrade the database schema")
@@ -137,9 +144,11 @@ def main(argv: list[str] | None = None) -> int:
     if sys.stdin.isatty() and sys.stdout.isatty():
         logging.getLogger().setLevel(logging.WARNING)
         return _play(parser.parse_args(["play"]), config)
-    print("backgammon-bot: no DISCORD_TOKEN is set and this is not a terminal. Set DISCORD_TOKEN "
-          "to run the Discord bot, or run `backgammon-bot play` (add --json for scripts).",
-          file=sys.stderr)
+    print(
+        "backgammon-bot: no DISCORD_TOKEN is set and this is not a terminal. Set DISCORD_TOKEN "
+        "to run the Discord bot, or run `backgammon-bot play` (add --json for scripts).",
+        file=sys.stderr,
+    )
     return 2
 
 

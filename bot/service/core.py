@@ -74,7 +74,8 @@ class Service(InfoMixin):
 
     :param factory: SQLAlchemy session factory (``db.engine.make_session_factory``).
     :param clock: the current time (tests pass a fake clock).
-    :param new_dice: a fresh dice source for a new game (tests pass seeded ones).
+    :param new_dice: a fresh dice source for a new game (tests pass scripted ones).
+    :param dice_for: the dice source of a stored game from its seed and counter.
     """
 
     def __init__(
@@ -84,11 +85,13 @@ class Service(InfoMixin):
         settings: Settings | None = None,
         clock: Callable[[], datetime] = utcnow,
         new_dice: Callable[[], GameDice] = GameDice.fresh,
+        dice_for: Callable[[bytes, int], GameDice] = GameDice,
     ) -> None:
         self.factory = factory
         self.settings = settings or Settings()
         self.clock = clock
         self.new_dice = new_dice
+        self.dice_for = dice_for
 
     # -- plumbing ---------------------------------------------------------------------------
 
@@ -142,21 +145,38 @@ class Service(InfoMixin):
                 player = player_repo.get_player(s, pid)
                 seats.append(Seat(name=player.display_name if player else str(pid), user_id=pid))
         revealed = row.dice_seed if row.status is not GameStatus.ACTIVE else None
-        return Table(row.id, row.version, (seats[0], seats[1]), load_match(row), row.rated,
-                     row.dice_commitment, revealed)
+        return Table(
+            row.id,
+            row.version,
+            (seats[0], seats[1]),
+            load_match(row),
+            row.rated,
+            row.dice_commitment,
+            revealed,
+        )
 
     def _seat_names(self, table: Table, lang: str) -> tuple[str, str]:
         names = []
         for seat in table.seats:
-            names.append(t("computer.name", lang, level=t(f"level.{seat.level}", lang))
-                         if seat.is_computer else seat.name)
+            names.append(
+                t("computer.name", lang, level=t(f"level.{seat.level}", lang))
+                if seat.is_computer
+                else seat.name
+            )
         return names[0], names[1]
 
     def _localized(self, table: Table, lang: str) -> Table:
         names = self._seat_names(table, lang)
         seats = tuple(Seat(n, s.user_id, s.level) for n, s in zip(names, table.seats, strict=True))
-        return Table(table.game_id, table.version, seats, table.match,  # type: ignore[arg-type]
-                     table.rated, table.commitment, table.revealed_seed)
+        return Table(
+            table.game_id,
+            table.version,
+            seats,
+            table.match,  # type: ignore[arg-type]
+            table.rated,
+            table.commitment,
+            table.revealed_seed,
+        )
 
     def _prefs_of(self, s: Session, table: Table) -> tuple[Prefs, Prefs]:
         out = []
@@ -170,8 +190,9 @@ class Service(InfoMixin):
 
     # -- advancing the game ---------------------------------------------------------------------
 
-    def _advance(self, table: Table, dice: GameDice, notes: Notes, prefs: tuple[Prefs, Prefs],
-                 lang: str) -> None:
+    def _advance(
+        self, table: Table, dice: GameDice, notes: Notes, prefs: tuple[Prefs, Prefs], lang: str
+    ) -> None:
         """Play everything that needs no human decision: opening rolls, the computer's turns,
         automatic rolls and forced moves, the next game of a match."""
         names = self._seat_names(table, lang)
@@ -194,8 +215,9 @@ class Service(InfoMixin):
                     notes.add("note.opening_tie", die=d0)
                     continue
                 winner = 0 if d0 > d1 else 1
-                notes.add("note.opening", p0=names[0], p1=names[1], d0=d0, d1=d1,
-                          name=names[winner])
+                notes.add(
+                    "note.opening", p0=names[0], p1=names[1], d0=d0, d1=d1, name=names[winner]
+                )
                 self._after_roll(game, notes, names)
                 continue
             seat = game.turn
@@ -228,8 +250,7 @@ class Service(InfoMixin):
         """Say when a roll could not be played (the engine passes by itself)."""
         last = game.events[-1]
         if last.kind is EventKind.MOVE and last.play == "" and last.dice:
-            notes.add("note.cannot_move", name=names[last.player], d1=last.dice[0],
-                      d2=last.dice[1])
+            notes.add("note.cannot_move", name=names[last.player], d1=last.dice[0], d2=last.dice[1])
 
     def _save(self, s: Session, row: GameRow, table: Table, dice: GameDice) -> None:
         row.dice_counter = dice.counter
@@ -249,12 +270,19 @@ class Service(InfoMixin):
 
     def _dice(self, row: GameRow) -> GameDice:
         assert row.dice_seed is not None
-        return GameDice(bytes.fromhex(row.dice_seed), row.dice_counter)
+        return self.dice_for(bytes.fromhex(row.dice_seed), row.dice_counter)
 
     # -- starting games -------------------------------------------------------------------------
 
-    def play(self, actor: Actor, where: Where, *, level: str = "intermediate", points: int = 0,
-             cube: bool = True) -> Reply:
+    def play(
+        self,
+        actor: Actor,
+        where: Where,
+        *,
+        level: str = "intermediate",
+        points: int = 0,
+        cube: bool = True,
+    ) -> Reply:
         """``/play``: a game against the computer, in a DM or a channel."""
 
         def run() -> Reply:
@@ -268,15 +296,22 @@ class Service(InfoMixin):
                 seats = (Seat(actor.name, user_id=actor.id), Seat("", level=level_name))
                 table = Table(0, 0, seats, match)
                 notes = Notes()
-                notes.add("note.new_computer_game", name=actor.name,
-                          level=Text(f"level.{level_name}"))
+                notes.add(
+                    "note.new_computer_game", name=actor.name, level=Text(f"level.{level_name}")
+                )
                 dice = self.new_dice()
                 notes.add("dice.commitment", commitment=dice.commitment)
                 self._advance(table, dice, notes, (who.prefs, Prefs()), lang)
                 row = create_match_game(
-                    s, match, player0_id=actor.id, player1_id=None, computer_level=level_name,
-                    guild_id=where.guild_id, channel_id=where.channel_id,
-                    dice_commitment=dice.commitment, dice_seed=dice.seed.hex(),
+                    s,
+                    match,
+                    player0_id=actor.id,
+                    player1_id=None,
+                    computer_level=level_name,
+                    guild_id=where.guild_id,
+                    channel_id=where.channel_id,
+                    dice_commitment=dice.commitment,
+                    dice_seed=dice.seed.hex(),
                     now=self.clock(),
                 )
                 row.dice_counter = dice.counter
@@ -299,8 +334,16 @@ class Service(InfoMixin):
             if row.channel_id == where.channel_id:
                 raise Refusal("error.game_here")
 
-    def challenge(self, actor: Actor, where: Where, opponent: Actor, *, points: int = 0,
-                  cube: bool = True, rated: bool = True) -> Reply:
+    def challenge(
+        self,
+        actor: Actor,
+        where: Where,
+        opponent: Actor,
+        *,
+        points: int = 0,
+        cube: bool = True,
+        rated: bool = True,
+    ) -> Reply:
         """``/challenge``: invite someone in this channel, with Accept / Decline buttons."""
 
         def run() -> Reply:
@@ -321,25 +364,47 @@ class Service(InfoMixin):
                         raise Refusal("error.opponent_busy", name=opponent.name)
                 now = self.clock()
                 challenge = challenge_repo.create_challenge(
-                    s, challenger_id=actor.id, challenged_id=opponent.id,
-                    expires_at=now + self.settings.challenge_ttl, match_length=length, cube=cube,
-                    rated=rated, guild_id=where.guild_id, channel_id=where.channel_id, now=now,
+                    s,
+                    challenger_id=actor.id,
+                    challenged_id=opponent.id,
+                    expires_at=now + self.settings.challenge_ttl,
+                    match_length=length,
+                    cube=cube,
+                    rated=rated,
+                    guild_id=where.guild_id,
+                    channel_id=where.channel_id,
+                    now=now,
                 )
                 cid = challenge.id
             minutes = int(self.settings.challenge_ttl.total_seconds() // 60)
-            kind = t("game.kind_match", lang, points=length) if length else t("game.kind_money",
-                                                                               lang)
-            text = t("challenge.made", lang, challenger=actor.name, mention=f"<@{opponent.id}>",
-                     kind=kind, rated=t("challenge.rated" if rated else "challenge.unrated", lang),
-                     cube=t("challenge.cube" if cube else "challenge.no_cube", lang),
-                     minutes=minutes)
-            rows = [[
-                Button(ChallengeAction(cid, "accept").custom_id, t("button.accept", lang),
-                       "success"),
-                Button(ChallengeAction(cid, "decline").custom_id, t("button.decline", lang),
-                       "danger"),
-                Button(ChallengeAction(cid, "cancel").custom_id, t("button.cancel", lang)),
-            ]]
+            kind = (
+                t("game.kind_match", lang, points=length) if length else t("game.kind_money", lang)
+            )
+            text = t(
+                "challenge.made",
+                lang,
+                challenger=actor.name,
+                mention=f"<@{opponent.id}>",
+                kind=kind,
+                rated=t("challenge.rated" if rated else "challenge.unrated", lang),
+                cube=t("challenge.cube" if cube else "challenge.no_cube", lang),
+                minutes=minutes,
+            )
+            rows = [
+                [
+                    Button(
+                        ChallengeAction(cid, "accept").custom_id,
+                        t("button.accept", lang),
+                        "success",
+                    ),
+                    Button(
+                        ChallengeAction(cid, "decline").custom_id,
+                        t("button.decline", lang),
+                        "danger",
+                    ),
+                    Button(ChallengeAction(cid, "cancel").custom_id, t("button.cancel", lang)),
+                ]
+            ]
             return Reply(text=text, rows=rows, mentions=(opponent.id,))  # type: ignore[list-item]
 
         return self._guard(actor, run)
@@ -368,17 +433,23 @@ class Service(InfoMixin):
             challenger = player_repo.get_player(s, challenge.challenger_id)
             challenger_name = challenger.display_name if challenger else "?"
             if status is not ChallengeStatus.ACCEPTED:
-                key = "challenge.cancelled" if status is ChallengeStatus.CANCELLED else \
-                    "challenge.declined"
-                return Reply(text=t(key, lang, name=actor.name, challenger=challenger_name),
-                             edit=True)
+                key = (
+                    "challenge.cancelled"
+                    if status is ChallengeStatus.CANCELLED
+                    else "challenge.declined"
+                )
+                return Reply(
+                    text=t(key, lang, name=actor.name, challenger=challenger_name), edit=True
+                )
             for pid in (challenge.challenger_id, challenge.challenged_id):
                 for row in game_repo.active_games(s, pid):
                     if row.channel_id == challenge.channel_id:
                         raise Refusal("error.game_here")
             match = Match(length=challenge.match_length, cube=challenge.cube)
-            seats = (Seat(challenger_name, user_id=challenge.challenger_id),
-                     Seat(actor.name, user_id=actor.id))
+            seats = (
+                Seat(challenger_name, user_id=challenge.challenger_id),
+                Seat(actor.name, user_id=actor.id),
+            )
             table = Table(0, 0, seats, match, rated=challenge.rated)
             notes = Notes()
             dice = self.new_dice()
@@ -387,10 +458,16 @@ class Service(InfoMixin):
             prefs = self._prefs_of(s, table)
             self._advance(table, dice, notes, prefs, lang)
             row = create_match_game(
-                s, match, player0_id=challenge.challenger_id, player1_id=actor.id,
-                rated=challenge.rated, guild_id=challenge.guild_id,
-                channel_id=challenge.channel_id, dice_commitment=dice.commitment,
-                dice_seed=dice.seed.hex(), now=self.clock(),
+                s,
+                match,
+                player0_id=challenge.challenger_id,
+                player1_id=actor.id,
+                rated=challenge.rated,
+                guild_id=challenge.guild_id,
+                channel_id=challenge.channel_id,
+                dice_commitment=dice.commitment,
+                dice_seed=dice.seed.hex(),
+                now=self.clock(),
             )
             row.dice_counter = dice.counter
             row.deadline = self.clock() + self.settings.move_timeout
@@ -408,12 +485,14 @@ class Service(InfoMixin):
             return self._guard(actor, lambda: self._game_press(actor, where, game_action, value))
         challenge_action = ChallengeAction.parse(custom_id)
         if challenge_action is not None:
-            return self._guard(actor,
-                               lambda: self._answer_challenge(actor, where, challenge_action))
+            return self._guard(
+                actor, lambda: self._answer_challenge(actor, where, challenge_action)
+            )
         return self._guard(actor, lambda: _raise(Refusal("error.unknown_button")))
 
-    def _game_press(self, actor: Actor, where: Where, action: GameAction,
-                    value: str | None) -> Reply:
+    def _game_press(
+        self, actor: Actor, where: Where, action: GameAction, value: str | None
+    ) -> Reply:
         with self._unit() as s:
             who = self._who(s, actor)
             lang = self._shared_lang(who, where)
@@ -465,8 +544,11 @@ class Service(InfoMixin):
             elif name == "resign":
                 resign_value = _int(arg, RESIGN_VALUES, "error.bad_button")
                 game.resign(seat, resign_value)
-                notes.add("note.resigns", name=actor.name,
-                          offer=Text(f"resign.{_RESIGN_NAMES[resign_value]}"))
+                notes.add(
+                    "note.resigns",
+                    name=actor.name,
+                    offer=Text(f"resign.{_RESIGN_NAMES[resign_value]}"),
+                )
                 self._finish_action(s, row, table, notes, lang)
             elif name == "resign_menu":
                 if game.phase not in (Phase.ROLL, Phase.MOVE):
@@ -500,18 +582,42 @@ class Service(InfoMixin):
             else:
                 raise Refusal("error.unknown_button")
             mirrored = who.prefs.mirrored
-        return board_reply(self._localized(table, lang), lang, notes, acting=seat, ui=ui,
-                           mirrored=mirrored, edit=True)
+        return board_reply(
+            self._localized(table, lang),
+            lang,
+            notes,
+            acting=seat,
+            ui=ui,
+            mirrored=mirrored,
+            edit=True,
+        )
 
-    def _finish_action(self, s: Session, row: GameRow, table: Table, notes: Notes, lang: str,
-                       dice: GameDice | None = None, *, advance: bool = True) -> None:
+    def _finish_action(
+        self,
+        s: Session,
+        row: GameRow,
+        table: Table,
+        notes: Notes,
+        lang: str,
+        dice: GameDice | None = None,
+        *,
+        advance: bool = True,
+    ) -> None:
         dice = dice or self._dice(row)
         if advance:
             self._advance(table, dice, notes, self._prefs_of(s, table), lang)
         self._save(s, row, table, dice)
 
-    def _rematch(self, s: Session, actor: Actor, where: Where, who: _Who, row: GameRow,
-                 table: Table, lang: str) -> Reply:
+    def _rematch(
+        self,
+        s: Session,
+        actor: Actor,
+        where: Where,
+        who: _Who,
+        row: GameRow,
+        table: Table,
+        lang: str,
+    ) -> Reply:
         if table.seat_of(actor.id) is None:
             raise Refusal("error.not_your_game")
         if row.status is GameStatus.ACTIVE:
@@ -523,10 +629,16 @@ class Service(InfoMixin):
         other_seat = 1 - (table.seat_of(actor.id) or 0)
         other = table.seats[other_seat]
         assert other.user_id is not None
-        return self.challenge(actor, where, Actor(other.user_id, other.name),
-                              points=row.match_length, cube=row.cube, rated=row.rated)
+        return self.challenge(
+            actor,
+            where,
+            Actor(other.user_id, other.name),
+            points=row.match_length,
+            cube=row.cube,
+            rated=row.rated,
+        )
 
-    # -- slash commands on the current game ---------------------------------------------------------
+    # -- slash commands on the current game ------------------------------------------------
 
     def _current(self, s: Session, actor: Actor, where: Where) -> GameRow:
         rows = [r for r in game_repo.active_games(s, actor.id) if r.channel_id == where.channel_id]
@@ -556,8 +668,9 @@ class Service(InfoMixin):
                 notes.add("note.played_you", name=actor.name, play=str(play))
                 self._finish_action(s, row, table, notes, lang)
                 mirrored = who.prefs.mirrored
-            return board_reply(self._localized(table, lang), lang, notes, acting=seat,
-                               mirrored=mirrored)
+            return board_reply(
+                self._localized(table, lang), lang, notes, acting=seat, mirrored=mirrored
+            )
 
         return self._guard(actor, run)
 
@@ -578,8 +691,9 @@ class Service(InfoMixin):
                 notes = Notes()
                 self._finish_action(s, row, table, notes, lang, advance=False)
                 mirrored = who.prefs.mirrored
-            return board_reply(self._localized(table, lang), lang, notes, acting=seat,
-                               mirrored=mirrored)
+            return board_reply(
+                self._localized(table, lang), lang, notes, acting=seat, mirrored=mirrored
+            )
 
         return self._guard(actor, run)
 
@@ -594,8 +708,9 @@ class Service(InfoMixin):
                 table = self._table(s, row)
                 seat = table.seat_of(actor.id)
                 mirrored = who.prefs.mirrored
-            return board_reply(self._localized(table, lang), lang, Notes(), acting=seat,
-                               mirrored=mirrored)
+            return board_reply(
+                self._localized(table, lang), lang, Notes(), acting=seat, mirrored=mirrored
+            )
 
         return self._guard(actor, run)
 
@@ -617,12 +732,14 @@ class Service(InfoMixin):
                     raise Refusal("error.cannot_resign_now")
                 game.resign(seat, value)
                 notes = Notes()
-                notes.add("note.resigns", name=actor.name,
-                          offer=Text(f"resign.{_RESIGN_NAMES[value]}"))
+                notes.add(
+                    "note.resigns", name=actor.name, offer=Text(f"resign.{_RESIGN_NAMES[value]}")
+                )
                 self._finish_action(s, row, table, notes, lang)
                 mirrored = who.prefs.mirrored
-            return board_reply(self._localized(table, lang), lang, notes, acting=seat,
-                               mirrored=mirrored)
+            return board_reply(
+                self._localized(table, lang), lang, notes, acting=seat, mirrored=mirrored
+            )
 
         return self._guard(actor, run)
 
@@ -631,8 +748,11 @@ class Service(InfoMixin):
         substring, spaces ignored). Never raises: autocomplete must answer fast and quietly."""
         try:
             with self.factory() as s:
-                rows = [r for r in game_repo.active_games(s, actor.id)
-                        if r.channel_id == where.channel_id]
+                rows = [
+                    r
+                    for r in game_repo.active_games(s, actor.id)
+                    if r.channel_id == where.channel_id
+                ]
                 if not rows:
                     return []
                 match = load_match(rows[0])
@@ -645,19 +765,30 @@ class Service(InfoMixin):
             starts = [p for p in plays if "".join(p.split()).startswith(want)]
             inside = [p for p in plays if want in "".join(p.split()) and p not in starts]
             return (starts + inside)[:25]
-        except Exception:  # noqa: BLE001 - a failed autocomplete shows no choices, nothing more
+        except Exception:
             log.exception("autocomplete failed")
             return []
 
-    def text_board(self, actor: Actor, where: Where) -> str | None:
-        """The current game as a monospace text board (terminal adapter, accessibility)."""
+    def text_board(self, actor: Actor, where: Where, game_id: int | None = None) -> str | None:
+        """A game as a monospace text board (terminal adapter, accessibility): ``game_id``, or
+        the actor's current game in this channel."""
         with self._unit() as s:
             who = self._who(s, actor)
-            rows = [r for r in game_repo.active_games(s, actor.id)
-                    if r.channel_id == where.channel_id]
-            if not rows:
-                return None
-            table = self._table(s, rows[0])
+            if game_id is not None:
+                try:
+                    row = game_repo.get_game(s, game_id)
+                except GameNotFound:
+                    return None
+            else:
+                rows = [
+                    r
+                    for r in game_repo.active_games(s, actor.id)
+                    if r.channel_id == where.channel_id
+                ]
+                if not rows:
+                    return None
+                row = rows[0]
+            table = self._table(s, row)
             lang = self._shared_lang(who, where)
         return text_picture(self._localized(table, lang), lang, acting=table.seat_of(actor.id))
 
