@@ -151,6 +151,11 @@ class Terminal:
             return s.stats(a, w, other)
         if command == "/history":
             return s.history(a, w)
+        if command == "/verify":
+            return s.verify(a, w, _number(options.get("game", options.get("_", "0"))))
+        if command == "/dice":
+            name = options.get("user") or options.get("_")
+            return s.dice_stats(a, w, Actor(user_id(name), name) if name else None)
         if command == "/rules":
             return s.rules(a, w)
         if command == "/help":

@@ -55,6 +55,18 @@ MESSAGES: dict[str, str] = {
     "dice.commitment": "-# Engagement des dés (SHA-256 de la graine secrète de la partie) : "
     "`{commitment}`",
     "dice.revealed": "-# Graine des dés, pour vérifier chaque lancer : `{seed}`",
+    "verify.not_finished": "La partie n°{id} n’est pas terminée : sa graine de dés reste secrète jusqu’à la fin.",
+    "verify.failed": "⚠️ La partie n°{id} NE correspond PAS à sa graine :\n{problems}",
+    "verify.ok": "✅ Les {count} dés de la partie n°{id} correspondent à sa graine.\nGraine `{seed}`\nEngagement (SHA-256 de la graine, publié au début) `{commitment}`",
+    "dice.title_player": "🎲 **Les dés de {name}**",
+    "dice.title_server": "🎲 **Les dés sur ce serveur**",
+    "dice.none": "Aucun lancer enregistré pour l’instant.",
+    "dice.rolls": "{rolls} lancers ; chaque face est attendue {expected} fois :",
+    "dice.doubles": "Doubles : {doubles} ({rate} %, avec des dés équitables : 16,7 %)",
+    "dice.faces_test": "Faces : χ² = {chi} (5 degrés de liberté), p = {p}",
+    "dice.rolls_test": "Les 21 sortes de lancers : χ² = {chi} (20 degrés de liberté), p = {p}",
+    "dice.verdict_ok": "Rien d’anormal : des dés équitables donnent de tels chiffres.",
+    "dice.verdict_odd": "Inhabituel (p ≤ 0,001), même si, avec beaucoup de joueurs, cela arrive par hasard de temps en temps.",
     # -- niveaux -----------------------------------------------------------------------------------
     "level.beginner": "débutant",
     "level.casual": "occasionnel",

@@ -22,6 +22,7 @@ from bot.i18n import Text, error_text, language, t
 from bot.service.computer import computer_acts
 from bot.service.customid import ChallengeAction, GameAction
 from bot.service.info import InfoMixin
+from bot.service.integrity import IntegrityMixin
 from bot.service.people import Actor, Prefs, Where
 from bot.service.present import Notes, Seat, Table, UiState, board_reply, text_picture
 from bot.service.replies import Button, Reply
@@ -69,7 +70,7 @@ class _Who:
     lang: str
 
 
-class Service(InfoMixin):
+class Service(InfoMixin, IntegrityMixin):
     """Every use case of the bot.
 
     :param factory: SQLAlchemy session factory (``db.engine.make_session_factory``).

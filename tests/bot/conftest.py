@@ -98,3 +98,21 @@ def press(
 
 def labels(reply: Reply) -> list[str]:
     return [b.label for b in reply.buttons if not b.disabled]
+
+
+def play_out(service: Service, actor: Actor, where: Where, reply: Reply, limit: int = 600) -> Reply:
+    """Press buttons as a simple player would until the game (or match) is over."""
+    for _ in range(limit):
+        names = labels(reply)
+        if "Rematch" in names or not reply.rows:
+            return reply
+        for wanted in ("Confirm", "Take", "Roll", "Reject"):
+            if wanted in names:
+                reply = press(service, actor, reply, wanted, where)
+                break
+        else:
+            points = [n for n in names if n.isdigit() or n == "Bar"]
+            assert points, names
+            reply = press(service, actor, reply, points[0], where)
+        assert not reply.ephemeral, reply.text
+    raise AssertionError("the game did not end")
