@@ -263,11 +263,13 @@ class Service(InfoMixin, IntegrityMixin):
             and not table.against_computer
         )
         row.deadline = self.clock() + self.settings.move_timeout if human_turn else None
-        save_match(s, row, table.match, now=self.clock())
-        table.version = row.version
         if table.match.is_over:
+            # The seed is published with the result: from now on anyone can check every die.
             table.revealed_seed = row.dice_seed
             row.dice_revealed_at = self.clock()
+        save_match(s, row, table.match, now=self.clock())
+        s.flush()  # finishing a match writes the row once more: buttons need the last version
+        table.version = row.version
 
     def _dice(self, row: GameRow) -> GameDice:
         assert row.dice_seed is not None
@@ -498,91 +500,21 @@ class Service(InfoMixin, IntegrityMixin):
             who = self._who(s, actor)
             lang = self._shared_lang(who, where)
             row = game_repo.get_game(s, action.game_id)
-            if row.version != action.version:
-                raise Refusal("error.stale")
             table = self._table(s, row)
             seat = table.seat_of(actor.id)
-            if action.action == "rematch":
-                return self._rematch(s, actor, where, who, row, table, lang)
             if seat is None:
                 raise Refusal("error.not_your_game")
-            if row.status is not GameStatus.ACTIVE:
-                raise Refusal("error.game_over")
-            game = table.game
-            if game.turn != seat:
-                raise Refusal("error.not_your_turn")
-            ui = UiState()
-            notes = Notes()
-            arg = action.arg
-            name = action.action
-            if name == "roll":
-                dice = self._dice(row)
-                d = dice.roll()
-                game.roll(d)
-                notes.add("note.rolled", name=actor.name, d1=d[0], d2=d[1])
-                self._after_roll(game, notes, self._seat_names(table, lang))
-                self._finish_action(s, row, table, notes, lang, dice)
-            elif name == "double":
-                game.double()
-                notes.add("note.doubles", name=actor.name, value=game.cube_value * 2)
-                self._finish_action(s, row, table, notes, lang)
-            elif name == "take":
-                game.take()
-                notes.add("note.takes", name=actor.name, value=game.cube_value)
-                self._finish_action(s, row, table, notes, lang)
-            elif name == "drop":
-                game.drop()
-                notes.add("note.drops", name=actor.name)
-                self._finish_action(s, row, table, notes, lang)
-            elif name == "accept":
-                game.accept_resignation()
-                notes.add("note.accepts_resignation", name=actor.name)
-                self._finish_action(s, row, table, notes, lang)
-            elif name == "reject":
-                game.reject_resignation()
-                notes.add("note.rejects_resignation", name=actor.name)
-                self._finish_action(s, row, table, notes, lang)
-            elif name == "resign":
-                resign_value = _int(arg, RESIGN_VALUES, "error.bad_button")
-                game.resign(seat, resign_value)
-                notes.add(
-                    "note.resigns",
-                    name=actor.name,
-                    offer=Text(f"resign.{_RESIGN_NAMES[resign_value]}"),
-                )
-                self._finish_action(s, row, table, notes, lang)
-            elif name == "resign_menu":
-                if game.phase not in (Phase.ROLL, Phase.MOVE):
-                    raise Refusal("error.cannot_resign_now")
-                ui = UiState(resign_menu=True)
-            elif name == "cancel":
-                pass  # closes the resign menu: the board is drawn again as it is
-            elif name == "die":
-                die = _int(arg, (1, 2, 3, 4, 5, 6), "error.bad_button")
-                if die not in game.partial.playable_dice():
-                    raise Refusal("error.die_not_playable", die=die)
-                ui = UiState(die=die)
-            elif name == "pt":
-                src, die = _point_arg(arg)
-                game.step(src, die)
-                ui = UiState(die=die)
-                self._finish_action(s, row, table, notes, lang, advance=False)
-            elif name == "undo":
-                game.undo()
-                self._finish_action(s, row, table, notes, lang, advance=False)
-            elif name == "confirm":
-                play = game.confirm()
-                notes.add("note.played_you", name=actor.name, play=str(play))
-                self._finish_action(s, row, table, notes, lang)
-            elif name == "play":
-                if value is None:
-                    raise Refusal("error.bad_button")
-                play = game.play_text(value)
-                notes.add("note.played_you", name=actor.name, play=str(play))
-                self._finish_action(s, row, table, notes, lang)
+            if row.version != action.version:
+                raise Refusal("error.stale")
+            if action.action == "rematch":
+                start = self._rematch(actor, where, row, table)
             else:
-                raise Refusal("error.unknown_button")
-            mirrored = who.prefs.mirrored
+                if row.status is not GameStatus.ACTIVE:
+                    raise Refusal("error.game_over")
+                ui, notes = self._act(s, actor, who, lang, row, table, seat, action, value)
+                mirrored = who.prefs.mirrored
+        if action.action == "rematch":
+            return start()  # a new game or a new challenge: its own unit of work
         return board_reply(
             self._localized(table, lang),
             lang,
@@ -592,6 +524,96 @@ class Service(InfoMixin, IntegrityMixin):
             mirrored=mirrored,
             edit=True,
         )
+
+    def _act(
+        self,
+        s: Session,
+        actor: Actor,
+        who: _Who,
+        lang: str,
+        row: GameRow,
+        table: Table,
+        seat: int,
+        action: GameAction,
+        value: str | None,
+    ) -> tuple[UiState, Notes]:
+        """Apply one press to the game inside its unit of work; the view state and what
+        happened, for the reply."""
+        game = table.game
+        if game.turn != seat:
+            raise Refusal("error.not_your_turn")
+        ui = UiState()
+        notes = Notes()
+        arg = action.arg
+        name = action.action
+        if name == "roll":
+            dice = self._dice(row)
+            d = dice.roll()
+            game.roll(d)
+            notes.add("note.rolled", name=actor.name, d1=d[0], d2=d[1])
+            self._after_roll(game, notes, self._seat_names(table, lang))
+            self._finish_action(s, row, table, notes, lang, dice)
+        elif name == "double":
+            game.double()
+            notes.add("note.doubles", name=actor.name, value=game.cube_value * 2)
+            self._finish_action(s, row, table, notes, lang)
+        elif name == "take":
+            game.take()
+            notes.add("note.takes", name=actor.name, value=game.cube_value)
+            self._finish_action(s, row, table, notes, lang)
+        elif name == "drop":
+            game.drop()
+            notes.add("note.drops", name=actor.name)
+            self._finish_action(s, row, table, notes, lang)
+        elif name == "accept":
+            game.accept_resignation()
+            notes.add("note.accepts_resignation", name=actor.name)
+            self._finish_action(s, row, table, notes, lang)
+        elif name == "reject":
+            game.reject_resignation()
+            notes.add("note.rejects_resignation", name=actor.name)
+            self._finish_action(s, row, table, notes, lang)
+        elif name == "resign":
+            resign_value = _int(arg, RESIGN_VALUES, "error.bad_button")
+            game.resign(seat, resign_value)
+            notes.add(
+                "note.resigns",
+                name=actor.name,
+                offer=Text(f"resign.{_RESIGN_NAMES[resign_value]}"),
+            )
+            self._finish_action(s, row, table, notes, lang)
+        elif name == "resign_menu":
+            if game.phase not in (Phase.ROLL, Phase.MOVE):
+                raise Refusal("error.cannot_resign_now")
+            ui = UiState(resign_menu=True)
+        elif name == "cancel":
+            pass  # closes the resign menu: the board is drawn again as it is
+        elif name == "die":
+            die = _int(arg, (1, 2, 3, 4, 5, 6), "error.bad_button")
+            if die not in game.partial.playable_dice():
+                raise Refusal("error.die_not_playable", die=die)
+            ui = UiState(die=die)
+        elif name == "pt":
+            src, die = _point_arg(arg)
+            game.step(src, die)
+            ui = UiState(die=die)
+            self._finish_action(s, row, table, notes, lang, advance=False)
+        elif name == "undo":
+            game.undo()
+            self._finish_action(s, row, table, notes, lang, advance=False)
+        elif name == "confirm":
+            play = game.confirm()
+            notes.add("note.played_you", name=actor.name, play=str(play))
+            self._finish_action(s, row, table, notes, lang)
+        elif name == "play":
+            if value is None:
+                raise Refusal("error.bad_button")
+            play = game.play_text(value)
+            notes.add("note.played_you", name=actor.name, play=str(play))
+            self._finish_action(s, row, table, notes, lang)
+        else:
+            raise Refusal("error.unknown_button")
+        return ui, notes
 
     def _finish_action(
         self,
@@ -610,34 +632,20 @@ class Service(InfoMixin, IntegrityMixin):
         self._save(s, row, table, dice)
 
     def _rematch(
-        self,
-        s: Session,
-        actor: Actor,
-        where: Where,
-        who: _Who,
-        row: GameRow,
-        table: Table,
-        lang: str,
-    ) -> Reply:
-        if table.seat_of(actor.id) is None:
-            raise Refusal("error.not_your_game")
+        self, actor: Actor, where: Where, row: GameRow, table: Table
+    ) -> Callable[[], Reply]:
+        """Check a rematch request inside the unit of work and return the action that starts
+        the new game in a unit of its own (a new game, or a new challenge to the same person)."""
         if row.status is GameStatus.ACTIVE:
             raise Refusal("error.game_not_over")
-        s.rollback()  # nothing to keep; the new game is its own unit of work
+        length, cube, rated = row.match_length, row.cube, row.rated
         if table.against_computer:
             level = row.computer_level or "intermediate"
-            return self.play(actor, where, level=level, points=row.match_length, cube=row.cube)
-        other_seat = 1 - (table.seat_of(actor.id) or 0)
-        other = table.seats[other_seat]
+            return lambda: self.play(actor, where, level=level, points=length, cube=cube)
+        other = table.seats[1 - (table.seat_of(actor.id) or 0)]
         assert other.user_id is not None
-        return self.challenge(
-            actor,
-            where,
-            Actor(other.user_id, other.name),
-            points=row.match_length,
-            cube=row.cube,
-            rated=row.rated,
-        )
+        opponent = Actor(other.user_id, other.name)
+        return lambda: self.challenge(actor, where, opponent, points=length, cube=cube, rated=rated)
 
     # -- slash commands on the current game ------------------------------------------------
 

@@ -32,6 +32,8 @@ class IntegrityMixin:
         def run() -> Reply:
             from bot.service.core import Refusal
 
+            if not isinstance(game_id, int) or not 0 < game_id < 2**53:
+                raise Refusal("error.no_such_game")
             with self._unit() as s:
                 who = self._who(s, actor)
                 lang = who.lang
