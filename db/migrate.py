@@ -22,6 +22,7 @@ from db.engine import make_engine
 __all__ = ["MIGRATIONS", "alembic_config", "current_revision", "head_revision", "upgrade"]
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+_MIGRATION_LOCK = 0x6267_6D69_6772  # "bgmigr": any constant shared by every bot process
 
 
 def alembic_config(engine: Engine | None = None) -> Config:
@@ -40,14 +41,19 @@ def _run(engine: Engine, fn_name: str, revision: str) -> None:
     # One transaction for all the revisions applied (transactional DDL on PostgreSQL and SQLite):
     # a failed upgrade leaves the schema where it was.
     with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":
+            # Several bot processes may start at once on an empty database, where Alembic's
+            # version table does not exist yet to serialise them: take a lock of our own,
+            # released with the transaction.
+            conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({_MIGRATION_LOCK})")
         config.attributes["connection"] = conn
         getattr(command, fn_name)(config, revision)
 
 
 def upgrade(target: str | URL | Engine | None = None, revision: str = "head") -> None:
     """Bring the database at ``target`` (an engine, a URL, or ``DATABASE_URL``/the default file)
-    up to ``revision``. Safe to call on every start: it does nothing when already there, and two
-    processes starting together on PostgreSQL serialise on Alembic's version table."""
+    up to ``revision``. Safe to call on every start: it does nothing when already there, and
+    processes starting together on PostgreSQL serialise on an advisory lock."""
     if isinstance(target, Engine):
         _run(target, "upgrade", revision)
         return
