@@ -135,8 +135,13 @@ class BoardView:
     theme: str = "classic"
 
     def __post_init__(self) -> None:
-        # Accept any iterable of points (a set, a list) but store a frozenset, so views hash.
+        # Accept lists and sets where tuples and frozensets are documented, but store the
+        # immutable kinds, so that views stay hashable values.
         object.__setattr__(self, "highlights", frozenset(_as_points(self.highlights)))
+        for name in ("names", "colors", "dice", "dice_left"):
+            value = getattr(self, name)
+            if isinstance(value, list):
+                object.__setattr__(self, name, tuple(value))
         if self.last_play is not None and not isinstance(self.last_play, Play):
             object.__setattr__(self, "last_play", tuple(Move(*m) for m in self.last_play))
         _check_side("viewpoint", self.viewpoint)
