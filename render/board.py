@@ -25,10 +25,10 @@ from render.view import BoardView, Side
 __all__ = ["draw_board", "render_board"]
 
 # Measured on a mid-game board with arrows: as RGB the PNG weighs ~175 KB and takes ~16 ms to
-# encode; quantized to 256 colours (fast octree, ~4 ms, no visible change: the picture is flat
-# colours plus anti-aliased edges) it weighs ~45 KB at level 6 (~5 ms). Level 9 saves 5% more for
-# five times the time.
-PNG_COMPRESS_LEVEL = 6
+# encode. Quantized to 256 colours (fast octree, ~4 ms, no visible change: the picture is flat
+# colours plus anti-aliased edges) it weighs ~60 KB at level 3 (~3 ms); level 6 saves 10 KB for
+# twice the time, and level 9 5% more for ten times.
+PNG_COMPRESS_LEVEL = 3
 
 
 def render_board(position: Position, *, view: BoardView | None = None) -> bytes:
