@@ -10,6 +10,8 @@ True
 from __future__ import annotations
 
 import io
+from dataclasses import replace
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -25,9 +27,11 @@ from render.view import BoardView, Side
 __all__ = ["draw_board", "render_board"]
 
 # Measured on a mid-game board with arrows: as RGB the PNG weighs ~175 KB and takes ~16 ms to
-# encode. Quantized to 256 colours (fast octree, ~4 ms, no visible change: the picture is flat
-# colours plus anti-aliased edges) it weighs ~60 KB at level 3 (~3 ms); level 6 saves 10 KB for
-# twice the time, and level 9 5% more for ten times.
+# encode. Mapped to 256 colours it looks the same (the picture is flat colours plus
+# anti-aliased edges) and weighs ~60 KB at level 3 (~3 ms); level 6 saves 10 KB for twice the
+# time, level 9 5% more for ten times. Finding the 256 colours of each picture (fast octree)
+# costs ~4 ms, so each theme's palette is found once, from pictures of every kind (see
+# :func:`palette`), and mapping a picture to it costs under 1 ms.
 PNG_COMPRESS_LEVEL = 3
 
 
@@ -41,12 +45,42 @@ def render_board(position: Position, *, view: BoardView | None = None) -> bytes:
     :returns: PNG bytes, about 960 x 840 pixels and under 150 KB.
     :raises ValueError: when an option contradicts the position (a highlight on a point where
         the mover has no checker, a last play that cannot have led here).
+
+    >>> from io import BytesIO
+    >>> from PIL import Image
+    >>> png = render_board(Position.initial(), view=BoardView(viewpoint="opponent", lang="fr"))
+    >>> Image.open(BytesIO(png)).size, len(png) < 150_000
+    ((960, 840), True)
     """
-    im = draw_board(position, view or BoardView())
-    small = im.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    view = view or BoardView()
+    im = draw_board(position, view)
+    small = im.quantize(palette=palette(view.theme), dither=Image.Dither.NONE)
     out = io.BytesIO()
     small.save(out, "PNG", compress_level=PNG_COMPRESS_LEVEL)
     return out.getvalue()
+
+
+@lru_cache(maxsize=8)
+def palette(theme: str) -> Image.Image:
+    """The 256 colours of every picture in ``theme`` (a palette image): those of the sample
+    pictures, drawn in this theme in all four checker colours, since together they show every
+    element the renderer draws (highlights, arrows, hits, the bar, trays, dice, cubes, banners).
+
+    >>> len(palette("classic").getpalette() or []) // 3
+    256
+    """
+    from render.samples import SAMPLES  # the samples render boards: import them only here
+
+    scenes = [make() for make in SAMPLES.values()]
+    pictures = [
+        draw_board(pos, replace(view, theme=theme, colors=colors))
+        for pos, view in scenes
+        for colors in (("white", "black"), ("red", "blue"))
+    ]
+    sheet = Image.new("RGB", (g.WIDTH, g.HEIGHT * len(pictures)))
+    for i, picture in enumerate(pictures):
+        sheet.paste(picture, (0, i * g.HEIGHT))
+    return sheet.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
 
 
 def draw_board(position: Position, view: BoardView) -> Image.Image:

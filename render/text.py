@@ -42,6 +42,10 @@ def text_board(position: Position, *, view: BoardView | None = None) -> str:
     Takes the same arguments as :func:`render.render_board` and shows the same things, except
     the colours, the highlights and the arrows (the last play is written in standard notation
     instead).
+
+    >>> from engine import Position
+    >>> text_board(Position.initial(), view=BoardView(lang="fr")).splitlines()[-1].strip()
+    '+12-11-10--9--8--7-------6--5--4--3--2--1-+     X : joueur (à jouer)'
     """
     view = view or BoardView()
     cells = _cells(position, view)
