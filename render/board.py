@@ -127,7 +127,7 @@ def _highlight_numbers(d: ImageDraw.ImageDraw, view: BoardView, t: Theme) -> Non
             continue
         vpoint = g.to_viewer(point, view)
         x, y = g.number_center(vpoint, view.mirrored)
-        number = vpoint if view.numbers_for_bottom() else 25 - vpoint
+        number = g.point_label(vpoint, view.numbers_for_bottom())
         d.rounded_rectangle((x - 24, y - 15, x + 24, y + 15), radius=7, fill=t.highlight)
         d.text((x, y), str(number), font=bold(23), fill=t.table, anchor="mm")
 

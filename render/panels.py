@@ -26,8 +26,7 @@ def paste(im: Image.Image, sprite: Image.Image, center: tuple[int, int]) -> None
 
 
 def _name(view: BoardView, side: Side) -> str:
-    fallback = label(view.lang, "player" if side == "mover" else "opponent")
-    return clean_name(view.name_of(side)) or fallback
+    return clean_name(view.name_of(side)) or view.default_name(side)
 
 
 # -- strips ---------------------------------------------------------------------------------

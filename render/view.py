@@ -24,7 +24,7 @@ from typing import Literal, TypeAlias
 
 from engine import Move, Play
 from engine.context import MatchContext
-from render.labels import LANGUAGES
+from render.labels import LANGUAGES, label
 from render.theme import CHECKER_COLORS, THEMES
 
 __all__ = ["BoardView", "GameOver", "Resignation", "Side", "other"]
@@ -239,6 +239,10 @@ class BoardView:
     def name_of(self, side: Side) -> str:
         """The name of ``side``."""
         return self.names[0 if side == "mover" else 1]
+
+    def default_name(self, side: Side) -> str:
+        """What to call ``side`` when he has no name: "player" or "opponent" in ``lang``."""
+        return label(self.lang, "player" if side == "mover" else "opponent")
 
     def cube_owner_side(self) -> Side | None:
         """Who owns the cube, or None while it is centred."""
