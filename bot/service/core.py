@@ -262,11 +262,14 @@ class Service(InfoMixin):
             and not table.against_computer
         )
         row.deadline = self.clock() + self.settings.move_timeout if human_turn else None
+        if table.match.is_over:
+            # Before the version-checked flush: a change after it would bump the version
+            # once more, and the Rematch button drawn with the flushed one would be stale.
+            row.dice_revealed_at = self.clock()
         save_match(s, row, table.match, now=self.clock())
         table.version = row.version
         if table.match.is_over:
             table.revealed_seed = row.dice_seed
-            row.dice_revealed_at = self.clock()
 
     def _dice(self, row: GameRow) -> GameDice:
         assert row.dice_seed is not None
@@ -493,6 +496,8 @@ class Service(InfoMixin):
     def _game_press(
         self, actor: Actor, where: Where, action: GameAction, value: str | None
     ) -> Reply:
+        if action.action == "rematch":
+            return self._rematch(actor, where, action)
         with self._unit() as s:
             who = self._who(s, actor)
             lang = self._shared_lang(who, where)
@@ -501,8 +506,6 @@ class Service(InfoMixin):
                 raise Refusal("error.stale")
             table = self._table(s, row)
             seat = table.seat_of(actor.id)
-            if action.action == "rematch":
-                return self._rematch(s, actor, where, who, row, table, lang)
             if seat is None:
                 raise Refusal("error.not_your_game")
             if row.status is not GameStatus.ACTIVE:
@@ -608,35 +611,28 @@ class Service(InfoMixin):
             self._advance(table, dice, notes, self._prefs_of(s, table), lang)
         self._save(s, row, table, dice)
 
-    def _rematch(
-        self,
-        s: Session,
-        actor: Actor,
-        where: Where,
-        who: _Who,
-        row: GameRow,
-        table: Table,
-        lang: str,
-    ) -> Reply:
-        if table.seat_of(actor.id) is None:
-            raise Refusal("error.not_your_game")
-        if row.status is GameStatus.ACTIVE:
-            raise Refusal("error.game_not_over")
-        s.rollback()  # nothing to keep; the new game is its own unit of work
-        if table.against_computer:
+    def _rematch(self, actor: Actor, where: Where, action: GameAction) -> Reply:
+        """Rematch: the same kind of game again, against the same opponent. The old game is
+        only read here; the new one is its own unit of work (``play`` or ``challenge``)."""
+        with self._unit() as s:
+            self._who(s, actor)
+            row = game_repo.get_game(s, action.game_id)
+            if row.version != action.version:
+                raise Refusal("error.stale")
+            table = self._table(s, row)
+            seat = table.seat_of(actor.id)
+            if seat is None:
+                raise Refusal("error.not_your_game")
+            if row.status is GameStatus.ACTIVE:
+                raise Refusal("error.game_not_over")
             level = row.computer_level or "intermediate"
-            return self.play(actor, where, level=level, points=row.match_length, cube=row.cube)
-        other_seat = 1 - (table.seat_of(actor.id) or 0)
-        other = table.seats[other_seat]
+            points, cube, rated = row.match_length, row.cube, row.rated
+            other = table.seats[1 - seat]
+        if table.against_computer:
+            return self.play(actor, where, level=level, points=points, cube=cube)
         assert other.user_id is not None
-        return self.challenge(
-            actor,
-            where,
-            Actor(other.user_id, other.name),
-            points=row.match_length,
-            cube=row.cube,
-            rated=row.rated,
-        )
+        opponent = Actor(other.user_id, other.name)
+        return self.challenge(actor, where, opponent, points=points, cube=cube, rated=rated)
 
     # -- slash commands on the current game ------------------------------------------------
 
