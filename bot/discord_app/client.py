@@ -50,21 +50,23 @@ class BackgammonBot(commands.AutoShardedBot):
     :param engine: the database engine the bot owns and disposes of when it closes.
     """
 
-    tree: BackgammonTree  # type: ignore[assignment]
+    tree: BackgammonTree
 
     def __init__(
         self, service: Service | None, *, config: Config, engine: Engine | None = None
     ) -> None:
         if config.shard_ids is not None and config.shard_count is None:
             raise ValueError("SHARD_IDS needs SHARD_COUNT (the total number of shards)")
+        shards: dict[str, Any] = {"shard_count": config.shard_count}
+        if config.shard_ids is not None:  # this process serves these shards only
+            shards["shard_ids"] = list(config.shard_ids)
         super().__init__(
             command_prefix=commands.when_mentioned,
             help_command=None,
             intents=discord.Intents(guilds=True),  # slash commands and buttons need no more
             tree_cls=BackgammonTree,
-            shard_ids=list(config.shard_ids) if config.shard_ids is not None else None,
-            shard_count=config.shard_count,
             allowed_mentions=discord.AllowedMentions.none(),
+            **shards,
         )
         self._service = service
         self.config = config

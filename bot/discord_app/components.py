@@ -49,7 +49,7 @@ async def _press(interaction: discord.Interaction[Any], custom_id: str) -> None:
     value = str(values[0]) if values else None
     try:
         actor, where = who(interaction)
-        service = interaction.client.service  # type: ignore[attr-defined]
+        service = interaction.client.service
         await answer(
             interaction, lambda: service.press(actor, where, custom_id, value), component=True
         )

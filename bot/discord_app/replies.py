@@ -119,10 +119,15 @@ async def deliver(
             content=_content(reply), attachments=_files(reply), view=view, **base
         )
         return
-    if retract:
-        # A refusal after a public "thinking" message: take the public message back.
-        await interaction.delete_original_response()
     extra = _new_message_extras(reply, view)
+    if retract:
+        # A refusal after a public "thinking" message, whose visibility cannot change: while it
+        # is pending, a follow-up would only edit it. Complete it, answer privately, take it
+        # back.
+        await interaction.edit_original_response(content=_content(reply), **base)
+        await interaction.followup.send(_content(reply), ephemeral=True, **extra, **base)
+        await interaction.delete_original_response()
+        return
     await interaction.followup.send(_content(reply), ephemeral=reply.ephemeral, **extra, **base)
 
 
@@ -152,7 +157,8 @@ async def report_error(interaction: discord.Interaction[Any], error: BaseExcepti
     """Log an unexpected error with its context and apologize to the player."""
     original = getattr(error, "original", error)
     command = interaction.command.qualified_name if interaction.command else None
-    custom_id = (interaction.data or {}).get("custom_id") if interaction.data else None
+    data: dict[str, Any] = dict(interaction.data or {})
+    custom_id = data.get("custom_id")
     log.error(
         "interaction failed (command=%s custom_id=%s user=%s channel=%s)",
         command,
