@@ -8,6 +8,7 @@ language) and a guild its preferred locale.
 
 from __future__ import annotations
 
+import json
 import logging
 from collections import deque
 from typing import Any
@@ -20,6 +21,7 @@ from bot.config import Config
 from bot.discord_app import BackgammonBot, create_bot
 from bot.i18n import t
 from bot.service import Service
+from tests.bot.test_discord_payload import SNAPSHOT
 
 Actor = MemberActor | UserHandle
 ROLL_SCRIPT_LIMIT = 400  # actions in a whole game, far more than a game needs
@@ -152,6 +154,14 @@ async def play_out(
             raise AssertionError(f"nothing to press: {message.content}\n{labels(message)}")
         assert not result.ephemeral, response(result).content
     raise AssertionError("the game did not end")
+
+
+async def test_sync_sends_the_committed_payload(env: Env) -> None:
+    sent = [r for r in env.http_requests if r.method == "PUT" and r.path.endswith("/commands")]
+    assert json.loads(json.dumps(sent[-1].json)) == json.loads(SNAPSHOT.read_text("utf-8"))
+    ann = env.create_user("ann")
+    assert "challenge" not in ann.available_commands()  # servers only
+    assert {"play", "move", "board", "leaderboard", "settings"} <= set(ann.available_commands())
 
 
 # -- a game against the computer in a DM ------------------------------------------------------
