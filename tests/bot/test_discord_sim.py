@@ -21,7 +21,7 @@ from bot.config import Config
 from bot.discord_app import BackgammonBot, create_bot
 from bot.i18n import t
 from bot.service import Service
-from tests.bot.test_discord_payload import SNAPSHOT
+from tests.bot.test_discord_payload import COMMANDS, SNAPSHOT
 
 Actor = MemberActor | UserHandle
 ROLL_SCRIPT_LIMIT = 400  # actions in a whole game, far more than a game needs
@@ -404,3 +404,19 @@ async def test_unexpected_errors_get_an_apology(
         pressed = await ann.click(board, label="8")
     assert pressed.ephemeral and response(pressed).content == t("discord.apology", "en")
     assert "the database is on fire" in caplog.text
+
+
+async def test_a_development_guild_gets_the_commands_on_start(service: Service) -> None:
+    dev = 4242 << 22  # a snowflake SimCord accepts as a guild id
+    made = create_bot(Config(shard_count=1, dev_guild_id=dev), service=service)
+    env = Env(made)
+    guild = env.create_guild("dev", id=dev)
+    await env.start()  # logs in: setup_hook syncs the development guild, and only it
+    try:
+        channel = guild.create_text_channel("tests")
+        ann = guild.add_member(env.create_user("ann"))
+        assert set(ann.available_commands(channel)) == set(COMMANDS)
+        assert env.create_user("bea").available_commands() == ()  # nothing global
+        assert (await ann.slash(channel, "rules")).ephemeral
+    finally:
+        await env.shutdown()
