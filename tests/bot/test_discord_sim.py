@@ -420,3 +420,14 @@ async def test_a_development_guild_gets_the_commands_on_start(service: Service) 
         assert (await ann.slash(channel, "rules")).ephemeral
     finally:
         await env.shutdown()
+
+
+async def test_a_french_server_sees_its_shared_messages_in_french(env: Env) -> None:
+    guild = env.create_guild("Club de trictrac", preferred_locale="fr")
+    channel = guild.create_text_channel("tables")
+    alice, bob = member(env, guild, "alice"), member(env, guild, "bob")  # Discord in English
+    made = response(await alice.slash(channel, "challenge", opponent=bob))
+    assert "**alice** vous défie" in made.content  # seen by everyone: the server's language
+    assert labels(made) == ["Accepter", "Décliner", "Annuler"]
+    refused = await alice.slash(channel, "challenge", opponent=alice)  # seen by her alone
+    assert refused.ephemeral and response(refused).content == t("error.challenge_self", "en")
