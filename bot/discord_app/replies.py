@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Callable
 from io import BytesIO
 from typing import Any
@@ -77,16 +78,33 @@ async def answer(
     :param private: the reply is always ephemeral (a deferral is then ephemeral too).
     """
     budget: float = getattr(interaction.client, "defer_after", 1.0)
+    started = time.perf_counter()
     work = asyncio.ensure_future(asyncio.to_thread(call))
     if budget > 0:
         await asyncio.wait({work}, timeout=budget)
-    if not work.done():
+    deferred = not work.done()
+    if deferred:
         if component:
             await interaction.response.defer()
         else:
             await interaction.response.defer(thinking=True, ephemeral=private)
     reply = await work
     await deliver(interaction, reply, component=component, deferred_private=private)
+    log.log(
+        logging.INFO if deferred else logging.DEBUG,
+        "%s by %s answered in %.0f ms%s",
+        _what(interaction),
+        interaction.user.id,
+        (time.perf_counter() - started) * 1000,
+        " (deferred)" if deferred else "",
+    )
+
+
+def _what(interaction: discord.Interaction[Any]) -> str:
+    if interaction.command is not None:
+        return f"/{interaction.command.qualified_name}"
+    data: dict[str, Any] = dict(interaction.data or {})
+    return str(data.get("custom_id", "interaction"))
 
 
 async def deliver(
@@ -156,13 +174,9 @@ async def apologize(interaction: discord.Interaction[Any]) -> None:
 async def report_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
     """Log an unexpected error with its context and apologize to the player."""
     original = getattr(error, "original", error)
-    command = interaction.command.qualified_name if interaction.command else None
-    data: dict[str, Any] = dict(interaction.data or {})
-    custom_id = data.get("custom_id")
     log.error(
-        "interaction failed (command=%s custom_id=%s user=%s channel=%s)",
-        command,
-        custom_id,
+        "%s failed (user %s, channel %s)",
+        _what(interaction),
         interaction.user.id,
         interaction.channel_id,
         exc_info=original,
