@@ -193,7 +193,8 @@ class SageEvaluator:
     def screen_cube(self, items: Sequence[tuple[Position, MatchContext]]) -> list[CubeEquities]:
         from engine.bots import sage
 
-        return sage.screen_cube(items, self.ply)
+        # 2 plies are enough to tell what is far from a cube decision, at a fraction of 3's cost.
+        return sage.screen_cube(items, min(self.ply, 2))
 
 
 class FallbackEvaluator:

@@ -21,6 +21,7 @@ from typing import Literal
 
 from engine.bots.decisions import can_double_usefully
 from engine.context import MatchContext
+from engine.errors import InvalidPositionError
 from engine.game import EventKind, Game, ResultReason
 from engine.ids import GameState, MatchKey, encode_match_id
 from engine.movegen import Dice, Move, Play, legal_plays
@@ -69,7 +70,10 @@ def _undo(position: Position, steps: tuple[tuple[int, int, int, bool], ...]) -> 
                 cells[dst] = -1
                 cells[0] += 1
         cells[src] += 1
-    return Position(cells)
+    try:
+        return Position(cells)
+    except InvalidPositionError as exc:
+        raise ValueError(f"the record does not replay: {exc}") from None
 
 
 def _final_view(game: Game) -> int:
