@@ -113,6 +113,10 @@ class Evaluator(Protocol):
         positions far from any cube decision (the fallback's are its real equities)."""
         ...
 
+    def clear(self) -> None:
+        """Forget the cached evaluations (for benchmarks)."""
+        ...
+
 
 def _plays_or_pass(position: Position, dice: Dice) -> list[Play]:
     return legal_plays(position, dice) or [NO_PLAY]
@@ -132,6 +136,10 @@ class _Cache(Generic[V]):
             if value is not None:
                 self._data.move_to_end(key)
             return value
+
+    def clear(self) -> None:
+        with self._lock:
+            self._data.clear()
 
     def put(self, key: object, value: V) -> None:
         with self._lock:
@@ -179,6 +187,9 @@ class SageEvaluator:
         from engine.bots import sage
 
         return sage.cube_analysis(position, ctx, self.ply)
+
+    def clear(self) -> None:
+        self._rolls.clear()
 
     def roll_equities(self, position: Position, ctx: MatchContext) -> dict[Dice, float]:
         from engine.bots import sage
@@ -288,6 +299,10 @@ class FallbackEvaluator:
 
     def screen_cube(self, items: Sequence[tuple[Position, MatchContext]]) -> list[CubeEquities]:
         return [self.cube(position, ctx)[0] for position, ctx in items]
+
+    def clear(self) -> None:
+        self._rolls.clear()
+        self._cubes.clear()
 
     def roll_equities(self, position: Position, ctx: MatchContext) -> dict[Dice, float]:
         key = (position, ctx)
