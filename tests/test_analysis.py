@@ -487,3 +487,14 @@ def test_self_play_is_reproducible() -> None:
     b = play_match(bots, random.Random(3), length=0)
     assert isinstance(a, Match) and a.is_over
     assert a.to_dict() == b.to_dict()
+
+
+def test_the_readme_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Analysis", 1)[1].split("\n## ", 1)[0]
+    code = section.split("```python", 1)[1].split("```", 1)[0]
+    exec(compile(code, "README.md", "exec"), {})
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("24/13 ") and out[3] == "No double, take"
