@@ -113,7 +113,8 @@ def hint(
     for v in ranked:
         mwc = None
         if ctx is not None and ctx.match_length:
-            mwc = to_match_equity(v.equity, ctx, evaluator.met)
+            # Clamped: the normalisation is linear, beyond the cube's value too (gammons).
+            mwc = min(1.0, max(0.0, to_match_equity(v.equity, ctx, evaluator.met)))
         out.append(HintMove(v.play, v.equity, v.equity - best, v.probs, mwc, evaluator.ply))
     return out
 
