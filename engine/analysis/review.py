@@ -6,9 +6,10 @@ How each number is computed (GNU Backgammon's definitions, with bgsage or the fa
 evaluator; all equities are normalised to the cube's value, +1 = winning it, so an error means
 the same in every cube and at every score, like GNU Backgammon's "EMG" figures):
 
-* **Checker play.** Every legal play is evaluated at depth ``plies`` (bgsage's numbering: 2 is
-  GNU Backgammon's 1-ply), the played one and the best one always at full depth; the error is
-  the best play's equity minus the played play's, cubeful (money: Janowski's interpolation; match
+* **Checker play.** Every legal play is evaluated, the promising ones at depth ``plies``
+  (bgsage's numbering: 2 is GNU Backgammon's 1-ply; its candidate filter leaves the others at
+  1-ply), the played one and the best one always at full depth; the error is the best play's
+  equity minus the played play's, cubeful (money: Janowski's interpolation; match
   play: normalised match equity at the score, with bgsage's match equity table). A play is
   *unforced* when the roll had more than one legal play; forced plays and rolls that cannot be
   played count as moves (for luck) but neither as decisions nor as errors.
