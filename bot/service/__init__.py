@@ -2,10 +2,11 @@
 
 from bot.service.core import Refusal, Service, Settings
 from bot.service.people import Actor, Prefs, Where
-from bot.service.replies import Button, Choice, Reply, Select
+from bot.service.replies import Attachment, Button, Choice, Reply, Select
 
 __all__ = [
     "Actor",
+    "Attachment",
     "Button",
     "Choice",
     "Prefs",

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-__all__ = ["Button", "Choice", "Component", "Reply", "Select", "Style"]
+__all__ = ["Attachment", "Button", "Choice", "Component", "Reply", "Select", "Style"]
 
 Style = Literal["primary", "secondary", "success", "danger"]
 
@@ -44,6 +44,14 @@ class Select:
 Component = Button | Select
 
 
+@dataclass(frozen=True)
+class Attachment:
+    """A file sent with the message besides the main picture (more pictures, a .mat file)."""
+
+    name: str
+    data: bytes
+
+
 @dataclass
 class Reply:
     """One message to show.
@@ -56,6 +64,7 @@ class Reply:
     :param position_id: the GNU Backgammon Position ID of the board shown, if any.
     :param match_id: its Match ID.
     :param mentions: user ids the message may ping (the player whose turn it is).
+    :param attachments: further files (at most 9 with the picture: Discord takes 10).
     """
 
     text: str
@@ -68,6 +77,7 @@ class Reply:
     match_id: str | None = None
     mentions: tuple[int, ...] = ()
     game_id: int | None = None
+    attachments: list[Attachment] = field(default_factory=list)
 
     @property
     def buttons(self) -> list[Button]:
