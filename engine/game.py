@@ -204,13 +204,12 @@ class Game:
         )
 
     def can_double(self) -> bool:
-        """Whether the player on roll may offer a double now."""
+        """Whether the player on roll may offer a double now (the Crawford rule, cube ownership,
+        the maximum cube, and no double with a dead cube, as GNU Backgammon rules)."""
         return (
             self.phase is Phase.ROLL
             and self.cube_enabled
-            and not self.crawford
-            and self.cube_value < MAX_CUBE
-            and self.cube_owner in (None, self.on_roll)
+            and self.context(self.on_roll).may_double(0)
         )
 
     # -- opening and rolls --------------------------------------------------------------------
@@ -365,7 +364,12 @@ class Game:
             return GameStateError(
                 f"the cube is at its maximum ({MAX_CUBE})", code="cube.max", max=MAX_CUBE
             )
-        return GameStateError("only the owner of the cube can redouble", code="cube.owner")
+        if self.cube_owner not in (None, self.on_roll):
+            return GameStateError("only the owner of the cube can redouble", code="cube.owner")
+        return GameStateError(
+            "the cube is dead: winning this game at the current stake already wins the match",
+            code="cube.dead",
+        )
 
     def take(self) -> None:
         """The doubled player takes: the cube doubles and becomes his."""
