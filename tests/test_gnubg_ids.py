@@ -80,7 +80,9 @@ def replay(sequence: dict[str, Any]) -> list[str]:
     problems = []
     for i, step in enumerate(sequence["steps"]):
         where = f"{name} step {i} ({step['action']})"
-        if step.get("refused"):  # only doubles are ever refused by gnubg here
+        if step.get("refused"):
+            # The recorder only ever has gnubg refuse doubles (Crawford, cube owner, dead cube).
+            assert step["action"] == "double", step
             if match.game.can_double():
                 problems.append(f"{where}: gnubg refused the double, the engine allows it")
             continue
