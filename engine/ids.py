@@ -145,7 +145,7 @@ class GameState(IntEnum):
 @dataclass(frozen=True, slots=True)
 class MatchKey:
     """Everything a GNU Backgammon Match ID holds. Players are 0 and 1 as GNU Backgammon numbers
-    them (0 is its first player, O, drawn at the top, by default the computer; 1 is X, the user);
+    them (0 is its first player, by default the computer "gnubg"; 1 the second, the user);
     ``cube_owner`` is None while the cube is centred; ``dice`` is ``(0, 0)`` before the roll (in
     either order; the ID holds the larger first); ``match_length`` 0 means a money game; ``jacoby``
     is whether the Jacoby rule is in use."""
