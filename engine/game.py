@@ -204,13 +204,12 @@ class Game:
         )
 
     def can_double(self) -> bool:
-        """Whether the player on roll may offer a double now."""
+        """Whether the player on roll may offer a double now (the Crawford rule, cube ownership,
+        the maximum cube, and no double with a dead cube, as GNU Backgammon rules)."""
         return (
             self.phase is Phase.ROLL
             and self.cube_enabled
-            and not self.crawford
-            and self.cube_value < MAX_CUBE
-            and self.cube_owner in (None, self.on_roll)
+            and self.context(self.on_roll).may_double(0)
         )
 
     # -- opening and rolls --------------------------------------------------------------------
@@ -365,7 +364,12 @@ class Game:
             return GameStateError(
                 f"the cube is at its maximum ({MAX_CUBE})", code="cube.max", max=MAX_CUBE
             )
-        return GameStateError("only the owner of the cube can redouble", code="cube.owner")
+        if self.cube_owner not in (None, self.on_roll):
+            return GameStateError("only the owner of the cube can redouble", code="cube.owner")
+        return GameStateError(
+            "the cube is dead: winning this game at the current stake already wins the match",
+            code="cube.dead",
+        )
 
     def take(self) -> None:
         """The doubled player takes: the cube doubles and becomes his."""
@@ -435,8 +439,11 @@ class Game:
 
     def _finish(self, winner: int, value: int, reason: ResultReason) -> None:
         counted = value
-        if self.jacoby and self.cube_value == 1 and reason is not ResultReason.DROP:
-            counted = 1  # Jacoby: no gammons while the cube has not been turned
+        if self.jacoby and self.cube_value == 1 and reason is ResultReason.BEAR_OFF:
+            # Jacoby: a gammon played out counts single while the cube has not been turned. A
+            # resignation counts what was offered, as in GNU Backgammon (its ApplyMoveRecord
+            # applies the rule to played-out games only).
+            counted = 1
         self.result = GameResult(winner, value, self.cube_value, counted * self.cube_value, reason)
         self.phase = Phase.OVER
         self.dice = None
@@ -450,21 +457,24 @@ class Game:
     # -- GNU Backgammon IDs -----------------------------------------------------------------------
 
     def match_key(self) -> MatchKey:
-        state = GameState.PLAYING
+        """The state as GNU Backgammon's Match ID holds it.
+
+        While the game goes on this is the game's state. Once it is over it is what GNU
+        Backgammon (1.07, command line) shows after the last action: the score *after* the game,
+        the Crawford flag of the *next* game, and the turn, resignation and dice where that
+        action left them (see :meth:`_final_key`). The opening roll, before it is rolled, has no
+        GNU Backgammon counterpart (gnubg rolls it as it starts a game): it shows as player 0
+        to roll, without dice.
+        """
         if self.result is not None:
-            state = {
-                ResultReason.BEAR_OFF: GameState.OVER,
-                ResultReason.DROP: GameState.DROPPED,
-                ResultReason.RESIGN: GameState.RESIGNED,
-                ResultReason.FORFEIT: GameState.RESIGNED,
-            }[self.result.reason]
+            return self._final_key(self.result)
         turn = self.turn
         return MatchKey(
             cube_value=self.cube_value,
             cube_owner=self.cube_owner,
             player_on_roll=self.on_roll,
             crawford=self.crawford,
-            game_state=state,
+            game_state=GameState.PLAYING,
             turn=self.on_roll if turn is None else turn,
             double_offered=self.phase is Phase.DOUBLED,
             resignation=self.resign_value if self.phase is Phase.RESIGNED else 0,
@@ -473,6 +483,68 @@ class Game:
             score=self.score,
             jacoby=self.jacoby,
         )
+
+    def _final_key(self, result: GameResult) -> MatchKey:
+        """GNU Backgammon's Match ID state after the game ended with ``result``:
+
+        * the score includes the game (not capped at the match length: gnubg adds the points);
+        * the Crawford flag is the next game's: set when the winner has just reached one point
+          short of the match for the first time, cleared after the Crawford game;
+        * after the winning bear-off the loser is on roll and to act, as after any play (and
+          the Position ID is seen by him); after a drop the doubler stays on roll and the turn
+          is the dropper's; after an accepted resignation (or a forfeit, scored as one) the
+          turn is the winner's, and the resignation value and any dice rolled stay.
+        """
+        winner, loser = result.winner, 1 - result.winner
+        score = list(self.score)
+        score[winner] += result.points
+        n = self.match_length
+        next_crawford = bool(n) and not self.crawford and max(self.score) < n - 1
+        next_crawford = next_crawford and score[winner] == n - 1
+        on_roll, turn, resignation, dice = self.on_roll, self.on_roll, 0, (0, 0)
+        if result.reason is ResultReason.BEAR_OFF:
+            on_roll = turn = loser
+        elif result.reason is ResultReason.DROP:
+            turn = loser
+        else:
+            turn, resignation, dice = winner, result.value, self._dice_at_resignation()
+        return MatchKey(
+            cube_value=self.cube_value,
+            cube_owner=self.cube_owner,
+            player_on_roll=on_roll,
+            crawford=next_crawford,
+            game_state={
+                ResultReason.BEAR_OFF: GameState.OVER,
+                ResultReason.DROP: GameState.DROPPED,
+                ResultReason.RESIGN: GameState.RESIGNED,
+                ResultReason.FORFEIT: GameState.RESIGNED,
+            }[result.reason],
+            turn=turn,
+            double_offered=False,
+            resignation=resignation,
+            dice=dice,
+            match_length=n,
+            score=(score[0], score[1]),
+            jacoby=self.jacoby,
+        )
+
+    def _dice_at_resignation(self) -> Dice:
+        """The dice rolled and not yet played when the game was given up, else (0, 0)."""
+        for event in reversed(self.events):
+            if event.kind in (
+                EventKind.RESIGN,
+                EventKind.REJECT,
+                EventKind.ACCEPT,
+                EventKind.FORFEIT,
+            ):
+                continue
+            if event.kind is EventKind.ROLL or (
+                event.kind is EventKind.OPENING and event.player != -1  # not a tie
+            ):
+                assert event.dice is not None
+                return event.dice
+            break
+        return (0, 0)
 
     def match_id(self) -> str:
         """The GNU Backgammon Match ID of this moment."""

@@ -1,8 +1,10 @@
 """Jellyfish ``.mat`` match files, as GNU Backgammon exports and imports them.
 
 The layout follows GNU Backgammon's ``ExportGameJF``: player 0 in the left column, player 1 in the
-right one, one numbered line per pair of actions, plays written step by step (``25/22 13/7*``,
-``6/0`` for a checker borne off) so that the importer needs no guessing.
+right one, one numbered line per pair of actions, rolls with the larger die first, plays written
+step by step (``25/22 13/7*``, ``6/0`` for a checker borne off) so that the importer needs no
+guessing, a roll not played (the roller resigned) as the dice alone (``41:``), and the result
+where gnubg puts it. tests/test_gnubg_mat.py checks both directions against gnubg 1.07.
 
 >>> from engine.match import Match
 >>> m = Match(length=1)
@@ -51,18 +53,32 @@ def _plural(points: int) -> str:
     return f"Wins {points} point{'s' if points > 1 else ''}"
 
 
+def _roll_text(dice: tuple[int, int]) -> str:
+    return f"{max(dice)}{min(dice)}: "  # the larger die first, as gnubg records rolls
+
+
 def _move_text(event: Event) -> str:
     assert event.dice is not None
-    d1, d2 = event.dice
     steps = sorted(event.steps, key=lambda s: (-s[0], -s[1]))
-    return f"{d1}{d2}: " + " ".join(f"{s}/{t}{'*' if hit else ''}" for s, t, _, hit in steps)
+    moves = " ".join(f"{s}/{t}{'*' if hit else ''}" for s, t, _, hit in steps)
+    return _roll_text(event.dice) + moves
 
 
 def _slots(game: Game) -> list[tuple[int, str]]:
-    """(player, text) of each action that the file shows, in order."""
+    """(player, text) of each action that the file shows, in order.
+
+    A roll that was not played (the roller resigned, or the game stops there) is written as the
+    dice alone (``41:``), as GNU Backgammon exports it: without it a game given up right after the
+    opening roll would have no line at all, and gnubg's importer rejects such a game.
+    """
     out: list[tuple[int, str]] = []
+    pending: tuple[int, tuple[int, int]] | None = None
     for event in game.events:
+        if event.kind is EventKind.ROLL or (event.kind is EventKind.OPENING and event.player != -1):
+            assert event.dice is not None
+            pending = (event.player, event.dice)
         if event.kind is EventKind.MOVE:
+            pending = None
             out.append((event.player, _move_text(event)))
         elif event.kind is EventKind.DOUBLE:
             out.append((event.player, f" Doubles => {event.value}"))
@@ -70,6 +86,8 @@ def _slots(game: Game) -> list[tuple[int, str]]:
             out.append((event.player, " Takes"))
         elif event.kind is EventKind.DROP:
             out.append((event.player, " Drops"))
+    if pending is not None:
+        out.append((pending[0], _roll_text(pending[1])))
     return out
 
 
@@ -83,12 +101,18 @@ def _write_game(game: Game, number: int, names: tuple[str, str]) -> str:
         if player != column:  # the other side has nothing to show here
             line, row, column = _put(lines, line, row, column, "")
         line, row, column = _put(lines, line, row, column, text)
+    result = game.result
+    wins = None if result is None else (result.winner, _plural(result.points))
+    if wins is not None and wins[0] == 1 and line:
+        # Player 1 wins after an action in the left column: "Wins" fills the right column of
+        # that line, as gnubg writes it ("  3)  Drops    Wins 1 point"). On a line of its own
+        # after a left-column drop, gnubg's importer takes the drop for a resignation.
+        line, row, column = _put(lines, line, row, column, " " + wins[1])
+        wins = None
     if line:
         lines.append(line.rstrip())
-    result = game.result
-    if result is not None:
-        wins = _plural(result.points)
-        lines.append(("      " if result.winner == 0 else " " * 34) + wins)
+    if wins is not None:
+        lines.append(("      " if wins[0] == 0 else " " * 34) + wins[1])
     return "\n".join(lines) + "\n"
 
 
@@ -201,8 +225,10 @@ def _action(game: Game, player: int, text: str) -> None:
             if game.on_roll != player:
                 raise MatFileError(f"player {player + 1} rolls out of turn")
             game.roll(dice)
-        if game.phase is Phase.MOVE:
+        if game.phase is Phase.MOVE and roll.group(3).strip():
             game.play_text(roll.group(3))
+        # Dice alone with a legal play left to make: the roll was not played (a resignation
+        # follows, or the file stops there), as GNU Backgammon writes it.
         return
     word = text.lower()
     if word.startswith("double"):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -11,7 +13,8 @@ from engine import GameState, InvalidMatchIdError, MatchKey, decode_match_id, en
 
 def test_manual_example() -> None:
     # GNU Backgammon manual: score 2-4 in a 9-point match, player 0 holds a 2-cube, player 1
-    # has rolled 5-2.
+    # has rolled 5-2. The manual's ID predates bit 66, which gnubg 1.07 reads as "the Jacoby
+    # rule is off" when set: left clear, it decodes as Jacoby on, as gnubg 1.07 decodes it.
     key = decode_match_id("QYkqASAAIAAA")
     assert key == MatchKey(
         cube_value=2,
@@ -25,8 +28,34 @@ def test_manual_example() -> None:
         dice=(5, 2),
         match_length=9,
         score=(2, 4),
+        jacoby=True,
     )
     assert encode_match_id(key) == "QYkqASAAIAAA"
+
+
+@pytest.mark.parametrize(
+    ("match_id", "length", "jacoby"),
+    [
+        # What gnubg 1.07 shows just after `new session` / `new match 3` (its opening roll
+        # made) with `set jacoby on` or `off`: bit 66 is set when the rule is not in use, and
+        # matches never use it.
+        ("MAEFAAAAAAAA", 0, True),
+        ("MAELAAAAAAAE", 0, False),
+        ("MAFzAAAAAAAE", 3, False),
+        ("MAFmAAAAAAAE", 3, False),
+    ],
+)
+def test_jacoby_bit_as_gnubg_writes_it(match_id: str, length: int, jacoby: bool) -> None:
+    key = decode_match_id(match_id)
+    assert (key.match_length, key.jacoby) == (length, jacoby)
+    assert encode_match_id(key) == match_id
+
+
+def test_dice_are_written_larger_first() -> None:
+    # gnubg's MatchID() writes the larger die first whatever order they were rolled in.
+    low_first = encode_match_id(MatchKey(dice=(2, 5)))
+    assert low_first == encode_match_id(MatchKey(dice=(5, 2)))
+    assert decode_match_id(low_first).dice == (5, 2)
 
 
 def test_new_money_session() -> None:
@@ -68,7 +97,8 @@ def test_round_trip(
     )
     text = encode_match_id(key)
     assert len(text) == 12
-    assert decode_match_id(text) == key
+    # Everything comes back, the dice larger first (the order the ID holds them in).
+    assert decode_match_id(text) == dataclasses.replace(key, dice=(max(dice), min(dice)))
 
 
 @pytest.mark.parametrize(

@@ -236,6 +236,7 @@ MESSAGES: dict[str, str] = {
     "engine.cube.crawford": "No doubling in the Crawford game.",
     "engine.cube.max": "The cube is at its maximum ({max}).",
     "engine.cube.owner": "Only the owner of the cube can redouble.",
+    "engine.cube.dead": "The cube is dead: winning this game at the current stake already wins you the match.",
     "engine.resign.value": "A resignation is of a single game, a gammon or a backgammon.",
     "engine.match.game_on": "The current game is not over yet.",
     "engine.match.over": "The match is over.",

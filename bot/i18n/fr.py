@@ -244,6 +244,7 @@ MESSAGES: dict[str, str] = {
     "engine.cube.crawford": "Pas de double pendant la partie Crawford.",
     "engine.cube.max": "Le videau est à son maximum ({max}).",
     "engine.cube.owner": "Seul le propriétaire du videau peut redoubler.",
+    "engine.cube.dead": "Le videau est mort : gagner cette partie à l’enjeu actuel vous donne déjà le match.",
     "engine.resign.value": "On abandonne une partie simple, un gammon ou un backgammon.",
     "engine.match.game_on": "La partie en cours n’est pas terminée.",
     "engine.match.over": "Le match est terminé.",
