@@ -285,3 +285,17 @@ def test_save_match_refuses_a_match_with_fewer_events(factory: Factory) -> None:
         game_id = new_game(s).id
     with pytest.raises(ValueError, match="events"), factory.begin() as s:
         save_match(s, games.get_game(s, game_id), Match())
+
+
+def test_the_tail_of_the_log_is_the_log_from_that_row() -> None:
+    m = Match(length=3)
+    m.game.opening_roll(6, 1)
+    m.game.play_text("13/7 8/7")
+    m.game.resign(1, 2)
+    m.game.accept_resignation()
+    m.next_game().opening_roll(2, 2)  # a tie: re-rolled
+    m.game.opening_roll(5, 3)
+    whole = match_events(m)
+    assert len(whole) == 7  # game 1: opening, move, resign, accept, end; game 2: two openings
+    for start in range(len(whole) + 2):
+        assert match_events(m, start) == whole[start:]
