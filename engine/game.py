@@ -220,7 +220,7 @@ class Game:
 
         :raises GameStateError: outside the opening.
         """
-        self._need(Phase.OPENING, "the opening roll is over")
+        self._need(Phase.OPENING, "the opening roll is over", "state.opening_over")
         validate_dice((die0, die1))
         if die0 == die1:
             self.events.append(Event(EventKind.OPENING, -1, (die0, die1)))
@@ -236,7 +236,7 @@ class Game:
 
         :raises GameStateError: when it is not time to roll.
         """
-        self._need(Phase.ROLL, self._not_now("roll"))
+        self._need(Phase.ROLL, self._not_now("roll"), f"state.{self.phase.value}")
         dice = validate_dice(dice)
         self.events.append(Event(EventKind.ROLL, self.on_roll, dice))
         self._start_move(dice)
@@ -261,7 +261,7 @@ class Game:
 
         :raises GameStateError: outside the MOVE phase.
         """
-        self._need(Phase.MOVE, self._not_now("move"))
+        self._need(Phase.MOVE, self._not_now("move"), f"state.{self.phase.value}")
         assert self._turn is not None
         return self._turn
 
@@ -314,7 +314,13 @@ class Game:
             after = self.position.apply(play)
             chosen = next((p for p in turn.plays if p.result_position() == after), None)
         if chosen is None:
-            raise IllegalPlayError(f"{play} is not a legal play of {turn.dice[0]}-{turn.dice[1]}")
+            roll = f"{turn.dice[0]}-{turn.dice[1]}"
+            raise IllegalPlayError(
+                f"{play} is not a legal play of {roll}",
+                code="illegal.other",
+                text=str(play),
+                dice=roll,
+            )
         self.events.append(
             Event(EventKind.MOVE, self.on_roll, turn.dice, str(chosen), chosen._steps)
         )
@@ -340,24 +346,30 @@ class Game:
         :raises GameStateError: when doubling is not allowed now.
         """
         if not self.can_double():
-            raise GameStateError(self._why_no_double())
+            raise self._why_no_double()
         self.events.append(Event(EventKind.DOUBLE, self.on_roll, value=self.cube_value * 2))
         self.phase = Phase.DOUBLED
 
-    def _why_no_double(self) -> str:
+    def _why_no_double(self) -> GameStateError:
         if self.phase is not Phase.ROLL:
-            return "you can double only at the start of your turn, before rolling"
+            return GameStateError(
+                "you can double only at the start of your turn, before rolling", code="cube.when"
+            )
         if not self.cube_enabled:
-            return "this game is played without the doubling cube"
+            return GameStateError(
+                "this game is played without the doubling cube", code="cube.disabled"
+            )
         if self.crawford:
-            return "no doubling in the Crawford game"
+            return GameStateError("no doubling in the Crawford game", code="cube.crawford")
         if self.cube_value >= MAX_CUBE:
-            return f"the cube is at its maximum ({MAX_CUBE})"
-        return "only the owner of the cube can redouble"
+            return GameStateError(
+                f"the cube is at its maximum ({MAX_CUBE})", code="cube.max", max=MAX_CUBE
+            )
+        return GameStateError("only the owner of the cube can redouble", code="cube.owner")
 
     def take(self) -> None:
         """The doubled player takes: the cube doubles and becomes his."""
-        self._need(Phase.DOUBLED, "there is no double to take")
+        self._need(Phase.DOUBLED, "there is no double to answer", "state.no_double")
         taker = 1 - self.on_roll
         self.cube_value *= 2
         self.cube_owner = taker
@@ -366,7 +378,7 @@ class Game:
 
     def drop(self) -> None:
         """The doubled player drops: he loses the stake before the double."""
-        self._need(Phase.DOUBLED, "there is no double to drop")
+        self._need(Phase.DOUBLED, "there is no double to answer", "state.no_double")
         self.events.append(Event(EventKind.DROP, 1 - self.on_roll, value=self.cube_value))
         self._finish(self.on_roll, 1, ResultReason.DROP)
 
@@ -381,10 +393,11 @@ class Game:
             raise ValueError("players are 0 and 1")
         if value not in RESIGN_NAMES:
             raise GameStateError(
-                "a resignation is of a single game (1), gammon (2) or backgammon (3)"
+                "a resignation is of a single game (1), gammon (2) or backgammon (3)",
+                code="resign.value",
             )
         if self.phase not in (Phase.ROLL, Phase.MOVE):
-            raise GameStateError(self._not_now("resign"))
+            raise GameStateError(self._not_now("resign"), code=f"state.{self.phase.value}")
         self.events.append(Event(EventKind.RESIGN, player, value=value))
         self._resume = self.phase
         self.phase = Phase.RESIGNED
@@ -393,14 +406,14 @@ class Game:
 
     def accept_resignation(self) -> None:
         """The opponent accepts: the resigner loses the offered value times the cube."""
-        self._need(Phase.RESIGNED, "there is no resignation to accept")
+        self._need(Phase.RESIGNED, "there is no resignation to answer", "state.no_resignation")
         assert self.resigned_by is not None
         self.events.append(Event(EventKind.ACCEPT, 1 - self.resigned_by, value=self.resign_value))
         self._finish(1 - self.resigned_by, self.resign_value, ResultReason.RESIGN)
 
     def reject_resignation(self) -> None:
         """The opponent rejects: play goes on where it stopped."""
-        self._need(Phase.RESIGNED, "there is no resignation to reject")
+        self._need(Phase.RESIGNED, "there is no resignation to answer", "state.no_resignation")
         assert self.resigned_by is not None and self._resume is not None
         self.events.append(Event(EventKind.REJECT, 1 - self.resigned_by, value=self.resign_value))
         self.phase = self._resume
@@ -412,7 +425,7 @@ class Game:
         """End the game because ``loser`` abandoned it (time limit): scored like an accepted
         resignation of ``value``."""
         if self.phase is Phase.OVER:
-            raise GameStateError("the game is already over")
+            raise GameStateError("the game is already over", code="state.over")
         if value not in RESIGN_NAMES:
             raise ValueError("value is 1, 2 or 3")
         self.events.append(Event(EventKind.FORFEIT, loser, value=value))
@@ -544,9 +557,9 @@ class Game:
 
     # -- helpers --------------------------------------------------------------------------------
 
-    def _need(self, phase: Phase, message: str) -> None:
+    def _need(self, phase: Phase, message: str, code: str) -> None:
         if self.phase is not phase:
-            raise GameStateError(message)
+            raise GameStateError(message, code=code)
 
     def _not_now(self, action: str) -> str:
         return {

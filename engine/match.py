@@ -82,9 +82,9 @@ class Match:
         :raises GameStateError: while the current game goes on, or when the match is over.
         """
         if not self.game.is_over:
-            raise GameStateError("the current game is not over yet")
+            raise GameStateError("the current game is not over yet", code="match.game_on")
         if self.is_over:
-            raise GameStateError("the match is over")
+            raise GameStateError("the match is over", code="match.over")
         score = self.score
         at_crawford = [s == self.length - 1 for s in score]
         crawford = (

@@ -38,6 +38,8 @@ _LEFT_WIDTH = 27  # "%3d) %-27s " as in GNU Backgammon
 class MatFileError(BackgammonError):
     """A .mat file that cannot be read or replayed."""
 
+    code = "matfile.invalid"
+
 
 def _clean_name(name: str, default: str) -> str:
     # The importer splits the score line on ':', and reads names up to 31 characters.

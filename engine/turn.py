@@ -126,6 +126,8 @@ class Turn:
 
     def is_complete(self) -> bool:
         """True when the steps make a whole legal play (or no move is possible at all)."""
+        if not self._plays:
+            return True
         return len(self.steps) == self.length and self.board() in self._targets
 
     def play(self) -> Play:
@@ -136,7 +138,11 @@ class Turn:
         play = self._targets.get(self.board()) if len(self.steps) == self.length else None
         if play is None:
             left = self.length - len(self.steps)
-            raise IllegalPlayError(f"the turn is not complete: {left} more checker move(s) to play")
+            raise IllegalPlayError(
+                f"the turn is not complete: {left} more checker move(s) to play",
+                code="turn.incomplete",
+                left=left,
+            )
         return play
 
     # -- changes ----------------------------------------------------------------------------
@@ -151,7 +157,7 @@ class Turn:
                 return Turn(
                     self.position, self.dice, (*self.steps, move), self._plays, self._targets
                 )
-        raise IllegalPlayError(self._why_not(src, die))
+        raise self._why_not(src, die)
 
     def undo(self) -> Turn:
         """The turn without its last step.
@@ -159,7 +165,7 @@ class Turn:
         :raises IllegalPlayError: when no step has been made.
         """
         if not self.steps:
-            raise IllegalPlayError("there is no checker move to undo")
+            raise IllegalPlayError("there is no checker move to undo", code="turn.nothing_to_undo")
         return Turn(self.position, self.dice, self.steps[:-1], self._plays, self._targets)
 
     def reset(self) -> Turn:
@@ -196,21 +202,45 @@ class Turn:
         seen[key] = ok
         return ok
 
-    def _why_not(self, src: int, die: int) -> str:
+    def _why_not(self, src: int, die: int) -> IllegalPlayError:
         where = "the bar" if src == 25 else f"your {src}-point"
         if die not in self.remaining_dice():
-            return f"there is no {die} left to play"
+            return IllegalPlayError(f"there is no {die} left to play", code="turn.no_die", die=die)
         if self.is_complete():
-            return "the turn is complete: confirm it or undo a move"
-        cells = self.board()
-        if cells[src] <= 0:
-            return f"you have no checker on {where}"
+            return IllegalPlayError(
+                "the turn is complete: confirm it or undo a move", code="turn.complete"
+            )
+        cells = list(self.board())
+        if not 1 <= src <= 25 or cells[src] <= 0:
+            return IllegalPlayError(
+                f"you have no checker on {where}", code="turn.no_checker", point=src
+            )
         forced = self.forced_die()
         if forced is not None and die != forced:
-            return f"only one die can be played this turn, and it must be the {forced}"
+            return IllegalPlayError(
+                f"only one die can be played this turn, and it must be the {forced}",
+                code="turn.forced_die",
+                die=forced,
+            )
         if cells[25] and src != 25:
-            return "you must enter your checkers from the bar first"
-        return f"a checker on {where} cannot move {die} here (the rules would leave a die unplayed)"
+            return IllegalPlayError(
+                "you must enter your checkers from the bar first", code="turn.enter_first"
+            )
+        if all(s != src for s, _, _ in _steps(cells, die)):
+            return IllegalPlayError(
+                f"a checker on {where} cannot move {die}: the point is blocked or it cannot "
+                "bear off yet",
+                code="turn.blocked",
+                point=src,
+                die=die,
+            )
+        return IllegalPlayError(
+            f"moving a checker from {where} with the {die} would leave a die unplayed, and the "
+            "rules ask you to play as many dice as you can",
+            code="turn.strands",
+            point=src,
+            die=die,
+        )
 
 
 def _apply(cells: list[int], m: Move) -> None:

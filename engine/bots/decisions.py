@@ -1,0 +1,163 @@
+"""Decision rules shared by every computer player, whatever evaluates the position.
+
+An evaluator supplies equities normalised to the cube (+1 = winning the cube's current value) and
+a match equity table; these functions turn them into plays, doubles, takes and answers to
+resignations, with the level's noise.
+
+>>> can_double_usefully(MatchContext(match_length=5, score=(4, 2), crawford=True))
+False
+>>> can_double_usefully(MatchContext(cube_value=4, match_length=5, score=(2, 0)))  # 3-away, cube 4
+False
+>>> can_double_usefully(MatchContext(cube_value=2, cube_owner=1))
+False
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TypeVar
+
+from engine.context import MatchContext
+
+__all__ = [
+    "CubeEquities",
+    "MatchEquityTable",
+    "accept_offer",
+    "can_double_usefully",
+    "make_rng",
+    "match_equity_after",
+    "noisy",
+    "noisy_argmax",
+    "offer_value",
+    "roller_equity",
+    "to_match_equity",
+]
+
+T = TypeVar("T")
+
+MatchEquityTable = Callable[..., float]
+"""``met(away0, away1, *, post_crawford) -> float``: the winning chance of the side ``away0``
+points away at the start of a game (1.0 when ``away0 <= 0``, 0.0 when ``away1 <= 0``)."""
+
+EPSILON = 1e-9  # equal equities: accepting costs nothing, so accept
+
+
+@dataclass(frozen=True, slots=True)
+class CubeEquities:
+    """Cubeful equities of the player on roll, before his roll, normalised to the cube (+1 is
+    winning the cube's current value): no double, double/take, double/pass (+1)."""
+
+    no_double: float
+    double_take: float
+    double_pass: float
+
+    def roller(self, *, can_double: bool) -> float:
+        """The roller's equity with best cube action on both sides: he doubles when that
+        gains, and the opponent then takes or passes, whichever costs him less."""
+        return roller_equity(
+            self.no_double, self.double_take, self.double_pass, can_double=can_double
+        )
+
+
+def make_rng(rng: random.Random | int | None) -> random.Random:
+    """The random source of a player's noise: an instance is used as is, an int seeds a new one,
+    and None gives a fresh instance seeded by the system (never the global ``random`` state)."""
+    if isinstance(rng, random.Random):
+        return rng
+    return random.Random(rng)
+
+
+def noisy(value: float, noise: float, rng: random.Random) -> float:
+    """``value`` plus Gaussian noise of standard deviation ``noise`` (nothing when it is 0)."""
+    return value + rng.normalvariate(0.0, noise) if noise > 0 else value
+
+
+def noisy_argmax(
+    items: Sequence[T], values: Sequence[float], noise: float, rng: random.Random
+) -> T:
+    """The item with the highest value after adding independent noise to each value, as GNU
+    Backgammon's levels do. Ties go to the first item, so noiseless choices are deterministic.
+
+    >>> noisy_argmax("abc", [0.1, 0.3, 0.2], 0.0, random.Random(1))
+    'b'
+    """
+    best, best_value = items[0], noisy(values[0], noise, rng)
+    for item, value in zip(items[1:], values[1:], strict=True):
+        v = noisy(value, noise, rng)
+        if v > best_value:
+            best, best_value = item, v
+    return best
+
+
+def can_double_usefully(ctx: MatchContext) -> bool:
+    """Whether player 0 may double now and it can matter.
+
+    The rules forbid doubling in the Crawford game, on a cube the opponent owns and past the
+    cube's maximum (:meth:`MatchContext.may_double`). A double is also pointless when the cube is
+    dead for the doubler: in a match, once the cube already gives him every point he needs.
+    """
+    if not ctx.may_double(0):
+        return False
+    return not (ctx.match_length and ctx.away()[0] <= ctx.cube_value)
+
+
+def roller_equity(nd: float, dt: float, dp: float, *, can_double: bool) -> float:
+    """The roller's equity with best cube action on both sides: he doubles when that gains, and
+    the opponent then takes or passes, whichever costs him less."""
+    if can_double:
+        return max(nd, min(dt, dp))
+    return nd
+
+
+def to_match_equity(eq: float, ctx: MatchContext, met: MatchEquityTable) -> float:
+    """Player 0's match winning chance from his equity normalised to the cube: linear between
+    losing (-1) and winning (+1) the cube's value, as bgsage and GNU Backgammon normalise."""
+    win = match_equity_after(ctx, ctx.cube_value, met)
+    lose = match_equity_after(ctx, -ctx.cube_value, met)
+    return lose + (eq + 1.0) / 2.0 * (win - lose)
+
+
+def match_equity_after(ctx: MatchContext, points: int, met: MatchEquityTable) -> float:
+    """Player 0's match winning chance once this game ends with ``points`` for him (< 0: for
+    the opponent). The next game is the Crawford game when someone first reaches 1-away; it is
+    post-Crawford when this game already was the Crawford game or came after it."""
+    a0, a1 = ctx.away()
+    if points > 0:
+        a0 -= points
+    else:
+        a1 += points
+    post_crawford = ctx.crawford or 1 in ctx.away()
+    return met(a0, a1, post_crawford=post_crawford)
+
+
+def offer_value(value: int, ctx: MatchContext) -> int:
+    """The points a resignation of ``value`` (1, 2, 3) gives: times the cube, and only a single
+    game under the Jacoby rule while the cube is centred in a money game.
+
+    >>> offer_value(2, MatchContext(cube_value=2, cube_owner=0))
+    4
+    >>> offer_value(3, MatchContext(jacoby=True))
+    1
+    """
+    if value not in (1, 2, 3):
+        raise ValueError(f"a resignation is worth 1, 2 or 3 points, not {value!r}")
+    if not ctx.match_length and ctx.jacoby and ctx.cube_owner is None:
+        value = 1
+    return value * ctx.cube_value
+
+
+def accept_offer(value: int, expected: float, ctx: MatchContext, met: MatchEquityTable) -> bool:
+    """Whether to accept a resignation of ``value`` when playing on is worth ``expected`` to
+    player 0 of ``ctx`` (the receiver; equity normalised to the cube). Accept when the offer
+    gives at least as much: points in a money game, match winning chances in a match. There is
+    no noise here at any level: refusing a fair offer or accepting a bad one is not a style.
+
+    >>> accept_offer(1, 0.9, MatchContext(), None), accept_offer(1, 1.2, MatchContext(), None)
+    (True, False)
+    """
+    points = offer_value(value, ctx)
+    if ctx.match_length:
+        return match_equity_after(ctx, points, met) >= to_match_equity(expected, ctx, met) - EPSILON
+    return points / ctx.cube_value >= expected - EPSILON

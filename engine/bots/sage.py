@@ -1,0 +1,231 @@
+"""The bgsage adapter: the only module that imports bgsage (PyPI ``bgsage``, MPL-2.0).
+
+bgsage is optional. This module imports it behind a guard, so importing it never fails, and
+:func:`available` says whether the engine can run; :func:`engine.bots.get_bot` checks that before
+building a bgsage player.
+
+Conventions, checked by the tests:
+
+* bgsage's board is ours except index 0, which holds the opponent's bar as a *positive* count
+  (ours is minus that count), so :func:`to_sage` negates it.
+* Its move generator differs from the rules in two places (it returns the unchanged board when no
+  move exists, and offers bearing off the last checker with one die where both dice can and must
+  be played). So we never play bgsage's moves: we ask it to rank its candidates, look up each of
+  the engine's legal plays by resulting board, and evaluate any play missing from its list
+  directly.
+* Equities are normalised to the cube: +1 means winning the current cube value. In match play
+  they are bgsage's normalised match equities (-1 and +1 are losing and winning the cube's value
+  in match winning chances, linear in between and beyond).
+
+Thread safety: bgsage documents its analyzer as thread-safe, but the multi-ply strategies share a
+position cache that each call clears, so every analyzer is used under its own lock. One analyzer
+per search depth is built on first use and kept for the life of the process.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from importlib import metadata
+from typing import Any
+
+from engine.bots.decisions import CubeEquities
+from engine.context import MatchContext
+from engine.movegen import Dice, Play, legal_plays
+from engine.position import CHECKERS, Position
+
+try:  # optional dependency: see available()
+    import bgbot_cpp
+    import bgsage
+except ImportError:  # pragma: no cover - exercised on platforms without bgsage wheels
+    bgsage = None
+    bgbot_cpp = None
+
+__all__ = [
+    "Probs",
+    "available",
+    "cube_equities",
+    "equity",
+    "evaluate_plays",
+    "match_equity",
+    "reference_equities",
+    "to_sage",
+    "version",
+]
+
+Probs = tuple[float, float, float, float, float]
+"""Cubeless chances for the side to which they belong: win, win gammon, win backgammon, lose
+gammon, lose backgammon (gammon chances include backgammons)."""
+
+_OWNER = {None: "centered", 0: "player", 1: "opponent"}
+
+
+def available() -> bool:
+    """Whether bgsage imported."""
+    return bgsage is not None
+
+
+def version() -> str:
+    """bgsage's installed version, for the log line."""
+    return metadata.version("bgsage")
+
+
+def to_sage(position: Position) -> list[int]:
+    """The position as bgsage's 26 ints (index 0: the opponent's bar as a positive count).
+
+    >>> to_sage(Position.from_board([-1, 0, 0, 0, 0, 0, 3] + [0] * 19))[:7]
+    [1, 0, 0, 0, 0, 0, 3]
+    """
+    board = list(position.board)
+    board[0] = -board[0]
+    return board
+
+
+class _Analyzer:
+    """A cubeless bgsage analyzer at one depth and the lock that serialises its use."""
+
+    def __init__(self, ply: int) -> None:
+        self.lock = threading.Lock()
+        self.ply = ply
+        # Cubeless: cube and score are applied by equity() on the returned chances, so one
+        # analyzer serves money and match play alike, at every depth.
+        self.sage: Any = bgsage.BgBotAnalyzer(eval_level=f"{ply}ply", cubeful=False)
+
+
+_analyzers: dict[int, _Analyzer] = {}
+_analyzers_lock = threading.Lock()
+
+
+def _analyzer(ply: int) -> _Analyzer:
+    if bgsage is None:
+        raise RuntimeError("bgsage is not installed; use the pure-Python fallback")
+    with _analyzers_lock:
+        if ply not in _analyzers:
+            _analyzers[ply] = _Analyzer(ply)
+        return _analyzers[ply]
+
+
+def _probs(p: Any) -> Probs:
+    return (
+        float(p.win),
+        float(p.gammon_win),
+        float(p.backgammon_win),
+        float(p.gammon_loss),
+        float(p.backgammon_loss),
+    )
+
+
+def _final_probs(after: Position) -> Probs | None:
+    """Exact chances when the mover has just borne off his last checker (``after`` seen by
+    him), so a finished game is never left to the network's estimate."""
+    if after.borne_off()[0] < CHECKERS:
+        return None
+    value = after.result_value()
+    return (1.0, float(value >= 2), float(value >= 3), 0.0, 0.0)
+
+
+def evaluate_plays(
+    position: Position, dice: Dice, plays: Sequence[Play], ply: int
+) -> list[tuple[Position, Probs]]:
+    """For each play (from :func:`engine.legal_plays`), the resulting position seen by the mover
+    and its cubeless chances for the mover, at bgsage's depth ``ply``.
+
+    The candidates bgsage ranks below its filter keep their 1-ply chances, as in bgsage itself.
+    """
+    analyzer = _analyzer(ply)
+    afters = [position.apply(play).swap_players() for play in plays]
+    with analyzer.lock:
+        ranked = analyzer.sage.checker_play(to_sage(position), dice[0], dice[1])
+        by_board = {tuple(m.board): _probs(m.probs) for m in ranked.moves}
+        out: list[tuple[Position, Probs]] = []
+        for after in afters:
+            probs = _final_probs(after) or by_board.get(tuple(to_sage(after)))
+            if probs is None:
+                # A legal play bgsage did not generate: evaluate its result directly.
+                probs = _probs(analyzer.sage.post_move_analytics(to_sage(after)).probs)
+            out.append((after, probs))
+    return out
+
+
+def reference_equities(
+    position: Position, dice: Dice, plays: Sequence[Play], ply: int
+) -> tuple[float, list[float]]:
+    """For grading plays: ``(best, equities)``, the cubeless equity of the best play bgsage finds
+    and of each given play, every one of them searched at full depth ``ply``.
+
+    The given plays are forced through bgsage's candidate filter, so a weak play is judged at the
+    same depth as the best one (this is what bgsage's ``force_boards`` is for).
+    """
+    analyzer = _analyzer(ply)
+    afters = [tuple(to_sage(position.apply(p).swap_players())) for p in plays]
+    with analyzer.lock:
+        ranked = analyzer.sage.checker_play(
+            to_sage(position), dice[0], dice[1], force_boards=[list(a) for a in set(afters)]
+        )
+    by_board = {tuple(m.board): float(m.equity) for m in ranked.moves}
+    legal = [by_board[a] for a in afters if a in by_board]
+    if len(legal) != len(afters):
+        raise ValueError(f"bgsage did not evaluate every play of {position!r} with {dice}")
+    # bgsage's best may be one of its extra, illegal candidates; the best legal play is then the
+    # best among the forced ones and bgsage's other full-depth candidates that are legal.
+    engine_legal = {
+        tuple(to_sage(position.apply(p).swap_players())) for p in legal_plays(position, dice)
+    }
+    best = max(float(m.equity) for m in ranked.moves if tuple(m.board) in engine_legal)
+    return max(best, *legal), legal
+
+
+def equity(after: Position, probs: Probs, ctx: MatchContext | None) -> float:
+    """The mover's equity after his play, for ranking plays.
+
+    Without ``ctx`` (cubeless money play) it is the cubeless equity. With a context it is
+    bgsage's cubeful equity by Janowski's interpolation, at the match score when there is one:
+    the same conversion bgsage applies to its own 1-ply candidates.
+    """
+    w, wg, wb, lg, lb = probs
+    if ctx is None:
+        return 2.0 * w - 1.0 + wg - lg + wb - lb
+    board = to_sage(after)
+    owner = getattr(bgbot_cpp.CubeOwner, _OWNER[ctx.cube_owner].upper())
+    pips = bgbot_cpp.pip_counts(board)
+    x = bgbot_cpp.cube_efficiency(list(probs), bgbot_cpp.is_race(board), pips[0], pips[1])
+    if ctx.match_length:
+        away = ctx.away()
+        eq = bgbot_cpp.cl2cf(
+            list(probs), ctx.cube_value, owner, x, away[0], away[1], ctx.crawford, jacoby=False
+        )
+    else:
+        centred = ctx.cube_owner is None
+        eq = bgbot_cpp.cl2cf_money(list(probs), owner, x, jacoby_active=ctx.jacoby and centred)
+    return float(eq)
+
+
+def cube_equities(position: Position, ctx: MatchContext, ply: int) -> CubeEquities:
+    """bgsage's cube analysis of ``position`` for the player on roll (player 0 of ``ctx``)."""
+    analyzer = _analyzer(ply)
+    away = ctx.away()
+    with analyzer.lock:
+        r = analyzer.sage.cube_action(
+            to_sage(position),
+            ctx.cube_value,
+            _OWNER[ctx.cube_owner],
+            away1=away[0],
+            away2=away[1],
+            is_crawford=ctx.crawford,
+            jacoby=ctx.jacoby,
+            beaver=False,  # the bot's games have no beavers
+        )
+    return CubeEquities(float(r.equity_nd), float(r.equity_dt), float(r.equity_dp))
+
+
+def match_equity(away0: int, away1: int, *, post_crawford: bool) -> float:
+    """bgsage's match winning chance for the side ``away0`` points away at the start of a game.
+
+    ``post_crawford`` matters only when a side is 1-away: False for the Crawford game (the first
+    game at that score), True for the games after it.
+    """
+    if away0 <= 0:
+        return 1.0
+    if away1 <= 0:
+        return 0.0
+    return float(bgbot_cpp.get_met(away0, away1, post_crawford))
