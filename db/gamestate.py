@@ -21,8 +21,8 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from db.games import Finish, NewEvent, create_game, save_game
 from db.games import GameResult as StoredResult
-from db.games import NewEvent, create_game, finish_game, save_game
 from db.models import Game, GameStatus, ResultKind
 from engine import Event, EventKind, Match, ResultReason
 from engine import GameResult as EngineResult
@@ -169,14 +169,11 @@ def save_match(
     if total < row.event_count:
         raise ValueError(f"game #{row.id}: the match has {total} events, the log {row.event_count}")
     events = match_events(match, row.event_count)  # only the rows not yet stored
-    save_game(session, row, events=events, now=now, **_columns(match))
-    if not match.is_over or row.status is not GameStatus.ACTIVE:
-        return None
-    result = match.game.result
-    winner = match.winner
-    assert result is not None and winner is not None
-    kind = result_kind(result)
-    status = GameStatus.ABANDONED if kind is ResultKind.TIMEOUT else GameStatus.FINISHED
-    return finish_game(
-        session, row, winner=winner, points=result.points, kind=kind, status=status, now=now
-    )
+    finish = None
+    if match.is_over and row.status is GameStatus.ACTIVE:
+        result, winner = match.game.result, match.winner
+        assert result is not None and winner is not None
+        kind = result_kind(result)
+        status = GameStatus.ABANDONED if kind is ResultKind.TIMEOUT else GameStatus.FINISHED
+        finish = Finish(winner, result.points, kind, status)
+    return save_game(session, row, events=events, finish=finish, now=now, **_columns(match))
