@@ -31,9 +31,16 @@ __all__ = ["Terminal", "user_id"]
 TERMINAL_CHANNEL = 1
 TERMINAL_GUILD = 1
 _BUTTON_ALIASES = {
-    "/roll": "roll", "/double": "double", "/take": "take", "/drop": "drop",
-    "/accept": "accept", "/reject": "reject", "/confirm": "confirm", "/rematch": "rematch",
-    "/decline": "decline", "/cancel": "cancel",
+    "/roll": "roll",
+    "/double": "double",
+    "/take": "take",
+    "/drop": "drop",
+    "/accept": "accept",
+    "/reject": "reject",
+    "/confirm": "confirm",
+    "/rematch": "rematch",
+    "/decline": "decline",
+    "/cancel": "cancel",
 }
 
 
@@ -86,7 +93,7 @@ class Terminal:
         """Run one typed command and print its reply (never raises on bad input)."""
         try:
             reply = self._dispatch(line)
-        except Exception as exc:  # noqa: BLE001 - the prompt must survive anything typed
+        except Exception as exc:
             reply = Reply(text=t("terminal.error", self.lang, detail=str(exc)), ephemeral=True)
         self.show(reply)
 
@@ -106,17 +113,26 @@ class Terminal:
             self.user = name[:32]
             return Reply(text=t("terminal.as", self.lang, name=self.user), ephemeral=True)
         if command == "/play":
-            return s.play(a, w, level=options.get("level", "intermediate"),
-                          points=_number(options.get("points", "0")),
-                          cube=_flag(options.get("cube", "true")))
+            return s.play(
+                a,
+                w,
+                level=options.get("level", "intermediate"),
+                points=_number(options.get("points", "0")),
+                cube=_flag(options.get("cube", "true")),
+            )
         if command == "/challenge":
             name = options.get("opponent") or options.get("_", "")
             if not name:
                 return Reply(text=t("terminal.challenge_usage", self.lang), ephemeral=True)
             opponent = Actor(user_id(name), name, locale=self.lang)
-            return s.challenge(a, w, opponent, points=_number(options.get("points", "0")),
-                               cube=_flag(options.get("cube", "true")),
-                               rated=_flag(options.get("rated", "true")))
+            return s.challenge(
+                a,
+                w,
+                opponent,
+                points=_number(options.get("points", "0")),
+                cube=_flag(options.get("cube", "true")),
+                rated=_flag(options.get("rated", "true")),
+            )
         if command == "/move":
             notation = rest.strip()
             notation = notation[5:] if notation.lower().startswith("play:") else notation
@@ -135,13 +151,20 @@ class Terminal:
             return s.stats(a, w, other)
         if command == "/history":
             return s.history(a, w)
+        if command == "/verify":
+            return s.verify(a, w, _number(options.get("game", options.get("_", "0"))))
+        if command == "/dice":
+            name = options.get("user") or options.get("_")
+            return s.dice_stats(a, w, Actor(user_id(name), name) if name else None)
         if command == "/rules":
             return s.rules(a, w)
         if command == "/help":
             return s.help(a, w)
         if command == "/settings":
             return s.settings_command(
-                a, w, language=options.get("language"),
+                a,
+                w,
+                language=options.get("language"),
                 auto_roll=_maybe_flag(options.get("auto_roll")),
                 auto_forced=_maybe_flag(options.get("auto_forced")),
                 mirrored=_maybe_flag(options.get("mirrored")),
@@ -155,21 +178,37 @@ class Terminal:
         if key in self._selects:
             custom_id = self._selects[key]
             return self.service.press(self.actor, self.where, custom_id, label.strip())
-        return Reply(text=t("terminal.no_button", self.lang, label=label,
-                            buttons=", ".join(self._button_labels()) or "-"), ephemeral=True)
+        return Reply(
+            text=t(
+                "terminal.no_button",
+                self.lang,
+                label=label,
+                buttons=", ".join(self._button_labels()) or "-",
+            ),
+            ephemeral=True,
+        )
 
     def _press_action(self, action: str, arg: str) -> Reply:
         """``/roll`` and friends: press the button of the latest message with that action."""
         for custom_id in self._buttons.values():
             parts = custom_id.split(":")
-            if custom_id.startswith("bg:") and parts[3] == action and (
-                not arg or (len(parts) > 4 and parts[4] == arg)
+            if (
+                custom_id.startswith("bg:")
+                and parts[3] == action
+                and (not arg or (len(parts) > 4 and parts[4] == arg))
             ):
                 return self.service.press(self.actor, self.where, custom_id)
             if custom_id.startswith("ch:") and parts[2] == action:
                 return self.service.press(self.actor, self.where, custom_id)
-        return Reply(text=t("terminal.no_button", self.lang, label=action,
-                            buttons=", ".join(self._button_labels()) or "-"), ephemeral=True)
+        return Reply(
+            text=t(
+                "terminal.no_button",
+                self.lang,
+                label=action,
+                buttons=", ".join(self._button_labels()) or "-",
+            ),
+            ephemeral=True,
+        )
 
     def _button_labels(self) -> list[str]:
         return list(self._labels)
@@ -226,18 +265,20 @@ class Terminal:
         prefix = "(only you) " if reply.ephemeral else ""
         self._print_text(prefix + _plain(reply.text))
         if reply.position_id and reply.game_id is not None:
-            board = self.service.text_board(self.actor, self.where)
+            board = self.service.text_board(self.actor, self.where, reply.game_id)
             if board:
                 self._print_text(board)
         if image:
             self._print_text(t("terminal.image", self.lang, path=image))
         labels = [b.label for b in reply.buttons if not b.disabled]
         if labels:
-            self._print_text(t("terminal.buttons", self.lang,
-                               buttons="  ".join(f"[{x}]" for x in labels)))
+            self._print_text(
+                t("terminal.buttons", self.lang, buttons="  ".join(f"[{x}]" for x in labels))
+            )
         for select in reply.selects:
-            self._print_text(t("terminal.select", self.lang,
-                               plays=" | ".join(c.label for c in select.choices)))
+            self._print_text(
+                t("terminal.select", self.lang, plays=" | ".join(c.label for c in select.choices))
+            )
         self.out.write("\n")
         self.out.flush()
 

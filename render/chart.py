@@ -64,9 +64,9 @@ def line_chart(
         draw.line([(left, y), (right, y)], fill=_GRID, width=1)
         draw.text((8, y - 9), f"{v:.0f}", fill=_TEXT, font=small)
     if baseline is not None and lo <= baseline <= hi:
-        y = y_of(baseline)
-        for x in range(left, right, 12):
-            draw.line([(x, y), (min(x + 6, right), y)], fill=_TEXT, width=1)
+        yb = y_of(baseline)
+        for xd in range(left, right, 12):
+            draw.line([(xd, yb), (min(xd + 6, right), yb)], fill=_TEXT, width=1)
     n = len(values)
     xs = [left + (right - left) * (i / (n - 1) if n > 1 else 0.5) for i in range(n)]
     points = [(x, y_of(v)) for x, v in zip(xs, values, strict=True)]

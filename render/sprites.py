@@ -124,8 +124,9 @@ def tray_slice(color: str) -> Image.Image:
     inner = (edge, edge, w * SS - 1 - edge, h * SS - 1 - edge)
     d.rounded_rectangle(inner, radius=radius - edge, fill=(*c.body, 255))
     lit = _mix(c.body, (255, 255, 255), 0.3)
-    d.line((edge + radius, edge + SS, w * SS - edge - radius, edge + SS), fill=(*lit, 255),
-           width=SS)
+    d.line(
+        (edge + radius, edge + SS, w * SS - edge - radius, edge + SS), fill=(*lit, 255), width=SS
+    )
     return _shrink(im, (w, h))
 
 

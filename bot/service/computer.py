@@ -25,7 +25,11 @@ def computer_for(level: str) -> ComputerPlayer:
 
 
 def computer_acts(
-    game: Game, seat: int, level: str, roll: Callable[[], tuple[int, int]], notes: Notes,
+    game: Game,
+    seat: int,
+    level: str,
+    roll: Callable[[], tuple[int, int]],
+    notes: Notes,
     name: str,
 ) -> None:
     """Make the one decision the game waits for from the computer (``seat``)."""
@@ -38,13 +42,11 @@ def computer_acts(
         dice = roll()
         game.roll(dice)
         if game.phase is Phase.MOVE:
-            play = bot.choose_play(game.position, dice, game.context(seat))
-            if play is None:  # cannot happen: the engine passes by itself when no play exists
-                raise RuntimeError("the computer found no play where the engine has one")
-            game.play(play)
-            notes.add("note.played", name=name, d1=dice[0], d2=dice[1], play=str(play))
+            _play(game, seat, bot, notes, name)
         else:
             notes.add("note.cannot_move", name=name, d1=dice[0], d2=dice[1])
+    elif game.phase is Phase.MOVE:  # the computer won the opening roll: its dice are set
+        _play(game, seat, bot, notes, name)
     elif game.phase is Phase.DOUBLED:
         # Seen by the doubler, who is on roll, with the cube before the double.
         doubler = game.on_roll
@@ -70,3 +72,12 @@ def computer_acts(
             notes.add("note.rejects_resignation", name=name)
     else:  # pragma: no cover - the service only calls this when the computer must act
         raise RuntimeError(f"the computer has nothing to do in phase {game.phase}")
+
+
+def _play(game: Game, seat: int, bot: ComputerPlayer, notes: Notes, name: str) -> None:
+    dice = game.partial.dice
+    play = bot.choose_play(game.position, dice, game.context(seat))
+    if play is None:  # cannot happen: the engine passes by itself when no play exists
+        raise RuntimeError("the computer found no play where the engine has one")
+    game.play(play)
+    notes.add("note.played", name=name, d1=dice[0], d2=dice[1], play=str(play))

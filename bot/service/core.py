@@ -22,6 +22,7 @@ from bot.i18n import Text, error_text, language, t
 from bot.service.computer import computer_acts
 from bot.service.customid import ChallengeAction, GameAction
 from bot.service.info import InfoMixin
+from bot.service.integrity import IntegrityMixin
 from bot.service.people import Actor, Prefs, Where
 from bot.service.present import Notes, Seat, Table, UiState, board_reply, text_picture
 from bot.service.replies import Button, Reply
@@ -69,12 +70,13 @@ class _Who:
     lang: str
 
 
-class Service(InfoMixin):
+class Service(InfoMixin, IntegrityMixin):
     """Every use case of the bot.
 
     :param factory: SQLAlchemy session factory (``db.engine.make_session_factory``).
     :param clock: the current time (tests pass a fake clock).
-    :param new_dice: a fresh dice source for a new game (tests pass seeded ones).
+    :param new_dice: a fresh dice source for a new game (tests pass scripted ones).
+    :param dice_for: the dice source of a stored game from its seed and counter.
     """
 
     def __init__(
@@ -84,11 +86,13 @@ class Service(InfoMixin):
         settings: Settings | None = None,
         clock: Callable[[], datetime] = utcnow,
         new_dice: Callable[[], GameDice] = GameDice.fresh,
+        dice_for: Callable[[bytes, int], GameDice] = GameDice,
     ) -> None:
         self.factory = factory
         self.settings = settings or Settings()
         self.clock = clock
         self.new_dice = new_dice
+        self.dice_for = dice_for
 
     # -- plumbing ---------------------------------------------------------------------------
 
@@ -142,21 +146,38 @@ class Service(InfoMixin):
                 player = player_repo.get_player(s, pid)
                 seats.append(Seat(name=player.display_name if player else str(pid), user_id=pid))
         revealed = row.dice_seed if row.status is not GameStatus.ACTIVE else None
-        return Table(row.id, row.version, (seats[0], seats[1]), load_match(row), row.rated,
-                     row.dice_commitment, revealed)
+        return Table(
+            row.id,
+            row.version,
+            (seats[0], seats[1]),
+            load_match(row),
+            row.rated,
+            row.dice_commitment,
+            revealed,
+        )
 
     def _seat_names(self, table: Table, lang: str) -> tuple[str, str]:
         names = []
         for seat in table.seats:
-            names.append(t("computer.name", lang, level=t(f"level.{seat.level}", lang))
-                         if seat.is_computer else seat.name)
+            names.append(
+                t("computer.name", lang, level=t(f"level.{seat.level}", lang))
+                if seat.is_computer
+                else seat.name
+            )
         return names[0], names[1]
 
     def _localized(self, table: Table, lang: str) -> Table:
         names = self._seat_names(table, lang)
         seats = tuple(Seat(n, s.user_id, s.level) for n, s in zip(names, table.seats, strict=True))
-        return Table(table.game_id, table.version, seats, table.match,  # type: ignore[arg-type]
-                     table.rated, table.commitment, table.revealed_seed)
+        return Table(
+            table.game_id,
+            table.version,
+            seats,
+            table.match,  # type: ignore[arg-type]
+            table.rated,
+            table.commitment,
+            table.revealed_seed,
+        )
 
     def _prefs_of(self, s: Session, table: Table) -> tuple[Prefs, Prefs]:
         out = []
@@ -170,8 +191,9 @@ class Service(InfoMixin):
 
     # -- advancing the game ---------------------------------------------------------------------
 
-    def _advance(self, table: Table, dice: GameDice, notes: Notes, prefs: tuple[Prefs, Prefs],
-                 lang: str) -> None:
+    def _advance(
+        self, table: Table, dice: GameDice, notes: Notes, prefs: tuple[Prefs, Prefs], lang: str
+    ) -> None:
         """Play everything that needs no human decision: opening rolls, the computer's turns,
         automatic rolls and forced moves, the next game of a match."""
         names = self._seat_names(table, lang)
@@ -194,8 +216,9 @@ class Service(InfoMixin):
                     notes.add("note.opening_tie", die=d0)
                     continue
                 winner = 0 if d0 > d1 else 1
-                notes.add("note.opening", p0=names[0], p1=names[1], d0=d0, d1=d1,
-                          name=names[winner])
+                notes.add(
+                    "note.opening", p0=names[0], p1=names[1], d0=d0, d1=d1, name=names[winner]
+                )
                 self._after_roll(game, notes, names)
                 continue
             seat = game.turn
@@ -228,8 +251,7 @@ class Service(InfoMixin):
         """Say when a roll could not be played (the engine passes by itself)."""
         last = game.events[-1]
         if last.kind is EventKind.MOVE and last.play == "" and last.dice:
-            notes.add("note.cannot_move", name=names[last.player], d1=last.dice[0],
-                      d2=last.dice[1])
+            notes.add("note.cannot_move", name=names[last.player], d1=last.dice[0], d2=last.dice[1])
 
     def _save(self, s: Session, row: GameRow, table: Table, dice: GameDice) -> None:
         row.dice_counter = dice.counter
@@ -241,20 +263,29 @@ class Service(InfoMixin):
             and not table.against_computer
         )
         row.deadline = self.clock() + self.settings.move_timeout if human_turn else None
-        save_match(s, row, table.match, now=self.clock())
-        table.version = row.version
         if table.match.is_over:
+            # The seed is published with the result: from now on anyone can check every die.
             table.revealed_seed = row.dice_seed
             row.dice_revealed_at = self.clock()
+        save_match(s, row, table.match, now=self.clock())
+        s.flush()  # finishing a match writes the row once more: buttons need the last version
+        table.version = row.version
 
     def _dice(self, row: GameRow) -> GameDice:
         assert row.dice_seed is not None
-        return GameDice(bytes.fromhex(row.dice_seed), row.dice_counter)
+        return self.dice_for(bytes.fromhex(row.dice_seed), row.dice_counter)
 
     # -- starting games -------------------------------------------------------------------------
 
-    def play(self, actor: Actor, where: Where, *, level: str = "intermediate", points: int = 0,
-             cube: bool = True) -> Reply:
+    def play(
+        self,
+        actor: Actor,
+        where: Where,
+        *,
+        level: str = "intermediate",
+        points: int = 0,
+        cube: bool = True,
+    ) -> Reply:
         """``/play``: a game against the computer, in a DM or a channel."""
 
         def run() -> Reply:
@@ -268,15 +299,22 @@ class Service(InfoMixin):
                 seats = (Seat(actor.name, user_id=actor.id), Seat("", level=level_name))
                 table = Table(0, 0, seats, match)
                 notes = Notes()
-                notes.add("note.new_computer_game", name=actor.name,
-                          level=Text(f"level.{level_name}"))
+                notes.add(
+                    "note.new_computer_game", name=actor.name, level=Text(f"level.{level_name}")
+                )
                 dice = self.new_dice()
                 notes.add("dice.commitment", commitment=dice.commitment)
                 self._advance(table, dice, notes, (who.prefs, Prefs()), lang)
                 row = create_match_game(
-                    s, match, player0_id=actor.id, player1_id=None, computer_level=level_name,
-                    guild_id=where.guild_id, channel_id=where.channel_id,
-                    dice_commitment=dice.commitment, dice_seed=dice.seed.hex(),
+                    s,
+                    match,
+                    player0_id=actor.id,
+                    player1_id=None,
+                    computer_level=level_name,
+                    guild_id=where.guild_id,
+                    channel_id=where.channel_id,
+                    dice_commitment=dice.commitment,
+                    dice_seed=dice.seed.hex(),
                     now=self.clock(),
                 )
                 row.dice_counter = dice.counter
@@ -299,8 +337,16 @@ class Service(InfoMixin):
             if row.channel_id == where.channel_id:
                 raise Refusal("error.game_here")
 
-    def challenge(self, actor: Actor, where: Where, opponent: Actor, *, points: int = 0,
-                  cube: bool = True, rated: bool = True) -> Reply:
+    def challenge(
+        self,
+        actor: Actor,
+        where: Where,
+        opponent: Actor,
+        *,
+        points: int = 0,
+        cube: bool = True,
+        rated: bool = True,
+    ) -> Reply:
         """``/challenge``: invite someone in this channel, with Accept / Decline buttons."""
 
         def run() -> Reply:
@@ -321,25 +367,47 @@ class Service(InfoMixin):
                         raise Refusal("error.opponent_busy", name=opponent.name)
                 now = self.clock()
                 challenge = challenge_repo.create_challenge(
-                    s, challenger_id=actor.id, challenged_id=opponent.id,
-                    expires_at=now + self.settings.challenge_ttl, match_length=length, cube=cube,
-                    rated=rated, guild_id=where.guild_id, channel_id=where.channel_id, now=now,
+                    s,
+                    challenger_id=actor.id,
+                    challenged_id=opponent.id,
+                    expires_at=now + self.settings.challenge_ttl,
+                    match_length=length,
+                    cube=cube,
+                    rated=rated,
+                    guild_id=where.guild_id,
+                    channel_id=where.channel_id,
+                    now=now,
                 )
                 cid = challenge.id
             minutes = int(self.settings.challenge_ttl.total_seconds() // 60)
-            kind = t("game.kind_match", lang, points=length) if length else t("game.kind_money",
-                                                                               lang)
-            text = t("challenge.made", lang, challenger=actor.name, mention=f"<@{opponent.id}>",
-                     kind=kind, rated=t("challenge.rated" if rated else "challenge.unrated", lang),
-                     cube=t("challenge.cube" if cube else "challenge.no_cube", lang),
-                     minutes=minutes)
-            rows = [[
-                Button(ChallengeAction(cid, "accept").custom_id, t("button.accept", lang),
-                       "success"),
-                Button(ChallengeAction(cid, "decline").custom_id, t("button.decline", lang),
-                       "danger"),
-                Button(ChallengeAction(cid, "cancel").custom_id, t("button.cancel", lang)),
-            ]]
+            kind = (
+                t("game.kind_match", lang, points=length) if length else t("game.kind_money", lang)
+            )
+            text = t(
+                "challenge.made",
+                lang,
+                challenger=actor.name,
+                mention=f"<@{opponent.id}>",
+                kind=kind,
+                rated=t("challenge.rated" if rated else "challenge.unrated", lang),
+                cube=t("challenge.cube" if cube else "challenge.no_cube", lang),
+                minutes=minutes,
+            )
+            rows = [
+                [
+                    Button(
+                        ChallengeAction(cid, "accept").custom_id,
+                        t("button.accept", lang),
+                        "success",
+                    ),
+                    Button(
+                        ChallengeAction(cid, "decline").custom_id,
+                        t("button.decline", lang),
+                        "danger",
+                    ),
+                    Button(ChallengeAction(cid, "cancel").custom_id, t("button.cancel", lang)),
+                ]
+            ]
             return Reply(text=text, rows=rows, mentions=(opponent.id,))  # type: ignore[list-item]
 
         return self._guard(actor, run)
@@ -368,17 +436,23 @@ class Service(InfoMixin):
             challenger = player_repo.get_player(s, challenge.challenger_id)
             challenger_name = challenger.display_name if challenger else "?"
             if status is not ChallengeStatus.ACCEPTED:
-                key = "challenge.cancelled" if status is ChallengeStatus.CANCELLED else \
-                    "challenge.declined"
-                return Reply(text=t(key, lang, name=actor.name, challenger=challenger_name),
-                             edit=True)
+                key = (
+                    "challenge.cancelled"
+                    if status is ChallengeStatus.CANCELLED
+                    else "challenge.declined"
+                )
+                return Reply(
+                    text=t(key, lang, name=actor.name, challenger=challenger_name), edit=True
+                )
             for pid in (challenge.challenger_id, challenge.challenged_id):
                 for row in game_repo.active_games(s, pid):
                     if row.channel_id == challenge.channel_id:
                         raise Refusal("error.game_here")
             match = Match(length=challenge.match_length, cube=challenge.cube)
-            seats = (Seat(challenger_name, user_id=challenge.challenger_id),
-                     Seat(actor.name, user_id=actor.id))
+            seats = (
+                Seat(challenger_name, user_id=challenge.challenger_id),
+                Seat(actor.name, user_id=actor.id),
+            )
             table = Table(0, 0, seats, match, rated=challenge.rated)
             notes = Notes()
             dice = self.new_dice()
@@ -387,10 +461,16 @@ class Service(InfoMixin):
             prefs = self._prefs_of(s, table)
             self._advance(table, dice, notes, prefs, lang)
             row = create_match_game(
-                s, match, player0_id=challenge.challenger_id, player1_id=actor.id,
-                rated=challenge.rated, guild_id=challenge.guild_id,
-                channel_id=challenge.channel_id, dice_commitment=dice.commitment,
-                dice_seed=dice.seed.hex(), now=self.clock(),
+                s,
+                match,
+                player0_id=challenge.challenger_id,
+                player1_id=actor.id,
+                rated=challenge.rated,
+                guild_id=challenge.guild_id,
+                channel_id=challenge.channel_id,
+                dice_commitment=dice.commitment,
+                dice_seed=dice.seed.hex(),
+                now=self.clock(),
             )
             row.dice_counter = dice.counter
             row.deadline = self.clock() + self.settings.move_timeout
@@ -408,125 +488,166 @@ class Service(InfoMixin):
             return self._guard(actor, lambda: self._game_press(actor, where, game_action, value))
         challenge_action = ChallengeAction.parse(custom_id)
         if challenge_action is not None:
-            return self._guard(actor,
-                               lambda: self._answer_challenge(actor, where, challenge_action))
+            return self._guard(
+                actor, lambda: self._answer_challenge(actor, where, challenge_action)
+            )
         return self._guard(actor, lambda: _raise(Refusal("error.unknown_button")))
 
-    def _game_press(self, actor: Actor, where: Where, action: GameAction,
-                    value: str | None) -> Reply:
+    def _game_press(
+        self, actor: Actor, where: Where, action: GameAction, value: str | None
+    ) -> Reply:
         with self._unit() as s:
             who = self._who(s, actor)
             lang = self._shared_lang(who, where)
             row = game_repo.get_game(s, action.game_id)
-            if row.version != action.version:
-                raise Refusal("error.stale")
             table = self._table(s, row)
             seat = table.seat_of(actor.id)
-            if action.action == "rematch":
-                return self._rematch(s, actor, where, who, row, table, lang)
             if seat is None:
                 raise Refusal("error.not_your_game")
-            if row.status is not GameStatus.ACTIVE:
-                raise Refusal("error.game_over")
-            game = table.game
-            if game.turn != seat:
-                raise Refusal("error.not_your_turn")
-            ui = UiState()
-            notes = Notes()
-            arg = action.arg
-            name = action.action
-            if name == "roll":
-                dice = self._dice(row)
-                d = dice.roll()
-                game.roll(d)
-                notes.add("note.rolled", name=actor.name, d1=d[0], d2=d[1])
-                self._after_roll(game, notes, self._seat_names(table, lang))
-                self._finish_action(s, row, table, notes, lang, dice)
-            elif name == "double":
-                game.double()
-                notes.add("note.doubles", name=actor.name, value=game.cube_value * 2)
-                self._finish_action(s, row, table, notes, lang)
-            elif name == "take":
-                game.take()
-                notes.add("note.takes", name=actor.name, value=game.cube_value)
-                self._finish_action(s, row, table, notes, lang)
-            elif name == "drop":
-                game.drop()
-                notes.add("note.drops", name=actor.name)
-                self._finish_action(s, row, table, notes, lang)
-            elif name == "accept":
-                game.accept_resignation()
-                notes.add("note.accepts_resignation", name=actor.name)
-                self._finish_action(s, row, table, notes, lang)
-            elif name == "reject":
-                game.reject_resignation()
-                notes.add("note.rejects_resignation", name=actor.name)
-                self._finish_action(s, row, table, notes, lang)
-            elif name == "resign":
-                resign_value = _int(arg, RESIGN_VALUES, "error.bad_button")
-                game.resign(seat, resign_value)
-                notes.add("note.resigns", name=actor.name,
-                          offer=Text(f"resign.{_RESIGN_NAMES[resign_value]}"))
-                self._finish_action(s, row, table, notes, lang)
-            elif name == "resign_menu":
-                if game.phase not in (Phase.ROLL, Phase.MOVE):
-                    raise Refusal("error.cannot_resign_now")
-                ui = UiState(resign_menu=True)
-            elif name == "cancel":
-                pass  # closes the resign menu: the board is drawn again as it is
-            elif name == "die":
-                die = _int(arg, (1, 2, 3, 4, 5, 6), "error.bad_button")
-                if die not in game.partial.playable_dice():
-                    raise Refusal("error.die_not_playable", die=die)
-                ui = UiState(die=die)
-            elif name == "pt":
-                src, die = _point_arg(arg)
-                game.step(src, die)
-                ui = UiState(die=die)
-                self._finish_action(s, row, table, notes, lang, advance=False)
-            elif name == "undo":
-                game.undo()
-                self._finish_action(s, row, table, notes, lang, advance=False)
-            elif name == "confirm":
-                play = game.confirm()
-                notes.add("note.played_you", name=actor.name, play=str(play))
-                self._finish_action(s, row, table, notes, lang)
-            elif name == "play":
-                if value is None:
-                    raise Refusal("error.bad_button")
-                play = game.play_text(value)
-                notes.add("note.played_you", name=actor.name, play=str(play))
-                self._finish_action(s, row, table, notes, lang)
+            if row.version != action.version:
+                raise Refusal("error.stale")
+            if action.action == "rematch":
+                start = self._rematch(actor, where, row, table)
             else:
-                raise Refusal("error.unknown_button")
-            mirrored = who.prefs.mirrored
-        return board_reply(self._localized(table, lang), lang, notes, acting=seat, ui=ui,
-                           mirrored=mirrored, edit=True)
+                if row.status is not GameStatus.ACTIVE:
+                    raise Refusal("error.game_over")
+                ui, notes = self._act(s, actor, who, lang, row, table, seat, action, value)
+                mirrored = who.prefs.mirrored
+        if action.action == "rematch":
+            return start()  # a new game or a new challenge: its own unit of work
+        return board_reply(
+            self._localized(table, lang),
+            lang,
+            notes,
+            acting=seat,
+            ui=ui,
+            mirrored=mirrored,
+            edit=True,
+        )
 
-    def _finish_action(self, s: Session, row: GameRow, table: Table, notes: Notes, lang: str,
-                       dice: GameDice | None = None, *, advance: bool = True) -> None:
+    def _act(
+        self,
+        s: Session,
+        actor: Actor,
+        who: _Who,
+        lang: str,
+        row: GameRow,
+        table: Table,
+        seat: int,
+        action: GameAction,
+        value: str | None,
+    ) -> tuple[UiState, Notes]:
+        """Apply one press to the game inside its unit of work; the view state and what
+        happened, for the reply."""
+        game = table.game
+        if game.turn != seat:
+            raise Refusal("error.not_your_turn")
+        ui = UiState()
+        notes = Notes()
+        arg = action.arg
+        name = action.action
+        if name == "roll":
+            dice = self._dice(row)
+            d = dice.roll()
+            game.roll(d)
+            notes.add("note.rolled", name=actor.name, d1=d[0], d2=d[1])
+            self._after_roll(game, notes, self._seat_names(table, lang))
+            self._finish_action(s, row, table, notes, lang, dice)
+        elif name == "double":
+            game.double()
+            notes.add("note.doubles", name=actor.name, value=game.cube_value * 2)
+            self._finish_action(s, row, table, notes, lang)
+        elif name == "take":
+            game.take()
+            notes.add("note.takes", name=actor.name, value=game.cube_value)
+            self._finish_action(s, row, table, notes, lang)
+        elif name == "drop":
+            game.drop()
+            notes.add("note.drops", name=actor.name)
+            self._finish_action(s, row, table, notes, lang)
+        elif name == "accept":
+            game.accept_resignation()
+            notes.add("note.accepts_resignation", name=actor.name)
+            self._finish_action(s, row, table, notes, lang)
+        elif name == "reject":
+            game.reject_resignation()
+            notes.add("note.rejects_resignation", name=actor.name)
+            self._finish_action(s, row, table, notes, lang)
+        elif name == "resign":
+            resign_value = _int(arg, RESIGN_VALUES, "error.bad_button")
+            game.resign(seat, resign_value)
+            notes.add(
+                "note.resigns",
+                name=actor.name,
+                offer=Text(f"resign.{_RESIGN_NAMES[resign_value]}"),
+            )
+            self._finish_action(s, row, table, notes, lang)
+        elif name == "resign_menu":
+            if game.phase not in (Phase.ROLL, Phase.MOVE):
+                raise Refusal("error.cannot_resign_now")
+            ui = UiState(resign_menu=True)
+        elif name == "cancel":
+            pass  # closes the resign menu: the board is drawn again as it is
+        elif name == "die":
+            die = _int(arg, (1, 2, 3, 4, 5, 6), "error.bad_button")
+            if die not in game.partial.playable_dice():
+                raise Refusal("error.die_not_playable", die=die)
+            ui = UiState(die=die)
+        elif name == "pt":
+            src, die = _point_arg(arg)
+            game.step(src, die)
+            ui = UiState(die=die)
+            self._finish_action(s, row, table, notes, lang, advance=False)
+        elif name == "undo":
+            game.undo()
+            self._finish_action(s, row, table, notes, lang, advance=False)
+        elif name == "confirm":
+            play = game.confirm()
+            notes.add("note.played_you", name=actor.name, play=str(play))
+            self._finish_action(s, row, table, notes, lang)
+        elif name == "play":
+            if value is None:
+                raise Refusal("error.bad_button")
+            play = game.play_text(value)
+            notes.add("note.played_you", name=actor.name, play=str(play))
+            self._finish_action(s, row, table, notes, lang)
+        else:
+            raise Refusal("error.unknown_button")
+        return ui, notes
+
+    def _finish_action(
+        self,
+        s: Session,
+        row: GameRow,
+        table: Table,
+        notes: Notes,
+        lang: str,
+        dice: GameDice | None = None,
+        *,
+        advance: bool = True,
+    ) -> None:
         dice = dice or self._dice(row)
         if advance:
             self._advance(table, dice, notes, self._prefs_of(s, table), lang)
         self._save(s, row, table, dice)
 
-    def _rematch(self, s: Session, actor: Actor, where: Where, who: _Who, row: GameRow,
-                 table: Table, lang: str) -> Reply:
-        if table.seat_of(actor.id) is None:
-            raise Refusal("error.not_your_game")
+    def _rematch(
+        self, actor: Actor, where: Where, row: GameRow, table: Table
+    ) -> Callable[[], Reply]:
+        """Check a rematch request inside the unit of work and return the action that starts
+        the new game in a unit of its own (a new game, or a new challenge to the same person)."""
         if row.status is GameStatus.ACTIVE:
             raise Refusal("error.game_not_over")
-        s.rollback()  # nothing to keep; the new game is its own unit of work
+        length, cube, rated = row.match_length, row.cube, row.rated
         if table.against_computer:
             level = row.computer_level or "intermediate"
-            return self.play(actor, where, level=level, points=row.match_length, cube=row.cube)
-        other_seat = 1 - (table.seat_of(actor.id) or 0)
-        other = table.seats[other_seat]
+            return lambda: self.play(actor, where, level=level, points=length, cube=cube)
+        other = table.seats[1 - (table.seat_of(actor.id) or 0)]
         assert other.user_id is not None
-        return self.challenge(actor, where, Actor(other.user_id, other.name),
-                              points=row.match_length, cube=row.cube, rated=row.rated)
+        opponent = Actor(other.user_id, other.name)
+        return lambda: self.challenge(actor, where, opponent, points=length, cube=cube, rated=rated)
 
-    # -- slash commands on the current game ---------------------------------------------------------
+    # -- slash commands on the current game ------------------------------------------------
 
     def _current(self, s: Session, actor: Actor, where: Where) -> GameRow:
         rows = [r for r in game_repo.active_games(s, actor.id) if r.channel_id == where.channel_id]
@@ -556,8 +677,9 @@ class Service(InfoMixin):
                 notes.add("note.played_you", name=actor.name, play=str(play))
                 self._finish_action(s, row, table, notes, lang)
                 mirrored = who.prefs.mirrored
-            return board_reply(self._localized(table, lang), lang, notes, acting=seat,
-                               mirrored=mirrored)
+            return board_reply(
+                self._localized(table, lang), lang, notes, acting=seat, mirrored=mirrored
+            )
 
         return self._guard(actor, run)
 
@@ -578,8 +700,9 @@ class Service(InfoMixin):
                 notes = Notes()
                 self._finish_action(s, row, table, notes, lang, advance=False)
                 mirrored = who.prefs.mirrored
-            return board_reply(self._localized(table, lang), lang, notes, acting=seat,
-                               mirrored=mirrored)
+            return board_reply(
+                self._localized(table, lang), lang, notes, acting=seat, mirrored=mirrored
+            )
 
         return self._guard(actor, run)
 
@@ -594,8 +717,9 @@ class Service(InfoMixin):
                 table = self._table(s, row)
                 seat = table.seat_of(actor.id)
                 mirrored = who.prefs.mirrored
-            return board_reply(self._localized(table, lang), lang, Notes(), acting=seat,
-                               mirrored=mirrored)
+            return board_reply(
+                self._localized(table, lang), lang, Notes(), acting=seat, mirrored=mirrored
+            )
 
         return self._guard(actor, run)
 
@@ -617,12 +741,14 @@ class Service(InfoMixin):
                     raise Refusal("error.cannot_resign_now")
                 game.resign(seat, value)
                 notes = Notes()
-                notes.add("note.resigns", name=actor.name,
-                          offer=Text(f"resign.{_RESIGN_NAMES[value]}"))
+                notes.add(
+                    "note.resigns", name=actor.name, offer=Text(f"resign.{_RESIGN_NAMES[value]}")
+                )
                 self._finish_action(s, row, table, notes, lang)
                 mirrored = who.prefs.mirrored
-            return board_reply(self._localized(table, lang), lang, notes, acting=seat,
-                               mirrored=mirrored)
+            return board_reply(
+                self._localized(table, lang), lang, notes, acting=seat, mirrored=mirrored
+            )
 
         return self._guard(actor, run)
 
@@ -631,8 +757,11 @@ class Service(InfoMixin):
         substring, spaces ignored). Never raises: autocomplete must answer fast and quietly."""
         try:
             with self.factory() as s:
-                rows = [r for r in game_repo.active_games(s, actor.id)
-                        if r.channel_id == where.channel_id]
+                rows = [
+                    r
+                    for r in game_repo.active_games(s, actor.id)
+                    if r.channel_id == where.channel_id
+                ]
                 if not rows:
                     return []
                 match = load_match(rows[0])
@@ -645,19 +774,30 @@ class Service(InfoMixin):
             starts = [p for p in plays if "".join(p.split()).startswith(want)]
             inside = [p for p in plays if want in "".join(p.split()) and p not in starts]
             return (starts + inside)[:25]
-        except Exception:  # noqa: BLE001 - a failed autocomplete shows no choices, nothing more
+        except Exception:
             log.exception("autocomplete failed")
             return []
 
-    def text_board(self, actor: Actor, where: Where) -> str | None:
-        """The current game as a monospace text board (terminal adapter, accessibility)."""
+    def text_board(self, actor: Actor, where: Where, game_id: int | None = None) -> str | None:
+        """A game as a monospace text board (terminal adapter, accessibility): ``game_id``, or
+        the actor's current game in this channel."""
         with self._unit() as s:
             who = self._who(s, actor)
-            rows = [r for r in game_repo.active_games(s, actor.id)
-                    if r.channel_id == where.channel_id]
-            if not rows:
-                return None
-            table = self._table(s, rows[0])
+            if game_id is not None:
+                try:
+                    row = game_repo.get_game(s, game_id)
+                except GameNotFound:
+                    return None
+            else:
+                rows = [
+                    r
+                    for r in game_repo.active_games(s, actor.id)
+                    if r.channel_id == where.channel_id
+                ]
+                if not rows:
+                    return None
+                row = rows[0]
+            table = self._table(s, row)
             lang = self._shared_lang(who, where)
         return text_picture(self._localized(table, lang), lang, acting=table.seat_of(actor.id))
 

@@ -19,9 +19,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["GAME_ID_RE", "CHALLENGE_ID_RE", "ChallengeAction", "GameAction"]
+__all__ = ["CHALLENGE_ID_RE", "GAME_ID_RE", "ChallengeAction", "GameAction"]
 
-GAME_ID_RE = r"bg:(?P<game>\d{1,12}):(?P<version>\d{1,9}):(?P<action>[a-z_]{1,16})(?::(?P<arg>[\w\-/*() ]{1,60}))?"
+GAME_ID_RE = (
+    r"bg:(?P<game>\d{1,12}):(?P<version>\d{1,9}):(?P<action>[a-z_]{1,16})"
+    r"(?::(?P<arg>[\w\-/*() ]{1,60}))?"
+)
 CHALLENGE_ID_RE = r"ch:(?P<challenge>\d{1,12}):(?P<action>accept|decline|cancel)"
 
 _GAME = re.compile(GAME_ID_RE)

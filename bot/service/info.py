@@ -42,14 +42,22 @@ class InfoMixin:
                 rows = stats_repo.leaderboard(s, guild_id=guild, limit=15)
             title = t("board.title_server" if guild else "board.title_global", lang)
             if not rows:
-                return Reply(text=f"**{title}**\n" + t("board.empty", lang))
-            header = t("board.header", lang)
-            lines = [header]
-            for r in rows:
-                name = (r.display_name[:18]).ljust(18)
-                lines.append(f"{r.rank:>3}  {name} {r.rating:7.1f} {r.experience:5d} "
-                             f"{r.wins:>4}-{r.losses:<4}")
-            return Reply(text=f"**{title}**\n```\n" + "\n".join(lines) + "\n```")
+                return Reply(text=title + "\n" + t("board.empty", lang))
+            lines = [t("board.header", lang)]
+            lines += [
+                t(
+                    "board.row",
+                    lang,
+                    rank=r.rank,
+                    name=r.display_name[:18],
+                    rating=r.rating,
+                    experience=r.experience,
+                    wins=r.wins,
+                    losses=r.losses,
+                )
+                for r in rows
+            ]
+            return Reply(text=t("board.layout", lang, title=title, table="\n".join(lines)))
 
         return self._guard(actor, run)
 
@@ -68,31 +76,52 @@ class InfoMixin:
                 history = stats_repo.rating_history(s, target.id, limit=200)
                 server_rank = (
                     stats_repo.player_rank(s, target.id, guild_id=where.guild_id)
-                    if where.guild_id else None
+                    if where.guild_id
+                    else None
                 )
             lines = [t("stats.title", lang, name=target.name)]
             rank = t("stats.rank", lang, rank=st.rank) if st.rank else t("stats.unranked", lang)
-            lines.append(t("stats.rating", lang, rating=f"{st.rating:.1f}",
-                           experience=st.experience, rank=rank))
+            lines.append(
+                t(
+                    "stats.rating",
+                    lang,
+                    rating=f"{st.rating:.1f}",
+                    experience=st.experience,
+                    rank=rank,
+                )
+            )
             if server_rank:
                 lines.append(t("stats.server_rank", lang, rank=server_rank))
             lines.append(t("stats.rated", lang, wins=st.rated_wins, losses=st.rated_losses))
-            lines.append(t("stats.people", lang, wins=st.wins_vs_people,
-                           losses=st.losses_vs_people))
+            lines.append(
+                t("stats.people", lang, wins=st.wins_vs_people, losses=st.losses_vs_people)
+            )
             for level in LEVELS:
                 if level in st.computer:
                     w, lo, pw, pl = st.computer[level]
-                    lines.append(t("stats.computer", lang, level=t(f"level.{level}", lang),
-                                   wins=w, losses=lo, won=pw, lost=pl))
+                    lines.append(
+                        t(
+                            "stats.computer",
+                            lang,
+                            level=t(f"level.{level}", lang),
+                            wins=w,
+                            losses=lo,
+                            won=pw,
+                            lost=pl,
+                        )
+                    )
             if st.active_games:
                 lines.append(t("stats.active", lang, count=st.active_games))
             image = None
             if history:
                 chronological = sorted(history, key=lambda h: h.id)
-                values = [chronological[0].rating_before] + [h.rating_after for h in
-                                                              chronological]
-                image = line_chart(values, title=t("stats.chart_title", lang, name=target.name),
-                                   baseline=1500.0, x_label=t("stats.chart_x", lang))
+                values = [chronological[0].rating_before] + [h.rating_after for h in chronological]
+                image = line_chart(
+                    values,
+                    title=t("stats.chart_title", lang, name=target.name),
+                    baseline=1500.0,
+                    x_label=t("stats.chart_x", lang),
+                )
             return Reply(text="\n".join(lines), image=image, image_name="rating.png")
 
         return self._guard(actor, run)
@@ -110,8 +139,9 @@ class InfoMixin:
                     seat = row.seat_of(actor.id)
                     other = row.player_id(1 - (seat or 0))
                     if other is None:
-                        opponent = t("computer.name", lang,
-                                     level=t(f"level.{row.computer_level}", lang))
+                        opponent = t(
+                            "computer.name", lang, level=t(f"level.{row.computer_level}", lang)
+                        )
                     else:
                         p = player_repo.get_player(s, other)
                         opponent = p.display_name if p else str(other)
@@ -128,8 +158,10 @@ class InfoMixin:
 
     def help(self: Service, actor: Actor, where: Where) -> Reply:
         """``/help``: the commands and how a turn goes."""
-        return Reply(text=t("help.text", self._lang_of(actor) or _lang(actor),
-                            levels=", ".join(LEVELS)), ephemeral=True)
+        return Reply(
+            text=t("help.text", self._lang_of(actor) or _lang(actor), levels=", ".join(LEVELS)),
+            ephemeral=True,
+        )
 
     def settings_command(
         self: Service,
@@ -151,23 +183,33 @@ class InfoMixin:
                 if language not in ("en", "fr", "auto"):
                     raise Refusal("error.language")
                 changes["lang"] = None if language == "auto" else language
-            for key, value in (("auto_roll", auto_roll), ("auto_forced", auto_forced),
-                               ("mirrored", mirrored)):
+            for key, value in (
+                ("auto_roll", auto_roll),
+                ("auto_forced", auto_forced),
+                ("mirrored", mirrored),
+            ):
                 if value is not None:
                     changes[key] = bool(value)
             with self._unit() as s:
                 self._who(s, actor)
-                prefs_json = player_repo.set_preferences(s, actor.id, **changes) if changes else (
-                    player_repo.get_player(s, actor.id).preferences  # type: ignore[union-attr]
+                prefs_json = (
+                    player_repo.set_preferences(s, actor.id, **changes)
+                    if changes
+                    else (
+                        player_repo.get_player(s, actor.id).preferences  # type: ignore[union-attr]
+                    )
                 )
             prefs = Prefs.from_json(prefs_json)
             lang = prefs.language(actor.locale)
             yes, no = t("settings.on", lang), t("settings.off", lang)
-            text = t("settings.text", lang,
-                     language=t(f"settings.lang_{prefs.lang or 'auto'}", lang),
-                     auto_roll=yes if prefs.auto_roll else no,
-                     auto_forced=yes if prefs.auto_forced else no,
-                     mirrored=yes if prefs.mirrored else no)
+            text = t(
+                "settings.text",
+                lang,
+                language=t(f"settings.lang_{prefs.lang or 'auto'}", lang),
+                auto_roll=yes if prefs.auto_roll else no,
+                auto_forced=yes if prefs.auto_forced else no,
+                mirrored=yes if prefs.mirrored else no,
+            )
             if changes:
                 text = t("settings.saved", lang) + "\n" + text
             return Reply(text=text, ephemeral=True)
@@ -183,8 +225,11 @@ def _lang(actor: Actor) -> str:
 
 def _history_line(row, seat: int | None, opponent: str, lang: str) -> str:  # type: ignore[no-untyped-def]
     when = row.finished_at.strftime("%Y-%m-%d") if row.finished_at else "?"
-    kind = (t("game.kind_match", lang, points=row.match_length) if row.match_length
-            else t("game.kind_money", lang))
+    kind = (
+        t("game.kind_match", lang, points=row.match_length)
+        if row.match_length
+        else t("game.kind_money", lang)
+    )
     if row.status is GameStatus.EXPIRED or row.winner is None:
         outcome = t("history.expired", lang)
     elif row.winner == seat:
@@ -195,6 +240,14 @@ def _history_line(row, seat: int | None, opponent: str, lang: str) -> str:  # ty
     if row.result_kind is not None:
         how = t(f"history.kind_{ResultKind(row.result_kind).value}", lang)
     rated = t("game.rated", lang) if row.rated else ""
-    return t("history.line", lang, id=row.id, date=when, opponent=opponent, kind=kind,
-             outcome=outcome, how=how, rated=rated).rstrip()
-
+    return t(
+        "history.line",
+        lang,
+        id=row.id,
+        date=when,
+        opponent=opponent,
+        kind=kind,
+        outcome=outcome,
+        how=how,
+        rated=rated,
+    ).rstrip()

@@ -6,15 +6,18 @@ reader's language and the view state of the message (the die picked, an open res
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import logging
+from dataclasses import dataclass, field, replace
 
 from bot.i18n import Text, t
 from bot.service.customid import GameAction
 from bot.service.replies import Button, Choice, Component, Reply, Select
-from engine import EventKind, Game, Match, Phase
+from engine import EventKind, Game, Match, Phase, Position
 from render import BoardView, GameOver, Resignation, render_board, text_board
 
 __all__ = ["Seat", "Table", "UiState", "board_reply", "board_view"]
+
+log = logging.getLogger(__name__)
 
 COLORS = ("white", "black")
 MAX_POINT_BUTTONS = 15  # three rows of five; a player never has checkers on more points
@@ -178,7 +181,7 @@ def board_reply(
         mentions = (table.seats[turn].user_id,)  # type: ignore[assignment]
     return Reply(
         text="\n".join(line for line in lines if line),
-        image=render_board(position, view=view) if with_image else None,
+        image=_picture(position, view) if with_image else None,
         rows=components(table, lang, ui),
         edit=edit,
         position_id=game.position_id(),
@@ -186,6 +189,20 @@ def board_reply(
         mentions=mentions,
         game_id=table.game_id,
     )
+
+
+def _picture(position: Position, view: BoardView) -> bytes | None:
+    """The board picture; a drawing problem must never cost the player his reply, so it is
+    logged and the picture drawn again without the extras (arrows, highlights), or left out."""
+    try:
+        return render_board(position, view=view)
+    except Exception:
+        log.exception("drawing the board failed; retrying without arrows and highlights")
+    try:
+        return render_board(position, view=replace(view, last_play=None, highlights=frozenset()))
+    except Exception:
+        log.exception("drawing the board failed again; sending the text only")
+        return None
 
 
 def text_picture(table: Table, lang: str, *, acting: int | None = None) -> str:
@@ -209,8 +226,16 @@ def _headline(table: Table, lang: str) -> str:
         score = t("game.score", lang, a=a, b=b)
     rated = t("game.rated", lang) if table.rated else ""
     crawford = t("game.crawford", lang) if table.game.crawford else ""
-    return t("game.headline", lang, p0=s0.name, p1=s1.name, kind=kind, score=score,
-             rated=rated, crawford=crawford).strip()
+    return t(
+        "game.headline",
+        lang,
+        p0=s0.name,
+        p1=s1.name,
+        kind=kind,
+        score=score,
+        rated=rated,
+        crawford=crawford,
+    ).strip()
 
 
 def _prompt(table: Table, lang: str, ui: UiState) -> str:
@@ -245,8 +270,13 @@ def _prompt(table: Table, lang: str, ui: UiState) -> str:
         return t("prompt.take_or_drop", lang, name=name, value=game.cube_value * 2)
     if game.phase is Phase.RESIGNED:
         key = {1: "resign.single", 2: "resign.gammon", 3: "resign.backgammon"}[game.resign_value]
-        return t("prompt.accept_resignation", lang, name=name,
-                 offer=t(key, lang), points=game.resign_value * game.cube_value)
+        return t(
+            "prompt.accept_resignation",
+            lang,
+            name=name,
+            offer=t(key, lang),
+            points=game.resign_value * game.cube_value,
+        )
     turn_ = game.partial
     d1, d2 = turn_.dice
     if turn_.is_complete():
@@ -268,8 +298,14 @@ def components(table: Table, lang: str, ui: UiState) -> list[list[Component]]:
     def act(action: str, arg: str | None = None) -> str:
         return GameAction(table.game_id, table.version, action, arg).custom_id
 
-    def button(action: str, key: str, style: str = "secondary", *, arg: str | None = None,
-               disabled: bool = False) -> Button:
+    def button(
+        action: str,
+        key: str,
+        style: str = "secondary",
+        *,
+        arg: str | None = None,
+        disabled: bool = False,
+    ) -> Button:
         return Button(act(action, arg), t(key, lang), style, disabled)  # type: ignore[arg-type]
 
     if game.is_over:
@@ -280,12 +316,14 @@ def components(table: Table, lang: str, ui: UiState) -> list[list[Component]]:
     if turn is None or table.seats[turn].is_computer:
         return []
     if ui.resign_menu:
-        return [[
-            button("resign", "button.resign_single", "danger", arg="1"),
-            button("resign", "button.resign_gammon", "danger", arg="2"),
-            button("resign", "button.resign_backgammon", "danger", arg="3"),
-            button("cancel", "button.cancel"),
-        ]]
+        return [
+            [
+                button("resign", "button.resign_single", "danger", arg="1"),
+                button("resign", "button.resign_gammon", "danger", arg="2"),
+                button("resign", "button.resign_backgammon", "danger", arg="3"),
+                button("cancel", "button.cancel"),
+            ]
+        ]
     if game.phase is Phase.ROLL:
         row = [button("roll", "button.roll", "primary")]
         if game.can_double():
@@ -295,8 +333,12 @@ def components(table: Table, lang: str, ui: UiState) -> list[list[Component]]:
     if game.phase is Phase.DOUBLED:
         return [[button("take", "button.take", "success"), button("drop", "button.drop", "danger")]]
     if game.phase is Phase.RESIGNED:
-        return [[button("accept", "button.accept", "success"),
-                 button("reject", "button.reject", "danger")]]
+        return [
+            [
+                button("accept", "button.accept", "success"),
+                button("reject", "button.reject", "danger"),
+            ]
+        ]
     return _move_components(table, lang, ui, act)
 
 
@@ -315,12 +357,25 @@ def _move_components(table: Table, lang: str, ui: UiState, act) -> list[list[Com
     if len(playable) > 1:
         for d in playable:
             label = t("button.die", lang, die=d)
-            control.append(Button(act("die", str(d)), label, "success" if d == die else "secondary",
-                                  disabled=d == die))
-    control.append(Button(act("undo", None), t("button.undo", lang), "secondary",
-                          disabled=not turn.steps))
-    control.append(Button(act("confirm", None), t("button.confirm", lang), "success",
-                          disabled=not turn.is_complete()))
+            control.append(
+                Button(
+                    act("die", str(d)),
+                    label,
+                    "success" if d == die else "secondary",
+                    disabled=d == die,
+                )
+            )
+    control.append(
+        Button(act("undo", None), t("button.undo", lang), "secondary", disabled=not turn.steps)
+    )
+    control.append(
+        Button(
+            act("confirm", None),
+            t("button.confirm", lang),
+            "success",
+            disabled=not turn.is_complete(),
+        )
+    )
     rows.append(control)
     plays = turn.plays
     if not turn.steps and 1 < len(plays) <= MAX_SELECT:
