@@ -8,11 +8,13 @@ One user action is one unit of work::
         ...                                          # the engine applies the action
         games.save_game(s, game, position_id=..., match_id=..., state=..., turn=..., events=[...])
 
-:func:`save_game` is a compare-and-swap on ``games.version`` (``UPDATE ... WHERE id = ? AND
-version = ?``): when two actions on one game race (two clicks, two bot processes), exactly one
-UPDATE matches and the other raises :class:`~db.errors.GameMovedOn` before anything of it is
-written. ``expected_version`` catches the slower case, a click on a button drawn for an older
-state that arrives after the other action committed.
+Every write of a game row is a compare-and-swap on ``games.version`` (``UPDATE ... WHERE id = ?
+AND version = ?``): when two actions on one game race (two clicks, two bot processes), exactly
+one UPDATE matches and the other raises :class:`~db.errors.GameMovedOn` before anything of it is
+written. The version goes up by one per change of the game's state (:func:`save_game`,
+:func:`finish_game`, :func:`expire_game`), which is what the buttons carry: ``expected_version``
+catches the slower case, a click on a button drawn for an older state that arrives after the
+other action committed.
 """
 
 from __future__ import annotations
