@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from bot.i18n import t
+from bot.i18n import CATALOGS, t
 from bot.service import Actor, Reply, Service, Where
 
 __all__ = ["Terminal", "user_id"]
@@ -42,6 +42,27 @@ _BUTTON_ALIASES = {
     "/decline": "decline",
     "/cancel": "cancel",
 }
+
+
+def _command_names() -> tuple[dict[str, str], dict[tuple[str, str], str]]:
+    """The slash command and option names of every language (``/jouer niveau:expert``, as the
+    French help and refusals name them) mapped to the English ones, from the catalog keys
+    ``cmd.<command>.name`` and ``cmd.<command>.opt.<option>.name``."""
+    commands: dict[str, str] = {}
+    options: dict[tuple[str, str], str] = {}
+    for catalog in CATALOGS.values():
+        for key, text in catalog.items():
+            parts = key.split(".")
+            if parts[0] != "cmd" or parts[-1] != "name":
+                continue
+            if len(parts) == 3:
+                commands[text.lower()] = parts[1]
+            elif len(parts) == 5 and parts[2] == "opt":
+                options[(parts[1], text.lower())] = parts[3]
+    return commands, options
+
+
+_COMMANDS, _OPTIONS = _command_names()
 
 
 def user_id(name: str) -> int:
@@ -101,10 +122,10 @@ class Terminal:
         if not line.startswith("/"):
             return self._press_label(line)
         command, _, rest = line.partition(" ")
-        command = command.lower()
+        command = "/" + _COMMANDS.get(command.lower()[1:], command.lower()[1:])
         if command in _BUTTON_ALIASES:
             return self._press_action(_BUTTON_ALIASES[command], rest.strip())
-        options = _options(rest)
+        options = {_OPTIONS.get((command[1:], k), k): v for k, v in _options(rest).items()}
         s, a, w = self.service, self.actor, self.where
         if command == "/as":
             name = rest.strip()

@@ -127,6 +127,40 @@ def _control(a: XY, b: XY) -> tuple[float, float]:
     return mx + nx * bend, my + ny * bend
 
 
+Pts = list[tuple[float, float]]
+
+
+def _shape(start: XY, end: XY, width: int) -> tuple[Pts, Pts]:
+    """The shaft (a curve) and the head (a triangle) of an arrow whose tip is ``end``."""
+    pts = _bezier(start, _control(start, end), end)
+    # Aim the head along the curve's last stretch, and stop the shaft where the head begins.
+    head_len, head_half = width * 2.8, width * 1.9
+    (px, py), (ex, ey) = pts[-3], pts[-1]
+    norm = math.hypot(ex - px, ey - py) or 1.0
+    ux, uy = (ex - px) / norm, (ey - py) / norm
+    bx, by = ex - ux * head_len, ey - uy * head_len
+    head = [
+        (ex, ey),
+        (bx - uy * head_half, by + ux * head_half),
+        (bx + uy * head_half, by - ux * head_half),
+    ]
+    shaft = [p for p in pts if (p[0] - ex) * ux + (p[1] - ey) * uy < -head_len * 0.6]
+    return [*shaft, (bx, by)], head
+
+
+def _mask(shaft: Pts, head: Pts, origin: XY, size: XY, width: float) -> Image.Image:
+    """An anti-aliased mask of the arrow, drawn :data:`AA` times larger and scaled down."""
+    m = Image.new("L", (size[0] * AA, size[1] * AA), 0)
+    d = ImageDraw.Draw(m)
+    line = [((x - origin[0]) * AA, (y - origin[1]) * AA) for x, y in shaft]
+    tri = [((x - origin[0]) * AA, (y - origin[1]) * AA) for x, y in head]
+    d.line(line, fill=255, width=round(width * AA), joint="curve")
+    r = width * AA / 2  # a round tail
+    d.ellipse((line[0][0] - r, line[0][1] - r, line[0][0] + r, line[0][1] + r), fill=255)
+    d.polygon(tri, fill=255)
+    return m.reduce(AA)
+
+
 def draw_arrow(
     im: Image.Image,
     start: XY,
@@ -137,42 +171,16 @@ def draw_arrow(
     width: int = 7,
 ) -> None:
     """An anti-aliased curved arrow from ``start`` to ``end`` (its tip), outlined by ``edge``."""
-    pts = _bezier(start, _control(start, end), end)
-    # Stop the shaft where the head begins, and aim the head along the curve's last stretch.
-    head_len, head_half = width * 2.8, width * 1.9
-    (px, py), (ex, ey) = pts[-3], pts[-1]
-    ux, uy = ex - px, ey - py
-    norm = math.hypot(ux, uy) or 1.0
-    ux, uy = ux / norm, uy / norm
-    base = (ex - ux * head_len, ey - uy * head_len)
-    head = [
-        (ex, ey),
-        (base[0] - uy * head_half, base[1] + ux * head_half),
-        (base[0] + uy * head_half, base[1] - ux * head_half),
-    ]
-    shaft = [p for p in pts if (p[0] - ex) * ux + (p[1] - ey) * uy < -head_len * 0.6]
-    shaft.append(base)
-    pad = int(head_half + width + 6)
-    xs = [p[0] for p in pts] + [p[0] for p in head]
-    ys = [p[1] for p in pts] + [p[1] for p in head]
-    left, top = int(min(xs)) - pad, int(min(ys)) - pad
-    right, bottom = int(max(xs)) + pad, int(max(ys)) + pad
-    size = ((right - left) * AA, (bottom - top) * AA)
-
-    def mask(grow: int) -> Image.Image:
-        m = Image.new("L", size, 0)
-        d = ImageDraw.Draw(m)
-        line = [((x - left) * AA, (y - top) * AA) for x, y in shaft]
-        tri = [((x - left) * AA, (y - top) * AA) for x, y in head]
-        d.line(line, fill=255, width=(width + 2 * grow) * AA, joint="curve")
-        r = (width / 2 + grow) * AA
-        x0, y0 = line[0]
-        d.ellipse((x0 - r, y0 - r, x0 + r, y0 + r), fill=255)
-        d.polygon(tri, fill=255)
-        if grow:
-            d.line([*tri, tri[0]], fill=255, width=2 * grow * AA, joint="curve")
-        return m.reduce(AA)
-
-    box = (left, top)
-    im.paste(edge, box, mask(2))
-    im.paste(color, box, mask(0))
+    shaft, head = _shape(start, end, width)
+    # The outline is the same arrow drawn fatter underneath: a wider shaft and a head grown by
+    # the same margin (its corners pushed out from its centre).
+    grow = 2
+    cx, cy = sum(p[0] for p in head) / 3, sum(p[1] for p in head) / 3
+    fat_head = [(x + (x - cx) * 0.35, y + (y - cy) * 0.35) for x, y in head]
+    pad = int(width * 3 + 8)
+    xs = [p[0] for p in shaft + fat_head]
+    ys = [p[1] for p in shaft + fat_head]
+    origin = (int(min(xs)) - pad, int(min(ys)) - pad)
+    size = (int(max(xs)) + pad - origin[0], int(max(ys)) + pad - origin[1])
+    im.paste(edge, origin, _mask(shaft, fat_head, origin, size, width + 2 * grow))
+    im.paste(color, origin, _mask(shaft, head, origin, size, width))

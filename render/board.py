@@ -10,25 +10,29 @@ True
 from __future__ import annotations
 
 import io
+from dataclasses import replace
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
 from engine import Position
 from render import geometry as g
 from render import sprites
-from render.arrows import draw_arrow, trace
-from render.fonts import bold, clean_name, fit, regular, text_width
-from render.labels import label, points_text, result_text
+from render.arrows import Step, draw_arrow, trace
+from render.fonts import bold
+from render.panels import draw_banner, draw_strip, paste
 from render.theme import CHECKER_COLORS, THEMES, Theme
 from render.view import BoardView, Side
 
 __all__ = ["draw_board", "render_board"]
 
 # Measured on a mid-game board with arrows: as RGB the PNG weighs ~175 KB and takes ~16 ms to
-# encode; quantized to 256 colours (fast octree, ~4 ms, no visible change: the picture is flat
-# colours plus anti-aliased edges) it weighs ~45 KB at level 6 (~5 ms). Level 9 saves 5% more for
-# five times the time.
-PNG_COMPRESS_LEVEL = 6
+# encode. Mapped to 256 colours it looks the same (the picture is flat colours plus
+# anti-aliased edges) and weighs ~60 KB at level 3 (~3 ms); level 6 saves 10 KB for twice the
+# time, level 9 5% more for ten times. Finding the 256 colours of each picture (fast octree)
+# costs ~4 ms, so each theme's palette is found once, from pictures of every kind (see
+# :func:`palette`), and mapping a picture to it costs under 1 ms.
+PNG_COMPRESS_LEVEL = 3
 
 
 def render_board(position: Position, *, view: BoardView | None = None) -> bytes:
@@ -41,12 +45,42 @@ def render_board(position: Position, *, view: BoardView | None = None) -> bytes:
     :returns: PNG bytes, about 960 x 840 pixels and under 150 KB.
     :raises ValueError: when an option contradicts the position (a highlight on a point where
         the mover has no checker, a last play that cannot have led here).
+
+    >>> from io import BytesIO
+    >>> from PIL import Image
+    >>> png = render_board(Position.initial(), view=BoardView(viewpoint="opponent", lang="fr"))
+    >>> Image.open(BytesIO(png)).size, len(png) < 150_000
+    ((960, 840), True)
     """
-    im = draw_board(position, view or BoardView())
-    small = im.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    view = view or BoardView()
+    im = draw_board(position, view)
+    small = im.quantize(palette=palette(view.theme), dither=Image.Dither.NONE)
     out = io.BytesIO()
     small.save(out, "PNG", compress_level=PNG_COMPRESS_LEVEL)
     return out.getvalue()
+
+
+@lru_cache(maxsize=8)
+def palette(theme: str) -> Image.Image:
+    """The 256 colours of every picture in ``theme`` (a palette image): those of the sample
+    pictures, drawn in this theme in all four checker colours, since together they show every
+    element the renderer draws (highlights, arrows, hits, the bar, trays, dice, cubes, banners).
+
+    >>> len(palette("classic").getpalette() or []) // 3
+    256
+    """
+    from render.samples import SAMPLES  # the samples render boards: import them only here
+
+    scenes = [make() for make in SAMPLES.values()]
+    pictures = [
+        draw_board(pos, replace(view, theme=theme, colors=colors))
+        for pos, view in scenes
+        for colors in (("white", "black"), ("red", "blue"))
+    ]
+    sheet = Image.new("RGB", (g.WIDTH, g.HEIGHT * len(pictures)))
+    for i, picture in enumerate(pictures):
+        sheet.paste(picture, (0, i * g.HEIGHT))
+    return sheet.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
 
 
 def draw_board(position: Position, view: BoardView) -> Image.Image:
@@ -54,38 +88,36 @@ def draw_board(position: Position, view: BoardView) -> Image.Image:
     if not isinstance(position, Position):
         raise ValueError(f"render_board needs an engine Position, not {type(position).__name__}")
     t = THEMES[view.theme]
-    steps = trace(position, view)
+    steps = trace(position, view)  # first, so a play that does not fit fails before any work
     im = sprites.empty_board(view.theme, view.mirrored, view.numbers_for_bottom()).copy()
     d = ImageDraw.Draw(im)
     _highlight_numbers(d, view, t)
     _draw_points(im, d, position, view)
     _draw_bar(im, d, position, view)
     _draw_trays(im, d, position, view, t)
-    for step in steps:
-        if step.ghost is not None:
-            _paste(im, sprites.ghost(view.color_of(view.last_play_by)), step.ghost)
-    for step in steps:
-        if step.hit:
-            _paste(im, sprites.ring(t.hit), step.end)
-    for step in steps:
-        draw_arrow(im, step.start, step.end, color=t.arrow, edge=t.arrow_edge, width=8)
-    if view.double_offered_by is None:
-        _paste(
-            im,
-            sprites.cube(view.context.cube_value),
-            g.cube_center(view.cube_owner_side(), view.bottom_side, view.mirrored),
-        )
+    _draw_last_play(im, steps, view, t)
+    if view.double_offered_by is None:  # an offered cube is drawn in the banner instead
+        where = g.cube_center(view.cube_owner_side(), view.bottom_side, view.mirrored)
+        paste(im, sprites.cube(view.context.cube_value), where)
     _draw_dice(im, view)
-    both: tuple[Side, Side] = ("mover", "opponent")
-    for side in both:
-        _draw_strip(im, d, position, view, t, side)
-    _draw_banner(im, view, t)
+    pips = position.pip_counts()
+    draw_strip(im, pips[0], view, t, "mover")
+    draw_strip(im, pips[1], view, t, "opponent")
+    draw_banner(im, view, t)
     return im
 
 
-def _paste(im: Image.Image, sprite: Image.Image, center: tuple[int, int]) -> None:
-    x, y = center
-    im.paste(sprite, (x - sprite.width // 2, y - sprite.height // 2), sprite)
+def _draw_last_play(im: Image.Image, steps: list[Step], view: BoardView, t: Theme) -> None:
+    """Faint ghosts where the checkers left, rings where they hit, then the arrows over all."""
+    ghost = sprites.ghost(view.color_of(view.last_play_by))
+    for step in steps:
+        if step.ghost is not None:
+            paste(im, ghost, step.ghost)
+    for step in steps:
+        if step.hit:
+            paste(im, sprites.ring(t.hit), step.end)
+    for step in steps:
+        draw_arrow(im, step.start, step.end, color=t.arrow, edge=t.arrow_edge, width=8)
 
 
 def _highlight_numbers(d: ImageDraw.ImageDraw, view: BoardView, t: Theme) -> None:
@@ -95,7 +127,7 @@ def _highlight_numbers(d: ImageDraw.ImageDraw, view: BoardView, t: Theme) -> Non
             continue
         vpoint = g.to_viewer(point, view)
         x, y = g.number_center(vpoint, view.mirrored)
-        number = vpoint if view.numbers_for_bottom() else 25 - vpoint
+        number = g.point_label(vpoint, view.numbers_for_bottom())
         d.rounded_rectangle((x - 24, y - 15, x + 24, y + 15), radius=7, fill=t.highlight)
         d.text((x, y), str(number), font=bold(23), fill=t.table, anchor="mm")
 
@@ -116,7 +148,7 @@ def _draw_stack(
     shown = min(count, len(centers))
     for k in range(shown):
         top = k == shown - 1
-        _paste(im, sprites.checker(color, ring if top else None), centers[k])
+        paste(im, sprites.checker(color, ring if top else None), centers[k])
     if count > shown:
         x, y = centers[shown - 1]
         d.text((x, y), str(count), font=bold(26), fill=CHECKER_COLORS[color].label, anchor="mm")
@@ -172,14 +204,14 @@ def _draw_trays(
         bottom = side == view.bottom_side
         sprite = sprites.tray_slice(view.color_of(side))
         for k in range(count):
-            _paste(im, sprite, g.tray_center(bottom, k, view.mirrored))
+            paste(im, sprite, g.tray_center(bottom, k, view.mirrored))
         # The count sits just beyond the stack, toward the middle of the board.
         x, y = g.tray_center(bottom, count - 1, view.mirrored)
         y += -22 if bottom else 22
         d.text((x, y), str(count), font=bold(24), fill=t.number, anchor="mm")
 
 
-# -- dice, strips, banners ------------------------------------------------------------------
+# -- dice ---------------------------------------------------------------------------------------
 
 
 def _draw_dice(im: Image.Image, view: BoardView) -> None:
@@ -197,111 +229,4 @@ def _draw_dice(im: Image.Image, view: BoardView) -> None:
     centers = g.dice_centers(len(faces), view.bottom_side == "mover")
     color = view.color_of("mover")
     for face, was_used, center in zip(faces, used, centers, strict=True):
-        _paste(im, sprites.die(face, color, was_used), center)
-
-
-def _draw_strip(
-    im: Image.Image, d: ImageDraw.ImageDraw, pos: Position, view: BoardView, t: Theme, side: Side
-) -> None:
-    bottom = side == view.bottom_side
-    left, top, right, bot = g.strip_box(bottom)
-    on_roll = side == "mover" and view.game_over is None
-    if on_roll:
-        d.rectangle((left, top, right - 1, bot - 1), fill=t.table_active)
-        d.rectangle((left, top, left + 5, bot - 1), fill=t.accent)
-    cy = (top + bot) // 2
-    _paste(im, sprites.icon(view.color_of(side)), (left + 40, cy))
-    # Right end: pip count, then the score in a match.
-    i = 0 if side == "mover" else 1
-    x = right - 24
-    ctx = view.context
-    if ctx.match_length:
-        score = str(ctx.score[i])
-        font = bold(30)
-        w = text_width(font, score)
-        d.rounded_rectangle((x - w - 22, cy - 22, x, cy + 22), radius=8, fill=t.number)
-        d.text((x - 11 - w // 2, cy), score, font=font, fill=t.table, anchor="mm")
-        x -= w + 22 + 22
-    pips = pos.pip_counts()[i]
-    word = " " + label(view.lang, "pips")
-    d.text((x, cy), word, font=regular(24), fill=t.text_dim, anchor="rm")
-    x -= text_width(regular(24), word)
-    d.text((x, cy), str(pips), font=bold(26), fill=t.text, anchor="rm")
-    x -= text_width(bold(26), str(pips))
-    # Left: name, and what the player on roll has to do.
-    name = clean_name(view.name_of(side)) or label(
-        view.lang, "player" if side == "mover" else "opponent"
-    )
-    name_x = left + 72
-    room = x - name_x - 40
-    tag = label(view.lang, "to_play") if on_roll else ""
-    tag_w = text_width(regular(24), tag) + 16 if tag else 0
-    name = fit(bold(28), name, max(room - tag_w, 60))
-    d.text((name_x, cy), name, font=bold(28), fill=t.text, anchor="lm")
-    if tag:
-        tx = name_x + text_width(bold(28), name) + 16
-        d.text((tx, cy + 1), tag, font=regular(24), fill=t.accent, anchor="lm")
-    if not bottom:
-        _draw_match_line(d, view, t, cy)
-
-
-def _draw_match_line(d: ImageDraw.ImageDraw, view: BoardView, t: Theme, cy: int) -> None:
-    """The match length and the Crawford mark, in the middle of the top strip."""
-    ctx = view.context
-    if not ctx.match_length:
-        return
-    text = label(view.lang, "match_to", n=ctx.match_length)
-    if ctx.crawford:
-        text += " · " + label(view.lang, "crawford")
-    d.text((g.WIDTH // 2 + 40, cy), text, font=regular(23), fill=t.text_dim, anchor="mm")
-
-
-def _draw_banner(im: Image.Image, view: BoardView, t: Theme) -> None:
-    lang = view.lang
-    cube_value = view.context.cube_value
-    if view.game_over is not None:
-        over = view.game_over
-        who = clean_name(view.name_of(over.winner)) or label(lang, "player")
-        lines = [
-            label(lang, "game_over").upper(),
-            label(lang, "wins", name=who),
-            f"{result_text(lang, over.value)} · {points_text(lang, over.points)}",
-        ]
-        _banner(im, t, lines, cube=None)
-    elif view.resignation is not None:
-        res = view.resignation
-        who = clean_name(view.name_of(res.by)) or label(lang, "player")
-        worth = points_text(lang, res.value * cube_value)
-        lines = ["", label(lang, "resigns", name=who), f"{result_text(lang, res.value)} · {worth}"]
-        _banner(im, t, lines, cube=None)
-    elif view.double_offered_by is not None:
-        who = clean_name(view.name_of(view.double_offered_by)) or label(lang, "player")
-        lines = ["", label(lang, "offers_double", name=who), ""]
-        _banner(im, t, lines, cube=cube_value * 2)
-
-
-def _banner(im: Image.Image, t: Theme, lines: list[str], cube: int | None) -> None:
-    """A message across the middle of the board: a small caption, a headline, a detail."""
-    _caption, _headline, _detail = lines
-    fonts = (bold(18), bold(36), regular(26))
-    widths = [text_width(f, s) for f, s in zip(fonts, lines, strict=True)]
-    cube_w = sprites.CUBE + 24 if cube else 0
-    w = max(widths) + cube_w + 64
-    h = 28 + sum(h for h, s in zip((26, 46, 36), lines, strict=True) if s) + 12
-    cx, cy = g.BAR_CX, g.MID_Y
-    box = (cx - w // 2, cy - h // 2, cx + w // 2, cy + h // 2)
-    overlay = Image.new("L", (w, h), 0)
-    ImageDraw.Draw(overlay).rounded_rectangle((0, 0, w - 1, h - 1), radius=16, fill=238)
-    im.paste(t.banner, box[:2], overlay)
-    d = ImageDraw.Draw(im)
-    d.rounded_rectangle(box, radius=16, outline=t.accent, width=3)
-    text_x = cx + cube_w // 2
-    y = box[1] + 24
-    if cube:
-        _paste(im, sprites.cube(cube), (box[0] + 32 + sprites.CUBE // 2, cy))
-    for font, text, color, height in zip(
-        fonts, lines, (t.text_dim, t.accent, t.text), (26, 46, 36), strict=True
-    ):
-        if text:
-            d.text((text_x, y + height // 2), text, font=font, fill=color, anchor="mm")
-            y += height
+        paste(im, sprites.die(face, color, was_used), center)

@@ -34,6 +34,7 @@ __all__ = [
     "dice_centers",
     "is_top",
     "point_column",
+    "point_label",
     "point_triangle",
     "to_viewer",
     "tray_box",
@@ -84,6 +85,16 @@ def to_viewer(point: int, view: BoardView) -> int:
     (6, 19)
     """
     return point if view.viewer_is_mover else 25 - point
+
+
+def point_label(vpoint: int, for_bottom: bool) -> int:
+    """The number printed for a viewer point: his own, or the top player's (``for_bottom``
+    False, see :meth:`BoardView.numbers_for_bottom`).
+
+    >>> point_label(1, True), point_label(1, False)
+    (1, 24)
+    """
+    return vpoint if for_bottom else 25 - vpoint
 
 
 def is_top(vpoint: int) -> bool:

@@ -39,6 +39,9 @@ LABELS: dict[str, dict[str, str]] = {
         "position_id": "Position ID",
         "player": "player",
         "opponent": "opponent",
+        "chances_of": "{name}'s chances to win the game",
+        "match_chances_of": "{name}'s chances to win the match",
+        "game_n": "Game {n}",
     },
     "fr": {
         "colon": " : ",  # French typography puts a space before a colon
@@ -64,6 +67,9 @@ LABELS: dict[str, dict[str, str]] = {
         "position_id": "ID de position",
         "player": "joueur",
         "opponent": "adversaire",
+        "chances_of": "Chances de {name} de gagner la partie",
+        "match_chances_of": "Chances de {name} de gagner le match",
+        "game_n": "Partie {n}",
     },
 }
 

@@ -226,5 +226,5 @@ def _numbers(d: ImageDraw.ImageDraw, t: Theme, mirrored: bool, for_bottom: bool)
     font = bold(23)
     for vpoint in range(1, 25):
         x, y = g.number_center(vpoint, mirrored)
-        number = vpoint if for_bottom else 25 - vpoint
+        number = g.point_label(vpoint, for_bottom)
         d.text((x, y), str(number), font=font, fill=t.number, anchor="mm")

@@ -27,7 +27,7 @@ rolled 3-1
 from __future__ import annotations
 
 from engine import Play, Position
-from render.geometry import is_top, point_column
+from render.geometry import is_top, point_column, point_label, to_viewer
 from render.labels import label, points_text, result_text
 from render.view import BoardView, Side
 
@@ -42,6 +42,10 @@ def text_board(position: Position, *, view: BoardView | None = None) -> str:
     Takes the same arguments as :func:`render.render_board` and shows the same things, except
     the colours, the highlights and the arrows (the last play is written in standard notation
     instead).
+
+    >>> from engine import Position
+    >>> text_board(Position.initial(), view=BoardView(lang="fr")).splitlines()[-1].strip()
+    '+12-11-10--9--8--7-------6--5--4--3--2--1-+     X : joueur (à jouer)'
     """
     view = view or BoardView()
     cells = _cells(position, view)
@@ -69,7 +73,7 @@ def _cells(position: Position, view: BoardView) -> dict[int, tuple[str, int]]:
         n = board[point]
         if n:
             side: Side = "mover" if n > 0 else "opponent"
-            vpoint = point if view.viewer_is_mover else 25 - point
+            vpoint = to_viewer(point, view)
             out[vpoint] = (_symbol(side, view), abs(n))
     mine, theirs = position.bar()
     bars: tuple[tuple[Side, int], ...] = (("mover", mine), ("opponent", theirs))
@@ -96,7 +100,7 @@ def _grid(cells: dict[int, tuple[str, int]], view: BoardView) -> list[str]:
         by_column[(is_top(vpoint), point_column(vpoint, mirrored))] = vpoint
 
     def number(vpoint: int) -> str:
-        return str(vpoint if view.numbers_for_bottom() else 25 - vpoint)
+        return str(point_label(vpoint, view.numbers_for_bottom()))
 
     def border(top: bool) -> str:
         nums = [number(by_column[(top, col)]).rjust(2, "-") for col in range(12)]
@@ -125,7 +129,7 @@ def _info(position: Position, view: BoardView) -> dict[int, str]:
     for side, mover in sides:
         top = side != view.bottom_side
         i = 0 if mover else 1
-        name = view.name_of(side) or label(lang, "player" if mover else "opponent")
+        name = _name(view, side)
         to_play = mover and view.game_over is None
         head = f"{_symbol(side, view)}{label(lang, 'colon')}{name}" + (
             f" ({label(lang, 'to_play')})" if to_play else ""
@@ -182,4 +186,4 @@ def _footer(view: BoardView) -> list[str]:
 
 
 def _name(view: BoardView, side: Side) -> str:
-    return view.name_of(side) or label(view.lang, "player" if side == "mover" else "opponent")
+    return view.name_of(side) or view.default_name(side)

@@ -24,7 +24,7 @@ from typing import Literal, TypeAlias
 
 from engine import Move, Play
 from engine.context import MatchContext
-from render.labels import LANGUAGES
+from render.labels import LANGUAGES, label
 from render.theme import CHECKER_COLORS, THEMES
 
 __all__ = ["BoardView", "GameOver", "Resignation", "Side", "other"]
@@ -135,8 +135,13 @@ class BoardView:
     theme: str = "classic"
 
     def __post_init__(self) -> None:
-        # Accept any iterable of points (a set, a list) but store a frozenset, so views hash.
+        # Accept lists and sets where tuples and frozensets are documented, but store the
+        # immutable kinds, so that views stay hashable values.
         object.__setattr__(self, "highlights", frozenset(_as_points(self.highlights)))
+        for name in ("names", "colors", "dice", "dice_left"):
+            value = getattr(self, name)
+            if isinstance(value, list):
+                object.__setattr__(self, name, tuple(value))
         if self.last_play is not None and not isinstance(self.last_play, Play):
             object.__setattr__(self, "last_play", tuple(Move(*m) for m in self.last_play))
         _check_side("viewpoint", self.viewpoint)
@@ -234,6 +239,10 @@ class BoardView:
     def name_of(self, side: Side) -> str:
         """The name of ``side``."""
         return self.names[0 if side == "mover" else 1]
+
+    def default_name(self, side: Side) -> str:
+        """What to call ``side`` when he has no name: "player" or "opponent" in ``lang``."""
+        return label(self.lang, "player" if side == "mover" else "opponent")
 
     def cube_owner_side(self) -> Side | None:
         """Who owns the cube, or None while it is centred."""

@@ -338,3 +338,16 @@ def test_the_player_on_roll_is_marked() -> None:
     top, bottom = g.strip_box(False), g.strip_box(True)
     assert count_near(im, (2, (bottom[1] + bottom[3]) // 2), CLASSIC.accent, 2, 10) > 0
     assert count_near(im, (2, (top[1] + top[3]) // 2), CLASSIC.accent, 2, 10) == 0
+
+
+def test_a_long_name_stops_before_the_match_line() -> None:
+    from render.panels import MATCH_LINE_X
+
+    long = "Maximilian Alexander Friedrich Wilhelm von Hohenzollern"
+    ctx = MatchContext(match_length=11, score=(3, 9), crawford=True)
+    im = picture(Position.initial(), names=("Ann", long), context=ctx)
+    # The match line is dim; the name's white bold glyphs must not reach into it.
+    white = CLASSIC.text
+    y = g.INFO_H // 2
+    assert count_near(im, (MATCH_LINE_X - 120, y), white, 12, tolerance=30) == 0
+    assert count_near(im, (200, y), white, 12, tolerance=30) > 10  # the name is there

@@ -66,8 +66,8 @@ def test_options_are_options_only() -> None:
 
 
 def test_a_view_is_a_hashable_value() -> None:
-    a = BoardView(highlights=[8, 6], last_play=[(8, 5, 3, False)])
-    b = BoardView(highlights={6, 8}, last_play=[Move(8, 5, 3)])
+    a = BoardView(highlights=[8, 6], last_play=[(8, 5, 3, False)], names=["A", "B"], dice=[3, 1])
+    b = BoardView(highlights={6, 8}, last_play=[Move(8, 5, 3)], names=("A", "B"), dice=(3, 1))
     assert a == b and hash(a) == hash(b)
     assert a.highlights == frozenset({6, 8})
 

@@ -107,7 +107,7 @@ MESSAGES: dict[str, str] = {
     # -- refus ---------------------------------------------------------------------------------------
     "error.generic": "Cela n’a pas marché : {detail}",
     "error.moved_on": "La partie a avancé avant votre action : regardez le dernier plateau.",
-    "error.stale": "Ce plateau n’est plus à jour : utilisez le dernier message (ou /board).",
+    "error.stale": "Ce plateau n’est plus à jour : utilisez le dernier message (ou /plateau).",
     "error.no_such_game": "Cette partie n’existe plus.",
     "error.no_such_challenge": "Ce défi n’existe plus.",
     "error.not_your_game": "Ce n’est pas votre partie.",
@@ -117,18 +117,18 @@ MESSAGES: dict[str, str] = {
     "error.game_over": "Cette partie est terminée.",
     "error.game_not_over": "Cette partie n’est pas encore terminée.",
     "error.unknown_button": "Ce bouton ne vient pas de ce bot, ou il est trop ancien.",
-    "error.bad_button": "Ce bouton est abîmé : /board en affiche un neuf.",
+    "error.bad_button": "Ce bouton est abîmé : /plateau en affiche un neuf.",
     "error.game_here": "Vous avez déjà une partie dans ce salon : terminez-la (ou abandonnez) "
-    "d’abord. /board l’affiche.",
+    "d’abord. /plateau l’affiche.",
     "error.opponent_busy": "{name} joue déjà une partie dans ce salon.",
-    "error.no_game_here": "Vous n’avez pas de partie dans ce salon. Lancez-en une avec /play ou "
-    "/challenge.",
-    "error.challenge_self": "Vous ne pouvez pas vous défier vous-même. Essayez /play contre "
+    "error.no_game_here": "Vous n’avez pas de partie dans ce salon. Lancez-en une avec /jouer ou "
+    "/défi.",
+    "error.challenge_self": "Vous ne pouvez pas vous défier vous-même. Essayez /jouer contre "
     "l’ordinateur.",
-    "error.challenge_bot": "{name} est un compte de bot et ne peut pas jouer. /play pour "
+    "error.challenge_bot": "{name} est un compte de bot et ne peut pas jouer. /jouer pour "
     "affronter l’ordinateur.",
     "error.challenge_in_dm": "Les défis se lancent dans un salon de serveur. En message privé, "
-    "/play contre l’ordinateur.",
+    "/jouer contre l’ordinateur.",
     "error.match_length": "Un match se joue en 1 à {max} points (0 pour une partie libre).",
     "error.level": "Niveau inconnu. Les niveaux sont : {levels}.",
     "error.resign_value": "Vous pouvez abandonner une partie simple (1), un gammon (2) ou un "
@@ -219,7 +219,7 @@ MESSAGES: dict[str, str] = {
     "board.header": "  #  Joueur          Classement   Exp   G-P",
     "board.layout": "{title}\n```\n{table}\n```",
     "board.row": "{rank:>3}  {name:<18} {rating:7.1f} {experience:5d} {wins:>4}-{losses:<4}",
-    "board.empty": "Aucun match classé pour l’instant : lancez un /challenge !",
+    "board.empty": "Aucun match classé pour l’instant : lancez un /défi !",
     "stats.none": "{name} n’a pas encore joué.",
     "stats.title": "📊 **{name}**",
     "stats.rating": "Classement **{rating}** · expérience {experience} · {rank}",
@@ -255,6 +255,65 @@ MESSAGES: dict[str, str] = {
     "settings.lang_en": "anglais",
     "settings.lang_fr": "français",
     "settings.lang_auto": "langue de Discord",
+    # -- commandes (noms, descriptions, options : ce qu’affiche le sélecteur de commandes) -------
+    "cmd.play.name": "jouer",
+    "cmd.play.description": "Jouer une partie ou un match contre l’ordinateur.",
+    "cmd.play.opt.level.name": "niveau",
+    "cmd.play.opt.level.description": "La force de l’ordinateur (par défaut : intermédiaire).",
+    "cmd.play.opt.points.name": "points",
+    "cmd.play.opt.points.description": "Longueur du match en points ; 0 pour une partie libre (par défaut).",
+    "cmd.play.opt.cube.name": "videau",
+    "cmd.play.opt.cube.description": "Jouer avec le videau (par défaut : oui).",
+    "cmd.challenge.name": "défi",
+    "cmd.challenge.description": "Défier quelqu’un dans ce salon, pour une partie ou un match.",
+    "cmd.challenge.opt.opponent.name": "adversaire",
+    "cmd.challenge.opt.opponent.description": "La personne que vous voulez affronter.",
+    "cmd.challenge.opt.points.name": "points",
+    "cmd.challenge.opt.points.description": "Longueur du match en points ; 0 pour une partie libre (par défaut).",
+    "cmd.challenge.opt.cube.name": "videau",
+    "cmd.challenge.opt.cube.description": "Jouer avec le videau (par défaut : oui).",
+    "cmd.challenge.opt.rated.name": "classé",
+    "cmd.challenge.opt.rated.description": "Compter le résultat au classement (par défaut : oui).",
+    "cmd.move.name": "déplacer",
+    "cmd.move.description": "Jouer votre coup entier en notation, comme 24/18 13/11.",
+    "cmd.move.opt.play.name": "coup",
+    "cmd.move.opt.play.description": "Votre coup : commencez à taper et choisissez l’un des coups permis proposés.",
+    "cmd.undo.name": "reprendre",
+    "cmd.undo.description": "Reprendre la dernière dame déplacée pendant ce tour.",
+    "cmd.board.name": "plateau",
+    "cmd.board.description": "Réafficher votre partie dans ce salon, avec ses boutons.",
+    "cmd.resign.name": "abandonner",
+    "cmd.resign.description": "Proposer d’abandonner la partie en cours.",
+    "cmd.resign.opt.value.name": "valeur",
+    "cmd.resign.opt.value.description": "Ce que vous concédez : une partie simple (par défaut), un gammon ou un backgammon.",
+    "cmd.leaderboard.name": "classement",
+    "cmd.leaderboard.description": "Les meilleurs joueurs classés de ce serveur, ou de tous.",
+    "cmd.leaderboard.opt.scope.name": "portée",
+    "cmd.leaderboard.opt.scope.description": "Quel classement afficher (par défaut : ce serveur).",
+    "cmd.leaderboard.choice.server": "ce serveur",
+    "cmd.leaderboard.choice.global": "tout le monde (général)",
+    "cmd.stats.name": "statistiques",
+    "cmd.stats.description": "Le bilan, le classement et l’historique du classement d’un joueur.",
+    "cmd.stats.opt.user.name": "joueur",
+    "cmd.stats.opt.user.description": "De quel joueur (par défaut : vous).",
+    "cmd.history.name": "historique",
+    "cmd.history.description": "Vos dernières parties terminées.",
+    "cmd.rules.name": "règles",
+    "cmd.rules.description": "Les règles du backgammon, telles que ce bot les applique.",
+    "cmd.help.name": "aide",
+    "cmd.help.description": "Les commandes, et comment se déroule un tour.",
+    "cmd.settings.name": "réglages",
+    "cmd.settings.description": "Voir ou changer vos réglages : langue, coups automatiques, plateau.",
+    "cmd.settings.opt.language.name": "langue",
+    "cmd.settings.opt.language.description": "La langue dans laquelle le bot vous répond.",
+    "cmd.settings.opt.auto_roll.name": "lancer_auto",
+    "cmd.settings.opt.auto_roll.description": "Lancer les dés pour vous quand il n’y a pas de décision de videau.",
+    "cmd.settings.opt.auto_forced.name": "coups_forcés_auto",
+    "cmd.settings.opt.auto_forced.description": "Jouer pour vous les coups forcés (un seul coup permis).",
+    "cmd.settings.opt.mirrored.name": "miroir",
+    "cmd.settings.opt.mirrored.description": "Dessiner votre jan intérieur à gauche.",
+    # -- adaptateur Discord -------------------------------------------------------------------------
+    "discord.apology": "Désolé, quelque chose s’est mal passé de mon côté et rien n’a été modifié. Réessayez ; si cela se reproduit, prévenez la personne qui gère le bot.",
     # -- terminal ---------------------------------------------------------------------------------
     "terminal.welcome": "Le backgammon dans le terminal. Vous êtes {name}. Tapez /help pour les commandes, /play pour jouer contre l’ordinateur, /as NOM pour changer de joueur, /quit pour quitter.",
     "terminal.error": "Erreur inattendue : {detail}",
@@ -296,15 +355,15 @@ MESSAGES: dict[str, str] = {
     ),
     "help.text": (
         "**Bot de backgammon : les commandes**\n"
-        "`/play [niveau] [points] [videau]` : jouer contre l’ordinateur ({levels}).\n"
-        "`/challenge adversaire [points] [videau] [classé]` : défier quelqu’un dans ce salon.\n"
-        "`/move coup` : jouer un coup entier en notation, comme `24/18 13/11` (l’autocomplétion "
+        "`/jouer [niveau] [points] [videau]` : jouer contre l’ordinateur ({levels}).\n"
+        "`/défi adversaire [points] [videau] [classé]` : défier quelqu’un dans ce salon.\n"
+        "`/déplacer coup` : jouer un coup entier en notation, comme `24/18 13/11` (l’autocomplétion "
         "propose les coups permis).\n"
-        "`/undo`, `/board`, `/resign [valeur]` : reprendre une dame, réafficher la partie, "
+        "`/reprendre`, `/plateau`, `/abandonner [valeur]` : reprendre une dame, réafficher la partie, "
         "proposer d’abandonner.\n"
-        "`/leaderboard`, `/stats [joueur]`, `/history` : classements et palmarès.\n"
-        "`/settings` : langue, lancers et coups forcés automatiques, orientation du plateau.\n"
-        "`/rules` : les règles.\n\n"
+        "`/classement`, `/statistiques [joueur]`, `/historique` : classements et palmarès.\n"
+        "`/réglages` : langue, lancers et coups forcés automatiques, orientation du plateau.\n"
+        "`/règles` : les règles.\n\n"
         "**Un tour avec les boutons** : appuyez sur **Lancer** (ou **Doubler**). Les cases d’où "
         "une dame peut partir sont en surbrillance : appuyez sur l’une d’elles pour jouer le dé "
         "choisi (changez de dé avec les boutons de dés), **Reprendre** si vous changez d’avis, "

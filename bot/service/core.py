@@ -496,6 +496,8 @@ class Service(InfoMixin, IntegrityMixin):
     def _game_press(
         self, actor: Actor, where: Where, action: GameAction, value: str | None
     ) -> Reply:
+        if action.action == "rematch":
+            return self._rematch(actor, where, action)
         with self._unit() as s:
             who = self._who(s, actor)
             lang = self._shared_lang(who, where)
@@ -506,15 +508,10 @@ class Service(InfoMixin, IntegrityMixin):
                 raise Refusal("error.not_your_game")
             if row.version != action.version:
                 raise Refusal("error.stale")
-            if action.action == "rematch":
-                start = self._rematch(actor, where, row, table)
-            else:
-                if row.status is not GameStatus.ACTIVE:
-                    raise Refusal("error.game_over")
-                ui, notes = self._act(s, actor, who, lang, row, table, seat, action, value)
-                mirrored = who.prefs.mirrored
-        if action.action == "rematch":
-            return start()  # a new game or a new challenge: its own unit of work
+            if row.status is not GameStatus.ACTIVE:
+                raise Refusal("error.game_over")
+            ui, notes = self._act(s, actor, who, lang, row, table, seat, action, value)
+            mirrored = who.prefs.mirrored
         return board_reply(
             self._localized(table, lang),
             lang,
@@ -631,21 +628,28 @@ class Service(InfoMixin, IntegrityMixin):
             self._advance(table, dice, notes, self._prefs_of(s, table), lang)
         self._save(s, row, table, dice)
 
-    def _rematch(
-        self, actor: Actor, where: Where, row: GameRow, table: Table
-    ) -> Callable[[], Reply]:
-        """Check a rematch request inside the unit of work and return the action that starts
-        the new game in a unit of its own (a new game, or a new challenge to the same person)."""
-        if row.status is GameStatus.ACTIVE:
-            raise Refusal("error.game_not_over")
-        length, cube, rated = row.match_length, row.cube, row.rated
-        if table.against_computer:
+    def _rematch(self, actor: Actor, where: Where, action: GameAction) -> Reply:
+        """Rematch: the same kind of game again, against the same opponent. The old game is
+        only read here; the new one is its own unit of work (``play`` or ``challenge``)."""
+        with self._unit() as s:
+            self._who(s, actor)
+            row = game_repo.get_game(s, action.game_id)
+            table = self._table(s, row)
+            seat = table.seat_of(actor.id)
+            if seat is None:
+                raise Refusal("error.not_your_game")
+            if row.version != action.version:
+                raise Refusal("error.stale")
+            if row.status is GameStatus.ACTIVE:
+                raise Refusal("error.game_not_over")
             level = row.computer_level or "intermediate"
-            return lambda: self.play(actor, where, level=level, points=length, cube=cube)
-        other = table.seats[1 - (table.seat_of(actor.id) or 0)]
+            points, cube, rated = row.match_length, row.cube, row.rated
+            other = table.seats[1 - seat]
+        if table.against_computer:
+            return self.play(actor, where, level=level, points=points, cube=cube)
         assert other.user_id is not None
         opponent = Actor(other.user_id, other.name)
-        return lambda: self.challenge(actor, where, opponent, points=length, cube=cube, rated=rated)
+        return self.challenge(actor, where, opponent, points=points, cube=cube, rated=rated)
 
     # -- slash commands on the current game ------------------------------------------------
 

@@ -376,6 +376,8 @@ def _move_components(table: Table, lang: str, ui: UiState, act) -> list[list[Com
             disabled=not turn.is_complete(),
         )
     )
+    # Two dice, Undo and Confirm leave room for Resign in the row of five.
+    control.append(Button(act("resign_menu", None), t("button.resign", lang), "danger"))
     rows.append(control)
     plays = turn.plays
     if not turn.steps and 1 < len(plays) <= MAX_SELECT:

@@ -11,7 +11,7 @@ import pytest
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.dice import GameDice
-from bot.service import Actor, Reply, Service, Where
+from bot.service import Actor, Button, Reply, Select, Service, Where
 from db.engine import make_engine, make_session_factory
 from db.migrate import upgrade
 
@@ -77,6 +77,25 @@ def service(factory: sessionmaker[Session], script: deque[int], clock: Clock) ->
     )
 
 
+def within_discord_limits(reply: Reply) -> Reply:
+    """Discord refuses (or mangles) messages past these limits: check every reply."""
+    assert len(reply.text) <= 2000, len(reply.text)
+    assert len(reply.rows) <= 5
+    for row in reply.rows:
+        selects = [c for c in row if isinstance(c, Select)]
+        assert len(row) <= 5 and (not selects or len(row) == 1), row
+        for c in row:
+            assert len(c.custom_id) <= 100
+            if isinstance(c, Button):
+                assert 1 <= len(c.label) <= 80
+            else:
+                assert 1 <= len(c.choices) <= 25 and len(c.placeholder) <= 150
+                assert all(len(ch.label) <= 100 and len(ch.value) <= 100 for ch in c.choices)
+    ids = [c.custom_id for row in reply.rows for c in row]
+    assert len(ids) == len(set(ids)), "custom ids must be unique in a message"
+    return reply
+
+
 def press(
     service: Service,
     actor: Actor,
@@ -85,14 +104,16 @@ def press(
     where: Where = CHANNEL,
     value: str | None = None,
 ) -> Reply:
-    """Press the button labelled ``label`` on ``reply`` as ``actor``."""
+    """Press the button labelled ``label`` on ``reply`` as ``actor`` (both messages checked
+    against Discord's limits)."""
+    within_discord_limits(reply)
     for button in reply.buttons:
         if button.label == label:
             assert not button.disabled, f"{label} is disabled"
-            return service.press(actor, where, button.custom_id, value)
+            return within_discord_limits(service.press(actor, where, button.custom_id, value))
     if value is not None:
         for select in reply.selects:
-            return service.press(actor, where, select.custom_id, value)
+            return within_discord_limits(service.press(actor, where, select.custom_id, value))
     raise AssertionError(f"no button {label!r} in {[b.label for b in reply.buttons]}")
 
 

@@ -279,3 +279,23 @@ def test_games_against_the_computer_count_per_level(
         record = s.get(ComputerRecord, (ALICE.id, "casual"))
         assert record is not None and record.losses == 1 and record.points_lost == 3
         assert s.query(Rating).count() == 0  # never rated
+
+
+def test_rematch_after_the_end(service: Service, script: deque[int]) -> None:
+    # The game-over message's Rematch button carries the game's final version: revealing the
+    # dice seed at the end must not change the version once more (it made Rematch stale).
+    service.play(ALICE, DM, level="beginner")
+    over = service.resign(ALICE, DM, 3)  # the computer accepts a backgammon
+    assert labels(over) == ["Rematch"] and "Dice seed" in over.text
+    again = press(service, ALICE, over, "Rematch", DM)
+    assert not again.ephemeral and again.game_id not in (None, over.game_id)
+    assert "sits down against the computer (beginner)" in again.text
+    assert press(service, ALICE, over, "Rematch", DM).ephemeral  # a game is on here now
+
+    board = challenge_and_accept(service, script, points=0, rated=False)
+    board = service.move(ALICE, CHANNEL, "13/8 13/11")
+    dropped = press(service, ALICE, press(service, BOB, board, "Double"), "Drop")
+    assert labels(dropped) == ["Rematch"]
+    assert press(service, CAROL, dropped, "Rematch").ephemeral  # not her game
+    challenge = press(service, ALICE, dropped, "Rematch")
+    assert "challenges you" in challenge.text and challenge.mentions == (BOB.id,)

@@ -207,3 +207,18 @@ def test_french_terminal(service: Service, script) -> None:  # type: ignore[no-u
 def test_local_user_ids_are_stable() -> None:
     assert user_id("Ann") == user_id(" ann ")
     assert user_id("Ann") != user_id("Ben")
+
+
+def test_french_command_names_work_too(service: Service, script) -> None:  # type: ignore[no-untyped-def]
+    # The French help and refusals name the commands as Discord's French command picker does.
+    out = io.StringIO()
+    term = Terminal(
+        service, out=out, json_mode=True, lang="fr", images=Path("/tmp/unused"), user="Ann"
+    )
+    script.extend([6, 1])
+    term.run(["/aide", "/jouer niveau:expert videau:false", "/déplacer 13/7 8/7", "/règles"])
+    replies = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert "/jouer [niveau]" in replies[0]["text"]
+    assert "Ordinateur (expert)" in replies[1]["text"] and "Doubler" not in replies[1]["buttons"]
+    assert "Ann a joué 13/7 8/7" in replies[2]["text"]
+    assert "Les règles du backgammon" in replies[3]["text"]
