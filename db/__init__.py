@@ -9,15 +9,17 @@ The bot's start-up::
 and one unit of work per user action (run it in a thread: the calls are synchronous)::
 
     with factory.begin() as s:
-        game = db.games.get_game(s, game_id, expected_version=v)
-        ...
-        db.games.save_game(s, game, position_id=..., match_id=..., state=..., turn=..., events=...)
+        row = db.games.get_game(s, game_id, expected_version=v)
+        match = db.gamestate.load_match(row)
+        ...                            # the engine applies the action
+        db.gamestate.save_match(s, row, match)
 
 Modules: :mod:`db.models` (tables), :mod:`db.players`, :mod:`db.games`, :mod:`db.challenges`,
-:mod:`db.ratings` (FIBS), :mod:`db.stats` (leaderboards, histories), :mod:`db.migrate`.
+:mod:`db.gamestate` (the engine's Match in a game row), :mod:`db.ratings` (FIBS),
+:mod:`db.stats` (leaderboards, histories), :mod:`db.migrate`.
 """
 
-from db import challenges, games, players, ratings, stats
+from db import challenges, games, gamestate, players, ratings, stats
 from db.engine import DEFAULT_URL, database_url, make_engine, make_session_factory
 from db.errors import ChallengeClosed, DbError, GameMovedOn, GameNotFound
 from db.migrate import upgrade
@@ -31,6 +33,7 @@ __all__ = [
     "challenges",
     "database_url",
     "games",
+    "gamestate",
     "make_engine",
     "make_session_factory",
     "players",

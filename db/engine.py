@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from typing import Any
+from functools import partial
+from typing import Any, Literal
 
 from sqlalchemy import URL, Engine, create_engine, event, make_url
 from sqlalchemy.orm import Session, sessionmaker
@@ -54,24 +55,33 @@ def database_url(environ: Mapping[str, str] | None = None) -> URL:
     return normalise_url(env.get("DATABASE_URL") or DEFAULT_URL)
 
 
-def make_engine(url: str | URL | None = None, **kwargs: Any) -> Engine:
+def make_engine(
+    url: str | URL | None = None,
+    *,
+    sqlite_synchronous: Literal["FULL", "NORMAL"] = "FULL",
+    **kwargs: Any,
+) -> Engine:
     """An engine for ``url`` (default :func:`database_url`), set up for the bot's workload.
 
-    On SQLite every connection gets WAL (readers never block the writer), ``synchronous=FULL``
-    (a commit reaches the disk before the bot acknowledges the action: an acknowledged move
-    survives a power cut, not only a crash, for about 0.2 ms per commit), foreign keys (off by
-    default in SQLite) and a busy timeout (writers queue instead of failing at once).
+    On SQLite every connection gets WAL (readers never block the writer), foreign keys (off by
+    default in SQLite), a busy timeout (writers queue instead of failing at once) and
+    ``synchronous=FULL``: each commit reaches the disk before the bot acknowledges the action,
+    so an acknowledged move survives a power cut, not only a crash of the bot. That costs one
+    fsync per action (about 0.2 ms on an idle disk, several ms on a busy one). ``NORMAL`` skips
+    it: still safe against a killed process, but the last moves may be lost on a power cut.
     """
     target = database_url() if url is None else normalise_url(url)
     if target.get_backend_name() == "postgresql":
         kwargs.setdefault("pool_pre_ping", True)  # survive a server restart between interactions
     engine = create_engine(target, **kwargs)
     if engine.dialect.name == "sqlite":
-        event.listen(engine, "connect", _sqlite_on_connect)
+        if sqlite_synchronous not in ("FULL", "NORMAL"):
+            raise ValueError(f"sqlite_synchronous is FULL or NORMAL, not {sqlite_synchronous!r}")
+        event.listen(engine, "connect", partial(_sqlite_on_connect, sqlite_synchronous))
     return engine
 
 
-def _sqlite_on_connect(dbapi_connection: Any, _record: Any) -> None:
+def _sqlite_on_connect(synchronous: str, dbapi_connection: Any, _record: Any) -> None:
     # pysqlite keeps its default transaction handling: it opens a transaction at the first
     # INSERT/UPDATE/DELETE. A unit of work therefore reads outside any transaction and writes in
     # one; the version-checked UPDATE of the game (see db.games) is what makes a stale read
@@ -81,7 +91,7 @@ def _sqlite_on_connect(dbapi_connection: Any, _record: Any) -> None:
     try:
         cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         cursor.execute("PRAGMA journal_mode = WAL")  # 'memory' for in-memory databases
-        cursor.execute("PRAGMA synchronous = FULL")
+        cursor.execute(f"PRAGMA synchronous = {synchronous}")
         cursor.execute("PRAGMA foreign_keys = ON")
     finally:
         cursor.close()

@@ -8,11 +8,13 @@ One user action is one unit of work::
         ...                                          # the engine applies the action
         games.save_game(s, game, position_id=..., match_id=..., state=..., turn=..., events=[...])
 
-:func:`save_game` is a compare-and-swap on ``games.version`` (``UPDATE ... WHERE id = ? AND
-version = ?``): when two actions on one game race (two clicks, two bot processes), exactly one
-UPDATE matches and the other raises :class:`~db.errors.GameMovedOn` before anything of it is
-written. ``expected_version`` catches the slower case, a click on a button drawn for an older
-state that arrives after the other action committed.
+Every write of a game row is a compare-and-swap on ``games.version`` (``UPDATE ... WHERE id = ?
+AND version = ?``): when two actions on one game race (two clicks, two bot processes), exactly
+one UPDATE matches and the other raises :class:`~db.errors.GameMovedOn` before anything of it is
+written. The version goes up by one per change of the game's state (:func:`save_game`,
+:func:`finish_game`, :func:`expire_game`), which is what the buttons carry: ``expected_version``
+catches the slower case, a click on a button drawn for an older state that arrives after the
+other action committed.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -34,6 +36,7 @@ from db.ratings import RatingChange, apply_rated_result
 from db.types import utcnow
 
 __all__ = [
+    "Finish",
     "GameResult",
     "NewEvent",
     "active_game_in_channel",
@@ -45,6 +48,7 @@ __all__ = [
     "games_past_deadline",
     "get_game",
     "save_game",
+    "set_message_id",
 ]
 
 
@@ -114,6 +118,7 @@ def create_game(
         state=state,
         turn=turn,
         event_count=len(events),
+        version=1,
         status=GameStatus.ACTIVE,
         deadline=deadline,
         dice_commitment=dice_commitment,
@@ -145,6 +150,24 @@ def get_game(session: Session, game_id: int, *, expected_version: int | None = N
     return game
 
 
+@dataclass(frozen=True, slots=True)
+class Finish:
+    """How a game ended, for :func:`save_game` and :func:`finish_game`: ``winner`` is the seat
+    (0/1) that won, ``points`` what he scored in the deciding game. ``status`` is ABANDONED when
+    the waiting player claimed the game after the move timer ran out."""
+
+    winner: int
+    points: int
+    kind: ResultKind
+    status: GameStatus = GameStatus.FINISHED
+
+    def __post_init__(self) -> None:
+        if self.status not in (GameStatus.FINISHED, GameStatus.ABANDONED):
+            raise ValueError(f"a game with a winner is finished or abandoned, not {self.status}")
+        if self.winner not in (0, 1):
+            raise ValueError(f"the winner is seat 0 or 1, not {self.winner!r}")
+
+
 def save_game(
     session: Session,
     game: Game,
@@ -154,11 +177,12 @@ def save_game(
     state: dict[str, Any],
     turn: int | None,
     events: Iterable[NewEvent] = (),
+    finish: Finish | None = None,
     now: datetime | None = None,
-) -> None:
-    """Store the game's new state and append ``events`` to its move log. Other columns
-    (``deadline``, ``message_id``, ``dice_counter``) may be set on ``game`` before the call; they
-    are written with it.
+) -> GameResult | None:
+    """Store the game's new state, append ``events`` to its move log and, with ``finish``, end
+    it (see :func:`finish_game`). The version goes up by one. Other columns (``deadline``,
+    ``dice_counter``) may be set on ``game`` before or after the call; they are written with it.
 
     :raises GameMovedOn: another action changed the game since it was loaded; nothing is written
         (the caller's unit of work rolls back).
@@ -173,11 +197,18 @@ def save_game(
     # The counter is part of the version-checked row: two racing actions cannot both claim the
     # same sequence numbers.
     game.event_count += len(rows)
-    _flush_game(session, game)
+    if finish is not None:
+        _mark_finished(game, finish, now)
+    _bump_and_flush(session, game)
     session.add_all(rows)
+    return None if finish is None else _record_result(session, game, finish, now)
 
 
-def _flush_game(session: Session, game: Game) -> None:
+def _bump_and_flush(session: Session, game: Game) -> None:
+    # The version changes only with the game's state (it is what the buttons carry): other
+    # columns written later in the same action (the reveal time of the dice seed, ...) are still
+    # checked against it, but do not make the buttons just sent stale.
+    game.version += 1
     # The version-checked UPDATE goes first, on its own: the move log rows follow only once the
     # game row is ours (on SQLite this UPDATE also takes the write lock for the whole action).
     game_id = game.id  # read now: after a failed flush the object cannot be refreshed
@@ -221,27 +252,36 @@ def finish_game(
     status: GameStatus = GameStatus.FINISHED,
     now: datetime | None = None,
 ) -> GameResult:
-    """End the game (or match): ``winner`` is the seat (0/1) that won, ``points`` what he scored
-    in the deciding game. Ratings change for rated games between people; games against the
-    computer count in the person's record for that level. ``status`` is ABANDONED when the
-    waiting player claimed the game after the move timer ran out.
+    """End the game (or match) without a new state (:func:`save_game` takes ``finish`` when
+    there is one). Ratings change for rated games between people; games against the computer
+    count in the person's record for that level.
 
     :raises GameMovedOn: see :func:`save_game`.
     """
-    if status not in (GameStatus.FINISHED, GameStatus.ABANDONED):
-        raise ValueError(f"a game with a winner is finished or abandoned, not {status}")
-    if winner not in (0, 1):
-        raise ValueError(f"the winner is seat 0 or 1, not {winner!r}")
+    finish = Finish(winner, points, kind, status)
     now = now or utcnow()
-    game.status, game.winner, game.points, game.result_kind = status, winner, points, kind
+    _mark_finished(game, finish, now)
+    _bump_and_flush(session, game)
+    return _record_result(session, game, finish, now)
+
+
+def _mark_finished(game: Game, finish: Finish, now: datetime) -> None:
+    if game.status is not GameStatus.ACTIVE:
+        raise ValueError(f"game #{game.id} is already {game.status}")
+    game.status, game.winner, game.points = finish.status, finish.winner, finish.points
+    game.result_kind = finish.kind
     game.finished_at = game.updated_at = now
     game.turn = game.deadline = None
-    _flush_game(session, game)
+
+
+def _record_result(session: Session, game: Game, finish: Finish, now: datetime) -> GameResult:
+    # After the game row's flush: on SQLite the write lock is held, and on PostgreSQL the row is
+    # locked, before any shared row (ratings, records) is read.
     ratings = None
     if game.computer_level is not None:
-        _count_computer_game(session, game, winner, points, now)
+        _count_computer_game(session, game, finish.winner, finish.points, now)
     elif game.rated:
-        ratings = apply_rated_result(session, game, winner, now=now)
+        ratings = apply_rated_result(session, game, finish.winner, now=now)
     if game.guild_id is not None:
         for pid in _people(game.player0_id, game.player1_id):
             note_guild_activity(session, game.guild_id, pid, games_played=1, now=now)
@@ -257,10 +297,12 @@ def _people(*ids: int | None) -> list[int]:
 def expire_game(session: Session, game: Game, *, now: datetime | None = None) -> None:
     """End the game without a result (nobody claimed it in time): no record, no rating."""
     now = now or utcnow()
+    if game.status is not GameStatus.ACTIVE:
+        raise ValueError(f"game #{game.id} is already {game.status}")
     game.status = GameStatus.EXPIRED
     game.finished_at = game.updated_at = now
     game.turn = game.deadline = None
-    _flush_game(session, game)
+    _bump_and_flush(session, game)
 
 
 def _count_computer_game(
@@ -296,6 +338,13 @@ def game_events(session: Session, game_id: int, *, game_no: int | None = None) -
     if game_no is not None:
         stmt = stmt.where(GameEvent.game_no == game_no)
     return list(session.scalars(stmt.order_by(GameEvent.seq)))
+
+
+def set_message_id(session: Session, game_id: int, message_id: int | None) -> None:
+    """Remember the Discord message that shows the board. Neither checked against nor counted
+    in the version: the message is sent after the action committed, and the buttons on it carry
+    the version of that action."""
+    session.execute(update(Game).where(Game.id == game_id).values(message_id=message_id))
 
 
 def active_games(session: Session, player_id: int) -> Sequence[Game]:

@@ -21,8 +21,8 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from db.games import Finish, NewEvent, create_game, save_game
 from db.games import GameResult as StoredResult
-from db.games import NewEvent, create_game, finish_game, save_game
 from db.models import Game, GameStatus, ResultKind
 from engine import Event, EventKind, Match, ResultReason
 from engine import GameResult as EngineResult
@@ -61,18 +61,23 @@ def result_kind(result: EngineResult) -> ResultKind:
     }[result.reason]
 
 
-def match_events(match: Match) -> list[NewEvent]:
-    """The whole move log of ``match``. The IDs of each row are the board after the *action*
-    that logged it: an action that logs several events (a roll that cannot be played logs the
-    roll and the empty move) gives them all the IDs it ended on, since the engine keeps only
-    the latest state."""
+def match_events(match: Match, start: int = 0) -> list[NewEvent]:
+    """The move log of ``match`` from row ``start`` on (the whole log by default). The IDs of
+    each row are the board after the *action* that logged it: an action that logs several
+    events (a roll that cannot be played logs the roll and the empty move) gives them all the
+    IDs it ended on, since the engine keeps only the latest state."""
     out: list[NewEvent] = []
+    seen = 0  # rows of the log before the current game
     for number, game in enumerate(match.games, start=1):
-        # Earlier games are over; their final IDs are recomputed from their final state.
-        pid, mid = game.position_id(), game.match_id()
-        out.extend(_event(e, number, pid, mid) for e in game.events)
-        if game.result is not None:
-            out.append(_end(game.result, number, pid, mid))
+        rows = len(game.events) + (game.result is not None)
+        if seen + rows > start:
+            # Earlier games are over; their final IDs are recomputed from their final state.
+            pid, mid = game.position_id(), game.match_id()
+            skip = max(0, start - seen)
+            out.extend(_event(e, number, pid, mid) for e in game.events[skip:])
+            if game.result is not None:
+                out.append(_end(game.result, number, pid, mid))
+        seen += rows
     return out
 
 
@@ -160,19 +165,15 @@ def save_match(
     :raises GameMovedOn: another action changed the game since ``row`` was loaded.
     :raises ValueError: ``match`` has fewer events than the log (it is not ``row``'s match).
     """
-    events = match_events(match)
-    if len(events) < row.event_count:
-        raise ValueError(
-            f"game #{row.id}: the match has {len(events)} events, the log {row.event_count}"
-        )
-    save_game(session, row, events=events[row.event_count :], now=now, **_columns(match))
-    if not match.is_over or row.status is not GameStatus.ACTIVE:
-        return None
-    result = match.game.result
-    winner = match.winner
-    assert result is not None and winner is not None
-    kind = result_kind(result)
-    status = GameStatus.ABANDONED if kind is ResultKind.TIMEOUT else GameStatus.FINISHED
-    return finish_game(
-        session, row, winner=winner, points=result.points, kind=kind, status=status, now=now
-    )
+    total = sum(len(g.events) + (g.result is not None) for g in match.games)
+    if total < row.event_count:
+        raise ValueError(f"game #{row.id}: the match has {total} events, the log {row.event_count}")
+    events = match_events(match, row.event_count)  # only the rows not yet stored
+    finish = None
+    if match.is_over and row.status is GameStatus.ACTIVE:
+        result, winner = match.game.result, match.winner
+        assert result is not None and winner is not None
+        kind = result_kind(result)
+        status = GameStatus.ABANDONED if kind is ResultKind.TIMEOUT else GameStatus.FINISHED
+        finish = Finish(winner, result.points, kind, status)
+    return save_game(session, row, events=events, finish=finish, now=now, **_columns(match))

@@ -9,26 +9,26 @@ one after changing :mod:`db.models`::
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import URL, Engine
+from sqlalchemy import URL, Connection, Engine
 
 from db.engine import make_engine
 
 __all__ = ["MIGRATIONS", "alembic_config", "current_revision", "head_revision", "upgrade"]
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
-_MIGRATION_LOCK = 0x6267_6D69_6772  # "bgmigr": any constant shared by every bot process
 
 
-def alembic_config(engine: Engine | None = None) -> Config:
+def alembic_config(engine: Engine | None = None, *, script_location: Path | None = None) -> Config:
     """An Alembic configuration for our migrations, without an ``alembic.ini`` file."""
     config = Config()
-    config.set_main_option("script_location", str(MIGRATIONS))
+    config.set_main_option("script_location", str(script_location or MIGRATIONS))
     # Revision files sort by their numeric prefix (0001_..., 0002_...).
     config.set_main_option("file_template", "%%(rev)s_%%(slug)s")
     if engine is not None:
@@ -36,24 +36,56 @@ def alembic_config(engine: Engine | None = None) -> Config:
     return config
 
 
-def _run(engine: Engine, fn_name: str, revision: str) -> None:
-    config = alembic_config(engine)
-    # One transaction for all the revisions applied (transactional DDL on PostgreSQL and SQLite):
-    # a failed upgrade leaves the schema where it was.
-    with engine.begin() as conn:
-        if conn.dialect.name == "postgresql":
-            # Several bot processes may start at once on an empty database, where Alembic's
-            # version table does not exist yet to serialise them: take a lock of our own,
-            # released with the transaction.
-            conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({_MIGRATION_LOCK})")
+# Any constant will do: it names the lock that start-ups of the bot take on PostgreSQL.
+_PG_LOCK = 0x6267_6D69_6772  # "bgmigr"
+
+
+def _run(engine: Engine, fn_name: str, revision: str, config: Config | None = None) -> None:
+    """Run an Alembic command in one transaction that holds the database against other bot
+    processes starting at the same moment: the first migrates, the others then find nothing to
+    do. A failure leaves the schema as it was."""
+    config = config or alembic_config(engine)
+    with engine.connect() as conn:
         config.attributes["connection"] = conn
-        getattr(command, fn_name)(config, revision)
+        if conn.dialect.name == "sqlite":
+            _run_sqlite(conn, lambda: getattr(command, fn_name)(config, revision))
+            return
+        with conn.begin():
+            if conn.dialect.name == "postgresql":
+                conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({_PG_LOCK})")
+            getattr(command, fn_name)(config, revision)
+
+
+def _run_sqlite(conn: Connection, migrate: Callable[[], None]) -> None:
+    # pysqlite opens a transaction only before INSERT/UPDATE/DELETE, so DDL would be committed
+    # statement by statement. The driver is switched to autocommit and the whole run goes in our
+    # own BEGIN IMMEDIATE (which also makes a second process wait) ... COMMIT. Foreign keys are
+    # off meanwhile (the pragma is ignored inside a transaction): batch mode rebuilds a table by
+    # copy, DROP and RENAME, and a DROP with foreign keys on would delete, by cascade, every row
+    # that references the table. They are checked all at once before the commit.
+    raw = conn.connection.driver_connection
+    assert raw is not None
+    try:
+        raw.isolation_level = None
+        conn.exec_driver_sql("PRAGMA foreign_keys = OFF")
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
+        try:
+            migrate()
+            broken = conn.exec_driver_sql("PRAGMA foreign_key_check").all()
+            if broken:
+                raise RuntimeError(f"the migration broke foreign keys: {broken[:5]}")
+            conn.exec_driver_sql("COMMIT")
+        except BaseException:
+            conn.exec_driver_sql("ROLLBACK")
+            raise
+    finally:
+        conn.invalidate()  # its settings were changed: the pool must not hand it out again
 
 
 def upgrade(target: str | URL | Engine | None = None, revision: str = "head") -> None:
     """Bring the database at ``target`` (an engine, a URL, or ``DATABASE_URL``/the default file)
     up to ``revision``. Safe to call on every start: it does nothing when already there, and
-    processes starting together on PostgreSQL serialise on an advisory lock."""
+    processes starting together wait for each other."""
     if isinstance(target, Engine):
         _run(target, "upgrade", revision)
         return

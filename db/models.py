@@ -199,7 +199,12 @@ class Game(Base):
     dice_counter: Mapped[int] = mapped_column(default=0)
     dice_revealed_at: Mapped[datetime | None]
 
-    __mapper_args__ = {"version_id_col": version}  # noqa: RUF012 (read once by the mapper)
+    # Every UPDATE of the row is a compare-and-swap on ``version`` (WHERE version = <read>);
+    # the repositories raise it themselves, once per state change (see db.games).
+    __mapper_args__ = {  # noqa: RUF012 (read once by the mapper)
+        "version_id_col": version,
+        "version_id_generator": False,
+    }
 
     def player_id(self, seat: int) -> int | None:
         """The player id in ``seat`` (0 or 1); None for the computer."""

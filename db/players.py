@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import select, update
@@ -13,6 +13,7 @@ from db.models import GuildMember, Player
 from db.types import utcnow
 
 __all__ = [
+    "SEEN_RESOLUTION",
     "ensure_player",
     "get_player",
     "guild_members",
@@ -22,12 +23,25 @@ __all__ = [
 ]
 
 
+SEEN_RESOLUTION = timedelta(minutes=5)
+"""``seen_at`` is refreshed at most this often, so that a click costs no write (nor, on SQLite,
+the database's write lock) just to say the player was there."""
+
+
 def ensure_player(
     session: Session, player_id: int, display_name: str, *, now: datetime | None = None
 ) -> Player:
-    """The player with this Discord user id, created on first sight; his display name and
-    ``seen_at`` are refreshed every time (people rename themselves)."""
+    """The player with this Discord user id, created on first sight; his display name (people
+    rename themselves) and ``seen_at`` (to :data:`SEEN_RESOLUTION`) are kept up to date."""
     now = now or utcnow()
+    known = session.get(Player, player_id)
+    if (
+        known is not None
+        and known.display_name == display_name
+        and abs(now - known.seen_at) < SEEN_RESOLUTION
+    ):
+        return known
+    # An upsert, not an INSERT after the read above: two first clicks at once must both work.
     stmt = (
         insert_for(session, Player)
         .values(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from sqlalchemy import Select, func, select
 from sqlalchemy.orm import Session
@@ -55,24 +56,27 @@ class LeaderboardRow:
     losses: int
 
 
+_T = TypeVar("_T", bound=tuple[Any, ...])
+
+
+def _in_guild(stmt: Select[_T], guild_id: int | None) -> Select[_T]:
+    """``stmt`` over ratings, narrowed to the players active in one server (if given)."""
+    if guild_id is None:
+        return stmt
+    return stmt.join(
+        GuildMember,
+        (GuildMember.player_id == Rating.player_id) & (GuildMember.guild_id == guild_id),
+    )
+
+
 def _ranked(guild_id: int | None) -> Select[tuple[Rating, str]]:
     stmt = select(Rating, Player.display_name).join(Player, Player.id == Rating.player_id)
-    if guild_id is not None:
-        stmt = stmt.join(
-            GuildMember,
-            (GuildMember.player_id == Rating.player_id) & (GuildMember.guild_id == guild_id),
-        )
-    return stmt
+    return _in_guild(stmt, guild_id)
 
 
 def _count_above(session: Session, rating: float, guild_id: int | None) -> int:
     stmt = select(func.count()).select_from(Rating).where(Rating.rating > rating)
-    if guild_id is not None:
-        stmt = stmt.join(
-            GuildMember,
-            (GuildMember.player_id == Rating.player_id) & (GuildMember.guild_id == guild_id),
-        )
-    return session.scalar(stmt) or 0
+    return session.scalar(_in_guild(stmt, guild_id)) or 0
 
 
 def leaderboard(

@@ -68,3 +68,12 @@ def test_postgresql_urls_build_a_psycopg_engine() -> None:
     assert engine.dialect.name == "postgresql" and engine.dialect.driver == "psycopg"
     assert engine.pool._pre_ping  # type: ignore[attr-defined]
     engine.dispose()
+
+
+def test_synchronous_normal_can_be_chosen(tmp_path: Path) -> None:
+    engine = make_engine(f"sqlite:///{tmp_path / 'n.sqlite3'}", sqlite_synchronous="NORMAL")
+    with engine.connect() as conn:
+        assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == 1
+    engine.dispose()
+    with pytest.raises(ValueError, match="FULL or NORMAL"):
+        make_engine(f"sqlite:///{tmp_path / 'o.sqlite3'}", sqlite_synchronous="OFF")  # type: ignore[arg-type]

@@ -8,6 +8,7 @@ import pytest
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm.exc import StaleDataError
 
 from db import games
 from db.errors import GameMovedOn, GameNotFound
@@ -285,3 +286,75 @@ def test_save_match_refuses_a_match_with_fewer_events(factory: Factory) -> None:
         game_id = new_game(s).id
     with pytest.raises(ValueError, match="events"), factory.begin() as s:
         save_match(s, games.get_game(s, game_id), Match())
+
+
+def test_the_tail_of_the_log_is_the_log_from_that_row() -> None:
+    m = Match(length=3)
+    m.game.opening_roll(6, 1)
+    m.game.play_text("13/7 8/7")
+    m.game.resign(1, 2)
+    m.game.accept_resignation()
+    m.next_game().opening_roll(2, 2)  # a tie: re-rolled
+    m.game.opening_roll(5, 3)
+    whole = match_events(m)
+    assert len(whole) == 7  # game 1: opening, move, resign, accept, end; game 2: two openings
+    for start in range(len(whole) + 2):
+        assert match_events(m, start) == whole[start:]
+
+
+def test_the_version_counts_state_changes_only(factory: Factory) -> None:
+    """Buttons carry the version: writing the deadline, the dice reveal time or the message id
+    after the action must not make the buttons just drawn stale, yet stays compare-and-swap."""
+    with factory.begin() as s:
+        add_players(s)
+        game_id = new_game(s).id
+    with factory.begin() as s:
+        row = games.get_game(s, game_id, expected_version=1)
+        m = load_match(row)
+        m.game.resign(0, 1)
+        m.game.accept_resignation()  # the money game ends: state saved and result, one step
+        result = save_match(s, row, m, now=NOW)
+        assert result is not None and row.version == 2
+        row.dice_revealed_at = later(1)  # written at commit, after the save
+    with factory.begin() as s:
+        games.set_message_id(s, game_id, 555)
+    with factory() as s:
+        row = games.get_game(s, game_id, expected_version=2)
+        assert (row.status, row.dice_revealed_at, row.message_id) == (
+            GameStatus.FINISHED,
+            later(1),
+            555,
+        )
+
+
+def test_a_stale_write_of_any_column_is_refused(factory: Factory) -> None:
+    with factory.begin() as s:
+        add_players(s)
+        game_id = new_game(s).id
+    with factory() as stale, factory() as fresh:
+        old = games.get_game(stale, game_id)
+        row = games.get_game(fresh, game_id)
+        m = load_match(row)
+        m.game.play_text("8/5 6/5")
+        save_match(fresh, row, m)
+        fresh.commit()
+        old.deadline = later(99)
+        with pytest.raises(StaleDataError):
+            stale.commit()
+    with factory() as s:
+        assert games.get_game(s, game_id).deadline is None
+
+
+def test_a_game_ends_once(factory: Factory) -> None:
+    with factory.begin() as s:
+        add_players(s)
+        row = new_game(s)
+        games.finish_game(s, row, winner=0, points=1, kind=ResultKind.SINGLE)
+        with pytest.raises(ValueError, match="already finished"):
+            games.finish_game(s, row, winner=1, points=1, kind=ResultKind.SINGLE)
+        with pytest.raises(ValueError, match="already finished"):
+            games.expire_game(s, row)
+    with pytest.raises(ValueError, match="seat 0 or 1"):
+        games.Finish(2, 1, ResultKind.SINGLE)
+    with pytest.raises(ValueError, match="finished or abandoned"):
+        games.Finish(0, 1, ResultKind.SINGLE, GameStatus.EXPIRED)

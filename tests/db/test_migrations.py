@@ -8,6 +8,9 @@ that every row and every value of every surviving column is still there.
 
 from __future__ import annotations
 
+import shutil
+import textwrap
+import threading
 import tomllib
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
@@ -287,3 +290,81 @@ def test_the_migrations_ship_in_the_package() -> None:
     assert {"db", "db.migrations", "db.migrations.versions"} <= set(packages)
     patterns = config["setuptools"]["package-data"]["*"]
     assert any(Path("script.py.mako").match(p) for p in patterns)
+
+
+def _with_extra_revision(tmp_path: Path, body: str) -> Any:
+    """Our migrations plus a revision 9999 doing ``body``, as a later release would add."""
+    location = tmp_path / "migrations"
+    shutil.copytree(migrate.MIGRATIONS, location)
+    (location / "versions" / "9999_extra.py").write_text(
+        "import sqlalchemy as sa\nfrom alembic import op\n\n"
+        f"revision = '9999'\ndown_revision = {head_revision()!r}\n"
+        "branch_labels = depends_on = None\n\n\n"
+        f"def upgrade():\n{textwrap.indent(textwrap.dedent(body), '    ')}\n\n\n"
+        "def downgrade():\n    pass\n",
+        encoding="utf-8",
+    )
+    return migrate.alembic_config(script_location=location)
+
+
+def test_a_later_revision_rebuilding_a_table_keeps_the_rows_that_reference_it(
+    empty_engine: Engine, tmp_path: Path
+) -> None:
+    """SQLite rebuilds a table to change a column; with foreign keys on, dropping the old table
+    would delete the move log by cascade. The runner turns them off and checks them after."""
+    before = build_at(empty_engine, head_revision())
+    config = _with_extra_revision(
+        tmp_path,
+        """
+        with op.batch_alter_table("games") as batch_op:
+            batch_op.alter_column("computer_level", type_=sa.String(40))
+        """,
+    )
+    migrate._run(empty_engine, "upgrade", "head", config)
+    assert current_revision(empty_engine) == "9999"
+    assert_kept(before, snapshot(empty_engine), "9999")
+    with empty_engine.connect() as conn:
+        if conn.dialect.name == "sqlite":  # and the pool's connections still enforce them
+            assert conn.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+
+
+def test_a_failing_revision_changes_nothing(empty_engine: Engine, tmp_path: Path) -> None:
+    upgrade(empty_engine)
+    config = _with_extra_revision(
+        tmp_path,
+        """
+        op.create_table("half_done", sa.Column("id", sa.Integer, primary_key=True))
+        op.drop_index("ix_games_deadline", table_name="games")
+        raise RuntimeError("the revision fails half-way")
+        """,
+    )
+    with pytest.raises(RuntimeError, match="half-way"):
+        migrate._run(empty_engine, "upgrade", "head", config)
+    assert current_revision(empty_engine) == head_revision()
+    with empty_engine.connect() as conn:
+        names = inspect(conn).get_table_names()
+        indexes = {i["name"] for i in inspect(conn).get_indexes("games")}
+    assert "half_done" not in names and "ix_games_deadline" in indexes
+
+
+def test_bot_processes_starting_together_migrate_once(empty_url: URL) -> None:
+    engines = [make_engine(empty_url) for _ in range(3)]
+    errors: list[BaseException] = []
+
+    def start(engine: Engine) -> None:
+        try:
+            upgrade(engine)
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=start, args=(e,)) for e in engines]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    try:
+        assert errors == []
+        assert current_revision(engines[0]) == head_revision()
+    finally:
+        for engine in engines:
+            engine.dispose()

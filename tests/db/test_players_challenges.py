@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from sqlalchemy import Engine, event
 from sqlalchemy.orm import Session, sessionmaker
 
 from db import challenges, players
@@ -126,3 +127,27 @@ def test_impossible_challenges_are_refused(factory: Factory) -> None:
         cid = _challenge(s)
         with pytest.raises(ValueError, match="answered with"):
             challenges.answer_challenge(s, cid, ChallengeStatus.EXPIRED, now=NOW)
+
+
+def test_a_known_player_clicking_again_costs_no_write(factory: Factory, engine: Engine) -> None:
+    with factory.begin() as s:
+        players.ensure_player(s, ALICE, "alice", now=NOW)
+    statements: list[str] = []
+
+    def record(_conn: object, _cursor: object, sql: str, *_args: object) -> None:
+        statements.append(sql.split()[0].upper())
+
+    event.listen(engine, "before_cursor_execute", record)
+    try:
+        with factory.begin() as s:
+            again = players.ensure_player(s, ALICE, "alice", now=later(60))
+    finally:
+        event.remove(engine, "before_cursor_execute", record)
+    assert statements == ["SELECT"]
+    assert again.seen_at == NOW  # within SEEN_RESOLUTION: left as it was
+    with factory.begin() as s:
+        later_on = players.ensure_player(s, ALICE, "alice", now=NOW + players.SEEN_RESOLUTION)
+        assert later_on.seen_at == NOW + players.SEEN_RESOLUTION
+    with factory() as s:
+        stored = players.get_player(s, ALICE)
+        assert stored is not None and stored.seen_at == NOW + players.SEEN_RESOLUTION
