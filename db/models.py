@@ -190,6 +190,11 @@ class Game(Base):
     # The move timer: when the player to act runs out of time. Only active games have one, so the
     # sweeper's "deadline <= now" is a short index range.
     deadline: Mapped[datetime | None] = mapped_column(index=True)
+    # How far the sweeper got with the current deadline: 0 nothing sent, 1 reminder sent,
+    # 2 the waiting player was told he may claim the game. Reset by every state change.
+    timer_stage: Mapped[int] = mapped_column(SmallInteger, default=0, server_default="0")
+    # The post-game review (engine.analysis.Review.to_dict), computed once on request.
+    review: Mapped[dict[str, Any] | None]
 
     # Provably fair dice (the integrity issue): the SHA-256 commitment is published at the start,
     # the secret seed is kept here and shown only once the game is over, each roll derives from

@@ -7,6 +7,7 @@ the database, outside the game's unit of work, so it never holds up play.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -28,7 +29,7 @@ from render.analysis import mistake_card, review_chart
 if TYPE_CHECKING:
     from bot.service.core import Service
 
-__all__ = ["AnalysisMixin", "REVIEW_PLIES"]
+__all__ = ["REVIEW_PLIES", "AnalysisMixin"]
 
 log = logging.getLogger(__name__)
 
@@ -63,15 +64,24 @@ class AnalysisMixin:
                 return self._play_hint(table, seat, lang)
             if game.phase is Phase.ROLL and game.can_double():
                 h = cube_hint(game.position, game.context(seat), plies=HINT_PLIES)
-                return Reply(text=t("hint.cube", lang, advice=_cube_advice(h.action, h.response,
-                                                                           lang),
-                                    nd=f"{h.no_double:+.3f}", dt=f"{h.double_take:+.3f}",
-                                    dp=f"{h.double_pass:+.3f}"), ephemeral=True)
+                return Reply(
+                    text=t(
+                        "hint.cube",
+                        lang,
+                        advice=_cube_advice(h.action, h.response, lang),
+                        nd=f"{h.no_double:+.3f}",
+                        dt=f"{h.double_take:+.3f}",
+                        dp=f"{h.double_pass:+.3f}",
+                    ),
+                    ephemeral=True,
+                )
             if game.phase is Phase.DOUBLED:
                 h = cube_hint(game.position, game.context(game.on_roll), plies=HINT_PLIES)
                 key = "hint.take" if h.response == "take" else "hint.pass"
-                return Reply(text=t(key, lang, dt=f"{-h.double_take:+.3f}",
-                                    dp=f"{-h.double_pass:+.3f}"), ephemeral=True)
+                return Reply(
+                    text=t(key, lang, dt=f"{-h.double_take:+.3f}", dp=f"{-h.double_pass:+.3f}"),
+                    ephemeral=True,
+                )
             raise Refusal("hint.nothing")
 
         return self._guard(actor, run)
@@ -83,17 +93,31 @@ class AnalysisMixin:
         lines = [t("hint.title", lang, d1=dice[0], d2=dice[1])]
         for i, h in enumerate(moves, start=1):
             diff = "" if i == 1 else f" ({h.difference:+.3f})"
-            lines.append(t("hint.line", lang, rank=i, play=str(h.play),
-                           equity=f"{h.equity:+.3f}", diff=diff,
-                           win=f"{100 * h.probs[0]:.1f}"))
+            lines.append(
+                t(
+                    "hint.line",
+                    lang,
+                    rank=i,
+                    play=str(h.play),
+                    equity=f"{h.equity:+.3f}",
+                    diff=diff,
+                    win=f"{100 * h.probs[0]:.1f}",
+                )
+            )
         image = None
         if moves:
             best = moves[0].play
             after = game.position.apply(best).swap_players()  # seen by the mover, just played
             base = board_view(table, seat, lang, _NO_UI, mirrored=False)
             view = BoardView(
-                names=base.names, colors=base.colors, dice=dice, dice_left=(),
-                context=base.context, last_play=best, last_play_by="mover", lang=lang,
+                names=base.names,
+                colors=base.colors,
+                dice=dice,
+                dice_left=(),
+                context=base.context,
+                last_play=best,
+                last_play_by="mover",
+                lang=lang,
             )
             try:
                 image = render_board(after, view=view)
@@ -144,8 +168,9 @@ class AnalysisMixin:
         # a lost race (two reviews at once) only computes the same review twice.
         try:
             with self._unit() as s:
-                s.execute(GameRow.__table__.update().where(GameRow.id == game_id)
-                          .values(review=data))
+                s.execute(
+                    GameRow.__table__.update().where(GameRow.id == game_id).values(review=data)
+                )
         except Exception:
             log.exception("caching the review of game %s failed", game_id)
 
@@ -162,8 +187,11 @@ class AnalysisMixin:
                 who = self._who(s, actor)
                 lang = who.lang
                 if game_id is None:
-                    rows = [r for r in game_repo.active_games(s, actor.id)
-                            if r.channel_id == where.channel_id]
+                    rows = [
+                        r
+                        for r in game_repo.active_games(s, actor.id)
+                        if r.channel_id == where.channel_id
+                    ]
                     rows = rows or list(stats_repo.game_history(s, actor.id, limit=1))
                     if not rows:
                         raise Refusal("export.none")
@@ -176,22 +204,39 @@ class AnalysisMixin:
                     raise Refusal("error.not_your_game")  # others' games only once finished
                 table = self._localized(self._table(s, row), lang)
                 moments = s.execute(
-                    select(GameEvent.seq, GameEvent.game_no, GameEvent.kind, GameEvent.player,
-                           GameEvent.play, GameEvent.position_id, GameEvent.match_id)
-                    .where(GameEvent.game_id == row.id).order_by(GameEvent.seq)
+                    select(
+                        GameEvent.seq,
+                        GameEvent.game_no,
+                        GameEvent.kind,
+                        GameEvent.player,
+                        GameEvent.play,
+                        GameEvent.position_id,
+                        GameEvent.match_id,
+                    )
+                    .where(GameEvent.game_id == row.id)
+                    .order_by(GameEvent.seq)
                 ).all()
                 number = row.id
             names = (table.seats[0].name, table.seats[1].name)
             mat = write_mat(table.match, names)
-            lines = [f"# game {number}: {names[0]} vs {names[1]}",
-                     "# seq game kind player play -> Position ID : Match ID"]
+            lines = [
+                f"# game {number}: {names[0]} vs {names[1]}",
+                "# seq game kind player play -> Position ID : Match ID",
+            ]
             for seq, game_no, kind, player, play, pid, mid in moments:
                 who_ = "-" if player is None else names[player]
-                lines.append(f"{seq:4d} {game_no:2d} {kind:8s} {who_[:16]:16s} {play or '':24s} "
-                             f"-> {pid}:{mid}")
+                lines.append(
+                    f"{seq:4d} {game_no:2d} {kind:8s} {who_[:16]:16s} {play or '':24s} "
+                    f"-> {pid}:{mid}"
+                )
             game = table.game
-            text = t("export.done", lang, id=number, position_id=game.position_id(),
-                     match_id=game.match_id())
+            text = t(
+                "export.done",
+                lang,
+                id=number,
+                position_id=game.position_id(),
+                match_id=game.match_id(),
+            )
             return Reply(
                 text=text,
                 ephemeral=True,
@@ -228,34 +273,46 @@ def _review_reply(table: Table, review: Review, lang: str) -> Reply:
             continue
         st = review.stats(player)
         none = t("review.none_short", lang)
-        lines.append(t(
-            "review.player", lang, name=names[player],
-            rate=_rate(st.error_rate, none),
-            rating=t(f"rating.{st.rating}", lang) if st.rating else none,
-            checker=_rate(st.checker_rate, none), moves=st.unforced_moves,
-            cube=_rate(st.cube_rate, none), cubes=st.cube_decisions,
-            luck=f"{st.luck:+.3f}",
-            luck_rating=t(f"luck.{st.luck_rating}", lang) if st.luck_rating else none,
-        ))
+        lines.append(
+            t(
+                "review.player",
+                lang,
+                name=names[player],
+                rate=_rate(st.error_rate, none),
+                rating=t(f"rating.{st.rating}", lang) if st.rating else none,
+                checker=_rate(st.checker_rate, none),
+                moves=st.unforced_moves,
+                cube=_rate(st.cube_rate, none),
+                cubes=st.cube_decisions,
+                luck=f"{st.luck:+.3f}",
+                luck_rating=t(f"luck.{st.luck_rating}", lang) if st.luck_rating else none,
+            )
+        )
     attachments: list[Attachment] = []
     human = next((i for i in (0, 1) if not table.seats[i].is_computer), 0)
     for n, decision in enumerate(review.worst(human, 3), start=1):
-        lines.append(t("review.mistake", lang, n=n, name=names[decision.player],
-                       played=_decision_text(decision.kind, decision.played, lang),
-                       best=_decision_text(decision.kind, decision.best, lang),
-                       error=f"{1000 * decision.error:.0f}"))
+        lines.append(
+            t(
+                "review.mistake",
+                lang,
+                n=n,
+                name=names[decision.player],
+                played=_decision_text(decision.kind, decision.played, lang),
+                best=_decision_text(decision.kind, decision.best, lang),
+                error=f"{1000 * decision.error:.0f}",
+            )
+        )
         try:
             card = mistake_card(decision, names=names, colors=COLORS, lang=lang)
         except ValueError:
             continue
         attachments.append(Attachment(f"mistake-{n}.png", card))
     chart = None
-    try:
+    with contextlib.suppress(ValueError):
         chart = review_chart(review, names=names, player=human, lang=lang)
-    except ValueError:
-        pass
-    return Reply(text="\n".join(lines), image=chart, image_name="chances.png",
-                 attachments=attachments)
+    return Reply(
+        text="\n".join(lines), image=chart, image_name="chances.png", attachments=attachments
+    )
 
 
 def _decision_text(kind: str, what: str, lang: str) -> str:

@@ -12,13 +12,14 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
-from datetime import datetime, timedelta
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime, timedelta
 
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.dice import GameDice
 from bot.i18n import Text, error_text, language, t
+from bot.service.analysis import AnalysisMixin
 from bot.service.computer import computer_acts
 from bot.service.customid import ChallengeAction, GameAction
 from bot.service.info import InfoMixin
@@ -26,6 +27,7 @@ from bot.service.integrity import IntegrityMixin
 from bot.service.people import Actor, Prefs, Where
 from bot.service.present import Notes, Seat, Table, UiState, board_reply, text_picture
 from bot.service.replies import Button, Reply
+from bot.service.timers import TimersMixin
 from db import challenges as challenge_repo
 from db import games as game_repo
 from db import players as player_repo
@@ -70,7 +72,7 @@ class _Who:
     lang: str
 
 
-class Service(InfoMixin, IntegrityMixin):
+class Service(InfoMixin, IntegrityMixin, AnalysisMixin, TimersMixin):
     """Every use case of the bot.
 
     :param factory: SQLAlchemy session factory (``db.engine.make_session_factory``).
@@ -146,6 +148,7 @@ class Service(InfoMixin, IntegrityMixin):
                 player = player_repo.get_player(s, pid)
                 seats.append(Seat(name=player.display_name if player else str(pid), user_id=pid))
         revealed = row.dice_seed if row.status is not GameStatus.ACTIVE else None
+        late = row.deadline is not None and _aware(row.deadline) <= self.clock()
         return Table(
             row.id,
             row.version,
@@ -154,6 +157,7 @@ class Service(InfoMixin, IntegrityMixin):
             row.rated,
             row.dice_commitment,
             revealed,
+            out_of_time=late and row.status is GameStatus.ACTIVE,
         )
 
     def _seat_names(self, table: Table, lang: str) -> tuple[str, str]:
@@ -168,16 +172,8 @@ class Service(InfoMixin, IntegrityMixin):
 
     def _localized(self, table: Table, lang: str) -> Table:
         names = self._seat_names(table, lang)
-        seats = tuple(Seat(n, s.user_id, s.level) for n, s in zip(names, table.seats, strict=True))
-        return Table(
-            table.game_id,
-            table.version,
-            seats,
-            table.match,  # type: ignore[arg-type]
-            table.rated,
-            table.commitment,
-            table.revealed_seed,
-        )
+        s0, s1 = (Seat(n, s.user_id, s.level) for n, s in zip(names, table.seats, strict=True))
+        return replace(table, seats=(s0, s1))
 
     def _prefs_of(self, s: Session, table: Table) -> tuple[Prefs, Prefs]:
         out = []
@@ -263,6 +259,8 @@ class Service(InfoMixin, IntegrityMixin):
             and not table.against_computer
         )
         row.deadline = self.clock() + self.settings.move_timeout if human_turn else None
+        row.timer_stage = 0  # a new deadline: its reminder and claim notices are still to come
+        table.out_of_time = False
         if table.match.is_over:
             # The seed is published with the result: from now on anyone can check every die.
             table.revealed_seed = row.dice_seed
@@ -537,10 +535,13 @@ class Service(InfoMixin, IntegrityMixin):
         """Apply one press to the game inside its unit of work; the view state and what
         happened, for the reply."""
         game = table.game
-        if game.turn != seat:
-            raise Refusal("error.not_your_turn")
         ui = UiState()
         notes = Notes()
+        if action.action == "claim":
+            self._claim(s, row, table, seat, notes, lang)
+            return ui, notes
+        if game.turn != seat:
+            raise Refusal("error.not_your_turn")
         arg = action.arg
         name = action.action
         if name == "roll":
@@ -611,6 +612,21 @@ class Service(InfoMixin, IntegrityMixin):
         else:
             raise Refusal("error.unknown_button")
         return ui, notes
+
+    def _claim(
+        self, s: Session, row: GameRow, table: Table, seat: int, notes: Notes, lang: str
+    ) -> None:
+        """The waiting player claims a game whose move timer ran out: scored as a resignation
+        of a single game (times the cube) by the player who let the time run out."""
+        game = table.game
+        late = row.deadline is not None and _aware(row.deadline) <= self.clock()
+        if not late or game.turn is None or game.turn == seat:
+            raise Refusal("error.cannot_claim")
+        loser = game.turn
+        game.forfeit(loser, 1)
+        names = self._seat_names(table, lang)
+        notes.add("note.claimed", name=names[seat], loser=names[loser])
+        self._save(s, row, table, self._dice(row))
 
     def _finish_action(
         self,
@@ -807,6 +823,11 @@ class Service(InfoMixin, IntegrityMixin):
 
 
 _RESIGN_NAMES = {1: "single", 2: "gammon", 3: "backgammon"}
+
+
+def _aware(moment: datetime) -> datetime:
+    """SQLite returns naive datetimes for aware columns: they are UTC."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 def _raise(exc: Exception) -> Reply:

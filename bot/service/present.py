@@ -48,6 +48,7 @@ class Table:
     rated: bool = False
     commitment: str | None = None
     revealed_seed: str | None = None
+    out_of_time: bool = False  # the player to act let the move timer run out: claim possible
 
     @property
     def game(self) -> Game:
@@ -324,22 +325,33 @@ def components(table: Table, lang: str, ui: UiState) -> list[list[Component]]:
                 button("cancel", "button.cancel"),
             ]
         ]
+    claim: list[list[Component]] = []
+    if table.out_of_time:
+        claim = [[button("claim", "button.claim", "danger")]]
     if game.phase is Phase.ROLL:
         row = [button("roll", "button.roll", "primary")]
         if game.can_double():
             row.append(button("double", "button.double", "success"))
         row.append(button("resign_menu", "button.resign", "danger"))
-        return [row]
+        return [row, *claim]
     if game.phase is Phase.DOUBLED:
-        return [[button("take", "button.take", "success"), button("drop", "button.drop", "danger")]]
+        return [
+            [button("take", "button.take", "success"), button("drop", "button.drop", "danger")],
+            *claim,
+        ]
     if game.phase is Phase.RESIGNED:
         return [
             [
                 button("accept", "button.accept", "success"),
                 button("reject", "button.reject", "danger"),
-            ]
+            ],
+            *claim,
         ]
-    return _move_components(table, lang, ui, act)
+    rows = _move_components(table, lang, ui, act)
+    if claim:
+        # Five rows at most: the whole-play menu gives its row to the claim button.
+        rows = [r for r in rows if not any(isinstance(c, Select) for c in r)][:4] + claim
+    return rows
 
 
 def _move_components(table: Table, lang: str, ui: UiState, act) -> list[list[Component]]:  # type: ignore[no-untyped-def]
