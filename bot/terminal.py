@@ -83,7 +83,7 @@ class Terminal:
     json_mode: bool = False
     lang: str = "en"
     images: Path = field(default_factory=lambda: Path("boards"))
-    user: str = "you"
+    user: str = "Player"
     _buttons: dict[str, str] = field(default_factory=dict)
     _selects: dict[str, str] = field(default_factory=dict)
     _labels: list[str] = field(default_factory=list)
@@ -140,6 +140,8 @@ class Terminal:
                 level=options.get("level", "intermediate"),
                 points=_number(options.get("points", "0")),
                 cube=_flag(options.get("cube", "true")),
+                position_id=options.get("position"),
+                match_id=options.get("match"),
             )
         if command == "/challenge":
             name = options.get("opponent") or options.get("_", "")
@@ -172,6 +174,14 @@ class Terminal:
             return s.stats(a, w, other)
         if command == "/history":
             return s.history(a, w)
+        if command == "/hint":
+            return s.hint(a, w)
+        if command == "/review":
+            game = options.get("game", options.get("_"))
+            return s.review(a, w, _number(game) if game else None)
+        if command == "/export":
+            game = options.get("game", options.get("_"))
+            return s.export(a, w, _number(game) if game else None)
         if command == "/verify":
             return s.verify(a, w, _number(options.get("game", options.get("_", "0"))))
         if command == "/dice":
@@ -253,10 +263,11 @@ class Terminal:
         elif reply.edit and not reply.ephemeral:
             self._buttons, self._selects, self._labels = {}, {}, []
         image_path = self._save_image(reply)
+        files = self._save_attachments(reply)
         if self.json_mode:
-            self._print_json(reply, image_path)
+            self._print_json(reply, image_path, files)
         else:
-            self._print_reply(reply, image_path)
+            self._print_reply(reply, image_path, files)
 
     def _save_image(self, reply: Reply) -> str | None:
         if reply.image is None:
@@ -269,7 +280,17 @@ class Terminal:
         path.write_bytes(reply.image)
         return str(path)
 
-    def _print_json(self, reply: Reply, image: str | None) -> None:
+    def _save_attachments(self, reply: Reply) -> list[str]:
+        """Write every attached file (a .mat export, more pictures) next to the boards."""
+        paths = []
+        for attachment in reply.attachments:
+            self.images.mkdir(parents=True, exist_ok=True)
+            path = self.images / Path(attachment.name).name
+            path.write_bytes(attachment.data)
+            paths.append(str(path))
+        return paths
+
+    def _print_json(self, reply: Reply, image: str | None, files: list[str] = ()) -> None:  # type: ignore[assignment]
         obj: dict[str, Any] = {
             "text": _plain(reply.text),
             "image": image,
@@ -277,12 +298,16 @@ class Terminal:
             "match_id": reply.match_id,
             "buttons": [b.label for b in reply.buttons if not b.disabled],
         }
+        if files:
+            # The first non-picture file (the .mat of /export) is "file"; "files" lists them all.
+            obj["file"] = next((f for f in files if not f.endswith(".png")), files[0])
+            obj["files"] = list(files)
         if reply.ephemeral:
             obj["ephemeral"] = True
         self.out.write(json.dumps(obj, ensure_ascii=False) + "\n")
         self.out.flush()
 
-    def _print_reply(self, reply: Reply, image: str | None) -> None:
+    def _print_reply(self, reply: Reply, image: str | None, files: list[str] = ()) -> None:  # type: ignore[assignment]
         prefix = "(only you) " if reply.ephemeral else ""
         self._print_text(prefix + _plain(reply.text))
         if reply.position_id and reply.game_id is not None:
@@ -291,6 +316,8 @@ class Terminal:
                 self._print_text(board)
         if image:
             self._print_text(t("terminal.image", self.lang, path=image))
+        for path in files:
+            self._print_text(t("terminal.file", self.lang, path=path))
         labels = [b.label for b in reply.buttons if not b.disabled]
         if labels:
             self._print_text(

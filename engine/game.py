@@ -325,8 +325,12 @@ class Game:
         )
         after = chosen.result_position()
         if after.winner() is not None:
+            winner = self.on_roll
+            # As after any play, the position is now seen by the other player, who is "on
+            # roll" in it (GNU Backgammon shows the loser on roll after the last bear-off).
             self.position = after
-            self._finish(self.on_roll, after.result_value(), ResultReason.BEAR_OFF)
+            self.on_roll = 1 - winner
+            self._finish(winner, after.result_value(), ResultReason.BEAR_OFF)
             return
         self._pass_turn(after)
 

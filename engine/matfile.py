@@ -182,6 +182,7 @@ def read_mat(text: str) -> MatFile:
     match = Match(length=int(header.group(1)))
     names = ("Player 1", "Player 2")
     first_game = True
+    score_next = False  # GNU Backgammon reads the line after "Game N" as the score line
     for index, line in enumerate(lines):
         if not line.strip() or line.lstrip().startswith((";", "#")) or _HEADER.match(line):
             continue
@@ -191,9 +192,11 @@ def read_mat(text: str) -> MatFile:
                     break
                 match.next_game()
             first_game = False
+            score_next = True
             continue
-        score = _SCORE.match(line)
-        if score and ")" not in line:
+        score = _SCORE.match(line) if score_next else None
+        score_next = False
+        if score:
             names = (score.group(1), score.group(3))
             expected = (int(score.group(2)), int(score.group(4)))
             if expected != match.game.score:

@@ -24,12 +24,14 @@ __all__ = ["EXTENSIONS", "BackgammonBot", "BackgammonTree"]
 
 log = logging.getLogger(__name__)
 
-# One cog per feature. Timers (issue 8: move deadlines, expired challenges) will be one more
-# extension here, a cog owning its background task and calling the service like the others.
+# One cog per feature; the timers cog owns the background sweep of move deadlines.
 EXTENSIONS = (
     "bot.discord_app.cogs.games",
+    "bot.discord_app.cogs.analysis",
     "bot.discord_app.cogs.info",
+    "bot.discord_app.cogs.integrity",
     "bot.discord_app.cogs.settings",
+    "bot.discord_app.cogs.timers",
 )
 
 

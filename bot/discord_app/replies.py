@@ -60,9 +60,13 @@ def _mentions(reply: Reply) -> discord.AllowedMentions:
 
 
 def _files(reply: Reply) -> list[discord.File]:
-    if reply.image is None:
-        return []
-    return [discord.File(BytesIO(reply.image), filename=reply.image_name)]
+    files = []
+    if reply.image is not None:
+        files.append(discord.File(BytesIO(reply.image), filename=reply.image_name))
+    # Discord takes ten files per message; the service sends at most nine besides the picture.
+    for extra in reply.attachments[: 10 - len(files)]:
+        files.append(discord.File(BytesIO(extra.data), filename=extra.name))
+    return files
 
 
 async def answer(

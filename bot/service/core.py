@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 
 from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm.exc import StaleDataError
 
 from bot.dice import GameDice
 from bot.i18n import Text, error_text, language, t
@@ -36,7 +37,7 @@ from db.gamestate import create_match_game, load_match, save_match
 from db.models import ChallengeStatus, GameStatus
 from db.models import Game as GameRow
 from db.types import utcnow
-from engine import BackgammonError, EventKind, Game, Match, Phase
+from engine import BackgammonError, EventKind, Game, Match, MatchKey, Phase, encode_match_id
 from engine.bots import LEVELS
 
 __all__ = ["Refusal", "Service", "Settings"]
@@ -100,8 +101,12 @@ class Service(InfoMixin, IntegrityMixin, AnalysisMixin, TimersMixin):
 
     @contextmanager
     def _unit(self) -> Iterator[Session]:
-        with self.factory.begin() as session:
-            yield session
+        try:
+            with self.factory.begin() as session:
+                yield session
+        except StaleDataError:
+            # A write outside the repositories (a column set on the row) lost the race at commit.
+            raise GameMovedOn(0) from None
 
     def _who(self, s: Session, actor: Actor) -> _Who:
         row = player_repo.ensure_player(s, actor.id, actor.name[:100], now=self.clock())
@@ -283,8 +288,12 @@ class Service(InfoMixin, IntegrityMixin, AnalysisMixin, TimersMixin):
         level: str = "intermediate",
         points: int = 0,
         cube: bool = True,
+        position_id: str | None = None,
+        match_id: str | None = None,
     ) -> Reply:
-        """``/play``: a game against the computer, in a DM or a channel."""
+        """``/play``: a game against the computer, in a DM or a channel; from a GNU Backgammon
+        Position ID (and Match ID) to practise a position, the player taking the side on roll
+        in the Position ID (player 0 of the Match ID)."""
 
         def run() -> Reply:
             with self._unit() as s:
@@ -293,13 +302,19 @@ class Service(InfoMixin, IntegrityMixin, AnalysisMixin, TimersMixin):
                 level_name = _level(level)
                 length = self._length(points)
                 self._no_game_here(s, actor, where)
-                match = Match(length=length, cube=cube)
+                match = self._new_match(length, cube, position_id, match_id)
                 seats = (Seat(actor.name, user_id=actor.id), Seat("", level=level_name))
                 table = Table(0, 0, seats, match)
                 notes = Notes()
                 notes.add(
                     "note.new_computer_game", name=actor.name, level=Text(f"level.{level_name}")
                 )
+                if position_id:
+                    notes.add(
+                        "note.from_position",
+                        position_id=match.game.position_id(),
+                        match_id=match.game.match_id(),
+                    )
                 dice = self.new_dice()
                 notes.add("dice.commitment", commitment=dice.commitment)
                 self._advance(table, dice, notes, (who.prefs, Prefs()), lang)
@@ -324,6 +339,16 @@ class Service(InfoMixin, IntegrityMixin, AnalysisMixin, TimersMixin):
             return board_reply(self._localized(table, lang), lang, notes, mirrored=mirrored)
 
         return self._guard(actor, run)
+
+    @staticmethod
+    def _new_match(length: int, cube: bool, position_id: str | None, match_id: str | None) -> Match:
+        if not position_id:
+            if match_id:
+                raise Refusal("error.match_id_alone")
+            return Match(length=length, cube=cube)
+        if not match_id and length:
+            match_id = encode_match_id(MatchKey(match_length=length))
+        return Match.from_ids(position_id.strip(), (match_id or "").strip() or None, cube=cube)
 
     def _length(self, points: int) -> int:
         if not isinstance(points, int) or not 0 <= points <= self.settings.max_match_length:

@@ -22,7 +22,7 @@ from typing import Literal
 from engine.bots.decisions import can_double_usefully
 from engine.context import MatchContext
 from engine.errors import InvalidPositionError
-from engine.game import EventKind, Game, ResultReason
+from engine.game import EventKind, Game
 from engine.ids import GameState, MatchKey, encode_match_id
 from engine.movegen import Dice, Move, Play, legal_plays
 from engine.position import Position
@@ -77,10 +77,8 @@ def _undo(position: Position, steps: tuple[tuple[int, int, int, bool], ...]) -> 
 
 
 def _final_view(game: Game) -> int:
-    """Whose view :attr:`Game.position` is at the end of the record."""
-    result = game.result
-    if result is not None and result.reason is ResultReason.BEAR_OFF:
-        return 1 - game.on_roll  # the winning play leaves the position seen by the loser
+    """Whose view :attr:`Game.position` is at the end of the record: the player on roll's, as
+    always (after the winning bear-off, the loser's)."""
     return game.on_roll
 
 

@@ -218,8 +218,8 @@ def test_the_linter_catches_what_discord_rejects(payload: list[dict[str, Any]]) 
 
 # -- what the payload says ----------------------------------------------------------------------
 
-COMMANDS = ["play", "challenge", "move", "undo", "board", "resign"]
-COMMANDS += ["leaderboard", "stats", "history", "rules", "help", "settings"]
+COMMANDS = ["play", "challenge", "move", "undo", "board", "resign", "hint", "review", "export"]
+COMMANDS += ["leaderboard", "stats", "history", "rules", "help", "verify", "dice", "settings"]
 
 
 def test_every_command_is_there_in_english_and_french(payload: list[dict[str, Any]]) -> None:

@@ -41,8 +41,9 @@ def row(factory: sessionmaker[Session], game_id: int) -> GameRow:
         return game
 
 
-def test_reminder_then_claim(timed: Service, script: deque[int], clock: Clock,
-                             factory: sessionmaker[Session]) -> None:
+def test_reminder_then_claim(
+    timed: Service, script: deque[int], clock: Clock, factory: sessionmaker[Session]
+) -> None:
     board = start(timed, script)
     assert timed.sweep() == []
     clock.advance(hours=HOURS - 1, minutes=1)
@@ -50,8 +51,9 @@ def test_reminder_then_claim(timed: Service, script: deque[int], clock: Clock,
     assert reminder.channel_id == CHANNEL.channel_id and reminder.reply.mentions == (ALICE.id,)
     assert "<@101>" in reminder.reply.text and "59 minute(s) left" in reminder.reply.text
     assert timed.sweep() == []  # sent once
-    # The board's buttons still work: a reminder does not change the game's version.
-    assert not press(timed, ALICE, board, "13").ephemeral
+    # The board's buttons still work: a reminder does not change the game's version. (A view
+    # change only: a checker moved would be a new action, and a new deadline.)
+    assert not press(timed, ALICE, board, "Die 2").ephemeral
     clock.advance(hours=2)
     (claim,) = timed.sweep()
     assert "ran out of time" in claim.reply.text and claim.reply.mentions == (BOB.id,)
@@ -81,15 +83,15 @@ def test_claim_only_after_the_deadline(timed: Service, script: deque[int], clock
     timed.sweep()
     from bot.service.customid import GameAction
 
-    early = GameAction(board.game_id or 0, 0, "claim").custom_id
     version = int(board.buttons[0].custom_id.split(":")[2])
     early = GameAction(board.game_id or 0, version, "claim").custom_id
     answer = timed.press(BOB, CHANNEL, early)
     assert answer.ephemeral and "only when your opponent has run out of time" in answer.text
 
 
-def test_unclaimed_games_expire(timed: Service, script: deque[int], clock: Clock,
-                                factory: sessionmaker[Session]) -> None:
+def test_unclaimed_games_expire(
+    timed: Service, script: deque[int], clock: Clock, factory: sessionmaker[Session]
+) -> None:
     board = start(timed, script)
     clock.advance(hours=HOURS, minutes=1)
     assert len(timed.sweep()) == 1  # claim offered (the reminder is skipped: already late)
@@ -100,16 +102,16 @@ def test_unclaimed_games_expire(timed: Service, script: deque[int], clock: Clock
     assert timed.sweep() == []
 
 
-def test_games_against_the_computer_wait(timed: Service, script: deque[int],
-                                         clock: Clock) -> None:
+def test_games_against_the_computer_wait(timed: Service, script: deque[int], clock: Clock) -> None:
     script.extend([5, 2])
     timed.play(ALICE, DM, level="beginner")
     clock.advance(days=30)
     assert timed.sweep() == []
 
 
-def test_timers_survive_a_restart(timed: Service, script: deque[int], clock: Clock,
-                                  factory: sessionmaker[Session]) -> None:
+def test_timers_survive_a_restart(
+    timed: Service, script: deque[int], clock: Clock, factory: sessionmaker[Session]
+) -> None:
     start(timed, script)
     clock.advance(hours=HOURS - 1, minutes=1)
     restarted = Service(factory, settings=timed.settings, clock=clock)
@@ -118,8 +120,7 @@ def test_timers_survive_a_restart(timed: Service, script: deque[int], clock: Clo
     assert timed.sweep() == []  # the first process sees it was sent
 
 
-def test_notices_in_the_servers_language(timed: Service, script: deque[int],
-                                         clock: Clock) -> None:
+def test_notices_in_the_servers_language(timed: Service, script: deque[int], clock: Clock) -> None:
     start(timed, script)
     clock.advance(hours=HOURS - 1, minutes=1)
     (reminder,) = timed.sweep(lang_of=lambda guild: "fr")

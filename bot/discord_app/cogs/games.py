@@ -23,6 +23,7 @@ MAX_POINTS = Settings().max_match_length
 Interaction = discord.Interaction["BackgammonBot"]
 Points = app_commands.Range[int, 0, MAX_POINTS]
 Notation = app_commands.Range[str, 1, 100]
+IdText = app_commands.Range[str, 1, 20]  # a Position ID has 14 characters, a Match ID 12
 LEVEL_CHOICES = [Choice(name=ls(f"level.{level}"), value=level) for level in LEVELS]
 RESIGN_CHOICES = [
     Choice(name=ls("resign.single"), value=1),
@@ -41,11 +42,15 @@ class Games(commands.Cog):
         level=ls("cmd.play.opt.level.name"),
         points=ls("cmd.play.opt.points.name"),
         cube=ls("cmd.play.opt.cube.name"),
+        position=ls("cmd.play.opt.position.name"),
+        match=ls("cmd.play.opt.match.name"),
     )
     @app_commands.describe(
         level=ls("cmd.play.opt.level.description"),
         points=ls("cmd.play.opt.points.description"),
         cube=ls("cmd.play.opt.cube.description"),
+        position=ls("cmd.play.opt.position.description"),
+        match=ls("cmd.play.opt.match.description"),
     )
     @app_commands.choices(level=LEVEL_CHOICES)
     @everywhere
@@ -55,12 +60,22 @@ class Games(commands.Cog):
         level: str = "intermediate",
         points: Points = 0,
         cube: bool = True,
+        position: IdText | None = None,
+        match: IdText | None = None,
     ) -> None:
         actor, where = who(interaction)
         service = self.bot.service
         await answer(
             interaction,
-            lambda: service.play(actor, where, level=level, points=points, cube=cube),
+            lambda: service.play(
+                actor,
+                where,
+                level=level,
+                points=points,
+                cube=cube,
+                position_id=position,
+                match_id=match,
+            ),
         )
 
     @app_commands.command(
