@@ -84,6 +84,8 @@ class BackgammonBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         await self.tree.set_translator(CatalogTranslator())
+        if self._service is not None:
+            await asyncio.to_thread(self._service.warm_up)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self.add_dynamic_items(GameComponent, ChallengeComponent)

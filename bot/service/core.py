@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.orm.exc import StaleDataError
 
 from bot.dice import GameDice
-from bot.i18n import Text, error_text, language, t
+from bot.i18n import LANGUAGES, Text, error_text, language, t
 from bot.service.analysis import AnalysisMixin
 from bot.service.computer import computer_acts
 from bot.service.customid import ChallengeAction, GameAction
@@ -37,7 +37,16 @@ from db.gamestate import create_match_game, load_match, save_match
 from db.models import ChallengeStatus, GameStatus
 from db.models import Game as GameRow
 from db.types import utcnow
-from engine import BackgammonError, EventKind, Game, Match, MatchKey, Phase, encode_match_id
+from engine import (
+    BackgammonError,
+    EventKind,
+    Game,
+    Match,
+    MatchKey,
+    Phase,
+    Position,
+    encode_match_id,
+)
 from engine.bots import LEVELS
 
 __all__ = ["Refusal", "Service", "Settings"]
@@ -96,6 +105,15 @@ class Service(InfoMixin, IntegrityMixin, AnalysisMixin, TimersMixin):
         self.clock = clock
         self.new_dice = new_dice
         self.dice_for = dice_for
+
+    def warm_up(self) -> None:
+        """Draw one board and build the default computer player, so that the first player of
+        the day does not wait for the caches (about half a second)."""
+        from bot.service.computer import computer_for
+        from render import render_board
+
+        render_board(Position.initial())
+        computer_for("intermediate")
 
     # -- plumbing ---------------------------------------------------------------------------
 
@@ -299,7 +317,7 @@ class Service(InfoMixin, IntegrityMixin, AnalysisMixin, TimersMixin):
             with self._unit() as s:
                 who = self._who(s, actor)
                 lang = self._shared_lang(who, where)
-                level_name = _level(level)
+                level_name = _level(level, who.lang)
                 length = self._length(points)
                 self._no_game_here(s, actor, where)
                 match = self._new_match(length, cube, position_id, match_id)
@@ -859,13 +877,19 @@ def _raise(exc: Exception) -> Reply:
     raise exc
 
 
-def _level(name: str) -> str:
-    key = name.strip().lower().replace("_", " ").replace("-", " ")
-    if key == "worldclass":
-        key = "world class"
-    if key not in LEVELS:
-        raise Refusal("error.level", levels=", ".join(LEVELS))
-    return key
+def _level(name: str, lang: str) -> str:
+    """A level from its name in any language of the catalog ("expert", "débutant",
+    "world_class", "classe mondiale"...); refused with the names in the player's language."""
+
+    def norm(text: str) -> str:
+        return "".join(ch for ch in text.lower() if ch.isalnum())
+
+    wanted = norm(str(name))
+    for level in LEVELS:
+        names = {level} | {t(f"level.{level}", code) for code in LANGUAGES}
+        if wanted in {norm(n) for n in names}:
+            return level
+    raise Refusal("error.level", levels=", ".join(t(f"level.{lv}", lang) for lv in LEVELS))
 
 
 def _int(arg: str | None, allowed: tuple[int, ...], key: str) -> int:

@@ -146,3 +146,51 @@ def test_replies_are_built_from_the_catalog(
         service.settings_command(ALICE, CHANNEL),
     ):
         check(reply)
+
+
+def test_a_whole_french_game_in_the_terminal_reads_french(
+    monkeypatch: pytest.MonkeyPatch, service: Service
+) -> None:
+    """From /jouer to the game-over message, every word comes from the French catalog, and
+    every picture is drawn with French labels."""
+    import io
+    import json
+
+    import bot.service.present as present
+    from bot.terminal import Terminal
+
+    wrapped = {k: OPEN + v + CLOSE for k, v in fr.MESSAGES.items()}
+    monkeypatch.setitem(i18n.CATALOGS, "fr", wrapped)
+    langs: list[str] = []
+    draw = present.render_board
+
+    def spy(position, *, view):  # type: ignore[no-untyped-def]
+        langs.append(view.lang)
+        return draw(position, view=view)
+
+    monkeypatch.setattr(present, "render_board", spy)
+    out = io.StringIO()
+    term = Terminal(
+        service, out=out, json_mode=True, lang="fr", images=Path("/tmp/unused-fr"), user="Zoé"
+    )
+    term.handle("/jouer niveau:débutant")
+    for _ in range(600):
+        reply = json.loads(out.getvalue().splitlines()[-1])
+        assert not reply.get("ephemeral"), reply["text"]
+        assert unmarked(reply["text"]).strip() == "", reply["text"]
+        for label in reply["buttons"]:
+            assert label.isdigit() or unmarked(label) == "", label
+        if f"{OPEN}Revanche{CLOSE}" in reply["buttons"]:
+            break
+        buttons = reply["buttons"]
+        for wanted in ("Confirmer", "Accepter", "Lancer"):
+            if f"{OPEN}{wanted}{CLOSE}" in buttons:
+                term.handle(f"{OPEN}{wanted}{CLOSE}")
+                break
+        else:
+            points = [b for b in buttons if b.isdigit() or b == f"{OPEN}Barre{CLOSE}"]
+            term.handle(points[0])
+    else:
+        pytest.fail("the game did not end")
+    assert "gagne" in reply["text"]
+    assert langs and set(langs) == {"fr"}

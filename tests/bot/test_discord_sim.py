@@ -431,3 +431,53 @@ async def test_a_french_server_sees_its_shared_messages_in_french(env: Env) -> N
     assert labels(made) == ["Accepter", "Décliner", "Annuler"]
     refused = await alice.slash(channel, "challenge", opponent=alice)  # seen by her alone
     assert refused.ephemeral and response(refused).content == t("error.challenge_self", "en")
+
+
+# -- analysis, fair dice and the move timer ----------------------------------------------------
+
+
+async def test_hint_review_export_and_verify(env: Env, script: deque[int]) -> None:
+    ann = env.create_user("ann")
+    script.extend([3, 1])
+    board = response(await ann.slash("play", level="beginner", points=1))
+    hinted = await ann.slash("hint")
+    assert hinted.ephemeral and "Best plays for 3-1" in response(hinted).content
+    assert [a.filename for a in response(hinted).attachments] == ["hint.png"]
+    over = await play_out(env, ann, board)
+    game = int(components(over)[0]["custom_id"].split(":")[1])
+    reviewed = response(await ann.slash("review"))
+    assert f"Review of game #{game}" in reviewed.content
+    assert reviewed.attachments[0].filename == "chances.png"
+    exported = await ann.slash("export", game=game)
+    files = [a.filename for a in response(exported).attachments]
+    assert exported.ephemeral and files == [f"game-{game}.mat", f"game-{game}-ids.txt"]
+    verified = response(await ann.slash("verify", game=game))
+    # The test scripted the opening dice: the seed does not give them, and /verify says so.
+    assert "does NOT match its seed" in verified.content and "die #0 is 3" in verified.content
+    dice = response(await ann.slash("dice"))
+    assert "Dice of ann" in dice.content and "χ²" in dice.content
+
+
+async def test_the_timer_posts_reminders_and_claims(
+    env: Env, guild: Any, channel: Any, script: deque[int], service: Service
+) -> None:
+    from bot.discord_app.cogs.timers import Timers
+
+    alice, bob = member(env, guild, "alice"), member(env, guild, "bob")
+    made = response(await alice.slash(channel, "challenge", opponent=bob))
+    script.extend([5, 2])
+    await bob.click(made, label="Accept")
+    bot = env.bot
+    cog = bot.get_cog("Timers")
+    assert isinstance(cog, Timers)
+    clock = bot.service.clock
+    clock.advance(hours=23, minutes=30)  # type: ignore[attr-defined]
+    before = len(env.http_requests)
+    await cog.sweep.coro(cog)  # one pass of the background task
+    posted = [r for r in env.http_requests[before:] if r.method == "POST" and "/messages" in r.path]
+    assert len(posted) == 1 and f"<@{alice.id}>" in posted[0].json["content"]
+    clock.advance(hours=1)  # type: ignore[attr-defined]
+    before = len(env.http_requests)
+    await cog.sweep.coro(cog)
+    posted = [r for r in env.http_requests[before:] if r.method == "POST" and "/messages" in r.path]
+    assert len(posted) == 1 and "ran out of time" in str(posted[0].json)
