@@ -181,7 +181,7 @@ README = Path(__file__).resolve().parent.parent / "README.md"
 
 def test_readme_shows_every_sample_and_the_current_text_board() -> None:
     text = README.read_text(encoding="utf-8")
-    section = text.split("## Board", 1)[1].split("\n## ", 1)[0]
+    section = text.split("### The board", 1)[1].split("\n### ", 1)[0]
     for name in SAMPLES:
         picture = f"docs/board-{name}.png"
         assert f"]({picture})" in section and (README.parent / picture).is_file(), name
@@ -192,7 +192,7 @@ def test_readme_shows_every_sample_and_the_current_text_board() -> None:
 
 def test_readme_example_runs() -> None:
     text = README.read_text(encoding="utf-8")
-    code = text.split("## Board", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    code = text.split("### The board", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
     namespace: dict[str, object] = {"print": lambda *a: None}
     exec(code, namespace)
     assert isinstance(namespace["png"], bytes)
