@@ -29,13 +29,22 @@ def run(quick: bool = False) -> list[Figure]:
     assert summary.faces_test is not None and summary.rolls_test is not None
     return [
         Figure("dice", "rolls drawn", float(summary.rolls), "rolls"),
-        check("dice", "faces: chi-square p-value (5 df)", summary.faces_test.p_value, "",
-              at_least=0.001),
+        check(
+            "dice",
+            "faces: chi-square p-value (5 df)",
+            summary.faces_test.p_value,
+            "",
+            at_least=0.001,
+        ),
         Figure("dice", "faces: chi-square statistic", summary.faces_test.statistic, ""),
-        check("dice", "21 kinds of roll: chi-square p-value (20 df)",
-              summary.rolls_test.p_value, "", at_least=0.001),
-        Figure("dice", "21 kinds of roll: chi-square statistic", summary.rolls_test.statistic,
-               ""),
+        check(
+            "dice",
+            "21 kinds of roll: chi-square p-value (20 df)",
+            summary.rolls_test.p_value,
+            "",
+            at_least=0.001,
+        ),
+        Figure("dice", "21 kinds of roll: chi-square statistic", summary.rolls_test.statistic, ""),
         Figure("dice", "doubles rate", 100 * summary.doubles_rate, "%"),
         Figure("dice", "rolls per second", summary.rolls / elapsed, "rolls/s"),
     ]

@@ -49,13 +49,16 @@ def format_play(play: Play) -> str:
     '13/7*/5'
     """
     steps = sorted(play.moves, key=lambda m: (-m.src, -m.dst))
+    # A point where the play hits stays written in every journey through it, as GNU Backgammon
+    # writes it (two checkers 9/7*/5 make "9/7*/5(2)", not "9/7*/5 9/5").
+    hit_anywhere = {m.dst for m in steps if m.hit}
     # Each chain is [points..., set of hit points]; join a step onto an earlier chain that ends
     # where the step starts (the same checker moving on).
     chains: list[tuple[list[int], set[int]]] = []
     for m in steps:
         for points, hits in chains:
             if points[-1] == m.src and m.src not in (OFF, BAR):
-                if points[-1] not in hits:
+                if points[-1] not in hit_anywhere:
                     points.pop()
                 points.append(m.dst)
                 if m.hit:

@@ -15,19 +15,10 @@ from tests.conftest import load_jsonl_gz
 
 ROWS = load_jsonl_gz("gnubg-notation.jsonl.gz")
 
-# Where the engine's str(play) differs from gnubg's FormatMove (reported; engine/notation.py
-# owns the fix). gnubg writes two checkers making the same journey, one of them hitting on the
-# way, as one part with a count ("9/7*/5(2)"); format_play groups journeys by their marked
-# points, so the second checker, which hit nothing, comes out as its own part ("9/5"). Both
-# texts read back to the same play. Listed exactly so that fixing format_play fails the test
-# below until the entries go.
-KNOWN_FORMAT_DIFFERENCES = {
-    "9/7*/5(2)": "9/7*/5 9/5",
-    "21/18*/15(2)": "21/18*/15 21/15",
-    "3/2*/1(2)": "3/2*/1 3/1",
-    "4/2*/off(2)": "4/2*/off 4/off",
-    "14/12*/10(2)": "14/12*/10 14/10",
-}
+# Where the engine's str(play) may differ from gnubg's FormatMove: nowhere. (Two checkers making
+# the same journey, one hitting on the way, used to come out as "9/7*/5 9/5"; gnubg's
+# "9/7*/5(2)" is written now, and this stays empty.)
+KNOWN_FORMAT_DIFFERENCES: dict[str, str] = {}
 
 
 def _read(row: dict[str, Any]) -> tuple[str, str]:
