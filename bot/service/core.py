@@ -224,6 +224,8 @@ class Service(InfoMixin, IntegrityMixin, AnalysisMixin, TimersMixin):
                     return
                 result = game.result
                 assert result is not None
+                # The board moves on to the next game: say here who won this one, and how.
+                notes.add(_WON[result.value], name=names[result.winner], points=result.points)
                 a, b = match.score
                 notes.add("note.next_game", number=len(match.games) + 1, a=a, b=b)
                 match.next_game()
@@ -866,6 +868,7 @@ class Service(InfoMixin, IntegrityMixin, AnalysisMixin, TimersMixin):
 
 
 _RESIGN_NAMES = {1: "single", 2: "gammon", 3: "backgammon"}
+_WON = {1: "game.won_single", 2: "game.won_gammon", 3: "game.won_backgammon"}
 
 
 def _aware(moment: datetime) -> datetime:

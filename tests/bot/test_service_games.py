@@ -299,3 +299,17 @@ def test_rematch_after_the_end(service: Service, script: deque[int]) -> None:
     assert press(service, CAROL, dropped, "Rematch").ephemeral  # not her game
     challenge = press(service, ALICE, dropped, "Rematch")
     assert "challenges you" in challenge.text and challenge.mentions == (BOB.id,)
+
+
+def test_a_match_game_that_ends_says_who_won_it(service: Service, script: deque[int]) -> None:
+    # When a game of a match ends and the next one starts at once, the message must still say
+    # who won that game and how (the board already shows the next game).
+    board = challenge_and_accept(service, script, points=5, rated=False)
+    board = service.move(ALICE, CHANNEL, "13/8 13/11")
+    doubled = press(service, BOB, board, "Double")
+    script.extend([6, 1])  # the opening roll of game 2
+    dropped = press(service, ALICE, doubled, "Drop")
+    assert "Alice drops" in dropped.text
+    assert "Bob** wins a single game: 1 point(s)" in dropped.text
+    assert "Game 2 begins (score 0–1)" in dropped.text
+    assert dropped.text.index("wins a single game") < dropped.text.index("Game 2 begins")
