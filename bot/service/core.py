@@ -671,7 +671,8 @@ class Service(InfoMixin, IntegrityMixin, AnalysisMixin, TimersMixin):
         game.forfeit(loser, 1)
         names = self._seat_names(table, lang)
         notes.add("note.claimed", name=names[seat], loser=names[loser])
-        self._save(s, row, table, self._dice(row))
+        # In a match the claim may decide only this game: the next one starts then.
+        self._finish_action(s, row, table, notes, lang)
 
     def _finish_action(
         self,

@@ -125,3 +125,23 @@ def test_notices_in_the_servers_language(timed: Service, script: deque[int], clo
     clock.advance(hours=HOURS - 1, minutes=1)
     (reminder,) = timed.sweep(lang_of=lambda guild: "fr")
     assert "à vous de jouer" in reminder.reply.text
+
+
+def test_a_claim_in_a_match_goes_on_to_the_next_game(
+    timed: Service, script: deque[int], clock: Clock, factory: sessionmaker[Session]
+) -> None:
+    # A claim scores the game (a single game, times the cube); in a match that is not decided
+    # by it, the next game must start, not leave a finished game without a button.
+    made = timed.challenge(ALICE, CHANNEL, BOB, points=5, rated=False)
+    script.extend([5, 2])
+    board = press(timed, BOB, made, "Accept")  # Alice to play 5-2
+    clock.advance(hours=HOURS, minutes=1)
+    (claim,) = timed.sweep()
+    script.extend([6, 1])  # the opening roll of game 2: Alice plays 6-1
+    over = press(timed, BOB, claim.reply, "Claim the game")
+    assert "Bob claims the game" in over.text and "Bob** wins a single game" in over.text
+    assert "Game 2 begins (score 0–1)" in over.text
+    assert "Alice** rolled 6-1" in over.text and "24" in labels(over)
+    stored = row(factory, board.game_id or 0)
+    assert stored.status is GameStatus.ACTIVE and stored.deadline is not None
+    assert timed.sweep() == []  # a fresh deadline for the new game
