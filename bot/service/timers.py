@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
-from sqlalchemy import select, update
+from sqlalchemy import and_, or_, select, update
 
 from bot.i18n import t
 from bot.service.present import Notes, board_reply
@@ -62,10 +62,17 @@ class TimersMixin:
         each in the language ``lang_of(guild_id)`` gives (the server's)."""
         now = now or self.clock()
         horizon = now + self.reminder_before()
+        # Only the games with a notice due: a game whose claim was offered waits a whole period
+        # before it expires, and must not fill the batch meanwhile (newer games would starve).
+        notice_due = or_(
+            and_(GameRow.timer_stage < REMINDED, GameRow.deadline <= horizon),
+            and_(GameRow.timer_stage < CLAIMABLE, GameRow.deadline <= now),
+            GameRow.deadline <= now - self.settings.move_timeout,
+        )
         with self.factory() as s:
             due = s.scalars(
                 select(GameRow.id)
-                .where(GameRow.status == GameStatus.ACTIVE, GameRow.deadline <= horizon)
+                .where(GameRow.status == GameStatus.ACTIVE, notice_due)
                 .order_by(GameRow.deadline)
                 .limit(limit)
             ).all()

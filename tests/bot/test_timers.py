@@ -8,7 +8,7 @@ from datetime import timedelta
 import pytest
 from sqlalchemy.orm import Session, sessionmaker
 
-from bot.service import Service, Settings
+from bot.service import Service, Settings, Where
 from db.models import Game as GameRow
 from db.models import GameStatus, ResultKind
 from tests.bot.conftest import ALICE, BOB, CHANNEL, DM, Clock, ScriptedDice, labels, press
@@ -145,3 +145,22 @@ def test_a_claim_in_a_match_goes_on_to_the_next_game(
     stored = row(factory, board.game_id or 0)
     assert stored.status is GameStatus.ACTIVE and stored.deadline is not None
     assert timed.sweep() == []  # a fresh deadline for the new game
+
+
+def test_games_waiting_for_a_claim_do_not_starve_other_notices(
+    timed: Service, script: deque[int], clock: Clock
+) -> None:
+    # The sweep reads a limited batch of games, oldest deadline first. Games whose claim was
+    # offered wait a whole period more before they expire, with nothing to send meanwhile:
+    # they must not fill the batch and hold back the reminders of newer games.
+    start(timed, script)  # game 1, in CHANNEL
+    clock.advance(hours=HOURS, minutes=1)
+    (claim,) = timed.sweep(limit=1)
+    assert "ran out of time" in claim.reply.text
+    other = Where(channel_id=5001, guild_id=CHANNEL.guild_id, guild_locale="en-US")
+    made = timed.challenge(ALICE, other, BOB, rated=False)
+    script.extend([5, 2])
+    press(timed, BOB, made, "Accept", other)  # game 2: Alice to play, a fresh deadline
+    clock.advance(hours=HOURS - 1, minutes=1)
+    (reminder,) = timed.sweep(limit=1)
+    assert reminder.channel_id == other.channel_id and "minute(s) left" in reminder.reply.text
