@@ -88,10 +88,16 @@ class Terminal:
     _selects: dict[str, str] = field(default_factory=dict)
     _labels: list[str] = field(default_factory=list)
     _images_written: int = 0
+    _names: dict[int, str] = field(default_factory=dict)  # local ids, for <@id> mentions
 
     @property
     def actor(self) -> Actor:
-        return Actor(user_id(self.user), self.user, locale=self.lang)
+        return self._person(self.user, self.lang)
+
+    def _person(self, name: str, locale: str | None = None) -> Actor:
+        """A local player by name (remembered, so that a mention of him reads as his name)."""
+        self._names[user_id(name)] = name
+        return Actor(user_id(name), name, locale=locale)
 
     @property
     def where(self) -> Where:
@@ -147,7 +153,7 @@ class Terminal:
             name = options.get("opponent") or options.get("_", "")
             if not name:
                 return Reply(text=t("terminal.challenge_usage", self.lang), ephemeral=True)
-            opponent = Actor(user_id(name), name, locale=self.lang)
+            opponent = self._person(name, self.lang)
             return s.challenge(
                 a,
                 w,
@@ -170,7 +176,7 @@ class Terminal:
             return s.leaderboard(a, w, options.get("scope", options.get("_", "server")))  # type: ignore[arg-type]
         if command == "/stats":
             name = options.get("user") or options.get("_")
-            other = Actor(user_id(name), name) if name else None
+            other = self._person(name) if name else None
             return s.stats(a, w, other)
         if command == "/history":
             return s.history(a, w)
@@ -186,7 +192,7 @@ class Terminal:
             return s.verify(a, w, _number(options.get("game", options.get("_", "0"))))
         if command == "/dice":
             name = options.get("user") or options.get("_")
-            return s.dice_stats(a, w, Actor(user_id(name), name) if name else None)
+            return s.dice_stats(a, w, self._person(name) if name else None)
         if command == "/rules":
             return s.rules(a, w)
         if command == "/help":
@@ -292,7 +298,7 @@ class Terminal:
 
     def _print_json(self, reply: Reply, image: str | None, files: list[str] = ()) -> None:  # type: ignore[assignment]
         obj: dict[str, Any] = {
-            "text": _plain(reply.text),
+            "text": self._plain(reply.text),
             "image": image,
             "position_id": reply.position_id,
             "match_id": reply.match_id,
@@ -309,7 +315,7 @@ class Terminal:
 
     def _print_reply(self, reply: Reply, image: str | None, files: list[str] = ()) -> None:  # type: ignore[assignment]
         prefix = "(only you) " if reply.ephemeral else ""
-        self._print_text(prefix + _plain(reply.text))
+        self._print_text(prefix + self._plain(reply.text))
         if reply.position_id and reply.game_id is not None:
             board = self.service.text_board(self.actor, self.where, reply.game_id)
             if board:
@@ -333,6 +339,15 @@ class Terminal:
     def _print_text(self, text: str) -> None:
         self.out.write(text + "\n")
         self.out.flush()
+
+    def _plain(self, text: str) -> str:
+        """The text as a terminal shows it: plain, with ``<@id>`` mentions as ``@name``."""
+
+        def name(m: re.Match[str]) -> str:
+            known = self._names.get(int(m[1]))
+            return f"@{known}" if known else m[0]
+
+        return _plain(re.sub(r"<@(\d+)>", name, text))
 
 
 def _plain(text: str) -> str:

@@ -222,3 +222,12 @@ def test_french_command_names_work_too(service: Service, script) -> None:  # typ
     assert "Ordinateur (expert)" in replies[1]["text"] and "Doubler" not in replies[1]["buttons"]
     assert "Ann a joué 13/7 8/7" in replies[2]["text"]
     assert "Les règles du backgammon" in replies[3]["text"]
+
+
+def test_mentions_read_as_names(service: Service) -> None:
+    # Discord turns <@id> into a name; the terminal must too, not print the raw id.
+    out = io.StringIO()
+    term = Terminal(service, out=out, json_mode=True, images=Path("/tmp/unused"), user="Ann")
+    term.run(["/challenge Ben"])
+    text = json.loads(out.getvalue().splitlines()[0])["text"]
+    assert "<@" not in text and text.startswith("@Ben, Ann challenges you")
