@@ -144,7 +144,7 @@ class AnalysisMixin:
             if review is None:
                 review = review_match(table.match, plies=REVIEW_PLIES)
                 self._cache_review(row_id, review.to_dict())
-            return _review_reply(table, review, lang)
+            return _review_reply(table, review, lang, table.seat_of(actor.id))
 
         return self._guard(actor, run)
 
@@ -265,7 +265,9 @@ def _cube_advice(action: str, response: str, lang: str) -> str:
     return t("hint.double_take" if response == "take" else "hint.double_pass", lang)
 
 
-def _review_reply(table: Table, review: Review, lang: str) -> Reply:
+def _review_reply(table: Table, review: Review, lang: str, asker: int | None = None) -> Reply:
+    """The review; the worst mistakes and the chances chart are those of ``asker`` (a seat)
+    when he played the game, else of its first human player."""
     names = (table.seats[0].name, table.seats[1].name)
     lines = [t("review.title", lang, id=table.game_id, p0=names[0], p1=names[1])]
     for player in (0, 1):
@@ -290,6 +292,8 @@ def _review_reply(table: Table, review: Review, lang: str) -> Reply:
         )
     attachments: list[Attachment] = []
     human = next((i for i in (0, 1) if not table.seats[i].is_computer), 0)
+    if asker is not None and not table.seats[asker].is_computer:
+        human = asker
     for n, decision in enumerate(review.worst(human, 3), start=1):
         lines.append(
             t(

@@ -115,3 +115,30 @@ def test_practice_refusals(
 ) -> None:
     reply = service.play(ALICE, DM, position_id=position, match_id=match)
     assert reply.ephemeral and message in reply.text
+
+
+def test_review_shows_the_mistakes_of_the_player_who_asks(
+    service: Service, script: deque[int]
+) -> None:
+    # Between two people, /review shows "your three worst mistakes": Bob's for Bob, not
+    # always those of the first player (Alice, the challenger).
+    made = service.challenge(ALICE, CHANNEL, BOB, points=1, rated=False)
+    script.extend([5, 2])
+    reply = press(service, BOB, made, "Accept")
+    people = {ALICE.id: ALICE, BOB.id: BOB}
+    for _ in range(600):
+        if not reply.mentions:
+            break
+        actor = people[reply.mentions[0]]
+        names = [b.label for b in reply.buttons if not b.disabled]
+        wanted = next((w for w in ("Confirm", "Take", "Roll") if w in names), None)
+        if wanted is None:
+            wanted = next(n for n in names if n.isdigit() or n == "Bar")
+        reply = press(service, actor, reply, wanted)
+        assert not reply.ephemeral, reply.text
+    assert "wins the match" in reply.text
+    for person in (ALICE, BOB):
+        review = service.review(person, CHANNEL)
+        mistakes = [line for line in review.text.splitlines() if line.startswith("Mistake")]
+        assert mistakes, review.text
+        assert all(f"({person.name})" in line for line in mistakes), (person.name, mistakes)
