@@ -158,10 +158,9 @@ class InfoMixin:
 
     def help(self: Service, actor: Actor, where: Where) -> Reply:
         """``/help``: the commands and how a turn goes."""
-        return Reply(
-            text=t("help.text", self._lang_of(actor) or _lang(actor), levels=", ".join(LEVELS)),
-            ephemeral=True,
-        )
+        lang = self._lang_of(actor) or _lang(actor)
+        levels = ", ".join(t(f"level.{level}", lang) for level in LEVELS)
+        return Reply(text=t("help.text", lang, levels=levels), ephemeral=True)
 
     def settings_command(
         self: Service,

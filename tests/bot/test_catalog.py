@@ -194,3 +194,13 @@ def test_a_whole_french_game_in_the_terminal_reads_french(
         pytest.fail("the game did not end")
     assert "gagne" in reply["text"]
     assert langs and set(langs) == {"fr"}
+
+
+def test_help_names_the_levels_in_the_players_language(service: Service) -> None:
+    from bot.service import Actor
+
+    zoe = Actor(505, "Zoé", locale="fr")
+    text = service.help(zoe, CHANNEL).text
+    assert "débutant" in text and "classe mondiale" in text
+    assert "beginner" not in text and "world class" not in text
+    assert "beginner" in service.help(ALICE, CHANNEL).text
