@@ -112,6 +112,7 @@ MESSAGES: dict[str, str] = {
     "error.cannot_claim": "You can claim the game only when your opponent has run out of time.",
     "note.from_position": "Practice from Position ID `{position_id}`, Match ID `{match_id}`.",
     "error.match_id_alone": "A Match ID goes with a Position ID: give both (position and match).",
+    "error.position_over": "In that position a player has borne off all his checkers: the game is over. Give a position of a game being played.",
     "engine.match.not_playing": "That Match ID describes a game that is over: give one of a game being played.",
     # -- levels ---------------------------------------------------------------------------------
     "level.beginner": "beginner",

@@ -113,6 +113,7 @@ MESSAGES: dict[str, str] = {
     "error.cannot_claim": "Vous ne pouvez réclamer la partie que si votre adversaire a dépassé son temps.",
     "note.from_position": "Entraînement à partir du Position ID `{position_id}`, Match ID `{match_id}`.",
     "error.match_id_alone": "Un Match ID va avec un Position ID : donnez les deux (position et match).",
+    "error.position_over": "Dans cette position, un joueur a déjà sorti toutes ses dames : la partie est finie. Donnez la position d’une partie en cours.",
     "engine.match.not_playing": "Ce Match ID décrit une partie terminée : donnez celui d’une partie en cours.",
     # -- niveaux -----------------------------------------------------------------------------------
     "level.beginner": "débutant",

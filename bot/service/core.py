@@ -368,7 +368,11 @@ class Service(InfoMixin, IntegrityMixin, AnalysisMixin, TimersMixin):
             return Match(length=length, cube=cube)
         if not match_id and length:
             match_id = encode_match_id(MatchKey(match_length=length))
-        return Match.from_ids(position_id.strip(), (match_id or "").strip() or None, cube=cube)
+        match = Match.from_ids(position_id.strip(), (match_id or "").strip() or None, cube=cube)
+        if match.game.position.winner() is not None:
+            # A side with every checker borne off: no roll could ever be played.
+            raise Refusal("error.position_over")
+        return match
 
     def _length(self, points: int) -> int:
         if not isinstance(points, int) or not 0 <= points <= self.settings.max_match_length:

@@ -108,6 +108,10 @@ def test_practice_from_a_position(service: Service, script: deque[int]) -> None:
         ("4HPwATDgc/ABMA", "nonsense", "not a valid GNU Backgammon Match ID"),
         (None, "MAEgASAAIAAE", "goes with a Position ID"),
         ("4HPwATDgc/ABMA", "MAKgAFAAEAAE", "is over"),
+        # Every checker of a side borne off: nobody can ever move, the game could not go on.
+        ("AAAAAAAAAAAAAA", None, "has borne off all his checkers"),
+        ("AAAAAAEAAAAAAA", None, "has borne off all his checkers"),
+        ("AQAAAAAAAAAAAA", "cAkgAAAAAAAA", "has borne off all his checkers"),
     ],
 )
 def test_practice_refusals(
