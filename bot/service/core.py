@@ -493,8 +493,11 @@ class Service(InfoMixin, IntegrityMixin, AnalysisMixin, TimersMixin):
                 )
             for pid in (challenge.challenger_id, challenge.challenged_id):
                 for row in game_repo.active_games(s, pid):
-                    if row.channel_id == challenge.channel_id:
+                    if row.channel_id != challenge.channel_id:
+                        continue
+                    if pid == actor.id:
                         raise Refusal("error.game_here")
+                    raise Refusal("error.opponent_busy", name=challenger_name)
             match = Match(length=challenge.match_length, cube=challenge.cube)
             seats = (
                 Seat(challenger_name, user_id=challenge.challenger_id),

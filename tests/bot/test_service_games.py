@@ -313,3 +313,16 @@ def test_a_match_game_that_ends_says_who_won_it(service: Service, script: deque[
     assert "Bob** wins a single game: 1 point(s)" in dropped.text
     assert "Game 2 begins (score 0–1)" in dropped.text
     assert dropped.text.index("wins a single game") < dropped.text.index("Game 2 begins")
+
+
+def test_accepting_when_the_challenger_is_already_playing_here(
+    service: Service, script: deque[int]
+) -> None:
+    # Alice challenges Bob and Carol; Bob accepts first. Carol's accept is refused because
+    # Alice is busy, and the refusal must say so (not "You already have a game here").
+    to_bob = service.challenge(ALICE, CHANNEL, BOB)
+    to_carol = service.challenge(ALICE, CHANNEL, CAROL)
+    script.extend([5, 2])
+    assert not press(service, BOB, to_bob, "Accept").ephemeral
+    refused = press(service, CAROL, to_carol, "Accept")
+    assert refused.ephemeral and "Alice is already playing a game in this channel" in refused.text
