@@ -274,7 +274,11 @@ class Service(InfoMixin, IntegrityMixin, AnalysisMixin, TimersMixin):
         if last.kind is EventKind.MOVE and last.play == "" and last.dice:
             notes.add("note.cannot_move", name=names[last.player], d1=last.dice[0], d2=last.dice[1])
 
-    def _save(self, s: Session, row: GameRow, table: Table, dice: GameDice) -> None:
+    def _save(
+        self, s: Session, row: GameRow, table: Table, dice: GameDice, *, restart_timer: bool = True
+    ) -> None:
+        """Store the action; ``restart_timer`` False for a checker step or its undo, which go
+        on with the same player's move (and the same deadline)."""
         row.dice_counter = dice.counter
         game = table.game
         human_turn = (
@@ -283,9 +287,10 @@ class Service(InfoMixin, IntegrityMixin, AnalysisMixin, TimersMixin):
             and not table.seats[game.turn].is_computer
             and not table.against_computer
         )
-        row.deadline = self.clock() + self.settings.move_timeout if human_turn else None
-        row.timer_stage = 0  # a new deadline: its reminder and claim notices are still to come
-        table.out_of_time = False
+        if restart_timer or not human_turn:
+            row.deadline = self.clock() + self.settings.move_timeout if human_turn else None
+            row.timer_stage = 0  # a new deadline: its reminder and claim notices are to come
+            table.out_of_time = False
         if table.match.is_over:
             # The seed is published with the result: from now on anyone can check every die.
             table.revealed_seed = row.dice_seed
@@ -695,7 +700,7 @@ class Service(InfoMixin, IntegrityMixin, AnalysisMixin, TimersMixin):
         dice = dice or self._dice(row)
         if advance:
             self._advance(table, dice, notes, self._prefs_of(s, table), lang)
-        self._save(s, row, table, dice)
+        self._save(s, row, table, dice, restart_timer=advance)
 
     def _rematch(self, actor: Actor, where: Where, action: GameAction) -> Reply:
         """Rematch: the same kind of game again, against the same opponent. The old game is

@@ -164,3 +164,23 @@ def test_games_waiting_for_a_claim_do_not_starve_other_notices(
     clock.advance(hours=HOURS - 1, minutes=1)
     (reminder,) = timed.sweep(limit=1)
     assert reminder.channel_id == other.channel_id and "minute(s) left" in reminder.reply.text
+
+
+def test_moving_a_checker_and_taking_it_back_does_not_restart_the_clock(
+    timed: Service, script: deque[int], clock: Clock
+) -> None:
+    # The time limit is per move: a checker step (or its undo) inside the turn must not give
+    # the player a fresh deadline, or one click a day would hold a game forever.
+    board = start(timed, script)  # Alice to play 5-2
+    clock.advance(hours=HOURS - 1, minutes=30)
+    assert len(timed.sweep()) == 1  # the reminder
+    stepped = press(timed, ALICE, board, "13")
+    back = press(timed, ALICE, stepped, "Undo")
+    assert not back.ephemeral
+    assert timed.sweep() == []  # the reminder is not sent again
+    clock.advance(minutes=31)
+    (claim,) = timed.sweep()
+    assert "ran out of time" in claim.reply.text
+    # A whole move does restart it, for the opponent.
+    timed.move(ALICE, CHANNEL, "13/8 13/11")
+    assert timed.sweep() == []
