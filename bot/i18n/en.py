@@ -49,6 +49,7 @@ MESSAGES: dict[str, str] = {
     "note.accepts_resignation": "{name} accepts the resignation.",
     "note.rejects_resignation": "{name} rejects the resignation: play on.",
     "note.next_game": "Game {number} begins (score {a}–{b}).",
+    "note.earlier": "… ({count} earlier event(s) not shown)",
     "resign.single": "single game",
     "resign.gammon": "gammon",
     "resign.backgammon": "backgammon",

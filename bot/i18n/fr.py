@@ -49,6 +49,7 @@ MESSAGES: dict[str, str] = {
     "note.accepts_resignation": "{name} accepte l’abandon.",
     "note.rejects_resignation": "{name} refuse l’abandon : la partie continue.",
     "note.next_game": "La partie {number} commence (score {a}–{b}).",
+    "note.earlier": "… ({count} événement(s) précédent(s) non affiché(s))",
     "resign.single": "partie simple",
     "resign.gammon": "gammon",
     "resign.backgammon": "backgammon",

@@ -22,6 +22,7 @@ log = logging.getLogger(__name__)
 COLORS = ("white", "black")
 MAX_POINT_BUTTONS = 15  # three rows of five; a player never has checkers on more points
 MAX_SELECT = 25
+MAX_TEXT = 2000  # Discord's limit for a message's content
 
 
 @dataclass(frozen=True)
@@ -172,10 +173,20 @@ def board_reply(
     view = board_view(table, viewer, lang, ui, mirrored=mirrored)
     position = board_position(table)
     game = table.game
-    lines = [_headline(table, lang)]
-    lines += [n.render(lang) for n in notes.lines]
-    lines.append(_prompt(table, lang, ui))
-    lines.append(t("game.ids", lang, position_id=game.position_id(), match_id=game.match_id()))
+    head = [_headline(table, lang)]
+    events = [n.render(lang) for n in notes.lines]
+    tail = [
+        _prompt(table, lang, ui),
+        t("game.ids", lang, position_id=game.position_id(), match_id=game.match_id()),
+    ]
+    lines = head + events + tail
+    left_out = 0
+    while len("\n".join(line for line in lines if line)) > MAX_TEXT and events:
+        # A long chain (automatic rolls and forced moves through a bear-off): the oldest
+        # events give way, never the prompt, the result or the IDs.
+        events.pop(0)
+        left_out += 1
+        lines = [*head, t("note.earlier", lang, count=left_out), *events, *tail]
     turn = game.turn
     mentions: tuple[int, ...] = ()
     if turn is not None and table.seats[turn].user_id is not None and not table.against_computer:
