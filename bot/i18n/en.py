@@ -22,7 +22,7 @@ MESSAGES: dict[str, str] = {
     "prompt.roll": "**{name}**, roll the dice.",
     "prompt.roll_or_double": "**{name}**, roll the dice or double.",
     "prompt.take_or_drop": "**{name}**, take the cube at {value} or drop?",
-    "prompt.accept_resignation": "**{name}**, your opponent offers to resign a {offer} "
+    "prompt.accept_resignation": "**{name}**, your opponent offers to resign {offer} "
     "({points} point(s)): accept or reject?",
     "prompt.confirm": "**{name}**, confirm your move (or undo).",
     "prompt.forced_die": "**{name}** rolled {d1}-{d2}: only one die can be played, the {die}. "
@@ -45,7 +45,7 @@ MESSAGES: dict[str, str] = {
     "note.doubles": "{name} doubles to {value}.",
     "note.takes": "{name} takes: the cube is at {value}.",
     "note.drops": "{name} drops.",
-    "note.resigns": "{name} offers to resign a {offer}.",
+    "note.resigns": "{name} offers to resign {offer}.",
     "note.accepts_resignation": "{name} accepts the resignation.",
     "note.rejects_resignation": "{name} rejects the resignation: play on.",
     "note.next_game": "Game {number} begins (score {a}–{b}).",
@@ -53,6 +53,9 @@ MESSAGES: dict[str, str] = {
     "resign.single": "single game",
     "resign.gammon": "gammon",
     "resign.backgammon": "backgammon",
+    "resign.offer_single": "a single game",
+    "resign.offer_gammon": "a gammon",
+    "resign.offer_backgammon": "a backgammon",
     "dice.commitment": "-# Dice commitment (SHA-256 of this game's secret seed): `{commitment}`",
     "dice.revealed": "-# Dice seed, to check every roll: `{seed}`",
     "verify.not_finished": "Game #{id} is not finished: its dice seed stays secret until the end.",

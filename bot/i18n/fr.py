@@ -23,7 +23,7 @@ MESSAGES: dict[str, str] = {
     "prompt.roll_or_double": "**{name}**, lancez les dés ou doublez.",
     "prompt.take_or_drop": "**{name}**, acceptez-vous le videau à {value} ou refusez-vous ?",
     "prompt.accept_resignation": "**{name}**, votre adversaire propose d’abandonner "
-    "(un {offer}, {points} point(s)) : acceptez-vous ?",
+    "({offer}, {points} point(s)) : acceptez-vous ?",
     "prompt.confirm": "**{name}**, confirmez votre coup (ou annulez).",
     "prompt.forced_die": "**{name}** a fait {d1}-{d2} : un seul dé peut être joué, le {die}. "
     "Choisissez une case en surbrillance.",
@@ -45,7 +45,7 @@ MESSAGES: dict[str, str] = {
     "note.doubles": "{name} double à {value}.",
     "note.takes": "{name} accepte : le videau est à {value}.",
     "note.drops": "{name} refuse le videau.",
-    "note.resigns": "{name} propose d’abandonner (un {offer}).",
+    "note.resigns": "{name} propose d’abandonner ({offer}).",
     "note.accepts_resignation": "{name} accepte l’abandon.",
     "note.rejects_resignation": "{name} refuse l’abandon : la partie continue.",
     "note.next_game": "La partie {number} commence (score {a}–{b}).",
@@ -53,6 +53,9 @@ MESSAGES: dict[str, str] = {
     "resign.single": "partie simple",
     "resign.gammon": "gammon",
     "resign.backgammon": "backgammon",
+    "resign.offer_single": "une partie simple",
+    "resign.offer_gammon": "un gammon",
+    "resign.offer_backgammon": "un backgammon",
     "dice.commitment": "-# Engagement des dés (SHA-256 de la graine secrète de la partie) : "
     "`{commitment}`",
     "dice.revealed": "-# Graine des dés, pour vérifier chaque lancer : `{seed}`",

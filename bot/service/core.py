@@ -634,7 +634,7 @@ class Service(InfoMixin, IntegrityMixin, AnalysisMixin, TimersMixin):
             notes.add(
                 "note.resigns",
                 name=actor.name,
-                offer=Text(f"resign.{_RESIGN_NAMES[resign_value]}"),
+                offer=Text(f"resign.offer_{_RESIGN_NAMES[resign_value]}"),
             )
             self._finish_action(s, row, table, notes, lang)
         elif name == "resign_menu":
@@ -820,7 +820,9 @@ class Service(InfoMixin, IntegrityMixin, AnalysisMixin, TimersMixin):
                 game.resign(seat, value)
                 notes = Notes()
                 notes.add(
-                    "note.resigns", name=actor.name, offer=Text(f"resign.{_RESIGN_NAMES[value]}")
+                    "note.resigns",
+                    name=actor.name,
+                    offer=Text(f"resign.offer_{_RESIGN_NAMES[value]}"),
                 )
                 self._finish_action(s, row, table, notes, lang)
                 mirrored = who.prefs.mirrored

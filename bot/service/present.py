@@ -281,7 +281,9 @@ def _prompt(table: Table, lang: str, ui: UiState) -> str:
     if game.phase is Phase.DOUBLED:
         return t("prompt.take_or_drop", lang, name=name, value=game.cube_value * 2)
     if game.phase is Phase.RESIGNED:
-        key = {1: "resign.single", 2: "resign.gammon", 3: "resign.backgammon"}[game.resign_value]
+        key = {1: "resign.offer_single", 2: "resign.offer_gammon", 3: "resign.offer_backgammon"}[
+            game.resign_value
+        ]
         return t(
             "prompt.accept_resignation",
             lang,

@@ -204,3 +204,19 @@ def test_help_names_the_levels_in_the_players_language(service: Service) -> None
     assert "débutant" in text and "classe mondiale" in text
     assert "beginner" not in text and "world class" not in text
     assert "beginner" in service.help(ALICE, CHANNEL).text
+
+
+def test_a_french_resignation_offer_agrees_in_gender(service: Service, script: deque[int]) -> None:
+    # "partie" is feminine: "une partie simple", "un gammon".
+    from bot.service import Actor, Where
+
+    zoe, yves = Actor(505, "Zoé", locale="fr"), Actor(606, "Yves", locale="fr")
+    salon = Where(channel_id=7000, guild_id=9100, guild_locale="fr")
+    made = service.challenge(zoe, salon, yves)
+    script.extend([5, 2])
+    press(service, yves, made, "Accepter", salon)
+    single = service.resign(yves, salon, 1).text
+    assert "Yves propose d’abandonner (une partie simple)." in single
+    assert "propose d’abandonner (une partie simple, 1 point(s))" in single
+    press(service, zoe, service.board(zoe, salon), "Refuser", salon)
+    assert "(un gammon)" in service.resign(yves, salon, 2).text
