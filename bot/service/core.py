@@ -561,10 +561,10 @@ class Service(InfoMixin, IntegrityMixin, AnalysisMixin, TimersMixin):
             seat = table.seat_of(actor.id)
             if seat is None:
                 raise Refusal("error.not_your_game")
+            if row.status is not GameStatus.ACTIVE:
+                raise Refusal("error.game_over")  # before "out of date: use /board"
             if row.version != action.version:
                 raise Refusal("error.stale")
-            if row.status is not GameStatus.ACTIVE:
-                raise Refusal("error.game_over")
             ui, notes = self._act(s, actor, who, lang, row, table, seat, action, value)
             mirrored = who.prefs.mirrored
         return board_reply(

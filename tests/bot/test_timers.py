@@ -184,3 +184,16 @@ def test_moving_a_checker_and_taking_it_back_does_not_restart_the_clock(
     # A whole move does restart it, for the opponent.
     timed.move(ALICE, CHANNEL, "13/8 13/11")
     assert timed.sweep() == []
+
+
+def test_a_button_of_an_expired_game_says_the_game_is_over(
+    timed: Service, script: deque[int], clock: Clock
+) -> None:
+    # Not "this board is out of date: use /board", which then finds no game.
+    board = start(timed, script)
+    clock.advance(hours=HOURS, minutes=1)
+    timed.sweep()
+    clock.advance(hours=HOURS)
+    assert len(timed.sweep()) == 1  # expired
+    answer = press(timed, ALICE, board, "13")
+    assert answer.ephemeral and "This game is over" in answer.text
