@@ -483,8 +483,10 @@ class Service(InfoMixin, IntegrityMixin, AnalysisMixin, TimersMixin):
             try:
                 challenge_repo.answer_challenge(s, challenge.id, status, now=self.clock())
             except ChallengeClosed as closed:
-                key = "challenge.expired" if closed.status == "expired" else "challenge.closed"
-                return Reply(text=t(key, lang), edit=True)
+                if closed.status == "expired":  # the stale challenge message says so in place
+                    return Reply(text=t("challenge.expired", lang), edit=True)
+                # Answered already: that message may be the game's board now, keep it.
+                raise Refusal("challenge.closed") from None
             challenger = player_repo.get_player(s, challenge.challenger_id)
             challenger_name = challenger.display_name if challenger else "?"
             if status is not ChallengeStatus.ACCEPTED:

@@ -7,7 +7,7 @@ from collections import deque
 import pytest
 from sqlalchemy.orm import Session, sessionmaker
 
-from bot.service import Reply, Service
+from bot.service import Reply, Service, Where
 from bot.service.customid import GameAction
 from db.models import ComputerRecord, GameStatus, Rating
 from db.models import Game as GameRow
@@ -326,3 +326,23 @@ def test_accepting_when_the_challenger_is_already_playing_here(
     assert not press(service, BOB, to_bob, "Accept").ephemeral
     refused = press(service, CAROL, to_carol, "Accept")
     assert refused.ephemeral and "Alice is already playing a game in this channel" in refused.text
+
+
+def test_a_second_click_on_accept_does_not_wipe_the_board(
+    service: Service, script: deque[int]
+) -> None:
+    # Accept edits the challenge message into the board. A second click on Accept (a double
+    # click, a slow answer) arrives on that same message: its refusal must be private, not an
+    # edit that replaces the board with "already answered" and takes its buttons away.
+    made = service.challenge(ALICE, CHANNEL, BOB)
+    script.extend([5, 2])
+    board = press(service, BOB, made, "Accept")
+    assert board.edit and board.rows
+    again = press(service, BOB, made, "Accept")
+    assert "already been answered" in again.text
+    assert again.ephemeral and not again.edit
+    # An expired challenge still turns into "expired" in place (its buttons go away).
+    late = service.challenge(ALICE, Where(channel_id=5001, guild_id=9000), CAROL)
+    service.clock.advance(minutes=16)  # type: ignore[attr-defined]
+    expired = press(service, CAROL, late, "Accept", Where(channel_id=5001, guild_id=9000))
+    assert "expired" in expired.text and expired.edit and not expired.ephemeral
