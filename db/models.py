@@ -29,6 +29,7 @@ from sqlalchemy import (
     MetaData,
     SmallInteger,
     String,
+    text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -155,6 +156,24 @@ class Game(Base):
         # History of a player, newest first: one index range per seat (see db.stats).
         Index(None, "player0_id", "id"),
         Index(None, "player1_id", "id"),
+        # One active game per player and channel, even when two commands race (the service
+        # checks first; these make the loser of a race fail instead of opening a second game).
+        Index(
+            "uq_games_active_seat0",
+            "channel_id",
+            "player0_id",
+            unique=True,
+            sqlite_where=text("status = 'active'"),
+            postgresql_where=text("status = 'active'"),
+        ),
+        Index(
+            "uq_games_active_seat1",
+            "channel_id",
+            "player1_id",
+            unique=True,
+            sqlite_where=text("status = 'active'"),
+            postgresql_where=text("status = 'active'"),
+        ),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)

@@ -40,6 +40,7 @@ class Match:
         # its Crawford game already.
         self.start_score: tuple[int, int] = (0, 0)
         self.crawford_done = False
+        self.forfeited_by: int | None = None  # who abandoned the match (a claim on time)
         self.games: list[Game] = [self._new_game((0, 0), crawford=False)]
 
     def _new_game(self, score: tuple[int, int], *, crawford: bool) -> Game:
@@ -68,6 +69,8 @@ class Match:
     @property
     def is_over(self) -> bool:
         """True when the match (or the money game) is decided."""
+        if self.forfeited_by is not None:
+            return True
         if not self.game.is_over:
             return False
         return not self.length or max(self.score) >= self.length
@@ -76,6 +79,8 @@ class Match:
     def winner(self) -> int | None:
         if not self.is_over:
             return None
+        if self.forfeited_by is not None:
+            return 1 - self.forfeited_by
         if not self.length:
             result = self.game.result
             return None if result is None else result.winner
@@ -98,6 +103,27 @@ class Match:
         self.games.append(game)
         return game
 
+    def forfeit(self, loser: int) -> None:
+        """``loser`` abandons the match (he let the move timer run out and the other player
+        claimed): the game in progress is scored as a single game resigned, and the match is
+        over, won by the other player, whatever the score.
+
+        >>> m = Match(length=7)
+        >>> m.game.opening_roll(3, 1)
+        >>> m.forfeit(1)
+        >>> m.is_over, m.winner, m.score
+        (True, 0, (1, 0))
+
+        :raises GameStateError: when the match is already over.
+        """
+        if loser not in (0, 1):
+            raise ValueError("players are 0 and 1")
+        if self.is_over:
+            raise GameStateError("the match is over", code="match.over")
+        if not self.game.is_over:
+            self.game.forfeit(loser, 1)
+        self.forfeited_by = loser
+
     def to_dict(self) -> dict[str, Any]:
         """A JSON-safe snapshot of the whole match; :meth:`from_dict` restores it."""
         d: dict[str, Any] = {
@@ -110,6 +136,8 @@ class Match:
         if self.start_score != (0, 0) or self.crawford_done:
             d["start_score"] = list(self.start_score)
             d["crawford_done"] = self.crawford_done
+        if self.forfeited_by is not None:
+            d["forfeited_by"] = self.forfeited_by
         return d
 
     @classmethod
@@ -129,6 +157,8 @@ class Match:
         start = d.get("start_score", (0, 0))
         m.start_score = (int(start[0]), int(start[1]))
         m.crawford_done = bool(d.get("crawford_done", False))
+        forfeited = d.get("forfeited_by")
+        m.forfeited_by = None if forfeited is None else int(forfeited)
         return m
 
     @classmethod

@@ -314,6 +314,22 @@ def legal_plays(position: Position, dice: Dice) -> list[Play]:
     return [make(steps, source) for steps in found.values()]
 
 
+def nobody_can_move(position: Position) -> bool:
+    """True when neither player has a legal play for any roll: the game could never go on
+    (both sides on the bar against closed boards, say). Games only reach such a position when
+    started from one.
+
+    >>> from engine.position import Position
+    >>> nobody_can_move(Position.initial())
+    False
+    """
+    rolls = [(a, b) for a in range(1, 7) for b in range(a, 7)]
+    for side in (position, position.swap_players()):
+        if any(legal_plays(side, roll) for roll in rolls):
+            return False
+    return True
+
+
 def plays_by_result(position: Position, dice: Dice) -> dict[Position, Play]:
     """``legal_plays`` keyed by the resulting position (seen by the opponent)."""
     return {p.result_position(): p for p in legal_plays(position, dice)}

@@ -111,8 +111,8 @@ def test_cube_score_dice_and_last_play_are_written() -> None:
         ({"double_offered_by": "mover"}, "Ann offers a double", "Ann propose de doubler"),
         (
             {"resignation": Resignation(by="opponent", value=2)},
-            "Bob resigns: gammon · 2 points",
-            "Bob abandonne : gammon · 2 points",
+            "Bob offers to resign: gammon · 2 points",
+            "Bob propose d'abandonner : gammon · 2 points",
         ),
         (
             {"game_over": GameOver(winner="mover", value=3, points=3)},

@@ -94,6 +94,7 @@ async def answer(
             await interaction.response.defer(thinking=True, ephemeral=private)
     reply = await work
     await deliver(interaction, reply, component=component, deferred_private=private)
+    await _ping(interaction, reply)
     log.log(
         logging.INFO if deferred else logging.DEBUG,
         "%s by %s answered in %.0f ms%s",
@@ -102,6 +103,23 @@ async def answer(
         (time.perf_counter() - started) * 1000,
         " (deferred)" if deferred else "",
     )
+
+
+async def _ping(interaction: discord.Interaction[Any], reply: Reply) -> None:
+    """Tell the player whose turn it now is, in a short message of its own that pings only
+    him (the board message was edited, or carries no mention)."""
+    if not reply.ping or reply.ephemeral:
+        return
+    mentions = discord.AllowedMentions(
+        everyone=False,
+        roles=False,
+        users=[discord.Object(i) for i in reply.mentions],
+        replied_user=False,
+    )
+    try:
+        await interaction.followup.send(reply.ping, allowed_mentions=mentions)
+    except discord.HTTPException:
+        log.warning("could not send the turn notice of interaction %s", interaction.id)
 
 
 def _what(interaction: discord.Interaction[Any]) -> str:

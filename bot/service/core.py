@@ -14,7 +14,9 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -48,6 +50,7 @@ from engine import (
     encode_match_id,
 )
 from engine.bots import LEVELS
+from engine.movegen import nobody_can_move
 
 __all__ = ["Refusal", "Service", "Settings"]
 
@@ -274,11 +277,10 @@ class Service(InfoMixin, IntegrityMixin, AnalysisMixin, TimersMixin):
         if last.kind is EventKind.MOVE and last.play == "" and last.dice:
             notes.add("note.cannot_move", name=names[last.player], d1=last.dice[0], d2=last.dice[1])
 
-    def _save(
-        self, s: Session, row: GameRow, table: Table, dice: GameDice, *, restart_timer: bool = True
-    ) -> None:
-        """Store the action; ``restart_timer`` False for a checker step or its undo, which go
-        on with the same player's move (and the same deadline)."""
+    def _save(self, s: Session, row: GameRow, table: Table, dice: GameDice) -> None:
+        """Store the action. The move timer starts again only when the decision passes to the
+        other player (or a new game begins): rolling, moving checkers and taking them back go
+        on with the same player's move, and its deadline."""
         row.dice_counter = dice.counter
         game = table.game
         human_turn = (
@@ -287,7 +289,9 @@ class Service(InfoMixin, IntegrityMixin, AnalysisMixin, TimersMixin):
             and not table.seats[game.turn].is_computer
             and not table.against_computer
         )
-        if restart_timer or not human_turn:
+        games_before = len((row.state or {}).get("games", ()))
+        handed_over = row.turn != game.turn or games_before != len(table.match.games)
+        if handed_over or not human_turn or row.deadline is None:
             row.deadline = self.clock() + self.settings.move_timeout if human_turn else None
             row.timer_stage = 0  # a new deadline: its reminder and claim notices are to come
             table.out_of_time = False
@@ -343,7 +347,7 @@ class Service(InfoMixin, IntegrityMixin, AnalysisMixin, TimersMixin):
                 dice = self.new_dice()
                 notes.add("dice.commitment", commitment=dice.commitment)
                 self._advance(table, dice, notes, (who.prefs, Prefs()), lang)
-                row = create_match_game(
+                row = self._create(
                     s,
                     match,
                     player0_id=actor.id,
@@ -366,6 +370,15 @@ class Service(InfoMixin, IntegrityMixin, AnalysisMixin, TimersMixin):
         return self._guard(actor, run)
 
     @staticmethod
+    def _create(s: Session, match: Match, **columns: Any) -> GameRow:
+        """A new game row; a race with another start in the same channel (two commands at
+        once, two processes) loses on the database's one-active-game-per-seat index."""
+        try:
+            return create_match_game(s, match, **columns)
+        except IntegrityError:
+            raise Refusal("error.game_here") from None
+
+    @staticmethod
     def _new_match(length: int, cube: bool, position_id: str | None, match_id: str | None) -> Match:
         if not position_id:
             if match_id:
@@ -377,6 +390,8 @@ class Service(InfoMixin, IntegrityMixin, AnalysisMixin, TimersMixin):
         if match.game.position.winner() is not None:
             # A side with every checker borne off: no roll could ever be played.
             raise Refusal("error.position_over")
+        if nobody_can_move(match.game.position):
+            raise Refusal("error.position_stuck")
         return match
 
     def _length(self, points: int) -> int:
@@ -517,7 +532,7 @@ class Service(InfoMixin, IntegrityMixin, AnalysisMixin, TimersMixin):
             notes.add("dice.commitment", commitment=dice.commitment)
             prefs = self._prefs_of(s, table)
             self._advance(table, dice, notes, prefs, lang)
-            row = create_match_game(
+            row = self._create(
                 s,
                 match,
                 player0_id=challenge.challenger_id,
@@ -534,7 +549,7 @@ class Service(InfoMixin, IntegrityMixin, AnalysisMixin, TimersMixin):
             s.flush()
             challenge.game_id = row.id
             table.game_id, table.version = row.id, row.version
-        return board_reply(table, lang, notes, edit=True)
+        return board_reply(table, lang, notes, acting=1, edit=True)
 
     # -- buttons --------------------------------------------------------------------------------
 
@@ -675,17 +690,18 @@ class Service(InfoMixin, IntegrityMixin, AnalysisMixin, TimersMixin):
     def _claim(
         self, s: Session, row: GameRow, table: Table, seat: int, notes: Notes, lang: str
     ) -> None:
-        """The waiting player claims a game whose move timer ran out: scored as a resignation
-        of a single game (times the cube) by the player who let the time run out."""
+        """The waiting player claims a game whose move timer ran out: the player who let the
+        time run out abandons it, the game in progress scored as a single game resigned (times
+        the cube). In a match he abandons the match: a player who vanished is not waited for
+        game after game."""
         game = table.game
         late = row.deadline is not None and _aware(row.deadline) <= self.clock()
         if not late or game.turn is None or game.turn == seat:
             raise Refusal("error.cannot_claim")
         loser = game.turn
-        game.forfeit(loser, 1)
+        table.match.forfeit(loser)
         names = self._seat_names(table, lang)
         notes.add("note.claimed", name=names[seat], loser=names[loser])
-        # In a match the claim may decide only this game: the next one starts then.
         self._finish_action(s, row, table, notes, lang)
 
     def _finish_action(
@@ -702,7 +718,7 @@ class Service(InfoMixin, IntegrityMixin, AnalysisMixin, TimersMixin):
         dice = dice or self._dice(row)
         if advance:
             self._advance(table, dice, notes, self._prefs_of(s, table), lang)
-        self._save(s, row, table, dice, restart_timer=advance)
+        self._save(s, row, table, dice)
 
     def _rematch(self, actor: Actor, where: Where, action: GameAction) -> Reply:
         """Rematch: the same kind of game again, against the same opponent. The old game is

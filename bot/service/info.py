@@ -10,6 +10,7 @@ from bot.service.people import Actor, Prefs, Where
 from bot.service.replies import Reply
 from db import players as player_repo
 from db import stats as stats_repo
+from db.gamestate import load_match
 from db.models import GameStatus, ResultKind
 from engine.bots import LEVELS
 from render.chart import line_chart
@@ -49,7 +50,7 @@ class InfoMixin:
                     "board.row",
                     lang,
                     rank=r.rank,
-                    name=r.display_name[:18],
+                    name=_plain_name(r.display_name)[:18],
                     rating=r.rating,
                     experience=r.experience,
                     wins=r.wins,
@@ -231,6 +232,12 @@ def _history_line(row, seat: int | None, opponent: str, lang: str) -> str:  # ty
     )
     if row.status is GameStatus.EXPIRED or row.winner is None:
         outcome = t("history.expired", lang)
+    elif row.match_length:
+        # A match: its final score, the player's own first.
+        a, b = load_match(row).score
+        mine, theirs = (a, b) if seat == 0 else (b, a)
+        key = "history.won_match" if row.winner == seat else "history.lost_match"
+        outcome = t(key, lang, mine=mine, theirs=theirs)
     elif row.winner == seat:
         outcome = t("history.won", lang, points=row.points or 0)
     else:
@@ -250,3 +257,8 @@ def _history_line(row, seat: int | None, opponent: str, lang: str) -> str:  # ty
         how=how,
         rated=rated,
     ).rstrip()
+
+
+def _plain_name(name: str) -> str:
+    """A name safe inside a code block: a backtick would close it."""
+    return name.replace("`", "'")

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from bot.i18n import Text, t
 from bot.service.customid import GameAction
 from bot.service.replies import Button, Choice, Component, Reply, Select
-from engine import EventKind, Game, Match, Phase, Position
+from engine import EventKind, Game, Match, MatchContext, Phase, Position
 from render import BoardView, GameOver, Resignation, render_board, text_board
 
 __all__ = ["Seat", "Table", "UiState", "board_reply", "board_view"]
@@ -133,7 +133,7 @@ def board_view(table: Table, viewer: int, lang: str, ui: UiState, *, mirrored: b
         colors=(COLORS[mover], COLORS[other]),
         dice=game.dice,
         dice_left=dice_left,
-        context=game.context(mover),
+        context=_context(table, mover),
         highlights=highlights,
         last_play=last_play,  # type: ignore[arg-type]
         last_play_by=last_by,  # type: ignore[arg-type]
@@ -142,6 +142,15 @@ def board_view(table: Table, viewer: int, lang: str, ui: UiState, *, mirrored: b
         game_over=over,  # type: ignore[arg-type]
         lang=lang,
     )
+
+
+def _context(table: Table, mover: int) -> MatchContext:
+    """Cube and score for the picture; once the game is over, the score with it counted."""
+    ctx = table.game.context(mover)
+    if table.game.is_over and table.match.length:
+        a, b = table.match.score
+        ctx = replace(ctx, score=(a, b) if mover == 0 else (b, a))
+    return ctx
 
 
 def _selected_die(playable: list[int], wanted: int | None) -> int | None:
@@ -189,13 +198,19 @@ def board_reply(
         lines = [*head, t("note.earlier", lang, count=left_out), *events, *tail]
     turn = game.turn
     mentions: tuple[int, ...] = ()
+    ping = None
     if turn is not None and table.seats[turn].user_id is not None and not table.against_computer:
         mentions = (table.seats[turn].user_id,)  # type: ignore[assignment]
+        if acting is not None and acting != turn:
+            # The decision has passed to the other person: tell him (an edited message never
+            # notifies anyone, so the adapter sends this line on its own).
+            ping = t("turn.ping", lang, mention=f"<@{mentions[0]}>", id=table.game_id)
     return Reply(
         text="\n".join(line for line in lines if line),
         image=_picture(position, view) if with_image else None,
         rows=components(table, lang, ui),
         edit=edit,
+        ping=ping,
         position_id=game.position_id(),
         match_id=game.match_id(),
         mentions=mentions,
@@ -260,8 +275,11 @@ def _prompt(table: Table, lang: str, ui: UiState) -> str:
         key = {1: "game.won_single", 2: "game.won_gammon", 3: "game.won_backgammon"}[result.value]
         line = t(key, lang, name=winner, points=result.points)
         if match.is_over and match.length:
-            champion = table.seats[match.winner or 0].name
+            winner_seat = match.winner or 0
+            champion = table.seats[winner_seat].name
             a, b = match.score
+            if winner_seat == 1:
+                a, b = b, a  # the winner's score first
             line += "\n" + t("game.match_over", lang, name=champion, a=a, b=b)
         if table.revealed_seed:
             line += "\n" + t("dice.revealed", lang, seed=table.revealed_seed)

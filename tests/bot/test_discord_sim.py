@@ -102,10 +102,19 @@ def labels(message: ResponseMessage) -> list[str]:
     return [c["label"] for c in components(message) if c["type"] == 2 and not c["disabled"]]
 
 
+def is_ping(message: ResponseMessage) -> bool:
+    """The short "your turn" line sent on its own after a turn passed to the other person."""
+    return "your turn in game #" in message.content or "à vous de jouer dans la partie" in (
+        message.content
+    )
+
+
 def response(result: InteractionResult) -> ResponseMessage:
-    """The message an interaction produced: its response, else its last follow-up."""
-    if result.followups:
-        return result.followups[-1]
+    """The message an interaction produced: its response, else its last follow-up (not the
+    turn notice that may follow it)."""
+    followups = [f for f in result.followups if not is_ping(f)]
+    if followups:
+        return followups[-1]
     assert result.response is not None, result
     return result.response
 
@@ -481,3 +490,22 @@ async def test_the_timer_posts_reminders_and_claims(
     await cog.sweep.coro(cog)
     posted = [r for r in env.http_requests[before:] if r.method == "POST" and "/messages" in r.path]
     assert len(posted) == 1 and "ran out of time" in str(posted[0].json)
+
+
+async def test_the_next_player_is_told_it_is_his_turn(
+    env: Env, guild: Any, channel: Any, script: deque[int]
+) -> None:
+    alice, bob = member(env, guild, "alice"), member(env, guild, "bob")
+    made = response(await alice.slash(channel, "challenge", opponent=bob))
+    script.extend([5, 2])
+    accepted = await bob.click(made, label="Accept")  # alice opens: she is told
+    pings = [f for f in accepted.followups if is_ping(f)]
+    assert len(pings) == 1 and f"<@{alice.id}>" in pings[0].content
+    moved = await alice.slash(channel, "move", play="13/8 13/11")
+    pings = [f for f in moved.followups if is_ping(f)]
+    assert len(pings) == 1 and f"<@{bob.id}>" in pings[0].content
+    sent = [r for r in env.http_requests if r.method == "POST" and "/webhooks/" in r.path][-1]
+    assert sent.json["allowed_mentions"]["users"] == [bob.id]
+    board = response(moved)
+    clicked = await bob.click(board, label="Resign")  # a menu: still his turn, nobody told
+    assert not [f for f in clicked.followups if is_ping(f)]

@@ -112,6 +112,7 @@ def test_practice_from_a_position(service: Service, script: deque[int]) -> None:
         ("AAAAAAAAAAAAAA", None, "has borne off all his checkers"),
         ("AAAAAAEAAAAAAA", None, "has borne off all his checkers"),
         ("AQAAAAAAAAAAAA", "cAkgAAAAAAAA", "has borne off all his checkers"),
+        ("27YBANC2bQMAEA", None, "Nobody could ever move"),  # both sides shut out on the bar
     ],
 )
 def test_practice_refusals(

@@ -346,3 +346,15 @@ def test_a_second_click_on_accept_does_not_wipe_the_board(
     service.clock.advance(minutes=16)  # type: ignore[attr-defined]
     expired = press(service, CAROL, late, "Accept", Where(channel_id=5001, guild_id=9000))
     assert "expired" in expired.text and expired.edit and not expired.ephemeral
+
+
+def test_the_database_refuses_a_second_game_in_a_channel(
+    service: Service, script: deque[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Two /play at the same moment both pass the service's check; the database's
+    # one-active-game-per-seat index makes the second one fail cleanly.
+    monkeypatch.setattr(Service, "_no_game_here", lambda *args: None)
+    script.extend([3, 1, 3, 1])
+    assert not service.play(ALICE, DM, level="beginner").ephemeral
+    second = service.play(ALICE, DM, level="expert")
+    assert second.ephemeral and "already have a game" in second.text

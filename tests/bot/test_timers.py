@@ -127,24 +127,39 @@ def test_notices_in_the_servers_language(timed: Service, script: deque[int], clo
     assert "à vous de jouer" in reminder.reply.text
 
 
-def test_a_claim_in_a_match_goes_on_to_the_next_game(
+def test_a_claim_in_a_match_ends_the_match(
     timed: Service, script: deque[int], clock: Clock, factory: sessionmaker[Session]
 ) -> None:
-    # A claim scores the game (a single game, times the cube); in a match that is not decided
-    # by it, the next game must start, not leave a finished game without a button.
-    made = timed.challenge(ALICE, CHANNEL, BOB, points=5, rated=False)
+    # A player who let the time run out has abandoned the match: the game in progress is scored
+    # (a single game, times the cube) and the match goes to the other player, whatever the
+    # score, instead of a claim to wait for in every game that follows.
+    made = timed.challenge(ALICE, CHANNEL, BOB, points=5, rated=True)
     script.extend([5, 2])
     board = press(timed, BOB, made, "Accept")  # Alice to play 5-2
     clock.advance(hours=HOURS, minutes=1)
     (claim,) = timed.sweep()
-    script.extend([6, 1])  # the opening roll of game 2: Alice plays 6-1
     over = press(timed, BOB, claim.reply, "Claim the game")
     assert "Bob claims the game" in over.text and "Bob** wins a single game" in over.text
-    assert "Game 2 begins (score 0–1)" in over.text
-    assert "Alice** rolled 6-1" in over.text and "24" in labels(over)
+    assert "Bob** wins the match 1–0" in over.text and labels(over) == ["Rematch"]
     stored = row(factory, board.game_id or 0)
-    assert stored.status is GameStatus.ACTIVE and stored.deadline is not None
-    assert timed.sweep() == []  # a fresh deadline for the new game
+    assert stored.status is GameStatus.ABANDONED and stored.winner == 1
+    assert stored.deadline is None and timed.sweep() == []
+
+
+def test_rolling_keeps_the_deadline(
+    timed: Service, script: deque[int], clock: Clock, factory: sessionmaker[Session]
+) -> None:
+    # The clock is for the whole decision: it starts again only when the other player must act.
+    start(timed, script)
+    board = timed.move(ALICE, CHANNEL, "13/8 13/11")  # Bob to roll, with a fresh deadline
+    deadline = row(factory, board.game_id or 0).deadline
+    clock.advance(hours=HOURS - 1)
+    script.extend([6, 5])
+    rolled = press(timed, BOB, board, "Roll")
+    assert "Bob rolls 6-5" in rolled.text
+    assert row(factory, board.game_id or 0).deadline == deadline
+    moved = timed.move(BOB, CHANNEL, "24/13")  # now Alice must act: a new deadline
+    assert row(factory, moved.game_id or 0).deadline != deadline
 
 
 def test_games_waiting_for_a_claim_do_not_starve_other_notices(
