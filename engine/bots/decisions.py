@@ -116,7 +116,8 @@ def to_match_equity(eq: float, ctx: MatchContext, met: MatchEquityTable) -> floa
     losing (-1) and winning (+1) the cube's value, as bgsage and GNU Backgammon normalise."""
     win = match_equity_after(ctx, ctx.cube_value, met)
     lose = match_equity_after(ctx, -ctx.cube_value, met)
-    return lose + (eq + 1.0) / 2.0 * (win - lose)
+    # Gammons extrapolate past the anchors; the result is still a probability.
+    return min(1.0, max(0.0, lose + (eq + 1.0) / 2.0 * (win - lose)))
 
 
 def match_equity_after(ctx: MatchContext, points: int, met: MatchEquityTable) -> float:

@@ -141,7 +141,9 @@ def evaluate_plays(
         for after in afters:
             probs = _final_probs(after) or by_board.get(tuple(to_sage(after)))
             if probs is None:
-                # A legal play bgsage did not generate: evaluate its result directly.
+                # A legal play bgsage did not generate: evaluate its result directly. (Slightly
+                # different from a ranked candidate's value, since bgsage's ranking also looks
+                # at the position before the play; no such play is known, this is a safety net.)
                 probs = _probs(analyzer.sage.post_move_analytics(to_sage(after)).probs)
             out.append((after, probs))
     return out
