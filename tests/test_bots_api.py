@@ -128,3 +128,20 @@ def test_players_pickle_for_a_process_pool() -> None:
     bot = get_bot("advanced", rng=5)
     clone = pickle.loads(pickle.dumps(bot))
     assert _noisy_choices(clone) == _noisy_choices(get_bot("advanced", rng=5))
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_players_can_be_called_from_several_threads(engine: str) -> None:
+    # The service layer runs computer moves in a thread pool: concurrent calls on shared
+    # analyzers must give the same answers as serial ones.
+    from concurrent.futures import ThreadPoolExecutor
+
+    cases = [
+        (Position.from_position_id(str(c["position_id"])), tuple(c["dice"]))
+        for c in load_corpus()[:80]
+    ]
+    bot = get_bot("expert", engine=engine)
+    serial = [bot.choose_play(pos, dice) for pos, dice in cases]  # type: ignore[arg-type]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        parallel = list(pool.map(lambda c: bot.choose_play(*c), cases))
+    assert parallel == serial
