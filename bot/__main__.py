@@ -1,13 +1,189 @@
-"""``backgammon-bot``: the console entry point."""
+"""``backgammon-bot``: the console entry point.
+
+backgammon-bot                 the Discord bot when DISCORD_TOKEN is set, else the terminal game
+backgammon-bot run             the Discord bot (needs DISCORD_TOKEN)
+backgammon-bot play [--db URL] [--json] [--lang fr|en] [--images DIR]
+backgammon-bot sync [--guild ID]   register the slash commands with Discord
+backgammon-bot migrate [--db URL]  upgrade the database to the latest schema
+backgammon-bot verify --seed HEX --commitment HEX [--dice 5,4,1,4,...] [--count N]
+                               check a game's dice offline, without the bot or its database
+"""
 
 from __future__ import annotations
 
+import argparse
+import locale
+import logging
+import os
 import sys
+from pathlib import Path
+
+from bot.config import Config, load_dotenv
+
+log = logging.getLogger("bot")
+
+
+def _default_lang() -> str:
+    for key in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(key)
+        if value:
+            return "fr" if value.lower().startswith("fr") else "en"
+    try:
+        value = locale.getlocale()[0] or ""
+    except ValueError:
+        value = ""
+    return "fr" if value.lower().startswith("fr") else "en"
+
+
+def build_service(config: Config, db_url: str | None = None):  # type: ignore[no-untyped-def]
+    """The service on the configured database, upgraded to the latest schema first."""
+    from bot.service import Service, Settings
+    from db.engine import make_engine, make_session_factory
+    from db.migrate import upgrade
+
+    engine = make_engine(db_url or config.database_url)
+    upgrade(engine)
+    settings = Settings(challenge_ttl=config.challenge_ttl, move_timeout=config.move_timeout)
+    return Service(make_session_factory(engine), settings=settings)
+
+
+def _play(args: argparse.Namespace, config: Config) -> int:
+    from bot.terminal import Terminal
+
+    service = build_service(config, args.db)
+    terminal = Terminal(
+        service,
+        json_mode=args.json,
+        lang=args.lang or _default_lang(),
+        images=Path(args.images) if args.images else config.images_dir,
+        user=args.user,
+    )
+    if not args.json and sys.stdin.isatty():
+        terminal.run(_prompt_lines())
+    else:
+        terminal.run(sys.stdin)
+    return 0
+
+
+def _prompt_lines():  # type: ignore[no-untyped-def]
+    while True:
+        try:
+            yield input("> ")
+        except EOFError:
+            print()
+            return
+
+
+def _run(config: Config) -> int:
+    if not config.token:
+        print(
+            "DISCORD_TOKEN is not set: put your bot token in the environment or in .env "
+            "(see the README), or play in the terminal with `backgammon-bot play`.",
+            file=sys.stderr,
+        )
+        return 2
+    from bot.discord_app import run_bot
+
+    return run_bot(config)
+
+
+def _sync(args: argparse.Namespace, config: Config) -> int:
+    if not config.token:
+        print("DISCORD_TOKEN is not set: command sync talks to Discord.", file=sys.stderr)
+        return 2
+    from bot.discord_app import sync_commands
+
+    return sync_commands(config, guild_id=args.guild)
+
+
+def _migrate(args: argparse.Namespace, config: Config) -> int:
+    from db.engine import make_engine
+    from db.migrate import current_revision, upgrade
+
+    engine = make_engine(args.db or config.database_url)
+    upgrade(engine)
+    print(f"database at revision {current_revision(engine)}")
+    return 0
+
+
+def _verify(args: argparse.Namespace) -> int:
+    from bot.dice import commitment, derive_die, verify_rolls
+
+    try:
+        seed = bytes.fromhex(args.seed)
+    except ValueError:
+        seed = b""
+    if len(seed) != 32:
+        print("--seed is 64 hexadecimal characters (32 bytes)", file=sys.stderr)
+        return 2
+    try:
+        dice = [int(x) for x in (args.dice or "").replace(" ", "").split(",") if x]
+    except ValueError:
+        print("--dice is a comma-separated list of dice, like 5,4,1,4", file=sys.stderr)
+        return 2
+    count = args.count or len(dice) or 20
+    print(f"commitment of this seed: {commitment(seed)}")
+    print("dice from this seed:", " ".join(str(derive_die(seed, n)) for n in range(count)))
+    problems = verify_rolls(seed, args.commitment, dice)
+    for problem in problems:
+        print("MISMATCH:", problem)
+    if not problems:
+        print(f"OK: the seed matches the commitment and the {len(dice)} dice given")
+    return 1 if problems else 0
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the bot. (The Discord and terminal adapters land with the bot issue.)"""
-    print("backgammon-bot: the Discord and terminal adapters are not built yet.", file=sys.stderr)
+    load_dotenv()
+    config = Config.from_env()
+    logging.basicConfig(
+        level=getattr(logging, config.log_level, logging.INFO),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    parser = argparse.ArgumentParser(prog="backgammon-bot", description="Backgammon on Discord.")
+    sub = parser.add_subparsers(dest="command")
+    sub.add_parser("run", help="run the Discord bot (needs DISCORD_TOKEN)")
+    play = sub.add_parser("play", help="play in the terminal")
+    play.add_argument("--db", help="database URL (default: DATABASE_URL or a local SQLite file)")
+    play.add_argument("--json", action="store_true", help="one JSON object per reply")
+    play.add_argument("--lang", choices=("en", "fr"), help="language (default: system locale)")
+    play.add_argument("--images", help="folder for the board pictures (default: boards)")
+    play.add_argument(
+        "--user",
+        default=os.environ.get("USER", "you") or "you",
+        help="your name at the table (switch with /as NAME)",
+    )
+    sync = sub.add_parser("sync", help="register the slash commands with Discord")
+    sync.add_argument("--guild", type=int, help="a guild id for an instant, guild-only sync")
+    migrate = sub.add_parser("migrate", help="upgrade the database schema")
+    migrate.add_argument("--db", help="database URL")
+    verify = sub.add_parser("verify", help="check a game's dice offline from its revealed seed")
+    verify.add_argument("--seed", required=True, help="the seed revealed at the end (hex)")
+    verify.add_argument("--commitment", required=True, help="the commitment shown at the start")
+    verify.add_argument("--dice", help="the game's dice in order, e.g. 5,4,1,4 (opening first)")
+    verify.add_argument("--count", type=int, help="how many dice to print (default: as given)")
+    args = parser.parse_args(argv)
+    if args.command == "verify":
+        return _verify(args)
+    if args.command == "play":
+        if not args.json:
+            logging.getLogger().setLevel(logging.WARNING)  # keep the board readable
+        return _play(args, config)
+    if args.command == "run":
+        return _run(config)
+    if args.command == "sync":
+        return _sync(args, config)
+    if args.command == "migrate":
+        return _migrate(args, config)
+    if config.token:
+        return _run(config)
+    if sys.stdin.isatty() and sys.stdout.isatty():
+        logging.getLogger().setLevel(logging.WARNING)
+        return _play(parser.parse_args(["play"]), config)
+    print(
+        "backgammon-bot: no DISCORD_TOKEN is set and this is not a terminal. Set DISCORD_TOKEN "
+        "to run the Discord bot, or run `backgammon-bot play` (add --json for scripts).",
+        file=sys.stderr,
+    )
     return 2
 
 

@@ -10,6 +10,7 @@ True
 'sGfwATDgc/ABMA'
 """
 
+from engine.context import MAX_CUBE, MatchContext
 from engine.errors import (
     AmbiguousPlayError,
     BackgammonError,
@@ -20,33 +21,50 @@ from engine.errors import (
     InvalidPositionIdError,
     PlaySyntaxError,
 )
+from engine.game import Event, EventKind, Game, GameResult, Phase, ResultReason
 from engine.ids import GameState, MatchKey, decode_match_id, encode_match_id
+from engine.match import Match
+from engine.matfile import MatFileError, read_mat, write_mat
 from engine.movegen import Dice, Move, Play, legal_plays, validate_dice
 from engine.notation import format_play, parse_play
 from engine.position import BAR, OFF, Point, Position
+from engine.turn import Turn
 
 __all__ = [
     "BAR",
+    "MAX_CUBE",
     "OFF",
     "AmbiguousPlayError",
     "BackgammonError",
     "Dice",
+    "Event",
+    "EventKind",
+    "Game",
+    "GameResult",
     "GameState",
     "GameStateError",
     "IllegalPlayError",
     "InvalidMatchIdError",
     "InvalidPositionError",
     "InvalidPositionIdError",
+    "MatFileError",
+    "Match",
+    "MatchContext",
     "MatchKey",
     "Move",
+    "Phase",
     "Play",
     "PlaySyntaxError",
     "Point",
     "Position",
+    "ResultReason",
+    "Turn",
     "decode_match_id",
     "encode_match_id",
     "format_play",
     "legal_plays",
     "parse_play",
+    "read_mat",
     "validate_dice",
+    "write_mat",
 ]

@@ -44,12 +44,23 @@ class MatchContext:
         return (self.match_length - self.score[0], self.match_length - self.score[1])
 
     def may_double(self, player: int) -> bool:
-        """Whether ``player`` may offer a double now (ignoring whose turn it is)."""
+        """Whether ``player`` may offer a double now (ignoring whose turn it is).
+
+        >>> MatchContext(match_length=5, score=(3, 0), cube_value=2).may_double(0)  # dead cube
+        False
+        >>> MatchContext(match_length=5, score=(3, 0), cube_value=2).may_double(1)
+        True
+        """
         if self.crawford or self.cube_value >= MAX_CUBE:
             return False
-        # Doubling when the cube is already dead (the doubler needs no more points than it is
-        # worth) is pointless but legal, as in GNU Backgammon; computer players just avoid it.
+        if self.cube_dead(player):
+            return False
         return self.cube_owner in (None, player)
+
+    def cube_dead(self, player: int) -> bool:
+        """True in a match when winning this game at the current stake already gives ``player``
+        the match: GNU Backgammon 1.07 then refuses his double ("The cube is dead")."""
+        return bool(self.match_length) and self.score[player] + self.cube_value >= self.match_length
 
     def swapped(self) -> MatchContext:
         """The same context seen by the other player.

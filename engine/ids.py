@@ -5,9 +5,11 @@ Both IDs are little-endian bit strings written in base64 without padding, as GNU
 
 * the Position ID (14 characters, 80 bits) lists, for the opponent and then for the player on roll,
   the checkers on each of his points 1..24 and his bar as runs of 1 bits, each run closed by a 0;
-* the Match ID (12 characters, 66 bits used) packs the cube, its owner, the player on roll, the
-  Crawford flag, the game state, whose decision it is, a pending double or resignation, the dice,
-  the match length and both scores.
+* the Match ID (12 characters, 67 bits used) packs the cube, its owner, the player on roll, the
+  Crawford flag, the game state, whose decision it is, a pending double or resignation, the dice
+  (the larger first), the match length, both scores and, in bit 66, whether the Jacoby rule is
+  *off* (GNU Backgammon 1.07 stores ``!fJacoby`` there, so its match IDs end in ``E``, while IDs
+  of older versions, which left the bit clear, decode as Jacoby on).
 
 >>> decode_match_id("QYkqASAAIAAA").dice
 (5, 2)
@@ -143,8 +145,10 @@ class GameState(IntEnum):
 @dataclass(frozen=True, slots=True)
 class MatchKey:
     """Everything a GNU Backgammon Match ID holds. Players are 0 and 1 as GNU Backgammon numbers
-    them (0 is the bottom player, usually "you"); ``cube_owner`` is None while the cube is centred;
-    ``dice`` is ``(0, 0)`` before the roll; ``match_length`` 0 means a money game."""
+    them (0 is its first player, by default the computer "gnubg"; 1 the second, the user);
+    ``cube_owner`` is None while the cube is centred; ``dice`` is ``(0, 0)`` before the roll (in
+    either order; the ID holds the larger first); ``match_length`` 0 means a money game; ``jacoby``
+    is whether the Jacoby rule is in use."""
 
     cube_value: int = 1
     cube_owner: int | None = None
@@ -199,16 +203,19 @@ _FIELDS = (  # (attribute, bit width) in the order of the Match ID, from bit 1.
     ("match_length", 15),
     ("score0", 15),
     ("score1", 15),
-    ("jacoby", 1),
+    ("no_jacoby", 1),
 )
 
 
 def encode_match_id(key: MatchKey) -> str:
-    """The 12-character Match ID of ``key``.
+    """The 12-character Match ID of ``key``, as GNU Backgammon 1.07 writes it.
 
     >>> encode_match_id(MatchKey(game_state=GameState.NONE))
-    'MAAAAAAAAAAA'
+    'MAAAAAAAAAAE'
+    >>> encode_match_id(MatchKey(dice=(2, 4))) == encode_match_id(MatchKey(dice=(4, 2)))
+    True
     """
+    high, low = max(key.dice), min(key.dice)  # gnubg's MatchID() writes the larger die first
     values = {
         "cube": key.cube_value.bit_length() - 1,
         "owner": 3 if key.cube_owner is None else key.cube_owner,
@@ -218,12 +225,12 @@ def encode_match_id(key: MatchKey) -> str:
         "turn": key.turn,
         "double_offered": int(key.double_offered),
         "resignation": key.resignation,
-        "die1": key.dice[0],
-        "die2": key.dice[1],
+        "die1": high,
+        "die2": low,
         "match_length": key.match_length,
         "score0": key.score[0],
         "score1": key.score[1],
-        "jacoby": int(key.jacoby),
+        "no_jacoby": int(not key.jacoby),
     }
     bits = 0
     shift = 0
@@ -265,7 +272,7 @@ def decode_match_id(match_id: str) -> MatchKey:
             dice=(v["die1"], v["die2"]),
             match_length=v["match_length"],
             score=(v["score0"], v["score1"]),
-            jacoby=bool(v["jacoby"]),
+            jacoby=not v["no_jacoby"],
         )
     except InvalidMatchIdError as exc:
         raise InvalidMatchIdError(f"{match_id!r} is not a valid Match ID: {exc}") from None

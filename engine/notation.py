@@ -49,13 +49,16 @@ def format_play(play: Play) -> str:
     '13/7*/5'
     """
     steps = sorted(play.moves, key=lambda m: (-m.src, -m.dst))
+    # A point where the play hits stays written in every journey through it, as GNU Backgammon
+    # writes it (two checkers 9/7*/5 make "9/7*/5(2)", not "9/7*/5 9/5").
+    hit_anywhere = {m.dst for m in steps if m.hit}
     # Each chain is [points..., set of hit points]; join a step onto an earlier chain that ends
     # where the step starts (the same checker moving on).
     chains: list[tuple[list[int], set[int]]] = []
     for m in steps:
         for points, hits in chains:
             if points[-1] == m.src and m.src not in (OFF, BAR):
-                if points[-1] not in hits:
+                if points[-1] not in hit_anywhere:
                     points.pop()
                 points.append(m.dst)
                 if m.hit:
@@ -113,9 +116,11 @@ def parse_segments(text: str) -> list[Segment]:
     :raises PlaySyntaxError: when the text is not notation, with what is wrong and where.
     """
     if not isinstance(text, str):
-        raise PlaySyntaxError(f"a play is text like '24/18 13/11', not {type(text).__name__}")
+        raise PlaySyntaxError(
+            f"a play is text like '24/18 13/11', not {type(text).__name__}", code="syntax.type"
+        )
     if len(text) > 200:
-        raise PlaySyntaxError("that play is too long to be backgammon notation")
+        raise PlaySyntaxError("that play is too long to be backgammon notation", code="syntax.long")
     segments: list[Segment] = []
     points: list[int] = []
     hits: set[int] = set()
@@ -123,13 +128,17 @@ def parse_segments(text: str) -> list[Segment]:
     pos = 0
     stripped = text.strip()
     if not stripped:
-        raise PlaySyntaxError("the play is empty: write it like '24/18 13/11'")
+        raise PlaySyntaxError("the play is empty: write it like '24/18 13/11'", code="syntax.empty")
 
     def close(count: int = 1) -> None:
         nonlocal points, hits
         if len(points) == 1:
             start = format_point(points[0])
-            raise PlaySyntaxError(f"{start!r} needs a destination, like '{start}/…'")
+            raise PlaySyntaxError(
+                f"{start!r} needs a destination, like '{start}/…'",
+                code="syntax.no_destination",
+                start=start,
+            )
         if points:
             segments.append(Segment(tuple(points), frozenset(hits), count))
         points, hits = [], set()
@@ -142,7 +151,9 @@ def parse_segments(text: str) -> list[Segment]:
                 break
             raise PlaySyntaxError(
                 f"cannot read {rest[:12]!r} in {text!r}: write plays like '24/18 13/11', "
-                "'bar/22*', '6/off' or '8/5(2)'"
+                "'bar/22*', '6/off' or '8/5(2)'",
+                code="syntax.unreadable",
+                rest=rest[:12],
             )
         pos = m.end()
         kind = m.lastgroup
@@ -150,7 +161,11 @@ def parse_segments(text: str) -> list[Segment]:
             if kind == "num":
                 value = int(m.group("num"))
                 if value > 25:
-                    raise PlaySyntaxError(f"there is no point {value}: points run from 1 to 24")
+                    raise PlaySyntaxError(
+                        f"there is no point {value}: points run from 1 to 24",
+                        code="syntax.no_point",
+                        point=value,
+                    )
             else:
                 value = BAR if kind == "bar" else OFF
             if not expect_point:
@@ -159,47 +174,72 @@ def parse_segments(text: str) -> list[Segment]:
             expect_point = False
         elif kind == "slash":
             if not points or expect_point:
-                raise PlaySyntaxError(f"a '/' needs a point on each side in {text!r}")
+                raise PlaySyntaxError(
+                    f"a '/' needs a point on each side in {text!r}", code="syntax.slash"
+                )
             expect_point = True
         elif kind == "star":
             if not points or expect_point or len(points) < 2:
-                raise PlaySyntaxError("'*' marks a hit after a destination, as in '13/7*'")
+                raise PlaySyntaxError(
+                    "'*' marks a hit after a destination, as in '13/7*'", code="syntax.star"
+                )
             hits.add(points[-1])
         elif kind == "count":
             n = int(m.group("n") or m.group("n2"))
             if expect_point or len(points) < 2:
-                raise PlaySyntaxError("a count like '(2)' follows a move, as in '8/5(2)'")
+                raise PlaySyntaxError(
+                    "a count like '(2)' follows a move, as in '8/5(2)'", code="syntax.count"
+                )
             if not 1 <= n <= 4:
-                raise PlaySyntaxError(f"a checker count of {n} is impossible: at most 4 moves")
+                raise PlaySyntaxError(
+                    f"a checker count of {n} is impossible: at most 4 moves",
+                    code="syntax.count_range",
+                    count=n,
+                )
             close(n)
             expect_point = True
         else:  # separator
             if expect_point and points:
-                raise PlaySyntaxError(f"a '/' needs a point on each side in {text!r}")
+                raise PlaySyntaxError(
+                    f"a '/' needs a point on each side in {text!r}", code="syntax.slash"
+                )
             close()
             expect_point = True
     if points and expect_point:
-        raise PlaySyntaxError(f"{text!r} ends with '/': a destination is missing")
+        raise PlaySyntaxError(
+            f"{text!r} ends with '/': a destination is missing", code="syntax.trailing_slash"
+        )
     close()
     for seg in segments:
         _check_segment(seg)
-    if sum(s.count * (len(s.points) - 1) for s in segments) > 8:
-        raise PlaySyntaxError("that is more moves than any roll allows")
+    # Every written step uses at least one die, and no roll gives more than four.
+    if sum(s.count * (len(s.points) - 1) for s in segments) > 4:
+        raise PlaySyntaxError(
+            "that is more moves than any roll allows (four at most)", code="syntax.too_many"
+        )
     return segments
 
 
 def _check_segment(seg: Segment) -> None:
     text = "/".join(format_point(p) for p in seg.points)
     if seg.points[0] == OFF:
-        raise PlaySyntaxError(f"{text}: a checker borne off cannot move again")
+        raise PlaySyntaxError(
+            f"{text}: a checker borne off cannot move again", code="syntax.from_off", move=text
+        )
     for a, b in zip(seg.points, seg.points[1:], strict=False):
         if b == BAR:
-            raise PlaySyntaxError(f"{text}: a checker cannot move onto the bar")
+            raise PlaySyntaxError(
+                f"{text}: a checker cannot move onto the bar", code="syntax.to_bar", move=text
+            )
         if a == OFF:
-            raise PlaySyntaxError(f"{text}: 'off' can only end a move")
+            raise PlaySyntaxError(
+                f"{text}: 'off' can only end a move", code="syntax.off_middle", move=text
+            )
         if b >= a:
             raise PlaySyntaxError(
-                f"{text}: checkers move from higher to lower points (your 24 toward your 1)"
+                f"{text}: checkers move from higher to lower points (your 24 toward your 1)",
+                code="syntax.backwards",
+                move=text,
             )
 
 
@@ -234,7 +274,9 @@ def parse_play(text: str, position: Position, dice: Dice) -> Play:
     plays = legal_plays(position, (d1, d2))
     if not plays:
         raise IllegalPlayError(
-            f"no legal play with {d1}-{d2} in {position.position_id()}: the turn passes"
+            f"no legal play with {d1}-{d2} in {position.position_id()}: the turn passes",
+            code="illegal.no_move",
+            dice=f"{d1}-{d2}",
         )
     steps: list[tuple[int, int]] = []
     landings: set[int] = set()
@@ -261,8 +303,13 @@ def parse_play(text: str, position: Position, dice: Dice) -> Play:
         return candidates[0]
     if candidates:
         listed = ", ".join(str(p) for p in candidates)
-        raise AmbiguousPlayError(f"{text!r} could mean {listed}: write the one you mean")
-    raise IllegalPlayError(_why_illegal(text, steps, position, (d1, d2), plays))
+        raise AmbiguousPlayError(
+            f"{text!r} could mean {listed}: write the one you mean",
+            code="ambiguous",
+            text=text,
+            candidates=listed,
+        )
+    raise _why_illegal(text, steps, position, (d1, d2), plays)
 
 
 def _distances(dice: Dice) -> set[int]:
@@ -275,43 +322,83 @@ def _distances(dice: Dice) -> set[int]:
 
 def _why_illegal(
     text: str, steps: list[tuple[int, int]], position: Position, dice: Dice, plays: list[Play]
-) -> str:
+) -> IllegalPlayError:
     """The most useful reason why the written steps match no legal play."""
     b = position.board
-    where = f"(position {position.position_id()}, dice {dice[0]}-{dice[1]})"
+    roll = f"{dice[0]}-{dice[1]}"
+    where = f"(position {position.position_id()}, dice {roll})"
     counts = Counter(src for src, _ in steps)
     if b[BAR] and any(src != BAR for src, _ in steps) and counts[BAR] < b[BAR]:
-        return f"{text!r}: you have {b[BAR]} checker(s) on the bar; enter before moving others"
+        return IllegalPlayError(
+            f"{text!r}: you have {b[BAR]} checker(s) on the bar; enter before moving others",
+            code="illegal.enter_first",
+            text=text,
+            count=b[BAR],
+        )
     for src, n in counts.items():
-        available = b[src] if src != BAR else b[BAR]
         # A checker may also arrive on src earlier in the same play.
         arriving = sum(1 for _, dst in steps if dst == src)
-        if available + arriving < n:
+        if b[src] + arriving < n:
             name = "on the bar" if src == BAR else f"on your {src}-point"
-            return f"{text!r}: you have no checker {name} to move {where}"
+            return IllegalPlayError(
+                f"{text!r}: you have no checker {name} to move {where}",
+                code="illegal.no_checker_bar" if src == BAR else "illegal.no_checker",
+                text=text,
+                point=src,
+            )
     for _, dst in steps:
         if dst != OFF and b[dst] <= -2:
-            return f"{text!r}: your {dst}-point is held by your opponent {where}"
+            return IllegalPlayError(
+                f"{text!r}: your {dst}-point is held by your opponent {where}",
+                code="illegal.blocked",
+                text=text,
+                point=dst,
+            )
     if any(dst == OFF for _, dst in steps) and any(b[p] > 0 for p in range(7, 26)):
-        return f"{text!r}: you can bear off only when all your checkers are in your home board"
+        return IllegalPlayError(
+            f"{text!r}: you can bear off only when all your checkers are in your home board",
+            code="illegal.not_home",
+            text=text,
+        )
     reach = _distances(dice)
     for src, dst in steps:
         gap = src - dst
         if dst != OFF and gap not in reach:
             moves = ", ".join(str(r) for r in sorted(reach))
-            return (
-                f"{text!r}: {format_point(src)}/{dst} is a move of {gap}, and "
-                f"{dice[0]}-{dice[1]} moves a checker {moves}"
+            step = f"{format_point(src)}/{dst}"
+            return IllegalPlayError(
+                f"{text!r}: {step} is a move of {gap}, and {roll} moves a checker {moves}",
+                code="illegal.distance",
+                text=text,
+                step=step,
+                gap=gap,
+                dice=roll,
+                moves=moves,
             )
     longest = max(len(p.moves) for p in plays)
     written = len(steps)
     if written < longest and all(len(p.moves) == longest for p in plays):
         name = "dice" if longest > 1 else "die"
-        return (
+        return IllegalPlayError(
             f"{text!r} plays {written} {'die' if written == 1 else 'dice'}, but "
-            f"{dice[0]}-{dice[1]} can be played in full here ({longest} {name})"
+            f"{roll} can be played in full here ({longest} {name})",
+            code="illegal.partial",
+            text=text,
+            written=written,
+            longest=longest,
+            dice=roll,
         )
     if longest == 1 and dice[0] != dice[1]:
         die = plays[0].moves[0].die
-        return f"{text!r} is not legal: only one die can be played, and it must be the {die}"
-    return f"{text!r} is not a legal play of {dice[0]}-{dice[1]} {where}"
+        return IllegalPlayError(
+            f"{text!r} is not legal: only one die can be played, and it must be the {die}",
+            code="illegal.forced_die",
+            text=text,
+            die=die,
+        )
+    return IllegalPlayError(
+        f"{text!r} is not a legal play of {roll} {where}",
+        code="illegal.other",
+        text=text,
+        dice=roll,
+    )

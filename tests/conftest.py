@@ -3,8 +3,10 @@ answers on 127.0.0.1:5432)."""
 
 from __future__ import annotations
 
+import gzip
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -13,6 +15,12 @@ DATA = Path(__file__).parent / "data"
 
 def load_corpus() -> list[dict[str, object]]:
     with open(DATA / "legal-plays.jsonl", encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def load_jsonl_gz(name: str) -> list[dict[str, Any]]:
+    """A gzip-compressed JSON-lines file of tests/data (the data recorded from gnubg)."""
+    with gzip.open(DATA / name, "rt", encoding="utf-8") as f:
         return [json.loads(line) for line in f if line.strip()]
 
 

@@ -44,6 +44,8 @@ from engine.position import Position
 __all__ = [
     "FallbackPlayer",
     "PubevalPlayer",
+    "after_probs",
+    "cube_analysis",
     "cube_equities",
     "estimate",
     "exposure",
@@ -123,6 +125,12 @@ def _logistic(fit: tuple[float, float], x: float) -> float:
     return 1.0 / (1.0 + math.exp(-z)) if z > -60 else 0.0
 
 
+def _score_probs(score: float) -> tuple[float, float, float]:
+    """Win, win gammon and lose gammon chances of the mover after a contact play, from pubeval's
+    score of it (the logistic fits above)."""
+    return _logistic(WIN, score), _logistic(WIN_GAMMON, score), _logistic(LOSE_GAMMON, score)
+
+
 def _contact_probs(position: Position) -> Probs:
     """The roller's chances before his roll: the fitted chances after his best pubeval play,
     averaged over the 21 rolls."""
@@ -133,8 +141,8 @@ def _contact_probs(position: Position) -> Probs:
             best = max(pubeval.score(p.result_position().swap_players(), race=False) for p in plays)
         else:
             best = pubeval.score(position, race=False)  # he cannot move: nothing changes
-        for i, fit in enumerate((WIN, WIN_GAMMON, LOSE_GAMMON)):
-            totals[i] += weight * _logistic(fit, best)
+        for i, p in enumerate(_score_probs(best)):
+            totals[i] += weight * p
     win, win_gammon, lose_gammon = (t / 36 for t in totals)
     return (win, min(win_gammon, win), 0.0, min(lose_gammon, 1.0 - win), 0.0)
 
@@ -144,13 +152,33 @@ def estimate(position: Position) -> Probs:
     return race_probs(position) if position.is_race() else _contact_probs(position)
 
 
+def after_probs(after: Position) -> Probs:
+    """The fallback's chances for the player who has just played, ``after`` seen by him: exact
+    once he has borne off his last checker, the race model (from his opponent's side, who is on
+    roll) in a race, else the logistic fits on pubeval's score of ``after``, as in
+    :func:`estimate` but without averaging over a roll."""
+    if after.borne_off()[0] == 15:
+        value = after.result_value()
+        return (1.0, float(value >= 2), float(value >= 3), 0.0, 0.0)
+    if after.is_race():
+        w, wg, wb, lg, lb = race_probs(after.swap_players())
+        return (1.0 - w, lg, lb, wg, wb)
+    win, win_gammon, lose_gammon = _score_probs(pubeval.score(after, race=False))
+    return (win, min(win_gammon, win), 0.0, min(lose_gammon, 1.0 - win), 0.0)
+
+
 def cube_equities(position: Position, ctx: MatchContext) -> CubeEquities:
     """No double, double/take and double/pass for the player on roll, from :func:`estimate`."""
+    return cube_analysis(position, ctx)[0]
+
+
+def cube_analysis(position: Position, ctx: MatchContext) -> tuple[CubeEquities, Probs]:
+    """:func:`cube_equities` and the chances it comes from (:func:`estimate`)."""
     probs = estimate(position)
     if ctx.match_length:
-        return match_cube_equities(probs, ctx, met.match_equity)
+        return match_cube_equities(probs, ctx, met.match_equity), probs
     x = cube_efficiency(position.is_race(), position.pip_counts())
-    return money_cube_equities(probs, ctx, x=x)
+    return money_cube_equities(probs, ctx, x=x), probs
 
 
 class _FallbackCube:

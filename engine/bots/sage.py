@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
+from dataclasses import dataclass
 from importlib import metadata
 from typing import Any
 
@@ -42,13 +43,18 @@ except ImportError:  # pragma: no cover - exercised on platforms without bgsage 
     bgbot_cpp = None
 
 __all__ = [
+    "PlayEvaluation",
     "Probs",
+    "analyse_plays",
     "available",
+    "best_play_equities",
+    "cube_analysis",
     "cube_equities",
     "equity",
     "evaluate_plays",
     "match_equity",
     "reference_equities",
+    "screen_cube",
     "to_sage",
     "version",
 ]
@@ -132,20 +138,59 @@ def evaluate_plays(
 
     The candidates bgsage ranks below its filter keep their 1-ply chances, as in bgsage itself.
     """
+    return [(e.after, e.probs) for e in analyse_plays(position, dice, plays, ply)]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayEvaluation:
+    """One play evaluated by :func:`analyse_plays`: the position after it seen by the mover, the
+    mover's cubeless chances, and the depth they come from (``ply``, or 1 for a candidate that
+    bgsage's filter dropped; a finished game is exact and counts as full depth)."""
+
+    after: Position
+    probs: Probs
+    ply: int
+
+
+def analyse_plays(
+    position: Position,
+    dice: Dice,
+    plays: Sequence[Play],
+    ply: int,
+    *,
+    force: Sequence[Play] = (),
+) -> list[PlayEvaluation]:
+    """Like :func:`evaluate_plays`, saying at which depth each play was evaluated. The plays in
+    ``force`` are searched at full depth even when bgsage's candidate filter would drop them
+    (bgsage's ``force_boards``), so that a weak play can be judged like the best one.
+
+    ``plays`` may hold the empty play ``Play(())`` when the dice cannot be played: it stands for
+    the unchanged position.
+    """
     analyzer = _analyzer(ply)
     afters = [position.apply(play).swap_players() for play in plays]
+    forced = [to_sage(position.apply(play).swap_players()) for play in force]
     with analyzer.lock:
-        ranked = analyzer.sage.checker_play(to_sage(position), dice[0], dice[1])
-        by_board = {tuple(m.board): _probs(m.probs) for m in ranked.moves}
-        out: list[tuple[Position, Probs]] = []
+        ranked = analyzer.sage.checker_play(
+            to_sage(position), dice[0], dice[1], force_boards=forced or None
+        )
+        by_board = {tuple(m.board): m for m in ranked.moves}
+        out: list[PlayEvaluation] = []
         for after in afters:
-            probs = _final_probs(after) or by_board.get(tuple(to_sage(after)))
-            if probs is None:
+            final = _final_probs(after)
+            if final is not None:
+                out.append(PlayEvaluation(after, final, ply))
+                continue
+            move = by_board.get(tuple(to_sage(after)))
+            if move is not None:
+                depth = ply if move.eval_level == f"{ply}-ply" else 1
+                out.append(PlayEvaluation(after, _probs(move.probs), depth))
+            else:
                 # A legal play bgsage did not generate: evaluate its result directly. (Slightly
                 # different from a ranked candidate's value, since bgsage's ranking also looks
                 # at the position before the play; no such play is known, this is a safety net.)
                 probs = _probs(analyzer.sage.post_move_analytics(to_sage(after)).probs)
-            out.append((after, probs))
+                out.append(PlayEvaluation(after, probs, ply))
     return out
 
 
@@ -184,10 +229,14 @@ def equity(after: Position, probs: Probs, ctx: MatchContext | None) -> float:
     bgsage's cubeful equity by Janowski's interpolation, at the match score when there is one:
     the same conversion bgsage applies to its own 1-ply candidates.
     """
+    return _board_equity(to_sage(after), probs, ctx)
+
+
+def _board_equity(board: list[int], probs: Sequence[float], ctx: MatchContext | None) -> float:
+    """:func:`equity` of a post-move board in bgsage's layout."""
     w, wg, wb, lg, lb = probs
     if ctx is None:
         return 2.0 * w - 1.0 + wg - lg + wb - lb
-    board = to_sage(after)
     owner = getattr(bgbot_cpp.CubeOwner, _OWNER[ctx.cube_owner].upper())
     pips = bgbot_cpp.pip_counts(board)
     x = bgbot_cpp.cube_efficiency(list(probs), bgbot_cpp.is_race(board), pips[0], pips[1])
@@ -202,8 +251,80 @@ def equity(after: Position, probs: Probs, ctx: MatchContext | None) -> float:
     return float(eq)
 
 
+def _batch_item(position: Position, ctx: MatchContext) -> dict[str, Any]:
+    item: dict[str, Any] = {
+        "board": to_sage(position),
+        "cube_value": ctx.cube_value,
+        "cube_owner": _OWNER[ctx.cube_owner],
+    }
+    if ctx.match_length:
+        away = ctx.away()
+        item.update(away1=away[0], away2=away[1], is_crawford=ctx.crawford)
+    return item
+
+
+_ROLLS21 = tuple((a, b) for a in range(1, 7) for b in range(a, 7))
+
+
+def best_play_equities(position: Position, ctx: MatchContext | None) -> dict[Dice, float]:
+    """The :func:`equity` of the best play of the player on roll with each of the 21 rolls
+    (keys ``(a, b)`` with ``a <= b``), at 1-ply: what luck is measured with.
+
+    bgsage's own candidates are ranked, without the engine's legal plays (this is about a third
+    faster): where its move generator differs from the rules (the unchanged board when no move
+    exists; bearing the last checker off with one die) the result is a position that a legal
+    play also reaches (the unchanged position; every checker off), so the best value is the
+    same. A finished game gets its exact chances.
+    """
+    analyzer = _analyzer(1)
+    board = to_sage(position)
+    out: dict[Dice, float] = {}
+    with analyzer.lock:
+        for d1, d2 in _ROLLS21:
+            best = -1e9
+            for m in analyzer.sage.checker_play(board, d1, d2).moves:
+                after = list(m.board)
+                probs = _probs(m.probs)
+                if all(v <= 0 for v in after[1:]):  # every checker of the mover is off
+                    final = _final_probs(Position.from_board([-after[0], *after[1:]]))
+                    probs = final if final is not None else probs
+                best = max(best, _board_equity(after, probs, ctx))
+            out[(d1, d2)] = best
+    return out
+
+
+def screen_cube(items: Sequence[tuple[Position, MatchContext]], ply: int) -> list[CubeEquities]:
+    """Cheap cube equities for many positions at once (player on roll, before his roll):
+    Janowski's interpolation on bgsage's cubeless chances at depth ``ply`` (its
+    ``batch_evaluate``), about twenty times cheaper than :func:`cube_equities`' cubeful search.
+    They agree closely near the doubling window and can be off by a few tenths far from it, so
+    they serve to find the positions that are far from any cube decision."""
+    if not items:
+        return []
+    out: list[CubeEquities | None] = [None] * len(items)
+    for jacoby in (False, True):
+        index = [k for k, (_, ctx) in enumerate(items) if bool(ctx.jacoby) is jacoby]
+        if not index:
+            continue
+        results = bgsage.batch_evaluate(
+            [_batch_item(*items[k]) for k in index],
+            eval_level=f"{ply}ply",
+            jacoby=jacoby,
+            beaver=False,
+        )
+        for k, r in zip(index, results, strict=True):
+            out[k] = CubeEquities(float(r.equity_nd), float(r.equity_dt), float(r.equity_dp))
+    return [c for c in out if c is not None]
+
+
 def cube_equities(position: Position, ctx: MatchContext, ply: int) -> CubeEquities:
     """bgsage's cube analysis of ``position`` for the player on roll (player 0 of ``ctx``)."""
+    return cube_analysis(position, ctx, ply)[0]
+
+
+def cube_analysis(position: Position, ctx: MatchContext, ply: int) -> tuple[CubeEquities, Probs]:
+    """:func:`cube_equities` and the roller's cubeless chances before his roll, at depth ``ply``
+    (one bgsage call gives both)."""
     analyzer = _analyzer(ply)
     away = ctx.away()
     with analyzer.lock:
@@ -217,7 +338,8 @@ def cube_equities(position: Position, ctx: MatchContext, ply: int) -> CubeEquiti
             jacoby=ctx.jacoby,
             beaver=False,  # the bot's games have no beavers
         )
-    return CubeEquities(float(r.equity_nd), float(r.equity_dt), float(r.equity_dp))
+    cube = CubeEquities(float(r.equity_nd), float(r.equity_dt), float(r.equity_dp))
+    return cube, _probs(r.probs)
 
 
 def match_equity(away0: int, away1: int, *, post_crawford: bool) -> float:

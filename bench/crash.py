@@ -1,0 +1,137 @@
+"""Kill -9 at a random moment, restart, and check that nothing acknowledged was lost, nothing
+was half-applied, and the game ends exactly as an uninterrupted game with the same seed.
+
+Used by ``bench/bench_crash.py`` (50 games) and ``tests/bot/test_crash.py`` (a few)."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import select
+
+from db.engine import make_engine, make_session_factory
+from db.gamestate import load_match, match_events
+from db.models import Game as GameRow
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@dataclass
+class CrashResult:
+    channel: int
+    acknowledged: int  # actions printed before the kill
+    killed_at: float  # seconds after start
+    lost: bool  # an acknowledged action is missing from the database
+    half_applied: bool  # the stored state and the move log disagree
+    diverged: bool  # the resumed game differs from an uninterrupted one with the same seed
+    finished: bool
+
+
+def _worker(db_url: str, channel: int, *extra: str) -> subprocess.Popen[str]:
+    env = {**os.environ, "LOG_LEVEL": "WARNING"}
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "bench.crash_worker",
+            "--db",
+            db_url,
+            "--channel",
+            str(channel),
+            *extra,
+        ],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env=env,
+    )
+
+
+def _row(db_url: str, channel: int) -> GameRow | None:
+    engine = make_engine(db_url)
+    try:
+        with make_session_factory(engine)() as s:
+            row = s.scalars(
+                select(GameRow).where(GameRow.channel_id == channel).order_by(GameRow.id.desc())
+            ).first()
+            if row is not None:
+                s.expunge(row)
+            return row
+    finally:
+        engine.dispose()
+
+
+def _events(row: GameRow) -> list[tuple[Any, ...]]:
+    match = load_match(row)
+    return [(e.kind, e.player, e.dice, e.play, e.points, e.cube_value) for e in match_events(match)]
+
+
+def _consistent(db_url: str, row: GameRow) -> bool:
+    """The state, its IDs and the move log agree (a half-applied action would break this)."""
+    match = load_match(row)
+    if match.game.position_id() != row.position_id or match.game.match_id() != row.match_id:
+        return False
+    if len(match_events(match)) != row.event_count:
+        return False
+    from db.models import GameEvent
+
+    engine = make_engine(db_url)
+    try:
+        with make_session_factory(engine)() as s:
+            logged = s.scalar(
+                select(GameEvent.seq)
+                .where(GameEvent.game_id == row.id)
+                .order_by(GameEvent.seq.desc())
+                .limit(1)
+            )
+    finally:
+        engine.dispose()
+    return (logged is None and row.event_count == 0) or logged == row.event_count - 1
+
+
+def crash_one(
+    db_url: str, reference_url: str, channel: int, rng: random.Random, *, max_delay: float = 3.0
+) -> CrashResult:
+    proc = _worker(db_url, channel)
+    assert proc.stdout is not None
+    delay = rng.uniform(0.2, max_delay)
+    started = time.monotonic()
+    lines: list[str] = []
+    os.set_blocking(proc.stdout.fileno(), False)
+    while time.monotonic() - started < delay and proc.poll() is None:
+        chunk = proc.stdout.readline()
+        if chunk:
+            lines.append(chunk)
+        else:
+            time.sleep(0.002)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    rest = proc.stdout.read() or ""
+    lines += [ln + "\n" for ln in rest.splitlines()]
+    acked = [json.loads(ln) for ln in "".join(lines).splitlines() if ln.strip()]
+    killed_at = time.monotonic() - started
+    row = _row(db_url, channel)
+    lost = bool(acked) and (row is None or row.version < acked[-1]["version"])
+    half = row is not None and not _consistent(db_url, row)
+    # Resume to the end in a new process, then replay the game without a kill, same seed.
+    resumed = _worker(db_url, channel)
+    resumed.communicate(timeout=600)
+    final = _row(db_url, channel)
+    finished = final is not None and final.status.value != "active"
+    diverged = True
+    if final is not None and final.dice_seed:
+        ref = _worker(reference_url, channel, "--seed", final.dice_seed)
+        ref.communicate(timeout=600)
+        reference = _row(reference_url, channel)
+        diverged = reference is None or _events(reference) != _events(final)
+    return CrashResult(channel, len(acked), killed_at, lost, half, diverged, finished)

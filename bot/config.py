@@ -1,0 +1,94 @@
+"""Settings from the environment (and a ``.env`` file in the working directory).
+
+Every setting has a default that works on a fresh machine; only ``DISCORD_TOKEN`` is needed to
+connect to Discord. See the README's table of settings.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import timedelta
+from pathlib import Path
+
+__all__ = ["Config", "load_dotenv"]
+
+
+def load_dotenv(path: Path | str = ".env", environ: dict[str, str] | None = None) -> None:
+    """Read ``KEY=value`` lines from ``path`` into the environment, without overriding variables
+    that are already set. Blank lines and ``#`` comments are skipped; quotes are stripped."""
+    target = os.environ if environ is None else environ
+    p = Path(path)
+    if not p.is_file():
+        return
+    for raw in p.read_text(encoding="utf-8").splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#") or "=" not in line:
+            continue
+        key, _, value = line.partition("=")
+        key = key.strip().removeprefix("export ").strip()
+        value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+            value = value[1:-1]
+        target.setdefault(key, value)
+
+
+def _int(env: Mapping[str, str], key: str, default: int) -> int:
+    raw = env.get(key, "").strip()
+    if not raw:
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise SystemExit(f"{key} must be a whole number, not {raw!r}") from None
+
+
+def _ids(env: Mapping[str, str], key: str) -> tuple[int, ...] | None:
+    raw = env.get(key, "").strip()
+    if not raw:
+        return None
+    try:
+        return tuple(int(x) for x in raw.replace(" ", "").split(",") if x)
+    except ValueError:
+        raise SystemExit(f"{key} is a comma-separated list of numbers, not {raw!r}") from None
+
+
+@dataclass(frozen=True)
+class Config:
+    """The bot's settings (environment variable in brackets)."""
+
+    token: str | None = None  # DISCORD_TOKEN
+    database_url: str | None = None  # DATABASE_URL (default: sqlite file backgammon.sqlite3)
+    dev_guild_id: int | None = None  # DEV_GUILD_ID: sync commands to this guild on start
+    shard_ids: tuple[int, ...] | None = None  # SHARD_IDS, e.g. "0,1"
+    shard_count: int | None = None  # SHARD_COUNT
+    challenge_minutes: int = 15  # CHALLENGE_MINUTES
+    move_timeout_hours: int = 24  # MOVE_TIMEOUT_HOURS
+    log_level: str = "INFO"  # LOG_LEVEL
+    images_dir: Path = field(default_factory=lambda: Path("boards"))  # IMAGES_DIR (terminal)
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
+        env = os.environ if env is None else env
+        count = _int(env, "SHARD_COUNT", 0)
+        guild = _int(env, "DEV_GUILD_ID", 0)
+        return cls(
+            token=env.get("DISCORD_TOKEN", "").strip() or None,
+            database_url=env.get("DATABASE_URL", "").strip() or None,
+            dev_guild_id=guild or None,
+            shard_ids=_ids(env, "SHARD_IDS"),
+            shard_count=count or None,
+            challenge_minutes=max(1, _int(env, "CHALLENGE_MINUTES", 15)),
+            move_timeout_hours=max(1, _int(env, "MOVE_TIMEOUT_HOURS", 24)),
+            log_level=env.get("LOG_LEVEL", "INFO").upper(),
+            images_dir=Path(env.get("IMAGES_DIR", "boards")),
+        )
+
+    @property
+    def challenge_ttl(self) -> timedelta:
+        return timedelta(minutes=self.challenge_minutes)
+
+    @property
+    def move_timeout(self) -> timedelta:
+        return timedelta(hours=self.move_timeout_hours)

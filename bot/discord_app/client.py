@@ -1,0 +1,118 @@
+"""The bot: an ``AutoShardedBot`` holding the service, its cogs and its persistent components."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.config import Config
+from bot.discord_app.components import ChallengeComponent, GameComponent
+from bot.discord_app.replies import report_error
+from bot.discord_app.translator import CatalogTranslator
+
+if TYPE_CHECKING:
+    from sqlalchemy import Engine
+
+    from bot.service import Service
+
+__all__ = ["EXTENSIONS", "BackgammonBot", "BackgammonTree"]
+
+log = logging.getLogger(__name__)
+
+# One cog per feature; the timers cog owns the background sweep of move deadlines.
+EXTENSIONS = (
+    "bot.discord_app.cogs.games",
+    "bot.discord_app.cogs.analysis",
+    "bot.discord_app.cogs.info",
+    "bot.discord_app.cogs.integrity",
+    "bot.discord_app.cogs.settings",
+    "bot.discord_app.cogs.timers",
+)
+
+
+class BackgammonTree(app_commands.CommandTree["BackgammonBot"]):
+    """The command tree: every unexpected error is logged and answered with an apology."""
+
+    async def on_error(
+        self, interaction: discord.Interaction[BackgammonBot], error: app_commands.AppCommandError
+    ) -> None:
+        await report_error(interaction, error)
+
+
+class BackgammonBot(commands.AutoShardedBot):
+    """The Discord bot around a :class:`~bot.service.Service`.
+
+    :param service: the use cases (None only for a bot that syncs commands and nothing else).
+    :param config: settings (shards, development guild).
+    :param engine: the database engine the bot owns and disposes of when it closes.
+    """
+
+    tree: BackgammonTree
+
+    def __init__(
+        self, service: Service | None, *, config: Config, engine: Engine | None = None
+    ) -> None:
+        if config.shard_ids is not None and config.shard_count is None:
+            raise ValueError("SHARD_IDS needs SHARD_COUNT (the total number of shards)")
+        shards: dict[str, Any] = {"shard_count": config.shard_count}
+        if config.shard_ids is not None:  # this process serves these shards only
+            shards["shard_ids"] = list(config.shard_ids)
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            help_command=None,
+            intents=discord.Intents(guilds=True),  # slash commands and buttons need no more
+            tree_cls=BackgammonTree,
+            allowed_mentions=discord.AllowedMentions.none(),
+            **shards,
+        )
+        self._service = service
+        self.config = config
+        self._engine = engine
+        # Seconds to wait for the service before deferring an interaction (see replies.answer).
+        self.defer_after = 1.0
+
+    @property
+    def service(self) -> Service:
+        if self._service is None:
+            raise RuntimeError("this bot was built without a service (to sync commands only)")
+        return self._service
+
+    async def setup_hook(self) -> None:
+        await self.tree.set_translator(CatalogTranslator())
+        if self._service is not None:
+            await asyncio.to_thread(self._service.warm_up)
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
+        self.add_dynamic_items(GameComponent, ChallengeComponent)
+        if self.config.dev_guild_id:
+            # Development only: guild commands appear at once. Global sync is an explicit step.
+            guild = discord.Object(self.config.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d commands to the development guild %s", len(synced), guild.id)
+
+    async def on_ready(self) -> None:
+        log.info(
+            "logged in as %s (shards %s of %s, %d guilds)",
+            self.user,
+            self.shard_ids or "all",
+            self.shard_count,
+            len(self.guilds),
+        )
+
+    async def close(self) -> None:
+        try:
+            await super().close()
+        finally:
+            if self._engine is not None:
+                engine, self._engine = self._engine, None
+                await asyncio.to_thread(engine.dispose)
+                log.info("database connections closed")
+
+    async def on_error(self, event_method: str, /, *args: Any, **kwargs: Any) -> None:
+        log.exception("unexpected error in %s", event_method)

@@ -1,0 +1,84 @@
+"""The move timer's sweep: every minute, the service says which reminders, claim offers and
+expiries are due (all from the database, so restarts and several shards are fine) and this cog
+posts them in their channels."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from io import BytesIO
+from typing import TYPE_CHECKING
+
+import discord
+from discord.ext import commands, tasks
+
+from bot.discord_app.components import build_view
+from bot.i18n import language
+from bot.service.timers import Notice
+
+if TYPE_CHECKING:
+    from bot.discord_app.client import BackgammonBot
+
+log = logging.getLogger(__name__)
+
+
+class Timers(commands.Cog):
+    def __init__(self, bot: BackgammonBot) -> None:
+        self.bot = bot
+        self.sweep.start()
+
+    async def cog_unload(self) -> None:
+        self.sweep.cancel()
+
+    def _lang_of(self, guild_id: int | None) -> str:
+        guild = self.bot.get_guild(guild_id) if guild_id else None
+        return language(str(guild.preferred_locale)) if guild else "en"
+
+    @tasks.loop(minutes=1)
+    async def sweep(self) -> None:
+        # Any shard process may sweep: the notice stages in the database make sure a notice is
+        # sent once, and the REST API reaches a channel whichever shard serves its guild.
+        notices = await asyncio.to_thread(self.bot.service.sweep, lang_of=self._lang_of)
+        for notice in notices:
+            await self._post(notice)
+
+    @sweep.before_loop
+    async def _ready(self) -> None:
+        await self.bot.wait_until_ready()
+
+    @sweep.error
+    async def _failed(self, error: BaseException) -> None:
+        log.error("the timer sweep failed; it starts again in a minute", exc_info=error)
+        self.sweep.restart()
+
+    async def _post(self, notice: Notice) -> None:
+        if notice.channel_id is None:
+            return
+        channel = self.bot.get_channel(notice.channel_id)
+        if channel is None:
+            try:
+                channel = await self.bot.fetch_channel(notice.channel_id)
+            except discord.HTTPException:
+                log.warning(
+                    "cannot reach channel %s for game %s", notice.channel_id, notice.game_id
+                )
+                return
+        reply = notice.reply
+        files = []
+        if reply.image is not None:
+            files.append(discord.File(BytesIO(reply.image), filename=reply.image_name))
+        mentions = discord.AllowedMentions(
+            everyone=False, roles=False, users=[discord.Object(i) for i in reply.mentions]
+        )
+        kwargs: dict[str, object] = {"allowed_mentions": mentions, "files": files}
+        view = build_view(reply)
+        if view is not None:
+            kwargs["view"] = view
+        try:
+            await channel.send(reply.text[:2000], **kwargs)  # type: ignore[union-attr]
+        except discord.HTTPException:
+            log.warning("could not post the timer notice of game %s", notice.game_id)
+
+
+async def setup(bot: BackgammonBot) -> None:
+    await bot.add_cog(Timers(bot))

@@ -1,0 +1,123 @@
+"""Buttons and select menus that survive restarts.
+
+Every component the service describes carries its state in its ``custom_id`` (the game, the
+version of its state, the action; or the challenge and the answer). Discord sends that id back
+on a press; discord.py matches it against the templates of the :class:`~discord.ui.DynamicItem`
+classes registered in ``setup_hook`` and rebuilds the item from the message, whatever process
+sent it and however long ago. The service then decides: a stale or foreign press is refused.
+
+One class per template: discord.py keys dynamic items by their compiled template, so a button
+class and a select class sharing ``GAME_ID_RE`` would replace each other. ``GameComponent``
+wraps either (the buttons and the select menu of whole plays of a game message).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any, cast
+
+import discord
+
+from bot.service.customid import CHALLENGE_ID_RE, GAME_ID_RE
+from bot.service.replies import Button, Component, Reply, Select
+
+if TYPE_CHECKING:
+    from re import Match
+
+__all__ = ["ChallengeComponent", "GameComponent", "build_view"]
+
+log = logging.getLogger(__name__)
+
+STYLES = {
+    "primary": discord.ButtonStyle.primary,
+    "secondary": discord.ButtonStyle.secondary,
+    "success": discord.ButtonStyle.success,
+    "danger": discord.ButtonStyle.danger,
+}
+MAX_ROWS = 5
+MAX_PER_ROW = 5
+MAX_OPTIONS = 25
+
+Wrapped = discord.ui.Item[Any]
+
+
+async def _press(interaction: discord.Interaction[Any], custom_id: str) -> None:
+    from bot.discord_app.replies import answer, report_error, who
+
+    data = cast(dict[str, Any], interaction.data or {})
+    values = data.get("values") or []
+    value = str(values[0]) if values else None
+    try:
+        actor, where = who(interaction)
+        service = interaction.client.service
+        await answer(
+            interaction, lambda: service.press(actor, where, custom_id, value), component=True
+        )
+    except Exception as error:  # discord.py would only log it: answer the player too
+        await report_error(interaction, error)
+
+
+class GameComponent(discord.ui.DynamicItem[Wrapped], template=GAME_ID_RE):
+    """A button or the select menu of a game message: ``bg:<game>:<version>:<action>[:arg]``."""
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: Wrapped, match: Match[str], /
+    ) -> GameComponent:
+        return cls(item)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _press(interaction, self.custom_id)
+
+
+class ChallengeComponent(discord.ui.DynamicItem[Wrapped], template=CHALLENGE_ID_RE):
+    """Accept / Decline / Cancel on a challenge: ``ch:<challenge>:<action>``."""
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: Wrapped, match: Match[str], /
+    ) -> ChallengeComponent:
+        return cls(item)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _press(interaction, self.custom_id)
+
+
+def _item(component: Component, row: int) -> discord.ui.Item[Any]:
+    if isinstance(component, Select):
+        inner: Wrapped = discord.ui.Select(
+            custom_id=component.custom_id,
+            placeholder=component.placeholder[:150],
+            options=[
+                discord.SelectOption(
+                    label=c.label[:100],
+                    value=c.value[:100],
+                    description=c.description[:100] if c.description else None,
+                )
+                for c in component.choices[:MAX_OPTIONS]
+            ],
+            row=row,
+        )
+    else:
+        button: Button = component
+        inner = discord.ui.Button(
+            custom_id=button.custom_id,
+            label=button.label[:80],
+            style=STYLES.get(button.style, discord.ButtonStyle.secondary),
+            disabled=button.disabled,
+            row=row,
+        )
+    if component.custom_id.startswith("ch:"):
+        return ChallengeComponent(inner)
+    return GameComponent(inner)
+
+
+def build_view(reply: Reply) -> discord.ui.View | None:
+    """The components of ``reply`` as a persistent view (no timeout), or None."""
+    if not reply.rows:
+        return None
+    view = discord.ui.View(timeout=None)
+    for r, row in enumerate(reply.rows[:MAX_ROWS]):
+        for component in row[:MAX_PER_ROW]:
+            view.add_item(_item(component, r))
+    return view

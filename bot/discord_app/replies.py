@@ -1,0 +1,188 @@
+"""From an interaction to the service and back: who acts where, off the event loop, and the
+service's :class:`~bot.service.Reply` shown as a Discord message.
+
+Discord wants every interaction acknowledged within 3 seconds. The service usually answers in a
+few milliseconds, but it may block (database, picture, the computer thinking), so it always runs
+in a thread; :func:`answer` waits for it ``bot.defer_after`` seconds at most, then defers and
+sends the reply when it comes. Answering directly when the work is fast saves a round trip, and
+lets a refusal be ephemeral even for a command whose success is public.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from io import BytesIO
+from typing import Any
+
+import discord
+
+from bot.discord_app.components import build_view
+from bot.i18n import language, t
+from bot.service import Actor, Reply, Where
+
+__all__ = ["answer", "apologize", "deliver", "report_error", "user_actor", "who"]
+
+log = logging.getLogger(__name__)
+
+MAX_CONTENT = 2000
+
+
+def user_actor(user: discord.abc.User, locale: discord.Locale | None = None) -> Actor:
+    """A Discord user as the service sees him."""
+    return Actor(user.id, user.display_name, str(locale) if locale else None, user.bot)
+
+
+def who(interaction: discord.Interaction[Any]) -> tuple[Actor, Where]:
+    """The acting person and the place of an interaction."""
+    guild_locale = interaction.guild_locale
+    where = Where(
+        channel_id=interaction.channel_id,
+        guild_id=interaction.guild_id,
+        guild_locale=str(guild_locale) if guild_locale else None,
+    )
+    return user_actor(interaction.user, interaction.locale), where
+
+
+def _content(reply: Reply) -> str:
+    text = reply.text
+    return text if len(text) <= MAX_CONTENT else text[: MAX_CONTENT - 1] + "…"
+
+
+def _mentions(reply: Reply) -> discord.AllowedMentions:
+    """Only the people the service names may be pinged: never @everyone or a role."""
+    users = [discord.Object(i) for i in reply.mentions]
+    return discord.AllowedMentions(
+        everyone=False, roles=False, users=users or False, replied_user=False
+    )
+
+
+def _files(reply: Reply) -> list[discord.File]:
+    files = []
+    if reply.image is not None:
+        files.append(discord.File(BytesIO(reply.image), filename=reply.image_name))
+    # Discord takes ten files per message; the service sends at most nine besides the picture.
+    for extra in reply.attachments[: 10 - len(files)]:
+        files.append(discord.File(BytesIO(extra.data), filename=extra.name))
+    return files
+
+
+async def answer(
+    interaction: discord.Interaction[Any],
+    call: Callable[[], Reply],
+    *,
+    component: bool = False,
+    private: bool = False,
+) -> None:
+    """Run ``call`` (a service method) in a thread and show its reply.
+
+    :param component: the interaction is a button or select press (replies may edit its message).
+    :param private: the reply is always ephemeral (a deferral is then ephemeral too).
+    """
+    budget: float = getattr(interaction.client, "defer_after", 1.0)
+    started = time.perf_counter()
+    work = asyncio.ensure_future(asyncio.to_thread(call))
+    if budget > 0:
+        await asyncio.wait({work}, timeout=budget)
+    deferred = not work.done()
+    if deferred:
+        if component:
+            await interaction.response.defer()
+        else:
+            await interaction.response.defer(thinking=True, ephemeral=private)
+    reply = await work
+    await deliver(interaction, reply, component=component, deferred_private=private)
+    log.log(
+        logging.INFO if deferred else logging.DEBUG,
+        "%s by %s answered in %.0f ms%s",
+        _what(interaction),
+        interaction.user.id,
+        (time.perf_counter() - started) * 1000,
+        " (deferred)" if deferred else "",
+    )
+
+
+def _what(interaction: discord.Interaction[Any]) -> str:
+    if interaction.command is not None:
+        return f"/{interaction.command.qualified_name}"
+    data: dict[str, Any] = dict(interaction.data or {})
+    return str(data.get("custom_id", "interaction"))
+
+
+async def deliver(
+    interaction: discord.Interaction[Any],
+    reply: Reply,
+    *,
+    component: bool = False,
+    deferred_private: bool = False,
+) -> None:
+    """Show ``reply``: the first response, or after a deferral an edit or a follow-up."""
+    view = build_view(reply)
+    base: dict[str, Any] = {"allowed_mentions": _mentions(reply)}
+    replace = component and reply.edit and not reply.ephemeral
+    if not interaction.response.is_done():
+        if replace:
+            await interaction.response.edit_message(
+                content=_content(reply), attachments=_files(reply), view=view, **base
+            )
+            return
+        extra = _new_message_extras(reply, view)
+        await interaction.response.send_message(
+            _content(reply), ephemeral=reply.ephemeral, **extra, **base
+        )
+        return
+    retract = not component and reply.ephemeral and not deferred_private
+    if replace or not (component or retract):
+        # A deferred component edits its message; a deferred command resolves its "thinking"
+        # message (whose visibility was fixed by the deferral).
+        await interaction.edit_original_response(
+            content=_content(reply), attachments=_files(reply), view=view, **base
+        )
+        return
+    extra = _new_message_extras(reply, view)
+    if retract:
+        # A refusal after a public "thinking" message, whose visibility cannot change: while it
+        # is pending, a follow-up would only edit it. Complete it, answer privately, take it
+        # back.
+        await interaction.edit_original_response(content=_content(reply), **base)
+        await interaction.followup.send(_content(reply), ephemeral=True, **extra, **base)
+        await interaction.delete_original_response()
+        return
+    await interaction.followup.send(_content(reply), ephemeral=reply.ephemeral, **extra, **base)
+
+
+def _new_message_extras(reply: Reply, view: discord.ui.View | None) -> dict[str, Any]:
+    extra: dict[str, Any] = {}
+    files = _files(reply)
+    if files:
+        extra["files"] = files
+    if view is not None:
+        extra["view"] = view
+    return extra
+
+
+async def apologize(interaction: discord.Interaction[Any]) -> None:
+    """Tell the player, privately, that something broke on our side. Never raises."""
+    text = t("discord.apology", language(str(interaction.locale)))
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+    except discord.HTTPException:
+        log.warning("could not send the apology for interaction %s", interaction.id)
+
+
+async def report_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
+    """Log an unexpected error with its context and apologize to the player."""
+    original = getattr(error, "original", error)
+    log.error(
+        "%s failed (user %s, channel %s)",
+        _what(interaction),
+        interaction.user.id,
+        interaction.channel_id,
+        exc_info=original,
+    )
+    await apologize(interaction)

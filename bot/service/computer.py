@@ -1,0 +1,83 @@
+"""The computer's side of a game: every decision it has to make, through ``engine.bots``.
+
+The engine stays the authority: a play the computer chooses is one of ``game.legal_plays()``.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from functools import lru_cache
+
+from bot.service.present import Notes
+from engine import Game, Phase
+from engine.bots import ComputerPlayer, get_bot
+
+__all__ = ["computer_acts", "computer_for"]
+
+log = logging.getLogger(__name__)
+
+
+@lru_cache(maxsize=16)
+def computer_for(level: str) -> ComputerPlayer:
+    """One computer player per level, shared (the players are thread-safe)."""
+    return get_bot(level)
+
+
+def computer_acts(
+    game: Game,
+    seat: int,
+    level: str,
+    roll: Callable[[], tuple[int, int]],
+    notes: Notes,
+    name: str,
+) -> None:
+    """Make the one decision the game waits for from the computer (``seat``)."""
+    bot = computer_for(level)
+    if game.phase is Phase.ROLL:
+        if game.can_double() and bot.should_double(game.position, game.context(seat)):
+            game.double()
+            notes.add("note.doubles", name=name, value=game.cube_value * 2)
+            return
+        dice = roll()
+        game.roll(dice)
+        if game.phase is Phase.MOVE:
+            _play(game, seat, bot, notes, name)
+        else:
+            notes.add("note.cannot_move", name=name, d1=dice[0], d2=dice[1])
+    elif game.phase is Phase.MOVE:  # the computer won the opening roll: its dice are set
+        _play(game, seat, bot, notes, name)
+    elif game.phase is Phase.DOUBLED:
+        # Seen by the doubler, who is on roll, with the cube before the double.
+        doubler = game.on_roll
+        if bot.should_take(game.position, game.context(doubler)):
+            game.take()
+            notes.add("note.takes", name=name, value=game.cube_value)
+        else:
+            game.drop()
+            notes.add("note.drops", name=name)
+    elif game.phase is Phase.RESIGNED:
+        value = game.resign_value
+        resigner = 1 - seat
+        if bot.accept_resignation(
+            game.position_for(resigner),
+            value,
+            game.context(resigner),
+            resigner_on_roll=resigner == game.on_roll,
+        ):
+            game.accept_resignation()
+            notes.add("note.accepts_resignation", name=name)
+        else:
+            game.reject_resignation()
+            notes.add("note.rejects_resignation", name=name)
+    else:  # pragma: no cover - the service only calls this when the computer must act
+        raise RuntimeError(f"the computer has nothing to do in phase {game.phase}")
+
+
+def _play(game: Game, seat: int, bot: ComputerPlayer, notes: Notes, name: str) -> None:
+    dice = game.partial.dice
+    play = bot.choose_play(game.position, dice, game.context(seat))
+    if play is None:  # cannot happen: the engine passes by itself when no play exists
+        raise RuntimeError("the computer found no play where the engine has one")
+    game.play(play)
+    notes.add("note.played", name=name, d1=dice[0], d2=dice[1], play=str(play))

@@ -1,0 +1,89 @@
+"""What the service answers: a description of a message, for any adapter to present.
+
+The Discord adapter turns a :class:`Reply` into a message with an image attachment, buttons and a
+select menu; the terminal adapter prints the text, writes the image to a file and lists the
+button labels. Nothing here knows Discord.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+__all__ = ["Attachment", "Button", "Choice", "Component", "Reply", "Select", "Style"]
+
+Style = Literal["primary", "secondary", "success", "danger"]
+
+
+@dataclass(frozen=True)
+class Button:
+    """A button: ``custom_id`` is what a press sends back to :meth:`Service.press`."""
+
+    custom_id: str
+    label: str
+    style: Style = "secondary"
+    disabled: bool = False
+
+
+@dataclass(frozen=True)
+class Choice:
+    label: str
+    value: str
+    description: str | None = None
+
+
+@dataclass(frozen=True)
+class Select:
+    """A select menu; the chosen option's value is appended to ``custom_id`` on a press."""
+
+    custom_id: str
+    placeholder: str
+    choices: tuple[Choice, ...]
+
+
+Component = Button | Select
+
+
+@dataclass(frozen=True)
+class Attachment:
+    """A file sent with the message besides the main picture (more pictures, a .mat file)."""
+
+    name: str
+    data: bytes
+
+
+@dataclass
+class Reply:
+    """One message to show.
+
+    :param text: the message text, already in the reader's language.
+    :param image: a PNG to attach (the board, a chart), or None.
+    :param rows: up to five rows of components; a select menu fills a row by itself.
+    :param ephemeral: seen only by the person who acted (refusals, private information).
+    :param edit: replace the message the action came from instead of posting a new one.
+    :param position_id: the GNU Backgammon Position ID of the board shown, if any.
+    :param match_id: its Match ID.
+    :param mentions: user ids the message may ping (the player whose turn it is).
+    :param attachments: further files (at most 9 with the picture: Discord takes 10).
+    """
+
+    text: str
+    image: bytes | None = None
+    image_name: str = "board.png"
+    rows: list[list[Component]] = field(default_factory=list)
+    ephemeral: bool = False
+    edit: bool = False
+    position_id: str | None = None
+    match_id: str | None = None
+    mentions: tuple[int, ...] = ()
+    game_id: int | None = None
+    attachments: list[Attachment] = field(default_factory=list)
+
+    @property
+    def buttons(self) -> list[Button]:
+        """Every button, row by row (what the terminal adapter lists)."""
+        return [c for row in self.rows for c in row if isinstance(c, Button)]
+
+    @property
+    def selects(self) -> list[Select]:
+        return [c for row in self.rows for c in row if isinstance(c, Select)]

@@ -1,0 +1,135 @@
+"""Challenges between two people: created, then accepted, declined, cancelled or expired once.
+
+Answering is a conditional UPDATE (``... WHERE status = 'pending' AND expires_at > now``), so two
+clicks on Accept (or an Accept racing the expiry sweep) cannot both succeed: the second raises
+:class:`~db.errors.ChallengeClosed`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session
+
+from db.errors import ChallengeClosed
+from db.models import Challenge, ChallengeStatus
+from db.types import utcnow
+
+__all__ = [
+    "answer_challenge",
+    "create_challenge",
+    "expire_challenges",
+    "get_challenge",
+    "pending_challenges",
+]
+
+
+def create_challenge(
+    session: Session,
+    *,
+    challenger_id: int,
+    challenged_id: int,
+    expires_at: datetime,
+    match_length: int = 0,
+    cube: bool = True,
+    rated: bool = True,
+    guild_id: int | None = None,
+    channel_id: int | None = None,
+    message_id: int | None = None,
+    now: datetime | None = None,
+) -> Challenge:
+    """A pending challenge (both players must exist).
+
+    :raises ValueError: a challenge to oneself, or one that expires before it is made.
+    """
+    now = now or utcnow()
+    if challenger_id == challenged_id:
+        raise ValueError("a player cannot challenge himself")
+    if expires_at <= now:
+        raise ValueError("the challenge would expire before it is made")
+    challenge = Challenge(
+        challenger_id=challenger_id,
+        challenged_id=challenged_id,
+        guild_id=guild_id,
+        channel_id=channel_id,
+        message_id=message_id,
+        match_length=match_length,
+        cube=cube,
+        rated=rated,
+        status=ChallengeStatus.PENDING,
+        created_at=now,
+        expires_at=expires_at,
+    )
+    session.add(challenge)
+    session.flush()
+    return challenge
+
+
+def get_challenge(session: Session, challenge_id: int) -> Challenge | None:
+    return session.get(Challenge, challenge_id, populate_existing=True)
+
+
+def answer_challenge(
+    session: Session, challenge_id: int, status: ChallengeStatus, *, now: datetime | None = None
+) -> Challenge:
+    """Move a pending, unexpired challenge to ``status`` (accepted, declined or cancelled). On
+    acceptance the caller creates the game in the same unit of work and sets ``game_id``.
+
+    :raises ChallengeClosed: the challenge is missing, already answered, or has expired.
+    """
+    if status not in (
+        ChallengeStatus.ACCEPTED,
+        ChallengeStatus.DECLINED,
+        ChallengeStatus.CANCELLED,
+    ):
+        raise ValueError(f"a challenge is answered with accepted/declined/cancelled, not {status}")
+    now = now or utcnow()
+    stmt = (
+        update(Challenge)
+        .where(
+            Challenge.id == challenge_id,
+            Challenge.status == ChallengeStatus.PENDING,
+            Challenge.expires_at > now,
+        )
+        .values(status=status, resolved_at=now)
+        .returning(Challenge)
+    )
+    row = session.scalars(stmt, execution_options={"populate_existing": True}).one_or_none()
+    if row is not None:
+        return row
+    current = get_challenge(session, challenge_id)
+    if current is None:
+        raise ChallengeClosed(challenge_id, None)
+    late = current.status == ChallengeStatus.PENDING  # pending but past its expiry time
+    raise ChallengeClosed(challenge_id, ChallengeStatus.EXPIRED if late else current.status)
+
+
+def expire_challenges(session: Session, now: datetime | None = None) -> Sequence[Challenge]:
+    """Mark every pending challenge past its time as expired and return them (the bot edits
+    their messages)."""
+    now = now or utcnow()
+    stmt = (
+        update(Challenge)
+        .where(Challenge.status == ChallengeStatus.PENDING, Challenge.expires_at <= now)
+        .values(status=ChallengeStatus.EXPIRED, resolved_at=now)
+        .returning(Challenge)
+    )
+    return session.scalars(stmt, execution_options={"populate_existing": True}).all()
+
+
+def pending_challenges(
+    session: Session, player_id: int, *, now: datetime | None = None
+) -> Sequence[Challenge]:
+    """Challenges waiting for this player's answer, oldest first."""
+    now = now or utcnow()
+    return session.scalars(
+        select(Challenge)
+        .where(
+            Challenge.challenged_id == player_id,
+            Challenge.status == ChallengeStatus.PENDING,
+            Challenge.expires_at > now,
+        )
+        .order_by(Challenge.id)
+    ).all()

@@ -1,0 +1,380 @@
+"""Games: create, load, save (with the move log), finish, and the queries the bot's timers and
+commands need.
+
+One user action is one unit of work::
+
+    with factory.begin() as s:                      # commits here, or rolls back on any error
+        game = games.get_game(s, game_id, expected_version=version_on_the_button)
+        ...                                          # the engine applies the action
+        games.save_game(s, game, position_id=..., match_id=..., state=..., turn=..., events=[...])
+
+Every write of a game row is a compare-and-swap on ``games.version`` (``UPDATE ... WHERE id = ?
+AND version = ?``): when two actions on one game race (two clicks, two bot processes), exactly
+one UPDATE matches and the other raises :class:`~db.errors.GameMovedOn` before anything of it is
+written. The version goes up by one per change of the game's state (:func:`save_game`,
+:func:`finish_game`, :func:`expire_game`), which is what the buttons carry: ``expected_version``
+catches the slower case, a click on a button drawn for an older state that arrives after the
+other action committed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session
+from sqlalchemy.orm.exc import StaleDataError
+
+from db._dialect import insert_for
+from db.errors import GameMovedOn, GameNotFound
+from db.models import ComputerRecord, Game, GameEvent, GameStatus, ResultKind
+from db.players import note_guild_activity
+from db.ratings import RatingChange, apply_rated_result
+from db.types import utcnow
+
+__all__ = [
+    "Finish",
+    "GameResult",
+    "NewEvent",
+    "active_game_in_channel",
+    "active_games",
+    "create_game",
+    "expire_game",
+    "finish_game",
+    "game_events",
+    "games_past_deadline",
+    "get_game",
+    "save_game",
+    "set_message_id",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class NewEvent:
+    """One event to append to a game's move log; the IDs are those after the event."""
+
+    kind: str
+    position_id: str
+    match_id: str
+    player: int | None = None  # the seat that acted
+    dice: tuple[int, int] | None = None
+    play: str | None = None
+    cube_value: int | None = None
+    points: int | None = None
+    game_no: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    game: Game
+    ratings: tuple[RatingChange, RatingChange] | None  # winner's then loser's, if rated
+
+
+def create_game(
+    session: Session,
+    *,
+    player0_id: int | None,
+    player1_id: int | None,
+    position_id: str,
+    match_id: str,
+    state: dict[str, Any],
+    turn: int | None,
+    computer_level: str | None = None,
+    match_length: int = 0,
+    cube: bool = True,
+    rated: bool = False,
+    guild_id: int | None = None,
+    channel_id: int | None = None,
+    message_id: int | None = None,
+    deadline: datetime | None = None,
+    dice_commitment: str | None = None,
+    dice_seed: str | None = None,
+    events: Iterable[NewEvent] = (),
+    now: datetime | None = None,
+) -> Game:
+    """A new active game (both players must exist: :func:`db.players.ensure_player`).
+
+    :raises ValueError: for a rated game against the computer (ratings are between people).
+    """
+    if rated and computer_level is not None:
+        raise ValueError("games against the computer are never rated")
+    now = now or utcnow()
+    events = list(events)
+    game = Game(
+        player0_id=player0_id,
+        player1_id=player1_id,
+        computer_level=computer_level,
+        match_length=match_length,
+        cube=cube,
+        rated=rated,
+        guild_id=guild_id,
+        channel_id=channel_id,
+        message_id=message_id,
+        position_id=position_id,
+        match_id=match_id,
+        state=state,
+        turn=turn,
+        event_count=len(events),
+        version=1,
+        status=GameStatus.ACTIVE,
+        deadline=deadline,
+        dice_commitment=dice_commitment,
+        dice_seed=dice_seed,
+        dice_counter=0,
+        created_at=now,
+        updated_at=now,
+    )
+    session.add(game)
+    session.flush()  # the id, for the move log
+    session.add_all(_event_rows(game, 0, events, now))
+    if guild_id is not None:
+        for pid in _people(player0_id, player1_id):
+            note_guild_activity(session, guild_id, pid, now=now)
+    return game
+
+
+def get_game(session: Session, game_id: int, *, expected_version: int | None = None) -> Game:
+    """The game, as the caller's action will change it.
+
+    :raises GameNotFound: no such game.
+    :raises GameMovedOn: ``expected_version`` is given and the game has changed since.
+    """
+    game = session.get(Game, game_id, populate_existing=True)
+    if game is None:
+        raise GameNotFound(game_id)
+    if expected_version is not None and game.version != expected_version:
+        raise GameMovedOn(game_id, expected_version)
+    return game
+
+
+@dataclass(frozen=True, slots=True)
+class Finish:
+    """How a game ended, for :func:`save_game` and :func:`finish_game`: ``winner`` is the seat
+    (0/1) that won, ``points`` what he scored in the deciding game. ``status`` is ABANDONED when
+    the waiting player claimed the game after the move timer ran out."""
+
+    winner: int
+    points: int
+    kind: ResultKind
+    status: GameStatus = GameStatus.FINISHED
+
+    def __post_init__(self) -> None:
+        if self.status not in (GameStatus.FINISHED, GameStatus.ABANDONED):
+            raise ValueError(f"a game with a winner is finished or abandoned, not {self.status}")
+        if self.winner not in (0, 1):
+            raise ValueError(f"the winner is seat 0 or 1, not {self.winner!r}")
+
+
+def save_game(
+    session: Session,
+    game: Game,
+    *,
+    position_id: str,
+    match_id: str,
+    state: dict[str, Any],
+    turn: int | None,
+    events: Iterable[NewEvent] = (),
+    finish: Finish | None = None,
+    now: datetime | None = None,
+) -> GameResult | None:
+    """Store the game's new state, append ``events`` to its move log and, with ``finish``, end
+    it (see :func:`finish_game`). The version goes up by one. Other columns (``deadline``,
+    ``dice_counter``) may be set on ``game`` before or after the call; they are written with it.
+
+    :raises GameMovedOn: another action changed the game since it was loaded; nothing is written
+        (the caller's unit of work rolls back).
+    """
+    now = now or utcnow()
+    game.position_id = position_id
+    game.match_id = match_id
+    game.state = state
+    game.turn = turn
+    game.updated_at = now
+    rows = _event_rows(game, game.event_count, events, now)
+    # The counter is part of the version-checked row: two racing actions cannot both claim the
+    # same sequence numbers.
+    game.event_count += len(rows)
+    if finish is not None:
+        _mark_finished(game, finish, now)
+    _bump_and_flush(session, game)
+    session.add_all(rows)
+    return None if finish is None else _record_result(session, game, finish, now)
+
+
+def _bump_and_flush(session: Session, game: Game) -> None:
+    # The version changes only with the game's state (it is what the buttons carry): other
+    # columns written later in the same action (the reveal time of the dice seed, ...) are still
+    # checked against it, but do not make the buttons just sent stale.
+    game.version += 1
+    # The version-checked UPDATE goes first, on its own: the move log rows follow only once the
+    # game row is ours (on SQLite this UPDATE also takes the write lock for the whole action).
+    game_id = game.id  # read now: after a failed flush the object cannot be refreshed
+    try:
+        session.flush([game])
+    except StaleDataError:
+        raise GameMovedOn(game_id) from None
+
+
+def _event_rows(
+    game: Game, first_seq: int, events: Iterable[NewEvent], now: datetime
+) -> list[GameEvent]:
+    return [
+        GameEvent(
+            game_id=game.id,
+            seq=first_seq + i,
+            game_no=e.game_no,
+            player=e.player,
+            actor_id=None if e.player is None else game.player_id(e.player),
+            kind=e.kind,
+            die1=e.dice[0] if e.dice else None,
+            die2=e.dice[1] if e.dice else None,
+            play=e.play,
+            cube_value=e.cube_value,
+            points=e.points,
+            position_id=e.position_id,
+            match_id=e.match_id,
+            created_at=now,
+        )
+        for i, e in enumerate(events)
+    ]
+
+
+def finish_game(
+    session: Session,
+    game: Game,
+    *,
+    winner: int,
+    points: int,
+    kind: ResultKind,
+    status: GameStatus = GameStatus.FINISHED,
+    now: datetime | None = None,
+) -> GameResult:
+    """End the game (or match) without a new state (:func:`save_game` takes ``finish`` when
+    there is one). Ratings change for rated games between people; games against the computer
+    count in the person's record for that level.
+
+    :raises GameMovedOn: see :func:`save_game`.
+    """
+    finish = Finish(winner, points, kind, status)
+    now = now or utcnow()
+    _mark_finished(game, finish, now)
+    _bump_and_flush(session, game)
+    return _record_result(session, game, finish, now)
+
+
+def _mark_finished(game: Game, finish: Finish, now: datetime) -> None:
+    if game.status is not GameStatus.ACTIVE:
+        raise ValueError(f"game #{game.id} is already {game.status}")
+    game.status, game.winner, game.points = finish.status, finish.winner, finish.points
+    game.result_kind = finish.kind
+    game.finished_at = game.updated_at = now
+    game.turn = game.deadline = None
+
+
+def _record_result(session: Session, game: Game, finish: Finish, now: datetime) -> GameResult:
+    # After the game row's flush: on SQLite the write lock is held, and on PostgreSQL the row is
+    # locked, before any shared row (ratings, records) is read.
+    ratings = None
+    if game.computer_level is not None:
+        _count_computer_game(session, game, finish.winner, finish.points, now)
+    elif game.rated:
+        ratings = apply_rated_result(session, game, finish.winner, now=now)
+    if game.guild_id is not None:
+        for pid in _people(game.player0_id, game.player1_id):
+            note_guild_activity(session, game.guild_id, pid, games_played=1, now=now)
+    return GameResult(game, ratings)
+
+
+def _people(*ids: int | None) -> list[int]:
+    # Rows shared between games (a player's guild activity) are always written in id order, so
+    # that two games ending at once on PostgreSQL lock them in the same order: no deadlock.
+    return sorted(i for i in ids if i is not None)
+
+
+def expire_game(session: Session, game: Game, *, now: datetime | None = None) -> None:
+    """End the game without a result (nobody claimed it in time): no record, no rating."""
+    now = now or utcnow()
+    if game.status is not GameStatus.ACTIVE:
+        raise ValueError(f"game #{game.id} is already {game.status}")
+    game.status = GameStatus.EXPIRED
+    game.finished_at = game.updated_at = now
+    game.turn = game.deadline = None
+    _bump_and_flush(session, game)
+
+
+def _count_computer_game(
+    session: Session, game: Game, winner: int, points: int, now: datetime
+) -> None:
+    assert game.computer_level is not None
+    human_seat = 0 if game.player0_id is not None else 1
+    human = game.player_id(human_seat)
+    won = winner == human_seat
+    values = {
+        "wins": int(won),
+        "losses": int(not won),
+        "points_won": points if won else 0,
+        "points_lost": 0 if won else points,
+    }
+    stmt = insert_for(session, ComputerRecord).values(
+        player_id=human, level=game.computer_level, updated_at=now, **values
+    )
+    session.execute(
+        stmt.on_conflict_do_update(
+            index_elements=["player_id", "level"],
+            set_={
+                "updated_at": now,
+                **{k: getattr(ComputerRecord, k) + stmt.excluded[k] for k in values},
+            },
+        )
+    )
+
+
+def game_events(session: Session, game_id: int, *, game_no: int | None = None) -> list[GameEvent]:
+    """The move log of a game (or of one game of the match), in order."""
+    stmt = select(GameEvent).where(GameEvent.game_id == game_id)
+    if game_no is not None:
+        stmt = stmt.where(GameEvent.game_no == game_no)
+    return list(session.scalars(stmt.order_by(GameEvent.seq)))
+
+
+def set_message_id(session: Session, game_id: int, message_id: int | None) -> None:
+    """Remember the Discord message that shows the board. Neither checked against nor counted
+    in the version: the message is sent after the action committed, and the buttons on it carry
+    the version of that action."""
+    session.execute(update(Game).where(Game.id == game_id).values(message_id=message_id))
+
+
+def active_games(session: Session, player_id: int) -> Sequence[Game]:
+    """The games the player is in that are still being played, newest first."""
+    return session.scalars(
+        select(Game)
+        .where(
+            (Game.player0_id == player_id) | (Game.player1_id == player_id),
+            Game.status == GameStatus.ACTIVE,
+        )
+        .order_by(Game.id.desc())
+    ).all()
+
+
+def active_game_in_channel(session: Session, channel_id: int) -> Game | None:
+    """The newest active game in a channel (or DM channel), if any."""
+    return session.scalars(
+        select(Game)
+        .where(Game.channel_id == channel_id, Game.status == GameStatus.ACTIVE)
+        .order_by(Game.id.desc())
+        .limit(1)
+    ).first()
+
+
+def games_past_deadline(session: Session, now: datetime, *, limit: int = 100) -> Sequence[Game]:
+    """Active games whose move timer has run out, oldest deadline first (the timer sweep; it
+    rereads the database each time, so timers survive restarts)."""
+    return session.scalars(
+        select(Game)
+        .where(Game.deadline <= now, Game.status == GameStatus.ACTIVE)
+        .order_by(Game.deadline)
+        .limit(limit)
+    ).all()

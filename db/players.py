@@ -1,0 +1,113 @@
+"""Players, their preferences and their activity per Discord server."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session
+
+from db._dialect import insert_for
+from db.models import GuildMember, Player
+from db.types import utcnow
+
+__all__ = [
+    "SEEN_RESOLUTION",
+    "ensure_player",
+    "get_player",
+    "guild_members",
+    "note_guild_activity",
+    "set_preferences",
+    "touch",
+]
+
+
+SEEN_RESOLUTION = timedelta(minutes=5)
+"""``seen_at`` is refreshed at most this often, so that a click costs no write (nor, on SQLite,
+the database's write lock) just to say the player was there."""
+
+
+def ensure_player(
+    session: Session, player_id: int, display_name: str, *, now: datetime | None = None
+) -> Player:
+    """The player with this Discord user id, created on first sight; his display name (people
+    rename themselves) and ``seen_at`` (to :data:`SEEN_RESOLUTION`) are kept up to date."""
+    now = now or utcnow()
+    known = session.get(Player, player_id)
+    if (
+        known is not None
+        and known.display_name == display_name
+        and abs(now - known.seen_at) < SEEN_RESOLUTION
+    ):
+        return known
+    # An upsert, not an INSERT after the read above: two first clicks at once must both work.
+    stmt = (
+        insert_for(session, Player)
+        .values(
+            id=player_id, display_name=display_name, preferences={}, created_at=now, seen_at=now
+        )
+        .on_conflict_do_update(
+            index_elements=["id"], set_={"display_name": display_name, "seen_at": now}
+        )
+        .returning(Player)
+    )
+    player: Player = session.scalars(stmt, execution_options={"populate_existing": True}).one()
+    return player
+
+
+def get_player(session: Session, player_id: int) -> Player | None:
+    return session.get(Player, player_id)
+
+
+def set_preferences(session: Session, player_id: int, **changes: Any) -> dict[str, Any]:
+    """Merge ``changes`` into the player's preferences (a value of None removes the key) and
+    return them. The player must exist (:func:`ensure_player`).
+
+    :raises LookupError: for an unknown player.
+    """
+    player = session.get(Player, player_id)
+    if player is None:
+        raise LookupError(f"no player {player_id}")
+    prefs = {**player.preferences, **changes}
+    # A new dict, not an in-place change: the JSON column only notices reassignment.
+    player.preferences = {k: v for k, v in prefs.items() if v is not None}
+    return player.preferences
+
+
+def note_guild_activity(
+    session: Session,
+    guild_id: int,
+    player_id: int,
+    *,
+    games_played: int = 0,
+    now: datetime | None = None,
+) -> None:
+    """Record that the player is active in this server (so he appears on its leaderboard), and
+    count ``games_played`` more games there."""
+    now = now or utcnow()
+    stmt = insert_for(session, GuildMember).values(
+        guild_id=guild_id,
+        player_id=player_id,
+        games_played=games_played,
+        first_seen=now,
+        last_seen=now,
+    )
+    session.execute(
+        stmt.on_conflict_do_update(
+            index_elements=["guild_id", "player_id"],
+            set_={
+                "last_seen": now,
+                "games_played": GuildMember.games_played + stmt.excluded.games_played,
+            },
+        )
+    )
+
+
+def guild_members(session: Session, guild_id: int) -> list[GuildMember]:
+    return list(session.scalars(select(GuildMember).where(GuildMember.guild_id == guild_id)))
+
+
+def touch(session: Session, player_id: int, *, now: datetime | None = None) -> None:
+    """Refresh ``seen_at`` without loading the player."""
+    session.execute(update(Player).where(Player.id == player_id).values(seen_at=now or utcnow()))

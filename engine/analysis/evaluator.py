@@ -1,0 +1,357 @@
+"""What the analysis asks of an evaluator, and the two that answer: bgsage and the fallback.
+
+Both wrap the computer players' own evaluation code (:mod:`engine.bots.sage` and
+:mod:`engine.bots.fallback`), so a hint agrees with what the players would play.
+
+Equities are always the mover's (or the roller's), normalised to the cube: +1 is winning the
+cube's current value. With a :class:`~engine.context.MatchContext` they are cubeful (money:
+Janowski's interpolation; match play: normalised match equity, linear in match winning chances
+between losing and winning the cube's value); without one, cubeless money equities.
+
+>>> ev = get_evaluator(2, engine="fallback")
+>>> ev.engine, ev.ply
+('fallback', 1)
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Generic, Protocol, TypeVar
+
+from engine.bots import backend
+from engine.bots.cubeful import cube_efficiency, match_cube_equities, money_cube_equities
+from engine.bots.decisions import CubeEquities, MatchEquityTable, can_double_usefully
+from engine.context import MatchContext
+from engine.movegen import Dice, Play, legal_plays
+from engine.position import CHECKERS, Position
+
+__all__ = [
+    "NO_PLAY",
+    "ROLLS",
+    "Evaluator",
+    "FallbackEvaluator",
+    "PlayValue",
+    "Probs",
+    "SageEvaluator",
+    "get_evaluator",
+]
+
+Probs = tuple[float, float, float, float, float]
+"""Cubeless chances of one side: win, win gammon, win backgammon, lose gammon, lose backgammon
+(gammons include backgammons)."""
+
+NO_PLAY = Play(())
+"""The empty play: what a player "plays" when his dice cannot be played."""
+
+ROLLS: tuple[tuple[Dice, int], ...] = tuple(
+    ((a, b), 1 if a == b else 2) for a in range(1, 7) for b in range(a, 7)
+)
+"""The 21 distinct rolls (larger die last) and how many of the 36 outcomes each stands for."""
+
+_CACHE_SIZE = 4096
+V = TypeVar("V")
+
+
+@dataclass(frozen=True, slots=True)
+class PlayValue:
+    """One play evaluated: the position after it seen by the mover, his cubeless chances, his
+    equity (see the module docstring) and whether it comes from the evaluator's full depth."""
+
+    play: Play
+    after: Position
+    probs: Probs
+    equity: float
+    full: bool
+
+
+class Evaluator(Protocol):
+    """What the analysis needs; both implementations are safe to call from several threads."""
+
+    @property
+    def engine(self) -> str:
+        """``"bgsage"`` or ``"fallback"``."""
+        ...
+
+    @property
+    def ply(self) -> int:
+        """The search depth of :meth:`plays` and :meth:`cube` (bgsage's numbering: 1 is the
+        network on each resulting position; the fallback has a single depth, 1)."""
+        ...
+
+    @property
+    def met(self) -> MatchEquityTable:
+        """The match equity table the equities assume."""
+        ...
+
+    def plays(
+        self,
+        position: Position,
+        dice: Dice,
+        plays: Sequence[Play],
+        ctx: MatchContext | None,
+        *,
+        force: Sequence[Play] = (),
+    ) -> list[PlayValue]:
+        """Each play of ``plays`` evaluated, in the same order; the plays in ``force`` at full
+        depth whatever the candidate filter thinks of them."""
+        ...
+
+    def cube(self, position: Position, ctx: MatchContext) -> tuple[CubeEquities, Probs]:
+        """Cube equities of the player on roll before his roll, and his cubeless chances."""
+        ...
+
+    def roll_equities(self, position: Position, ctx: MatchContext) -> dict[Dice, float]:
+        """For each of the 21 rolls (keys as in :data:`ROLLS`), the equity of the best play of
+        the player on roll, at the luck depth (bgsage 1-ply, GNU Backgammon's 0-ply)."""
+        ...
+
+    def screen_cube(self, items: Sequence[tuple[Position, MatchContext]]) -> list[CubeEquities]:
+        """Cheap estimates of :meth:`cube` for many positions at once, good enough to tell the
+        positions far from any cube decision (the fallback's are its real equities)."""
+        ...
+
+    def clear(self) -> None:
+        """Forget the cached evaluations (for benchmarks)."""
+        ...
+
+
+def _plays_or_pass(position: Position, dice: Dice) -> list[Play]:
+    return legal_plays(position, dice) or [NO_PLAY]
+
+
+class _Cache(Generic[V]):
+    """A small thread-safe LRU map."""
+
+    def __init__(self, size: int = _CACHE_SIZE) -> None:
+        self._data: OrderedDict[object, V] = OrderedDict()
+        self._lock = threading.Lock()
+        self._size = size
+
+    def get(self, key: object) -> V | None:
+        with self._lock:
+            value = self._data.get(key)
+            if value is not None:
+                self._data.move_to_end(key)
+            return value
+
+    def clear(self) -> None:
+        with self._lock:
+            self._data.clear()
+
+    def put(self, key: object, value: V) -> None:
+        with self._lock:
+            self._data[key] = value
+            self._data.move_to_end(key)
+            while len(self._data) > self._size:
+                self._data.popitem(last=False)
+
+
+class SageEvaluator:
+    """bgsage at depth ``ply`` for plays and cube decisions, 1-ply for luck."""
+
+    engine = "bgsage"
+
+    def __init__(self, ply: int) -> None:
+        if not 1 <= ply <= 4:
+            raise ValueError(f"bgsage searches 1 to 4 plies, not {ply!r}")
+        self.ply = ply
+        self._rolls: _Cache[dict[Dice, float]] = _Cache()
+
+    @property
+    def met(self) -> MatchEquityTable:
+        from engine.bots import sage
+
+        return sage.match_equity
+
+    def plays(
+        self,
+        position: Position,
+        dice: Dice,
+        plays: Sequence[Play],
+        ctx: MatchContext | None,
+        *,
+        force: Sequence[Play] = (),
+    ) -> list[PlayValue]:
+        from engine.bots import sage
+
+        evaluated = sage.analyse_plays(position, dice, plays, self.ply, force=force)
+        return [
+            PlayValue(play, e.after, e.probs, sage.equity(e.after, e.probs, ctx), e.ply == self.ply)
+            for play, e in zip(plays, evaluated, strict=True)
+        ]
+
+    def cube(self, position: Position, ctx: MatchContext) -> tuple[CubeEquities, Probs]:
+        from engine.bots import sage
+
+        return sage.cube_analysis(position, ctx, self.ply)
+
+    def clear(self) -> None:
+        self._rolls.clear()
+
+    def roll_equities(self, position: Position, ctx: MatchContext) -> dict[Dice, float]:
+        from engine.bots import sage
+
+        key = (position, ctx)
+        cached = self._rolls.get(key)
+        if cached is None:
+            cached = sage.best_play_equities(position, ctx)
+            self._rolls.put(key, cached)
+        return cached
+
+    def screen_cube(self, items: Sequence[tuple[Position, MatchContext]]) -> list[CubeEquities]:
+        from engine.bots import sage
+
+        # 2 plies are enough to tell what is far from a cube decision, at a fraction of 3's cost.
+        return sage.screen_cube(items, min(self.ply, 2))
+
+
+class FallbackEvaluator:
+    """The pure-Python fallback (:mod:`engine.bots.fallback`): lower accuracy, one depth.
+
+    Plays are ranked by the fallback player's own score (pubeval plus the blot-exposure penalty),
+    so the best play is the one the fallback players choose without noise. Equities: the best
+    unfinished play gets the cubeful equity of its chances
+    (:func:`engine.bots.fallback.after_probs`: the logistic fits on pubeval in contact, the
+    pip-count model in races), and every other
+    unfinished play that equity plus its score difference converted by the fallback's own slope
+    (:data:`engine.bots.fallback.EQUITY_PER_SCORE`); a play that ends the game gets its exact
+    value. The cubeful equity after a play is minus the opponent's equity before his roll with
+    best cube action on both sides, from the bots' cube theory (:mod:`engine.bots.cubeful`).
+    """
+
+    engine = "fallback"
+    ply = 1
+
+    def __init__(self) -> None:
+        self._rolls: _Cache[dict[Dice, float]] = _Cache()
+        self._cubes: _Cache[tuple[CubeEquities, Probs]] = _Cache()
+
+    @property
+    def met(self) -> MatchEquityTable:
+        from engine.bots import met
+
+        return met.match_equity
+
+    def _equity(self, after: Position, probs: Probs, ctx: MatchContext | None) -> float:
+        w, wg, wb, lg, lb = probs
+        if ctx is None:
+            return 2.0 * w - 1.0 + wg - lg + wb - lb
+        if after.borne_off()[0] == CHECKERS:  # the game is over: its value is exact
+            value = 3 if wb else 2 if wg else 1
+            if ctx.match_length:
+                return _normalised_result(ctx, value * ctx.cube_value, self.met)
+            if ctx.jacoby and ctx.cube_owner is None:
+                return 1.0
+            return float(value)
+        theirs = after.swap_players()
+        opp_ctx = ctx.swapped()
+        opp_probs: Probs = (1.0 - w, lg, lb, wg, wb)
+        if ctx.match_length:
+            cube = match_cube_equities(opp_probs, opp_ctx, self.met)
+        else:
+            x = cube_efficiency(theirs.is_race(), theirs.pip_counts())
+            cube = money_cube_equities(opp_probs, opp_ctx, x=x)
+        return -cube.roller(can_double=can_double_usefully(opp_ctx))
+
+    def plays(
+        self,
+        position: Position,
+        dice: Dice,
+        plays: Sequence[Play],
+        ctx: MatchContext | None,
+        *,
+        force: Sequence[Play] = (),
+    ) -> list[PlayValue]:
+        from engine.bots import fallback
+
+        afters = [position.apply(p).swap_players() for p in plays]
+        probs = [fallback.after_probs(a) for a in afters]
+        scores = [fallback.move_score(position, a) for a in afters]
+        slope = fallback.EQUITY_PER_SCORE[position.is_race()]
+        finished = [a.borne_off()[0] == CHECKERS for a in afters]
+        open_ = [i for i in range(len(plays)) if not finished[i]]
+        equities = [0.0] * len(plays)
+        if open_:
+            anchor = max(open_, key=lambda i: scores[i])
+            base = self._equity(afters[anchor], probs[anchor], ctx)
+            for i in open_:
+                equities[i] = base + slope * (scores[i] - scores[anchor])
+        for i in range(len(plays)):
+            if finished[i]:
+                equities[i] = self._equity(afters[i], probs[i], ctx)
+        return [
+            PlayValue(p, a, pr, eq, True)
+            for p, a, pr, eq in zip(plays, afters, probs, equities, strict=True)
+        ]
+
+    def cube(self, position: Position, ctx: MatchContext) -> tuple[CubeEquities, Probs]:
+        from engine.bots import fallback
+
+        key = (position, ctx)
+        cached = self._cubes.get(key)
+        if cached is None:
+            cached = fallback.cube_analysis(position, ctx)
+            self._cubes.put(key, cached)
+        return cached
+
+    def screen_cube(self, items: Sequence[tuple[Position, MatchContext]]) -> list[CubeEquities]:
+        return [self.cube(position, ctx)[0] for position, ctx in items]
+
+    def clear(self) -> None:
+        self._rolls.clear()
+        self._cubes.clear()
+
+    def roll_equities(self, position: Position, ctx: MatchContext) -> dict[Dice, float]:
+        key = (position, ctx)
+        cached = self._rolls.get(key)
+        if cached is not None:
+            return cached
+        out: dict[Dice, float] = {}
+        for dice, _ in ROLLS:
+            values = self.plays(position, dice, _plays_or_pass(position, dice), ctx)
+            out[dice] = max(v.equity for v in values)
+        self._rolls.put(key, out)
+        return out
+
+
+def _normalised_result(ctx: MatchContext, points: int, met: MatchEquityTable) -> float:
+    """Player 0's normalised match equity once he wins ``points`` (the inverse of
+    :func:`engine.bots.decisions.to_match_equity`)."""
+    from engine.bots.decisions import match_equity_after
+
+    exact = match_equity_after(ctx, points, met)
+    win = match_equity_after(ctx, ctx.cube_value, met)
+    lose = match_equity_after(ctx, -ctx.cube_value, met)
+    return 2.0 * (exact - lose) / (win - lose) - 1.0 if win > lose else 1.0
+
+
+_evaluators: dict[tuple[str, int], Evaluator] = {}
+_evaluators_lock = threading.Lock()
+
+
+def get_evaluator(plies: int = 2, *, engine: str = "auto") -> Evaluator:
+    """The shared evaluator for a depth: bgsage when it is installed (or ``engine="bgsage"``),
+    else the fallback, which ignores ``plies``. Evaluators keep a cache of luck evaluations, so
+    reusing one across reviews saves work.
+
+    :raises ValueError: for an unknown engine or a depth bgsage does not offer.
+    :raises RuntimeError: when ``engine="bgsage"`` and bgsage is not installed.
+    """
+    if engine not in ("auto", "bgsage", "fallback"):
+        raise ValueError(f"unknown engine {engine!r}; choose one of auto, bgsage, fallback")
+    chosen = backend() if engine == "auto" else engine
+    if chosen == "bgsage":
+        from engine.bots import sage
+
+        if not sage.available():
+            raise RuntimeError("bgsage is not installed")
+        if not 1 <= plies <= 4:
+            raise ValueError(f"bgsage searches 1 to 4 plies, not {plies!r}")
+    key = (chosen, plies if chosen == "bgsage" else 1)
+    with _evaluators_lock:
+        if key not in _evaluators:
+            _evaluators[key] = SageEvaluator(plies) if chosen == "bgsage" else FallbackEvaluator()
+        return _evaluators[key]

@@ -1,0 +1,124 @@
+"""Pictures of a review (:mod:`engine.analysis`): the winning chances move by move, and a
+"mistake card" showing the better play.
+
+The board draws a play only as the one that *led* to the position drawn (its arrows start from
+where the checkers were, whose slots are drawn faintly, and end on the checkers that arrived).
+So a mistake card draws the position *after the better play*, seen by the player who erred, with
+that play's arrows: he reads where his checkers should have gone. His dice are drawn used.
+
+>>> import random
+>>> from engine.analysis import review_match
+>>> from engine.analysis.selfplay import play_match
+>>> from engine.bots import get_bot
+>>> bots = (get_bot("beginner", rng=1, engine="fallback"), get_bot("expert", engine="fallback"))
+>>> review = review_match(play_match(bots, random.Random(2), length=1), engine="fallback")
+>>> review_chart(review, names=("Ann", "Bob"))[:4]
+b'\\x89PNG'
+>>> mistake = review.worst(0, 1)[0]
+>>> mistake_card(mistake, names=("Ann", "Bob"))[:4]
+b'\\x89PNG'
+"""
+
+from __future__ import annotations
+
+from engine.analysis import Decision, Review
+from render.board import render_board
+from render.chart import chances_chart
+from render.labels import label
+from render.view import BoardView
+
+__all__ = ["mistake_card", "review_chart"]
+
+
+def review_chart(
+    review: Review,
+    *,
+    names: tuple[str, str] = ("Player 1", "Player 2"),
+    player: int = 0,
+    lang: str = "en",
+) -> bytes:
+    """The winning chances of ``player`` after each play, as PNG bytes (see
+    :func:`render.chart.chances_chart`): his chances to win the match in match play, the game in
+    a money game; each game of a match after a dashed line.
+
+    :param names: the players' names, player 0 first.
+    :raises ValueError: when the review holds no chances (no game was played).
+    """
+    if player not in (0, 1):
+        raise ValueError(f"player must be 0 or 1, not {player!r}")
+    match = bool(review.match_length)
+    values: list[float] = []
+    separators: list[int] = []
+    labels: list[str] = []
+    game = None
+    for c in review.chances:
+        if c.game != game and game is not None:
+            separators.append(len(values))
+            labels.append(label(lang, "game_n", n=c.game + 1))
+        game = c.game
+        p0 = c.match_win if match and c.match_win is not None else c.game_win
+        values.append(p0 if player == 0 else 1.0 - p0)
+    if not values:
+        raise ValueError("the review holds no chances to draw")
+    key = "match_chances_of" if match else "chances_of"
+    return chances_chart(
+        values,
+        separators=separators,
+        labels=labels,
+        title=label(lang, key, name=names[player]),
+        legend=(names[player], names[1 - player]),
+    )
+
+
+def mistake_card(
+    decision: Decision,
+    *,
+    names: tuple[str, str] = ("Player 1", "Player 2"),
+    colors: tuple[str, str] = ("white", "black"),
+    lang: str = "en",
+    theme: str = "classic",
+) -> bytes:
+    """A board picture (PNG bytes) for one decision of a review, seen by the player who took it.
+
+    For a play: the position after the better play (:attr:`Decision.best_play`), with its arrows
+    and the roll drawn used (see the module docstring). For a cube decision: the position before
+    it, with the double on offer when the decision was a double, take or drop (the taker then
+    sits at the bottom).
+
+    :param names: the players' names, player 0 first; ``colors`` their checker colours.
+    :raises ValueError: for a play decision without a better play to draw (a roll that could not
+        be played).
+    """
+    on_roll = decision.on_roll
+    pair = (0, 1) if on_roll == 0 else (1, 0)
+    mover_names = (names[pair[0]], names[pair[1]])
+    mover_colors = (colors[pair[0]], colors[pair[1]])
+    before = decision.position
+    if decision.kind == "move":
+        best = decision.best_play
+        if best is None or decision.dice is None:
+            raise ValueError("this decision has no play to draw")
+        after = before.apply(best).swap_players()  # seen by the mover, who has just played
+        view = BoardView(
+            names=mover_names,
+            colors=mover_colors,
+            dice=decision.dice,
+            dice_left=(),
+            context=decision.context,
+            last_play=best,
+            last_play_by="mover",
+            lang=lang,
+            theme=theme,
+        )
+        return render_board(after, view=view)
+    offered = decision.kind in ("double", "take", "drop")
+    view = BoardView(
+        viewpoint="mover" if decision.player == on_roll else "opponent",
+        names=mover_names,
+        colors=mover_colors,
+        context=decision.context,
+        double_offered_by="mover" if offered else None,
+        lang=lang,
+        theme=theme,
+    )
+    return render_board(before, view=view)

@@ -1,0 +1,186 @@
+"""The last play drawn as arrows: where each checker came from and where it went, hits marked.
+
+The moves are replayed from the position before the play (rebuilt by undoing them), so each
+arrow starts at the exact checker that left and ends at the exact checker that arrived, even
+when several checkers leave or reach one point or one checker moves twice.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+from engine import Move, Position
+from render import geometry as g
+from render.view import BoardView, Side
+
+__all__ = ["Step", "draw_arrow", "trace"]
+
+XY = tuple[int, int]
+AA = 3  # supersampling factor of the arrow masks
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One move of the last play, placed on the picture."""
+
+    start: XY
+    end: XY
+    hit: bool
+    ghost: XY | None  # an emptied slot where the checker stood, to draw faintly
+
+
+def trace(position: Position, view: BoardView) -> list[Step]:
+    """The arrows of ``view.last_play``, which led to ``position``.
+
+    :raises ValueError: when the play cannot have led to this position.
+    """
+    moves = view.moves()
+    if not moves:
+        return []
+    by: Side = view.last_play_by
+    pos = position if by == "mover" else position.swap_players()
+    cells = _undo(list(pos.board), moves, position)
+    off = pos.borne_off()[0] - sum(1 for m in moves if m.dst == 0)
+    final = pos.board
+    steps = []
+    arrived: set[tuple[int, int]] = set()  # slots reached during the play: no ghost there
+    for m in moves:
+        k_src = cells[m.src] - 1
+        cells[m.src] -= 1
+        if m.dst == 0:
+            k_dst, off = off, off + 1
+        else:
+            if m.hit:
+                cells[m.dst] = 0
+            k_dst = cells[m.dst]
+            cells[m.dst] += 1
+        start = _place(by, m.src, k_src, view)
+        end = _place(by, m.dst, k_dst, view)
+        # The origin slot is drawn as a ghost when the checker stood there before the play and
+        # nothing stands there any more.
+        ghost = (m.src, k_src) not in arrived and k_src < g.MAX_STACK and final[m.src] <= k_src
+        arrived.add((m.dst, k_dst))
+        steps.append(Step(start, end, m.hit, start if ghost else None))
+    return steps
+
+
+def _undo(cells: list[int], moves: Sequence[Move], position: Position) -> list[int]:
+    """The board (seen by the player who moved) before ``moves``."""
+    for m in reversed(moves):
+        if m.dst:
+            cells[m.dst] -= 1
+            if m.hit:
+                if cells[m.dst] != 0 or cells[0] >= 0:
+                    raise _mismatch(moves, position)
+                cells[m.dst] = -1
+                cells[0] += 1
+            if cells[m.dst] < 0 and not m.hit:
+                raise _mismatch(moves, position)
+        cells[m.src] += 1
+        if m.src != 25 and cells[m.src] <= 0:
+            raise _mismatch(moves, position)
+    return cells
+
+
+def _mismatch(moves: Sequence[Move], position: Position) -> ValueError:
+    steps = " ".join(f"{m.src}/{m.dst}{'*' if m.hit else ''}" for m in moves)
+    return ValueError(f"last_play {steps} cannot have led to {position!r} (check last_play_by)")
+
+
+def _place(by: Side, point: int, k: int, view: BoardView) -> XY:
+    """A slot in the numbering of ``by`` as a pixel."""
+    if point in (0, 25):
+        k = min(k, 14 if point == 0 else g.MAX_STACK - 1)
+        return g.checker_center(point, k, view=view, side=by)
+    mover_point = point if by == "mover" else 25 - point
+    return g.checker_center(mover_point, min(k, g.MAX_STACK - 1), view=view)
+
+
+def _bezier(a: XY, c: tuple[float, float], b: XY, n: int = 20) -> list[tuple[float, float]]:
+    out = []
+    for i in range(n + 1):
+        t = i / n
+        u = 1 - t
+        out.append(
+            (
+                u * u * a[0] + 2 * u * t * c[0] + t * t * b[0],
+                u * u * a[1] + 2 * u * t * c[1] + t * t * b[1],
+            )
+        )
+    return out
+
+
+def _control(a: XY, b: XY) -> tuple[float, float]:
+    """A control point that bends the arrow toward the middle of the field, so an arrow along
+    one row arcs over the checkers between its ends instead of running through them."""
+    mx, my = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    length = math.hypot(dx, dy) or 1.0
+    nx, ny = -dy / length, dx / length
+    if (g.BAR_CX - mx) * nx + (g.MID_Y - my) * ny < 0:
+        nx, ny = -nx, -ny
+    bend = min(0.22 * length, 90.0)
+    return mx + nx * bend, my + ny * bend
+
+
+Pts = list[tuple[float, float]]
+
+
+def _shape(start: XY, end: XY, width: int) -> tuple[Pts, Pts]:
+    """The shaft (a curve) and the head (a triangle) of an arrow whose tip is ``end``."""
+    pts = _bezier(start, _control(start, end), end)
+    # Aim the head along the curve's last stretch, and stop the shaft where the head begins.
+    head_len, head_half = width * 2.8, width * 1.9
+    (px, py), (ex, ey) = pts[-3], pts[-1]
+    norm = math.hypot(ex - px, ey - py) or 1.0
+    ux, uy = (ex - px) / norm, (ey - py) / norm
+    bx, by = ex - ux * head_len, ey - uy * head_len
+    head = [
+        (ex, ey),
+        (bx - uy * head_half, by + ux * head_half),
+        (bx + uy * head_half, by - ux * head_half),
+    ]
+    shaft = [p for p in pts if (p[0] - ex) * ux + (p[1] - ey) * uy < -head_len * 0.6]
+    return [*shaft, (bx, by)], head
+
+
+def _mask(shaft: Pts, head: Pts, origin: XY, size: XY, width: float) -> Image.Image:
+    """An anti-aliased mask of the arrow, drawn :data:`AA` times larger and scaled down."""
+    m = Image.new("L", (size[0] * AA, size[1] * AA), 0)
+    d = ImageDraw.Draw(m)
+    line = [((x - origin[0]) * AA, (y - origin[1]) * AA) for x, y in shaft]
+    tri = [((x - origin[0]) * AA, (y - origin[1]) * AA) for x, y in head]
+    d.line(line, fill=255, width=round(width * AA), joint="curve")
+    r = width * AA / 2  # a round tail
+    d.ellipse((line[0][0] - r, line[0][1] - r, line[0][0] + r, line[0][1] + r), fill=255)
+    d.polygon(tri, fill=255)
+    return m.reduce(AA)
+
+
+def draw_arrow(
+    im: Image.Image,
+    start: XY,
+    end: XY,
+    *,
+    color: tuple[int, int, int],
+    edge: tuple[int, int, int],
+    width: int = 7,
+) -> None:
+    """An anti-aliased curved arrow from ``start`` to ``end`` (its tip), outlined by ``edge``."""
+    shaft, head = _shape(start, end, width)
+    # The outline is the same arrow drawn fatter underneath: a wider shaft and a head grown by
+    # the same margin (its corners pushed out from its centre).
+    grow = 2
+    cx, cy = sum(p[0] for p in head) / 3, sum(p[1] for p in head) / 3
+    fat_head = [(x + (x - cx) * 0.35, y + (y - cy) * 0.35) for x, y in head]
+    pad = int(width * 3 + 8)
+    xs = [p[0] for p in shaft + fat_head]
+    ys = [p[1] for p in shaft + fat_head]
+    origin = (int(min(xs)) - pad, int(min(ys)) - pad)
+    size = (int(max(xs)) + pad - origin[0], int(max(ys)) + pad - origin[1])
+    im.paste(edge, origin, _mask(shaft, fat_head, origin, size, width + 2 * grow))
+    im.paste(color, origin, _mask(shaft, head, origin, size, width))

@@ -1,0 +1,232 @@
+"""The board picture: :func:`render_board` turns a position and a :class:`BoardView` into PNG
+bytes.
+
+>>> from engine import Position
+>>> png = render_board(Position.initial(), view=BoardView(dice=(3, 1), names=("Ann", "Bob")))
+>>> png[:8] == b"\\x89PNG\\r\\n\\x1a\\n"
+True
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import replace
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from engine import Position
+from render import geometry as g
+from render import sprites
+from render.arrows import Step, draw_arrow, trace
+from render.fonts import bold
+from render.panels import draw_banner, draw_strip, paste
+from render.theme import CHECKER_COLORS, THEMES, Theme
+from render.view import BoardView, Side
+
+__all__ = ["draw_board", "render_board"]
+
+# Measured on a mid-game board with arrows: as RGB the PNG weighs ~175 KB and takes ~16 ms to
+# encode. Mapped to 256 colours it looks the same (the picture is flat colours plus
+# anti-aliased edges) and weighs ~60 KB at level 3 (~3 ms); level 6 saves 10 KB for twice the
+# time, level 9 5% more for ten times. Finding the 256 colours of each picture (fast octree)
+# costs ~4 ms, so each theme's palette is found once, from pictures of every kind (see
+# :func:`palette`), and mapping a picture to it costs under 1 ms.
+PNG_COMPRESS_LEVEL = 3
+
+
+def render_board(position: Position, *, view: BoardView | None = None) -> bytes:
+    """The PNG picture of ``position`` (seen by the player on roll) with everything ``view``
+    adds: names, dice, cube, score, highlights, the last play, offers and results.
+
+    :param position: the position, seen from the player on roll (as the engine gives it).
+    :param view: what to show and how (see :class:`render.BoardView`); the default shows the
+        bare position from the mover's side, in English.
+    :returns: PNG bytes, about 960 x 840 pixels and under 150 KB.
+    :raises ValueError: when an option contradicts the position (a highlight on a point where
+        the mover has no checker, a last play that cannot have led here).
+
+    >>> from io import BytesIO
+    >>> from PIL import Image
+    >>> png = render_board(Position.initial(), view=BoardView(viewpoint="opponent", lang="fr"))
+    >>> Image.open(BytesIO(png)).size, len(png) < 150_000
+    ((960, 840), True)
+    """
+    view = view or BoardView()
+    im = draw_board(position, view)
+    small = im.quantize(palette=palette(view.theme), dither=Image.Dither.NONE)
+    out = io.BytesIO()
+    small.save(out, "PNG", compress_level=PNG_COMPRESS_LEVEL)
+    return out.getvalue()
+
+
+@lru_cache(maxsize=8)
+def palette(theme: str) -> Image.Image:
+    """The 256 colours of every picture in ``theme`` (a palette image): those of the sample
+    pictures, drawn in this theme in all four checker colours, since together they show every
+    element the renderer draws (highlights, arrows, hits, the bar, trays, dice, cubes, banners).
+
+    >>> len(palette("classic").getpalette() or []) // 3
+    256
+    """
+    from render.samples import SAMPLES  # the samples render boards: import them only here
+
+    scenes = [make() for make in SAMPLES.values()]
+    pictures = [
+        draw_board(pos, replace(view, theme=theme, colors=colors))
+        for pos, view in scenes
+        for colors in (("white", "black"), ("red", "blue"))
+    ]
+    sheet = Image.new("RGB", (g.WIDTH, g.HEIGHT * len(pictures)))
+    for i, picture in enumerate(pictures):
+        sheet.paste(picture, (0, i * g.HEIGHT))
+    return sheet.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+
+
+def draw_board(position: Position, view: BoardView) -> Image.Image:
+    """The picture as a Pillow image (RGB), before encoding."""
+    if not isinstance(position, Position):
+        raise ValueError(f"render_board needs an engine Position, not {type(position).__name__}")
+    t = THEMES[view.theme]
+    steps = trace(position, view)  # first, so a play that does not fit fails before any work
+    im = sprites.empty_board(view.theme, view.mirrored, view.numbers_for_bottom()).copy()
+    d = ImageDraw.Draw(im)
+    _highlight_numbers(d, view, t)
+    _draw_points(im, d, position, view)
+    _draw_bar(im, d, position, view)
+    _draw_trays(im, d, position, view, t)
+    _draw_last_play(im, steps, view, t)
+    if view.double_offered_by is None:  # an offered cube is drawn in the banner instead
+        where = g.cube_center(view.cube_owner_side(), view.bottom_side, view.mirrored)
+        paste(im, sprites.cube(view.context.cube_value), where)
+    _draw_dice(im, view)
+    pips = position.pip_counts()
+    draw_strip(im, pips[0], view, t, "mover")
+    draw_strip(im, pips[1], view, t, "opponent")
+    draw_banner(im, view, t)
+    return im
+
+
+def _draw_last_play(im: Image.Image, steps: list[Step], view: BoardView, t: Theme) -> None:
+    """Faint ghosts where the checkers left, rings where they hit, then the arrows over all."""
+    ghost = sprites.ghost(view.color_of(view.last_play_by))
+    for step in steps:
+        if step.ghost is not None:
+            paste(im, ghost, step.ghost)
+    for step in steps:
+        if step.hit:
+            paste(im, sprites.ring(t.hit), step.end)
+    for step in steps:
+        draw_arrow(im, step.start, step.end, color=t.arrow, edge=t.arrow_edge, width=8)
+
+
+def _highlight_numbers(d: ImageDraw.ImageDraw, view: BoardView, t: Theme) -> None:
+    """The numbers of the points a checker can move from, printed on a highlight chip."""
+    for point in view.highlights:
+        if point == 25:
+            continue
+        vpoint = g.to_viewer(point, view)
+        x, y = g.number_center(vpoint, view.mirrored)
+        number = g.point_label(vpoint, view.numbers_for_bottom())
+        d.rounded_rectangle((x - 24, y - 15, x + 24, y + 15), radius=7, fill=t.highlight)
+        d.text((x, y), str(number), font=bold(23), fill=t.table, anchor="mm")
+
+
+# -- checkers -------------------------------------------------------------------------------
+
+
+def _draw_stack(
+    im: Image.Image,
+    d: ImageDraw.ImageDraw,
+    centers: list[tuple[int, int]],
+    count: int,
+    color: str,
+    ring: tuple[int, int, int] | None,
+) -> None:
+    """``count`` checkers at the first of ``centers``; the last drawn one carries the count when
+    not all fit, and the ring when the stack can move."""
+    shown = min(count, len(centers))
+    for k in range(shown):
+        top = k == shown - 1
+        paste(im, sprites.checker(color, ring if top else None), centers[k])
+    if count > shown:
+        x, y = centers[shown - 1]
+        d.text((x, y), str(count), font=bold(26), fill=CHECKER_COLORS[color].label, anchor="mm")
+
+
+def _draw_points(im: Image.Image, d: ImageDraw.ImageDraw, pos: Position, view: BoardView) -> None:
+    t = THEMES[view.theme]
+    board = pos.board
+    for point in view.highlights:
+        if point != 25 and board[point] <= 0:
+            raise ValueError(f"highlighted point {point} holds no checker of the player on roll")
+    for point in range(1, 25):
+        n = board[point]
+        if not n:
+            continue
+        side: Side = "mover" if n > 0 else "opponent"
+        vpoint = g.to_viewer(point, view)
+        centers = [g.stack_center(vpoint, k, view.mirrored) for k in range(g.MAX_STACK)]
+        ring = t.highlight if point in view.highlights else None
+        _draw_stack(im, d, centers, abs(n), view.color_of(side), ring)
+
+
+def _draw_bar(im: Image.Image, d: ImageDraw.ImageDraw, pos: Position, view: BoardView) -> None:
+    t = THEMES[view.theme]
+    mine, theirs = pos.bar()
+    if 25 in view.highlights and not mine:
+        raise ValueError("the bar is highlighted but the player on roll has no checker there")
+    sides: tuple[tuple[Side, int], ...] = (("mover", mine), ("opponent", theirs))
+    for side, count in sides:
+        if not count:
+            continue
+        bottom = side == view.bottom_side
+        centers = [g.bar_center(bottom, k) for k in range(g.MAX_STACK)]
+        # Hit checkers must catch the eye: a frame in the colour that marks hits surrounds them.
+        ends = [centers[0][1], centers[min(count, g.MAX_STACK) - 1][1]]
+        r = g.CHECKER // 2 + 5
+        box = (g.BAR_CX - r, min(ends) - r, g.BAR_CX + r, max(ends) + r)
+        d.rounded_rectangle(box, radius=r, outline=t.hit, width=4)
+        ring = t.highlight if side == "mover" and 25 in view.highlights else None
+        _draw_stack(im, d, centers, count, view.color_of(side), ring)
+
+
+def _draw_trays(
+    im: Image.Image, d: ImageDraw.ImageDraw, pos: Position, view: BoardView, t: Theme
+) -> None:
+    off: tuple[tuple[Side, int], ...] = (
+        ("mover", pos.borne_off()[0]),
+        ("opponent", pos.borne_off()[1]),
+    )
+    for side, count in off:
+        if not count:
+            continue
+        bottom = side == view.bottom_side
+        sprite = sprites.tray_slice(view.color_of(side))
+        for k in range(count):
+            paste(im, sprite, g.tray_center(bottom, k, view.mirrored))
+        # The count sits just beyond the stack, toward the middle of the board.
+        x, y = g.tray_center(bottom, count - 1, view.mirrored)
+        y += -22 if bottom else 22
+        d.text((x, y), str(count), font=bold(24), fill=t.number, anchor="mm")
+
+
+# -- dice ---------------------------------------------------------------------------------------
+
+
+def _draw_dice(im: Image.Image, view: BoardView) -> None:
+    if view.dice is None:
+        return
+    d1, d2 = view.dice
+    faces = [d1] * 4 if d1 == d2 else [d1, d2]
+    left = list(faces if view.dice_left is None else view.dice_left)
+    # Dice still to play are the last ones of the row: the played ones fade on the left.
+    used = [True] * len(faces)
+    for i in range(len(faces) - 1, -1, -1):
+        if faces[i] in left:
+            left.remove(faces[i])
+            used[i] = False
+    centers = g.dice_centers(len(faces), view.bottom_side == "mover")
+    color = view.color_of("mover")
+    for face, was_used, center in zip(faces, used, centers, strict=True):
+        paste(im, sprites.die(face, color, was_used), center)

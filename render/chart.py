@@ -1,0 +1,179 @@
+"""Small charts as PNG bytes: a rating history line, and a curve of winning chances.
+
+>>> png = line_chart([1500.0, 1512.5, 1507.0, 1530.2], title="Rating")
+>>> png[:4]
+b'\\x89PNG'
+>>> chances_chart([0.5, 0.62, 0.41, 1.0, 0.5, 0.3], separators=[4], labels=["Game 2"])[:4]
+b'\\x89PNG'
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from itertools import pairwise
+
+from PIL import Image, ImageDraw
+
+from render.fonts import bold, regular, text_width
+
+__all__ = ["chances_chart", "line_chart"]
+
+_W, _H = 800, 360
+_PAD_L, _PAD_R, _PAD_T, _PAD_B = 70, 24, 48, 40
+_BG = (36, 39, 46)
+_GRID = (70, 75, 86)
+_TEXT = (225, 228, 235)
+_LINE = (255, 196, 61)
+_DOT = (255, 255, 255)
+_ABOVE = (255, 196, 61)  # the player whose chances are drawn, when he is the favourite
+_BELOW = (110, 160, 235)  # his opponent, when he is
+
+
+def line_chart(
+    values: Sequence[float],
+    *,
+    title: str = "",
+    y_range: tuple[float, float] | None = None,
+    baseline: float | None = None,
+    x_label: str = "",
+) -> bytes:
+    """A line chart of ``values`` (in order) as PNG bytes.
+
+    :param y_range: fixed bounds of the vertical axis (e.g. ``(0, 100)`` for percentages);
+        by default the data's range with a margin.
+    :param baseline: a value drawn as a dashed horizontal line (e.g. 50 %, or 1500 points).
+    :raises ValueError: when there is nothing to draw.
+    """
+    if not values:
+        raise ValueError("a chart needs at least one value")
+    lo, hi = y_range if y_range else (min(values), max(values))
+    if hi - lo < 1e-9:
+        lo, hi = lo - 10, hi + 10
+    if not y_range:
+        margin = (hi - lo) * 0.1
+        lo, hi = lo - margin, hi + margin
+    im = Image.new("RGB", (_W, _H), _BG)
+    draw = ImageDraw.Draw(im)
+    small, big = regular(16), bold(22)
+    if title:
+        draw.text((_PAD_L, 12), title, fill=_TEXT, font=big)
+    left, right, top, bottom = _PAD_L, _W - _PAD_R, _PAD_T, _H - _PAD_B
+
+    def y_of(v: float) -> float:
+        return bottom - (v - lo) / (hi - lo) * (bottom - top)
+
+    for i in range(5):
+        v = lo + (hi - lo) * i / 4
+        y = y_of(v)
+        draw.line([(left, y), (right, y)], fill=_GRID, width=1)
+        draw.text((8, y - 9), f"{v:.0f}", fill=_TEXT, font=small)
+    if baseline is not None and lo <= baseline <= hi:
+        yb = y_of(baseline)
+        for xd in range(left, right, 12):
+            draw.line([(xd, yb), (min(xd + 6, right), yb)], fill=_TEXT, width=1)
+    n = len(values)
+    xs = [left + (right - left) * (i / (n - 1) if n > 1 else 0.5) for i in range(n)]
+    points = [(x, y_of(v)) for x, v in zip(xs, values, strict=True)]
+    if n > 1:
+        draw.line(points, fill=_LINE, width=3, joint="curve")
+    if n <= 60:
+        for x, y in points:
+            draw.ellipse([x - 3, y - 3, x + 3, y + 3], fill=_DOT)
+    if x_label:
+        draw.text((left, bottom + 10), x_label, fill=_TEXT, font=small)
+    out = io.BytesIO()
+    im.save(out, "PNG", optimize=True)
+    return out.getvalue()
+
+
+def chances_chart(
+    chances: Sequence[float],
+    *,
+    separators: Sequence[int] = (),
+    labels: Sequence[str] = (),
+    title: str = "",
+    legend: tuple[str, str] = ("", ""),
+) -> bytes:
+    """Winning chances move by move as PNG bytes: a 0-100 % chart with a dashed 50 % line, the
+    area above it in one colour (the player whose chances these are leads) and below it in
+    another (his opponent leads).
+
+    :param chances: probabilities from 0 to 1, in order (one per move).
+    :param separators: indices in ``chances`` where a new game starts: a vertical dashed line
+        is drawn just before each, with the matching entry of ``labels`` (e.g. "Game 2").
+    :param legend: the names of the leader above and below the 50 % line, drawn at the right.
+    :raises ValueError: when there is nothing to draw or a chance is outside 0..1.
+    """
+    if not chances:
+        raise ValueError("a chart needs at least one value")
+    if any(not 0.0 <= c <= 1.0 for c in chances):
+        raise ValueError("chances are probabilities, from 0 to 1")
+    im = Image.new("RGB", (_W, _H), _BG)
+    draw = ImageDraw.Draw(im)
+    small, big = regular(16), bold(22)
+    if title:
+        draw.text((_PAD_L, 12), title, fill=_TEXT, font=big)
+    left, right, top, bottom = _PAD_L, _W - _PAD_R, _PAD_T, _H - _PAD_B
+
+    def y_of(p: float) -> float:
+        return bottom - p * (bottom - top)
+
+    n = len(chances)
+    xs = [left + (right - left) * (i / (n - 1) if n > 1 else 0.5) for i in range(n)]
+    points = [(x, y_of(c)) for x, c in zip(xs, chances, strict=True)]
+    mid = y_of(0.5)
+    cuts = sorted({i for i in separators if 0 < i < n})
+    games = [points[a:b] for a, b in zip([0, *cuts], [*cuts, n], strict=True)]
+    for game in games:  # areas first, so that the grid stays visible over them
+        for (x0, y0), (x1, y1) in pairwise(game):
+            _fill_segment(draw, x0, y0, x1, y1, mid)
+    for pct in (0, 25, 75, 100):
+        y = y_of(pct / 100)
+        draw.line([(left, y), (right, y)], fill=_GRID, width=1)
+    for pct in (0, 25, 50, 75, 100):
+        draw.text((8, y_of(pct / 100) - 9), f"{pct} %", fill=_TEXT, font=small)
+    for xd in range(left, right, 12):
+        draw.line([(xd, mid), (min(xd + 6, right), mid)], fill=_TEXT, width=1)
+    for k, index in enumerate(cuts):
+        x = (xs[index - 1] + xs[index]) / 2
+        for yd in range(top, bottom, 10):
+            draw.line([(x, yd), (x, min(yd + 5, bottom))], fill=_TEXT, width=1)
+        if k < len(labels) and labels[k]:
+            draw.text((x + 4, top + 2), labels[k], fill=_TEXT, font=small)
+    for game in games:
+        if len(game) > 1:
+            draw.line(game, fill=_DOT, width=2, joint="curve")
+        else:
+            (x, y) = game[0]
+            draw.ellipse([x - 2, y - 2, x + 2, y + 2], fill=_DOT)
+    if legend[0]:
+        draw.text((right - text_width(small, legend[0]) - 4, top + 2), legend[0], _ABOVE, small)
+    if legend[1]:
+        draw.text((right - text_width(small, legend[1]) - 4, bottom - 22), legend[1], _BELOW, small)
+    out = io.BytesIO()
+    im.save(out, "PNG", optimize=True)
+    return out.getvalue()
+
+
+def _fill_segment(
+    draw: ImageDraw.ImageDraw, x0: float, y0: float, x1: float, y1: float, mid: float
+) -> None:
+    """The area between one segment of the curve and the 50 % line, split where it crosses."""
+    if (y0 - mid) * (y1 - mid) < 0:  # crosses the line: two triangles
+        xc = x0 + (x1 - x0) * (mid - y0) / (y1 - y0)
+        _fill_segment(draw, x0, y0, xc, mid, mid)
+        _fill_segment(draw, xc, mid, x1, y1, mid)
+        return
+    above = min(y0, y1) < mid  # smaller y is higher on the picture
+    color = _mix(_ABOVE if above else _BELOW, _BG, 0.35)
+    draw.polygon([(x0, mid), (x0, y0), (x1, y1), (x1, mid)], fill=color)
+
+
+def _mix(a: tuple[int, int, int], b: tuple[int, int, int], t: float) -> tuple[int, int, int]:
+    """``t`` of colour ``a`` over ``b`` (opaque, so adjacent areas leave no seams)."""
+    return (
+        round(a[0] * t + b[0] * (1 - t)),
+        round(a[1] * t + b[1] * (1 - t)),
+        round(a[2] * t + b[2] * (1 - t)),
+    )

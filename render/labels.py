@@ -1,0 +1,112 @@
+"""The few words drawn on a board, in each language the renderer speaks.
+
+Point labels are numbers and need no translation; everything else the picture or the text board
+says comes from here. Every language has exactly the same keys (a test enforces it), and
+placeholders are ``str.format`` fields.
+
+>>> label("fr", "wins", name="Alice")
+'Alice gagne'
+>>> points_text("en", 1), points_text("fr", 2)
+('1 point', '2 points')
+"""
+
+from __future__ import annotations
+
+__all__ = ["LABELS", "LANGUAGES", "label", "points_text", "result_text"]
+
+LABELS: dict[str, dict[str, str]] = {
+    "en": {
+        "colon": ": ",
+        "pips": "pips",
+        "crawford": "Crawford",
+        "match_to": "{n}-point match",
+        "money_game": "money game",
+        "to_play": "to play",
+        "rolled": "rolled",
+        "doubles": "doubles",
+        "cube": "cube",
+        "off": "off",
+        "score": "score",
+        "offers_double": "{name} offers a double",
+        "resigns": "{name} resigns",
+        "game_over": "game over",
+        "wins": "{name} wins",
+        "single": "single game",
+        "gammon": "gammon",
+        "backgammon": "backgammon",
+        "point_one": "{n} point",
+        "point_other": "{n} points",
+        "position_id": "Position ID",
+        "player": "player",
+        "opponent": "opponent",
+        "chances_of": "{name}'s chances to win the game",
+        "match_chances_of": "{name}'s chances to win the match",
+        "game_n": "Game {n}",
+    },
+    "fr": {
+        "colon": " : ",  # French typography puts a space before a colon
+        "pips": "pips",
+        "crawford": "Crawford",
+        "match_to": "match en {n} points",
+        "money_game": "partie d'argent",
+        "to_play": "à jouer",
+        "rolled": "dés",
+        "doubles": "doublet",
+        "cube": "videau",
+        "off": "sortis",
+        "score": "score",
+        "offers_double": "{name} propose de doubler",
+        "resigns": "{name} abandonne",
+        "game_over": "partie terminée",
+        "wins": "{name} gagne",
+        "single": "partie simple",
+        "gammon": "gammon",
+        "backgammon": "backgammon",
+        "point_one": "{n} point",
+        "point_other": "{n} points",
+        "position_id": "ID de position",
+        "player": "joueur",
+        "opponent": "adversaire",
+        "chances_of": "Chances de {name} de gagner la partie",
+        "match_chances_of": "Chances de {name} de gagner le match",
+        "game_n": "Partie {n}",
+    },
+}
+
+LANGUAGES = frozenset(LABELS)
+
+_RESULTS = {1: "single", 2: "gammon", 3: "backgammon"}
+
+
+def label(lang: str, key: str, **fields: object) -> str:
+    """The text of ``key`` in ``lang``, with ``fields`` filled in.
+
+    >>> label("en", "offers_double", name="Bob")
+    'Bob offers a double'
+
+    :raises ValueError: for a language that has no table.
+    """
+    table = LABELS.get(lang)
+    if table is None:
+        raise ValueError(f"no labels for language {lang!r}; choose one of {sorted(LANGUAGES)}")
+    text = table[key]
+    return text.format(**fields) if fields else text
+
+
+def points_text(lang: str, n: int) -> str:
+    """``"1 point"`` or ``"n points"``: French uses the singular for 0 and 1, English for 1 only.
+
+    >>> points_text("en", 0), points_text("fr", 0)
+    ('0 points', '0 point')
+    """
+    singular = n in (0, 1) if lang == "fr" else n == 1
+    return label(lang, "point_one" if singular else "point_other", n=n)
+
+
+def result_text(lang: str, value: int) -> str:
+    """The name of a result worth ``value`` times the cube: 1 single game, 2 gammon, 3 backgammon.
+
+    >>> result_text("fr", 1)
+    'partie simple'
+    """
+    return label(lang, _RESULTS[value])

@@ -1,0 +1,185 @@
+"""The sample pictures shown in the README: ``python -m render.samples docs/`` writes them.
+
+Each sample is a position and a view built from real engine plays, one per state the eye must
+catch (the start, checkers on the bar, a bear-off, a double offered, the end of a game), plus a
+French and a mirrored one. Tests render them all, so they also guard the budgets.
+
+>>> sorted(SAMPLES)[:3]
+['bar', 'bearoff', 'double']
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from engine import Play, Position, legal_plays, parse_play
+from engine.context import MatchContext
+from render.board import render_board
+from render.view import BoardView, GameOver, Resignation
+
+__all__ = ["SAMPLES", "main", "movable_points"]
+
+Sample = tuple[Position, BoardView]
+
+
+def movable_points(position: Position, dice: tuple[int, int]) -> set[int]:
+    """The points holding a checker that some legal play of ``dice`` moves (only the bar while
+    checkers wait there): what to highlight before the first checker moves. Good enough for the
+    samples; it assumes any step of a play may come first, which the bot should ask the engine
+    to confirm.
+
+    >>> sorted(movable_points(Position.initial(), (3, 1)))
+    [6, 8, 13, 24]
+    """
+    board = position.board
+    out = set()
+    for play in legal_plays(position, dice):
+        for m in play.moves:
+            if board[m.src] > 0 and (m.src == 25 or not board[25]):
+                out.add(m.src)
+    return out
+
+
+def _sides(mine: dict[int, int], theirs: dict[int, int]) -> Position:
+    """A position from ``{point: count}`` for the player on roll and for his opponent, each in
+    his own numbering (25 = bar)."""
+    a, b = [0] * 25, [0] * 25
+    for p, n in mine.items():
+        a[p - 1] = n
+    for p, n in theirs.items():
+        b[p - 1] = n
+    return Position.from_sides(a, b)
+
+
+def _after(before: Position, notation: str, dice: tuple[int, int]) -> tuple[Play, Position]:
+    """The play written ``notation`` and the position after it (seen by the other player)."""
+    play = parse_play(notation, before, dice)
+    return play, before.apply(play)
+
+
+def start() -> Sample:
+    pos = Position.initial()
+    view = BoardView(names=("Alice", "Bob"), dice=(3, 1), highlights=movable_points(pos, (3, 1)))
+    return pos, view
+
+
+def bar() -> Sample:
+    # Bob rolls 4-2 and hits two of Alice's blots with one checker; she has two on the bar.
+    bob = _sides(
+        {6: 4, 8: 3, 13: 4, 9: 2, 7: 1, 24: 1}, {6: 4, 8: 2, 13: 4, 24: 2, 20: 1, 22: 1, 11: 1}
+    )
+    play, alice = _after(bob, "9/5*/3*", (4, 2))
+    view = BoardView(
+        names=("Alice", "Bob"),
+        dice=(6, 4),
+        highlights=movable_points(alice, (6, 4)),
+        last_play=play,
+        context=MatchContext(match_length=7, score=(2, 4), cube_value=2, cube_owner=1),
+    )
+    return alice, view
+
+
+def bearoff() -> Sample:
+    # Bob bears off two checkers; Alice rolled 5-5 and has played two of them already.
+    bob = _sides({1: 2, 2: 2, 3: 1, 4: 1, 5: 1, 6: 1}, {6: 7, 5: 2, 1: 2})
+    play, alice = _after(bob, "6/off 5/off", (6, 5))
+    view = BoardView(
+        names=("Alice", "Bob"),
+        dice=(5, 5),
+        dice_left=(5, 5),
+        highlights=movable_points(alice, (5, 5)),
+        last_play=play,
+        context=MatchContext(cube_value=2, cube_owner=0),
+    )
+    return alice, view
+
+
+def double() -> Sample:
+    # Alice, on roll, doubles; the picture is for Bob, who must answer: he sits at the bottom.
+    alice = _sides({6: 3, 5: 3, 4: 2, 8: 2, 13: 3, 7: 2}, {24: 2, 13: 5, 6: 4, 8: 2, 3: 2})
+    view = BoardView(
+        viewpoint="opponent",
+        names=("Alice", "Bob"),
+        double_offered_by="mover",
+        context=MatchContext(match_length=5, score=(3, 1)),
+    )
+    return alice, view
+
+
+def game_over() -> Sample:
+    # Alice bears off her last two checkers; Bob, now on roll, has none off: a gammon, cube 2.
+    alice = _sides({2: 1, 1: 1}, {6: 3, 5: 3, 4: 2, 3: 2, 2: 2, 1: 2, 8: 1})
+    play, bob = _after(alice, "2/off 1/off", (6, 3))
+    view = BoardView(
+        viewpoint="opponent",
+        names=("Bob", "Alice"),
+        colors=("black", "white"),
+        last_play=play,
+        context=MatchContext(cube_value=2, cube_owner=0),
+        game_over=GameOver(winner="opponent", value=bob.result_value(), points=4),
+    )
+    return bob, view
+
+
+def _midgame() -> tuple[Play, Position]:
+    bob = _sides(
+        {6: 4, 8: 2, 13: 5, 4: 1, 24: 2, 22: 1}, {6: 4, 8: 3, 13: 3, 5: 2, 24: 1, 20: 1, 11: 1}
+    )
+    return _after(bob, "13/4", (5, 4))
+
+
+def french() -> Sample:
+    play, alice = _midgame()
+    view = BoardView(
+        lang="fr",
+        names=("Amélie", "François"),
+        dice=(5, 2),
+        highlights=movable_points(alice, (5, 2)),
+        last_play=play,
+        context=MatchContext(match_length=7, score=(6, 3), crawford=True),
+    )
+    return alice, view
+
+
+def mirrored() -> Sample:
+    play, alice = _midgame()
+    view = BoardView(
+        mirrored=True,
+        theme="ocean",
+        names=("Alice", "Bob"),
+        colors=("red", "white"),
+        last_play=play,
+        resignation=Resignation(by="opponent", value=1),
+        context=MatchContext(cube_value=2, cube_owner=1),
+    )
+    return alice, view
+
+
+SAMPLES: dict[str, Callable[[], Sample]] = {
+    "start": start,
+    "bar": bar,
+    "bearoff": bearoff,
+    "double": double,
+    "gameover": game_over,
+    "french": french,
+    "mirrored": mirrored,
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Write every sample as ``board-<name>.png`` into the folder given (default ``docs``)."""
+    args = sys.argv[1:] if argv is None else argv
+    folder = Path(args[0] if args else "docs")
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, make in SAMPLES.items():
+        position, view = make()
+        data = render_board(position, view=view)
+        (folder / f"board-{name}.png").write_bytes(data)
+        print(f"{folder / f'board-{name}.png'}: {len(data):,} bytes")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

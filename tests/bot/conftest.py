@@ -1,0 +1,139 @@
+"""Fixtures for the service and adapters: a migrated SQLite file, scripted dice, people."""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from sqlalchemy.orm import Session, sessionmaker
+
+from bot.dice import GameDice
+from bot.service import Actor, Button, Reply, Select, Service, Where
+from db.engine import make_engine, make_session_factory
+from db.migrate import upgrade
+
+ALICE = Actor(101, "Alice", locale="en-US")
+BOB = Actor(202, "Bob", locale="en-US")
+CAROL = Actor(303, "Carol", locale="en-US")  # a spectator
+ROBOT = Actor(404, "Robo", is_bot=True)
+CHANNEL = Where(channel_id=5000, guild_id=9000, guild_locale="en-US")
+DM = Where(channel_id=6000)
+
+
+class ScriptedDice(GameDice):
+    """Dice that come from a script while it lasts, then from the seed as usual."""
+
+    def __init__(self, script: deque[int], seed: bytes, counter: int = 0) -> None:
+        super().__init__(seed, counter)
+        self.script = script
+
+    def die(self) -> int:
+        if self.script:
+            self.counter += 1
+            return self.script.popleft()
+        return super().die()
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, **kwargs: float) -> None:
+        self.now += timedelta(**kwargs)
+
+
+@pytest.fixture
+def factory(tmp_path: Path) -> Iterator[sessionmaker[Session]]:
+    engine = make_engine(f"sqlite:///{tmp_path / 'bot.sqlite3'}")
+    upgrade(engine)
+    yield make_session_factory(engine)
+    engine.dispose()
+
+
+@pytest.fixture
+def script() -> deque[int]:
+    """Dice to come, one value per die, in the order they are drawn."""
+    return deque()
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def service(factory: sessionmaker[Session], script: deque[int], clock: Clock) -> Service:
+    return Service(
+        factory,
+        clock=clock,
+        new_dice=lambda: ScriptedDice(script, bytes(range(32))),
+        dice_for=lambda seed, counter: ScriptedDice(script, seed, counter),
+    )
+
+
+def within_discord_limits(reply: Reply) -> Reply:
+    """Discord refuses (or mangles) messages past these limits: check every reply."""
+    assert len(reply.text) <= 2000, len(reply.text)
+    assert len(reply.rows) <= 5
+    for row in reply.rows:
+        selects = [c for c in row if isinstance(c, Select)]
+        assert len(row) <= 5 and (not selects or len(row) == 1), row
+        for c in row:
+            assert len(c.custom_id) <= 100
+            if isinstance(c, Button):
+                assert 1 <= len(c.label) <= 80
+            else:
+                assert 1 <= len(c.choices) <= 25 and len(c.placeholder) <= 150
+                assert all(len(ch.label) <= 100 and len(ch.value) <= 100 for ch in c.choices)
+    ids = [c.custom_id for row in reply.rows for c in row]
+    assert len(ids) == len(set(ids)), "custom ids must be unique in a message"
+    return reply
+
+
+def press(
+    service: Service,
+    actor: Actor,
+    reply: Reply,
+    label: str,
+    where: Where = CHANNEL,
+    value: str | None = None,
+) -> Reply:
+    """Press the button labelled ``label`` on ``reply`` as ``actor`` (both messages checked
+    against Discord's limits)."""
+    within_discord_limits(reply)
+    for button in reply.buttons:
+        if button.label == label:
+            assert not button.disabled, f"{label} is disabled"
+            return within_discord_limits(service.press(actor, where, button.custom_id, value))
+    if value is not None:
+        for select in reply.selects:
+            return within_discord_limits(service.press(actor, where, select.custom_id, value))
+    raise AssertionError(f"no button {label!r} in {[b.label for b in reply.buttons]}")
+
+
+def labels(reply: Reply) -> list[str]:
+    return [b.label for b in reply.buttons if not b.disabled]
+
+
+def play_out(service: Service, actor: Actor, where: Where, reply: Reply, limit: int = 600) -> Reply:
+    """Press buttons as a simple player would until the game (or match) is over."""
+    for _ in range(limit):
+        names = labels(reply)
+        if "Rematch" in names or not reply.rows:
+            return reply
+        for wanted in ("Confirm", "Take", "Roll", "Reject"):
+            if wanted in names:
+                reply = press(service, actor, reply, wanted, where)
+                break
+        else:
+            points = [n for n in names if n.isdigit() or n == "Bar"]
+            assert points, names
+            reply = press(service, actor, reply, points[0], where)
+        assert not reply.ephemeral, reply.text
+    raise AssertionError("the game did not end")

@@ -1,0 +1,117 @@
+"""Hints, reviews, exports and practice positions through the service."""
+
+from __future__ import annotations
+
+from collections import deque
+
+import pytest
+from sqlalchemy.orm import Session, sessionmaker
+
+from bot.service import Service
+from db.models import Game as GameRow
+from engine import Position, decode_match_id, read_mat
+from tests.bot.conftest import ALICE, BOB, CHANNEL, DM, play_out, press
+
+
+def test_hint_lists_the_best_plays_with_a_picture(service: Service, script: deque[int]) -> None:
+    script.extend([3, 1])
+    service.play(ALICE, DM, level="expert")
+    reply = service.hint(ALICE, DM)
+    assert reply.ephemeral and reply.image is not None and reply.image[:4] == b"\x89PNG"
+    lines = reply.text.splitlines()
+    assert "Best plays for 3-1" in lines[0] and len(lines) == 6
+    assert lines[1].startswith("1. **8/5 6/5**")  # the opening 3-1 everyone knows
+
+
+def test_cube_hints(service: Service, script: deque[int]) -> None:
+    script.extend([3, 1, 5, 2])
+    service.play(ALICE, DM, level="expert")
+    service.move(ALICE, DM, "8/5 6/5")
+    reply = service.hint(ALICE, DM)  # Alice to roll or double after the computer's move
+    assert reply.ephemeral and "Cube: **no double**" in reply.text
+
+
+def test_no_hints_in_rated_games(service: Service, script: deque[int]) -> None:
+    made = service.challenge(ALICE, CHANNEL, BOB, rated=True)
+    script.extend([5, 2])
+    press(service, BOB, made, "Accept")
+    assert "No hints in rated games" in service.hint(ALICE, CHANNEL).text
+    unrated = Service(service.factory)  # a second, unrated game in another channel
+    del unrated
+
+
+def test_hint_only_on_ones_own_turn(service: Service, script: deque[int]) -> None:
+    made = service.challenge(ALICE, CHANNEL, BOB, rated=False)
+    script.extend([5, 2])
+    press(service, BOB, made, "Accept")
+    assert "your own turn" in service.hint(BOB, CHANNEL).text
+    assert "Best plays for 5-2" in service.hint(ALICE, CHANNEL).text
+
+
+def test_review_of_a_finished_game_is_cached(
+    service: Service, factory: sessionmaker[Session]
+) -> None:
+    start = service.play(ALICE, DM, level="beginner")
+    play_out(service, ALICE, DM, start)
+    first = service.review(ALICE, DM)
+    assert not first.ephemeral and "Review of game" in first.text
+    assert "millipoints lost per decision" in first.text
+    assert first.image is not None  # the winning chances chart
+    assert len(first.attachments) <= 3 and all(a.data[:4] == b"\x89PNG" for a in first.attachments)
+    with factory() as s:
+        row = s.get(GameRow, start.game_id)
+        assert row is not None and row.review is not None
+    second = service.review(ALICE, DM, start.game_id)
+    assert second.text == first.text
+
+
+def test_review_refusals(service: Service, script: deque[int]) -> None:
+    assert "no finished game" in service.review(ALICE, DM).text
+    script.extend([3, 1])
+    reply = service.play(ALICE, DM, level="beginner")
+    assert "not finished" in service.review(ALICE, DM, reply.game_id).text
+    assert "does not exist" in service.review(ALICE, DM, 10**6).text
+
+
+def test_export_replays_in_the_engine(service: Service) -> None:
+    start = service.play(ALICE, DM, level="beginner", points=1)
+    end = play_out(service, ALICE, DM, start)
+    reply = service.export(ALICE, DM)
+    assert reply.ephemeral
+    mat, ids = reply.attachments
+    assert mat.name.endswith(".mat") and ids.name.endswith("-ids.txt")
+    replayed = read_mat(mat.data.decode())
+    assert replayed.match.is_over
+    assert replayed.match.game.position_id() == end.position_id
+    # Every logged action has its IDs.
+    lines = ids.data.decode().splitlines()[2:]
+    assert len(lines) > 5 and all("->" in line for line in lines)
+    for line in lines:
+        pid, mid = line.split("-> ")[1].split(":")
+        Position.from_position_id(pid)
+        decode_match_id(mid)
+
+
+def test_practice_from_a_position(service: Service, script: deque[int]) -> None:
+    script.extend([6, 4])
+    reply = service.play(
+        ALICE, DM, level="expert", position_id="4HPwATDgc/ABMA", match_id="MAEgASAAIAAE"
+    )
+    assert not reply.ephemeral and "9-point match · score 2–4" in reply.text
+    assert "Practice from Position ID" in reply.text
+
+
+@pytest.mark.parametrize(
+    ("position", "match", "message"),
+    [
+        ("nonsense", None, "not a valid GNU Backgammon Position ID"),
+        ("4HPwATDgc/ABMA", "nonsense", "not a valid GNU Backgammon Match ID"),
+        (None, "MAEgASAAIAAE", "goes with a Position ID"),
+        ("4HPwATDgc/ABMA", "MAKgAFAAEAAE", "is over"),
+    ],
+)
+def test_practice_refusals(
+    service: Service, position: str | None, match: str | None, message: str
+) -> None:
+    reply = service.play(ALICE, DM, position_id=position, match_id=match)
+    assert reply.ephemeral and message in reply.text

@@ -1,0 +1,224 @@
+"""The terminal adapter, driven by a script as a player would: whole games, text and JSON."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.service import Service
+from bot.terminal import Terminal, user_id
+from engine import Position, decode_match_id
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def choose(buttons: list[str], plays: list[str]) -> str:
+    """What a simple scripted player types next, from what the last message offers."""
+    for wanted in ("Confirm", "Take", "Roll", "Reject"):
+        if wanted in buttons:
+            return wanted
+    points = [b for b in buttons if b.isdigit() or b == "Bar"]
+    if points:
+        return points[0]
+    if plays:
+        return plays[0]
+    raise AssertionError(f"nothing to press in {buttons}")
+
+
+class Player:
+    """A running ``backgammon-bot play`` process."""
+
+    def __init__(self, tmp_path: Path, *extra: str) -> None:
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", "LOG_LEVEL": "WARNING"}
+        env.pop("DISCORD_TOKEN", None)
+        self.proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "bot",
+                "play",
+                "--db",
+                f"sqlite:///{tmp_path / 't.sqlite3'}",
+                "--images",
+                str(tmp_path / "boards"),
+                "--user",
+                "Ann",
+                *extra,
+            ],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            cwd=tmp_path,
+            env=env,
+        )
+
+    def send(self, line: str) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+
+    def close(self) -> int:
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        return self.proc.wait(timeout=60)
+
+
+def test_a_whole_game_in_json_mode(tmp_path: Path) -> None:
+    player = Player(tmp_path, "--json")
+    assert player.proc.stdout is not None
+    player.send("/play level:beginner")
+    replies: list[dict[str, Any]] = []
+    for _ in range(400):
+        line = player.proc.stdout.readline()
+        assert line, "the process ended early"
+        reply = json.loads(line)
+        assert set(reply) >= {"text", "image", "position_id", "match_id", "buttons"}
+        replies.append(reply)
+        assert not reply.get("ephemeral"), reply["text"]
+        if "Rematch" in reply["buttons"]:
+            break
+        plays = _plays_of(reply)
+        player.send(choose(reply["buttons"], plays))
+    else:
+        pytest.fail("the game did not end")
+    assert player.close() == 0
+    last = replies[-1]
+    assert "wins" in last["text"]
+    assert Path(last["image"]).is_file() and Path(last["image"]).read_bytes()[:4] == b"\x89PNG"
+    Position.from_position_id(last["position_id"])
+    assert decode_match_id(last["match_id"]).game_state >= 2  # over, resigned or dropped
+    assert len(list((tmp_path / "boards").glob("*.png"))) == len(replies)
+
+
+def _plays_of(reply: dict[str, Any]) -> list[str]:
+    # JSON replies list buttons; whole plays come from /move autocomplete in Discord, and the
+    # point buttons are always enough to finish a turn.
+    return []
+
+
+def test_a_whole_game_in_text_mode(tmp_path: Path) -> None:
+    player = Player(tmp_path, "--lang", "en")
+    assert player.proc.stdout is not None
+    player.send("/play level:beginner")
+    blocks = []
+    for _ in range(400):
+        block = _read_block(player)
+        blocks.append(block)
+        buttons = _buttons_in(block)
+        if "Rematch" in buttons:
+            break
+        plays = _plays_in(block)
+        player.send(choose(buttons, plays))
+    else:
+        pytest.fail("the game did not end")
+    assert player.close() == 0
+    assert "wins" in blocks[-1]
+    assert "+13-14-15-16-17-18------19-20-21-22-23-24-+" in blocks[-1]  # the text board
+    assert "[board image:" in blocks[-1]
+
+
+def _read_block(player: Player) -> str:
+    assert player.proc.stdout is not None
+    lines = []
+    while True:
+        line = player.proc.stdout.readline()
+        assert line, "the process ended early"
+        if line == "\n" and lines and not lines[0].startswith("Backgammon in the terminal"):
+            return "".join(lines)
+        if line != "\n":
+            lines.append(line)
+        if lines and lines[0].startswith("Backgammon in the terminal") and len(lines) == 1:
+            lines = []  # the welcome line
+
+
+def _buttons_in(block: str) -> list[str]:
+    for line in block.splitlines():
+        if line.startswith("Buttons: "):
+            return [b.strip("[]") for b in line[len("Buttons: ") :].split("  ")]
+    return []
+
+
+def _plays_in(block: str) -> list[str]:
+    for line in block.splitlines():
+        if line.startswith("Whole plays: "):
+            return line[len("Whole plays: ") :].split(" | ")
+    return []
+
+
+def test_two_people_on_one_keyboard(service: Service, script) -> None:  # type: ignore[no-untyped-def]
+    out = io.StringIO()
+    term = Terminal(service, out=out, json_mode=True, images=Path("/tmp/unused"), user="Ann")
+    script.extend([5, 2])
+    term.run(
+        [
+            "/challenge Ben points:1",
+            "/as Ben",
+            "Accept",
+            "/as Ann",
+            "/move 13/8 13/11",
+            "/as Ben",
+            "/resign 1",
+            "/as Ann",
+            "Accept",
+        ]
+    )
+    replies = [json.loads(line) for line in out.getvalue().splitlines()]
+    texts = [r["text"] for r in replies]
+    assert "Ann challenges you" in texts[0]
+    assert "Ben accepts the challenge" in texts[2]
+    assert "Ann played 13/11 13/8" in texts[4]
+    assert "Ann wins a single game" in texts[-1]
+    assert replies[-1]["buttons"] == ["Rematch"]
+
+
+def test_bad_input_gets_a_clear_message(service: Service) -> None:
+    out = io.StringIO()
+    term = Terminal(service, out=out, json_mode=True, images=Path("/tmp/unused"), user="Ann")
+    term.run(["/fly", "Roll", "/move 8/5 6/5", "/play level:godlike", "/play points:abc", "/as"])
+    replies = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert all(r["ephemeral"] for r in replies)
+    assert "Unknown command /fly" in replies[0]["text"]
+    assert "No button" in replies[1]["text"]
+    assert "no game in this channel" in replies[2]["text"]
+    assert "Unknown level" in replies[3]["text"]
+    assert "1 to 25 points" in replies[4]["text"]
+    assert "/as NAME" in replies[5]["text"]
+
+
+def test_french_terminal(service: Service, script) -> None:  # type: ignore[no-untyped-def]
+    out = io.StringIO()
+    term = Terminal(
+        service, out=out, json_mode=True, lang="fr", images=Path("/tmp/unused"), user="Ann"
+    )
+    script.extend([6, 1])
+    term.run(["/play level:expert"])
+    reply = json.loads(out.getvalue().splitlines()[0])
+    assert "Lancer d’ouverture" in reply["text"] and "Dé 1" in reply["buttons"]
+
+
+def test_local_user_ids_are_stable() -> None:
+    assert user_id("Ann") == user_id(" ann ")
+    assert user_id("Ann") != user_id("Ben")
+
+
+def test_french_command_names_work_too(service: Service, script) -> None:  # type: ignore[no-untyped-def]
+    # The French help and refusals name the commands as Discord's French command picker does.
+    out = io.StringIO()
+    term = Terminal(
+        service, out=out, json_mode=True, lang="fr", images=Path("/tmp/unused"), user="Ann"
+    )
+    script.extend([6, 1])
+    term.run(["/aide", "/jouer niveau:expert videau:false", "/déplacer 13/7 8/7", "/règles"])
+    replies = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert "/jouer [niveau]" in replies[0]["text"]
+    assert "Ordinateur (expert)" in replies[1]["text"] and "Doubler" not in replies[1]["buttons"]
+    assert "Ann a joué 13/7 8/7" in replies[2]["text"]
+    assert "Les règles du backgammon" in replies[3]["text"]

@@ -1,0 +1,79 @@
+"""URLs and connection settings."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from sqlalchemy import text
+
+from db.engine import BUSY_TIMEOUT_MS, DEFAULT_URL, database_url, make_engine, normalise_url
+
+
+@pytest.mark.parametrize(
+    ("given", "expected"),
+    [
+        (
+            "postgres://u:p%40ss@db.example:5433/bg",
+            "postgresql+psycopg://u:p%40ss@db.example:5433/bg",
+        ),
+        ("postgresql://u@h/bg?sslmode=require", "postgresql+psycopg://u@h/bg?sslmode=require"),
+        ("postgresql+psycopg://u@h/bg", "postgresql+psycopg://u@h/bg"),
+        ("sqlite:////var/lib/bg.sqlite3", "sqlite:////var/lib/bg.sqlite3"),
+        ("mysql+pymysql://u@h/bg", "mysql+pymysql://u@h/bg"),
+    ],
+)
+def test_urls_are_normalised_for_psycopg_3(given: str, expected: str) -> None:
+    assert normalise_url(given).render_as_string(hide_password=False) == expected
+
+
+def test_database_url_defaults_to_a_file_in_the_working_directory() -> None:
+    assert database_url({}) == normalise_url(DEFAULT_URL)
+    assert database_url({"DATABASE_URL": ""}) == normalise_url(DEFAULT_URL)
+    assert database_url({"DATABASE_URL": "postgres://h/x"}).drivername == "postgresql+psycopg"
+
+
+def test_the_default_database_is_created_where_the_bot_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    engine = make_engine()
+    with engine.connect() as conn:
+        conn.execute(text("CREATE TABLE t (x INTEGER)"))
+    engine.dispose()
+    assert (tmp_path / "backgammon.sqlite3").is_file()
+
+
+def test_sqlite_connections_get_wal_full_sync_foreign_keys_and_a_busy_timeout(
+    tmp_path: Path,
+) -> None:
+    engine = make_engine(f"sqlite:///{tmp_path / 'x.sqlite3'}")
+    with engine.connect() as conn:
+        pragma = {
+            name: conn.exec_driver_sql(f"PRAGMA {name}").scalar()
+            for name in ("journal_mode", "synchronous", "foreign_keys", "busy_timeout")
+        }
+    engine.dispose()
+    assert pragma == {
+        "journal_mode": "wal",
+        "synchronous": 2,  # FULL
+        "foreign_keys": 1,
+        "busy_timeout": BUSY_TIMEOUT_MS,
+    }
+
+
+def test_postgresql_urls_build_a_psycopg_engine() -> None:
+    engine = make_engine("postgres://nobody@127.0.0.1:1/none")  # no connection is made
+    assert engine.dialect.name == "postgresql" and engine.dialect.driver == "psycopg"
+    assert engine.pool._pre_ping  # type: ignore[attr-defined]
+    engine.dispose()
+
+
+def test_synchronous_normal_can_be_chosen(tmp_path: Path) -> None:
+    engine = make_engine(f"sqlite:///{tmp_path / 'n.sqlite3'}", sqlite_synchronous="NORMAL")
+    with engine.connect() as conn:
+        assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == 1
+    engine.dispose()
+    with pytest.raises(ValueError, match="FULL or NORMAL"):
+        make_engine(f"sqlite:///{tmp_path / 'o.sqlite3'}", sqlite_synchronous="OFF")  # type: ignore[arg-type]
