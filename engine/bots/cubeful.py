@@ -20,12 +20,11 @@ True
 
 from __future__ import annotations
 
-from engine.bots.decisions import CubeEquities, MatchEquityTable, match_equity_after
+from engine.bots.decisions import CubeEquities, MatchEquityTable, Probs, match_equity_after
 from engine.context import MatchContext
 
 __all__ = ["cube_efficiency", "match_cube_equities", "money_cube_equities"]
 
-Probs = tuple[float, float, float, float, float]
 _EPS = 1e-7
 
 

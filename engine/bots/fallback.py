@@ -27,14 +27,7 @@ from collections.abc import Sequence
 
 from engine.bots import met, pubeval
 from engine.bots.cubeful import cube_efficiency, match_cube_equities, money_cube_equities
-from engine.bots.decisions import (
-    CubeEquities,
-    accept_offer,
-    can_double_usefully,
-    make_rng,
-    noisy,
-    noisy_argmax,
-)
+from engine.bots.decisions import CubeDecisions, CubeEquities, Probs, make_rng, noisy_argmax
 from engine.bots.levels import LevelSpec
 from engine.bots.race import race_probs
 from engine.context import MatchContext
@@ -51,8 +44,6 @@ __all__ = [
     "exposure",
     "move_score",
 ]
-
-Probs = tuple[float, float, float, float, float]
 
 # Logistic fits P = 1 / (1 + exp(-(a * score + b))) of the mover's chances after a contact play
 # on pubeval's score of that play: `python -m bench.fit_fallback 3000` (pubeval self-play).
@@ -181,40 +172,14 @@ def cube_analysis(position: Position, ctx: MatchContext) -> tuple[CubeEquities, 
     return money_cube_equities(probs, ctx, x=x), probs
 
 
-class _FallbackCube:
+class _FallbackCube(CubeDecisions):
     """Cube decisions and resignation answers from the fallback's estimates."""
 
-    noise = 0.0
-    _rng: random.Random
+    def cube_equities(self, position: Position, ctx: MatchContext) -> CubeEquities:
+        return cube_equities(position, ctx)
 
-    def should_double(self, position: Position, ctx: MatchContext) -> bool:
-        if not can_double_usefully(ctx):
-            return False
-        cube = cube_equities(position, ctx)
-        gain = min(cube.double_take, cube.double_pass) - cube.no_double
-        return noisy(gain, self.noise, self._rng) > 0
-
-    def should_take(self, position: Position, ctx: MatchContext) -> bool:
-        if not ctx.may_double(0):
-            raise ValueError(f"the doubler cannot double here ({ctx})")
-        cube = cube_equities(position, ctx)
-        return noisy(cube.double_pass - cube.double_take, self.noise, self._rng) >= 0
-
-    def accept_resignation(
-        self,
-        position: Position,
-        value: int,
-        ctx: MatchContext,
-        *,
-        resigner_on_roll: bool = True,
-    ) -> bool:
-        my_ctx = ctx.swapped()
-        if resigner_on_roll:
-            mine = -cube_equities(position, ctx).roller(can_double=can_double_usefully(ctx))
-        else:
-            cube = cube_equities(position.swap_players(), my_ctx)
-            mine = cube.roller(can_double=can_double_usefully(my_ctx))
-        return accept_offer(value, mine, my_ctx, met.match_equity)
+    def match_equity(self, away0: int, away1: int, *, post_crawford: bool) -> float:
+        return met.match_equity(away0, away1, post_crawford=post_crawford)
 
 
 class PubevalPlayer(_FallbackCube):

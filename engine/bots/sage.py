@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from importlib import metadata
 from typing import Any
 
-from engine.bots.decisions import CubeEquities
+from engine.bots.decisions import CubeEquities, Probs
 from engine.context import MatchContext
 from engine.movegen import Dice, Play, legal_plays
 from engine.position import CHECKERS, Position
@@ -59,9 +59,6 @@ __all__ = [
     "version",
 ]
 
-Probs = tuple[float, float, float, float, float]
-"""Cubeless chances for the side to which they belong: win, win gammon, win backgammon, lose
-gammon, lose backgammon (gammon chances include backgammons)."""
 
 _OWNER = {None: "centered", 0: "player", 1: "opponent"}
 
