@@ -20,12 +20,11 @@ True
 
 from __future__ import annotations
 
-from engine.bots.decisions import CubeEquities, MatchEquityTable, match_equity_after
+from engine.bots.decisions import CubeEquities, MatchEquityTable, Probs, match_equity_after
 from engine.context import MatchContext
 
 __all__ = ["cube_efficiency", "match_cube_equities", "money_cube_equities"]
 
-Probs = tuple[float, float, float, float, float]
 _EPS = 1e-7
 
 
@@ -45,16 +44,20 @@ def _win_loss_values(probs: Probs) -> tuple[float, float]:
     return win, loss
 
 
-def _live(p: float, win: float, loss: float, owner: int | None) -> float:
-    """Equity with a fully efficient cube, owned by None (centred), 0 (roller) or 1."""
+def _live(p: float, win: float, loss: float, owner: int | None, jacoby: bool) -> float:
+    """Equity with a fully efficient cube, owned by None (centred), 0 (roller) or 1.
+
+    Under the Jacoby rule a centred cube earns no more than one point either way without a
+    double, so the equity stays at -1 below the take point and +1 above the cash point.
+    """
     take = (loss - 0.5) / (win + loss + 0.5)  # the opponent's take point, in our chances
     cash = (loss + 1.0) / (win + loss + 0.5)
     if owner is None:
         if p < take:
-            return -loss + (loss - 1.0) * p / take
+            return -1.0 if jacoby else -loss + (loss - 1.0) * p / take
         if p < cash:
             return -1.0 + 2.0 * (p - take) / (cash - take)
-        return 1.0 + (win - 1.0) * (p - cash) / (1.0 - cash)
+        return 1.0 if jacoby else 1.0 + (win - 1.0) * (p - cash) / (1.0 - cash)
     if owner == 0:
         if p < cash:
             return -loss + (1.0 + loss) * p / cash
@@ -66,12 +69,11 @@ def _live(p: float, win: float, loss: float, owner: int | None) -> float:
 
 def _cubeful(probs: Probs, owner: int | None, x: float, jacoby: bool) -> float:
     w, wg, wb, lg, lb = probs
-    if jacoby:  # gammons do not count while the cube stays centred
-        probs = (w, 0.0, 0.0, 0.0, 0.0)
-        wg = wb = lg = lb = 0.0
-    dead = 2.0 * w - 1.0 + wg - lg + wb - lb
+    # The dead cube never gets turned, so under the Jacoby rule its gammons count for nothing;
+    # the live part keeps them in its take and cash points, because they count once doubled.
+    dead = 2.0 * w - 1.0 if jacoby else 2.0 * w - 1.0 + wg - lg + wb - lb
     win, loss = _win_loss_values(probs)
-    return (1.0 - x) * dead + x * _live(w, win, loss, owner)
+    return (1.0 - x) * dead + x * _live(w, win, loss, owner, jacoby)
 
 
 def money_cube_equities(probs: Probs, ctx: MatchContext, *, x: float) -> CubeEquities:

@@ -15,15 +15,20 @@ False
 from __future__ import annotations
 
 import random
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
+from engine.bots.protocol import RESIGNATION_VALUES
 from engine.context import MatchContext
+from engine.position import Position
 
 __all__ = [
+    "CubeDecisions",
     "CubeEquities",
     "MatchEquityTable",
+    "Probs",
     "accept_offer",
     "can_double_usefully",
     "make_rng",
@@ -36,6 +41,10 @@ __all__ = [
 ]
 
 T = TypeVar("T")
+
+Probs = tuple[float, float, float, float, float]
+"""Cubeless chances of one side: win, win gammon, win backgammon, lose gammon, lose backgammon
+(gammon chances include backgammons)."""
 
 MatchEquityTable = Callable[..., float]
 """``met(away0, away1, *, post_crawford) -> float``: the winning chance of the side ``away0``
@@ -116,7 +125,8 @@ def to_match_equity(eq: float, ctx: MatchContext, met: MatchEquityTable) -> floa
     losing (-1) and winning (+1) the cube's value, as bgsage and GNU Backgammon normalise."""
     win = match_equity_after(ctx, ctx.cube_value, met)
     lose = match_equity_after(ctx, -ctx.cube_value, met)
-    return lose + (eq + 1.0) / 2.0 * (win - lose)
+    # Gammons extrapolate past the anchors; the result is still a probability.
+    return min(1.0, max(0.0, lose + (eq + 1.0) / 2.0 * (win - lose)))
 
 
 def match_equity_after(ctx: MatchContext, points: int, met: MatchEquityTable) -> float:
@@ -141,7 +151,7 @@ def offer_value(value: int, ctx: MatchContext) -> int:
     >>> offer_value(3, MatchContext(jacoby=True))
     1
     """
-    if value not in (1, 2, 3):
+    if value not in RESIGNATION_VALUES:
         raise ValueError(f"a resignation is worth 1, 2 or 3 points, not {value!r}")
     if not ctx.match_length and ctx.jacoby and ctx.cube_owner is None:
         value = 1
@@ -161,3 +171,52 @@ def accept_offer(value: int, expected: float, ctx: MatchContext, met: MatchEquit
     if ctx.match_length:
         return match_equity_after(ctx, points, met) >= to_match_equity(expected, ctx, met) - EPSILON
     return points / ctx.cube_value >= expected - EPSILON
+
+
+class CubeDecisions(ABC):
+    """Cube decisions and answers to resignations, for a player that can give the cube
+    equities of the player on roll and a match equity table (the perspectives are those of
+    :class:`~engine.bots.protocol.ComputerPlayer`). Doubles and takes get the level's noise;
+    resignations are answered exactly."""
+
+    noise = 0.0
+    _rng: random.Random
+
+    @abstractmethod
+    def cube_equities(self, position: Position, ctx: MatchContext) -> CubeEquities:
+        """No double, double/take and double/pass of the player on roll (player 0 of ``ctx``)."""
+
+    @abstractmethod
+    def match_equity(self, away0: int, away1: int, *, post_crawford: bool) -> float:
+        """The match equity table (see :data:`MatchEquityTable`)."""
+
+    def should_double(self, position: Position, ctx: MatchContext) -> bool:
+        if not can_double_usefully(ctx):
+            return False
+        cube = self.cube_equities(position, ctx)
+        gain = min(cube.double_take, cube.double_pass) - cube.no_double
+        return noisy(gain, self.noise, self._rng) > 0
+
+    def should_take(self, position: Position, ctx: MatchContext) -> bool:
+        if not ctx.may_double(0):
+            raise ValueError(f"the doubler cannot double here ({ctx})")
+        cube = self.cube_equities(position, ctx)
+        # The doubler's equities: taking is right when it leaves him less than a pass.
+        return noisy(cube.double_pass - cube.double_take, self.noise, self._rng) >= 0
+
+    def accept_resignation(
+        self,
+        position: Position,
+        value: int,
+        ctx: MatchContext,
+        *,
+        resigner_on_roll: bool = True,
+    ) -> bool:
+        my_ctx = ctx.swapped()
+        if resigner_on_roll:
+            cube = self.cube_equities(position, ctx)
+            mine = -cube.roller(can_double=can_double_usefully(ctx))
+        else:
+            cube = self.cube_equities(position.swap_players(), my_ctx)
+            mine = cube.roller(can_double=can_double_usefully(my_ctx))
+        return accept_offer(value, mine, my_ctx, self.match_equity)

@@ -5,9 +5,10 @@
 :class:`FallbackPlayer` plays the levels without bgsage. Its checker play is pubeval plus a
 penalty for blot exposure (the pips the opponent's hitting rolls would cost, see
 :func:`exposure`): on 1,220 contact decisions from expert games, graded by bgsage's 2-ply search,
-this cut pubeval's error from 46 to 35 millipoints per move. (A one-ply lookahead over the
-opponent's 21 rolls with pubeval was also tried, and made it worse: 86.) Races are left to
-pubeval's race weights, which err little there (2 millipoints per move). The levels add noise
+this cut pubeval's error from 46 to 37 millipoints per move, and it beats pubeval by about 0.1
+point per game. (A one-ply lookahead over the opponent's 21 rolls with pubeval was also tried,
+and made it worse: 86 millipoints per move.) Races are left to pubeval's race weights, which
+err little there (2 millipoints per move; a Keith-count choice erred 11). The levels add noise
 as the bgsage levels do, converted into pubeval's units; expert and world class play alike,
 without noise, because pure Python has no affordable deeper search that helps.
 
@@ -26,14 +27,7 @@ from collections.abc import Sequence
 
 from engine.bots import met, pubeval
 from engine.bots.cubeful import cube_efficiency, match_cube_equities, money_cube_equities
-from engine.bots.decisions import (
-    CubeEquities,
-    accept_offer,
-    can_double_usefully,
-    make_rng,
-    noisy,
-    noisy_argmax,
-)
+from engine.bots.decisions import CubeDecisions, CubeEquities, Probs, make_rng, noisy_argmax
 from engine.bots.levels import LevelSpec
 from engine.bots.race import race_probs
 from engine.context import MatchContext
@@ -51,8 +45,6 @@ __all__ = [
     "move_score",
 ]
 
-Probs = tuple[float, float, float, float, float]
-
 # Logistic fits P = 1 / (1 + exp(-(a * score + b))) of the mover's chances after a contact play
 # on pubeval's score of that play: `python -m bench.fit_fallback 3000` (pubeval self-play).
 WIN = (0.05799, -0.57246)
@@ -64,9 +56,10 @@ EQUITY_PER_SCORE = {False: 0.079, True: 0.009}
 (True): least-squares slopes of bgsage's 2-ply equities on pubeval's scores over the 1,500
 decisions described above. They convert the levels' noise (in equity) into pubeval's units."""
 
-EXPOSURE_WEIGHT = -8.0
-"""pubeval units per unit of :func:`exposure`, tuned on the 1,220 decisions described above
-(weights from -4 to -12 all gained; -8 was best on both halves of the set)."""
+EXPOSURE_WEIGHT = -4.0
+"""pubeval units per unit of :func:`exposure`. Tuned in the arena against pubeval (2,000
+duplicate games each, same dice): -2 scored +0.069 points per game, -4 +0.096, -6 +0.068,
+-8 +0.038, -12 +0.051, -20 -0.026."""
 
 _ROLLS = tuple((a, b) for a in range(1, 7) for b in range(1, 7))
 _ROLLS21 = tuple(((a, b), 1 if a == b else 2) for a in range(1, 7) for b in range(a, 7))
@@ -179,40 +172,14 @@ def cube_analysis(position: Position, ctx: MatchContext) -> tuple[CubeEquities, 
     return money_cube_equities(probs, ctx, x=x), probs
 
 
-class _FallbackCube:
+class _FallbackCube(CubeDecisions):
     """Cube decisions and resignation answers from the fallback's estimates."""
 
-    noise = 0.0
-    _rng: random.Random
+    def cube_equities(self, position: Position, ctx: MatchContext) -> CubeEquities:
+        return cube_equities(position, ctx)
 
-    def should_double(self, position: Position, ctx: MatchContext) -> bool:
-        if not can_double_usefully(ctx):
-            return False
-        cube = cube_equities(position, ctx)
-        gain = min(cube.double_take, cube.double_pass) - cube.no_double
-        return noisy(gain, self.noise, self._rng) > 0
-
-    def should_take(self, position: Position, ctx: MatchContext) -> bool:
-        if not ctx.may_double(0):
-            raise ValueError(f"the doubler cannot double here ({ctx})")
-        cube = cube_equities(position, ctx)
-        return noisy(cube.double_pass - cube.double_take, self.noise, self._rng) >= 0
-
-    def accept_resignation(
-        self,
-        position: Position,
-        value: int,
-        ctx: MatchContext,
-        *,
-        resigner_on_roll: bool = True,
-    ) -> bool:
-        my_ctx = ctx.swapped()
-        if resigner_on_roll:
-            mine = -cube_equities(position, ctx).roller(can_double=can_double_usefully(ctx))
-        else:
-            cube = cube_equities(position.swap_players(), my_ctx)
-            mine = cube.roller(can_double=can_double_usefully(my_ctx))
-        return accept_offer(value, mine, my_ctx, met.match_equity)
+    def match_equity(self, away0: int, away1: int, *, post_crawford: bool) -> float:
+        return met.match_equity(away0, away1, post_crawford=post_crawford)
 
 
 class PubevalPlayer(_FallbackCube):

@@ -13,13 +13,7 @@ from __future__ import annotations
 import random
 
 from engine.bots import sage
-from engine.bots.decisions import (
-    accept_offer,
-    can_double_usefully,
-    make_rng,
-    noisy,
-    noisy_argmax,
-)
+from engine.bots.decisions import CubeDecisions, CubeEquities, make_rng, noisy_argmax
 from engine.bots.levels import LevelSpec
 from engine.context import MatchContext
 from engine.movegen import Dice, Play, legal_plays
@@ -28,12 +22,13 @@ from engine.position import Position
 __all__ = ["SagePlayer"]
 
 
-class SagePlayer:
+class SagePlayer(CubeDecisions):
     """A level of play on bgsage's evaluation (implements
     :class:`~engine.bots.protocol.ComputerPlayer`)."""
 
     def __init__(self, spec: LevelSpec, rng: random.Random | int | None = None) -> None:
         self.spec = spec
+        self.noise = spec.noise
         self._rng = make_rng(rng)
 
     @property
@@ -53,33 +48,8 @@ class SagePlayer:
         equities = [sage.equity(after, probs, ctx) for after, probs in evaluated]
         return noisy_argmax(plays, equities, self.spec.noise, self._rng)
 
-    def should_double(self, position: Position, ctx: MatchContext) -> bool:
-        if not can_double_usefully(ctx):
-            return False
-        cube = sage.cube_equities(position, ctx, self.spec.cube_ply)
-        gain = min(cube.double_take, cube.double_pass) - cube.no_double
-        return noisy(gain, self.spec.noise, self._rng) > 0
+    def cube_equities(self, position: Position, ctx: MatchContext) -> CubeEquities:
+        return sage.cube_equities(position, ctx, self.spec.cube_ply)
 
-    def should_take(self, position: Position, ctx: MatchContext) -> bool:
-        if not ctx.may_double(0):
-            raise ValueError(f"the doubler cannot double here ({ctx})")
-        cube = sage.cube_equities(position, ctx, self.spec.cube_ply)
-        # The doubler's equities: taking is right when it leaves him less than a pass.
-        return noisy(cube.double_pass - cube.double_take, self.spec.noise, self._rng) >= 0
-
-    def accept_resignation(
-        self,
-        position: Position,
-        value: int,
-        ctx: MatchContext,
-        *,
-        resigner_on_roll: bool = True,
-    ) -> bool:
-        my_ctx = ctx.swapped()
-        if resigner_on_roll:
-            cube = sage.cube_equities(position, ctx, self.spec.cube_ply)
-            mine = -cube.roller(can_double=can_double_usefully(ctx))
-        else:
-            cube = sage.cube_equities(position.swap_players(), my_ctx, self.spec.cube_ply)
-            mine = cube.roller(can_double=can_double_usefully(my_ctx))
-        return accept_offer(value, mine, my_ctx, sage.match_equity)
+    def match_equity(self, away0: int, away1: int, *, post_crawford: bool) -> float:
+        return sage.match_equity(away0, away1, post_crawford=post_crawford)

@@ -20,11 +20,11 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from engine.bots.decisions import Probs
 from engine.position import Position
 
 __all__ = ["keith_count", "race_probs"]
 
-Probs = tuple[float, float, float, float, float]
 
 MEAN_ROLL = 8.17  # pips per roll, doubles counted four times: 49 / 6
 ROLL_VARIANCE = 18.47  # variance of the pips of one roll

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from importlib import metadata
 from typing import Any
 
-from engine.bots.decisions import CubeEquities
+from engine.bots.decisions import CubeEquities, Probs
 from engine.context import MatchContext
 from engine.movegen import Dice, Play, legal_plays
 from engine.position import CHECKERS, Position
@@ -59,9 +59,6 @@ __all__ = [
     "version",
 ]
 
-Probs = tuple[float, float, float, float, float]
-"""Cubeless chances for the side to which they belong: win, win gammon, win backgammon, lose
-gammon, lose backgammon (gammon chances include backgammons)."""
 
 _OWNER = {None: "centered", 0: "player", 1: "opponent"}
 
@@ -186,7 +183,9 @@ def analyse_plays(
                 depth = ply if move.eval_level == f"{ply}-ply" else 1
                 out.append(PlayEvaluation(after, _probs(move.probs), depth))
             else:
-                # A legal play bgsage did not generate: evaluate its result directly.
+                # A legal play bgsage did not generate: evaluate its result directly. (Slightly
+                # different from a ranked candidate's value, since bgsage's ranking also looks
+                # at the position before the play; no such play is known, this is a safety net.)
                 probs = _probs(analyzer.sage.post_move_analytics(to_sage(after)).probs)
                 out.append(PlayEvaluation(after, probs, ply))
     return out
