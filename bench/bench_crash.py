@@ -17,7 +17,11 @@ def run(quick: bool = False) -> list[Figure]:
     with tempfile.TemporaryDirectory() as tmp:
         db = f"sqlite:///{Path(tmp) / 'crash.sqlite3'}"
         reference = f"sqlite:///{Path(tmp) / 'reference.sqlite3'}"
-        results = [crash_one(db, reference, channel, rng) for channel in range(1, games + 1)]
+        # The worker takes a second or two to start: most kills should land in the game.
+        results = [
+            crash_one(db, reference, channel, rng, min_delay=1.5, max_delay=6.0)
+            for channel in range(1, games + 1)
+        ]
     mid_game = sum(1 for r in results if r.acknowledged > 0)
     return [
         check("crash", "games killed and resumed", float(len(results)), "games", at_least=games),

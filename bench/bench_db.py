@@ -9,6 +9,7 @@ mode with synchronous=FULL, so the commit waits for the disk). PostgreSQL figure
 
 from __future__ import annotations
 
+import itertools
 import os
 import random
 import tempfile
@@ -54,6 +55,9 @@ def _act(match: Match, rng: random.Random) -> None:
         game.play(plays[rng.randrange(len(plays))])
 
 
+_CHANNELS = itertools.count(1)
+
+
 def _new_games(factory: sessionmaker[Session], n: int, rng: random.Random) -> list[int]:
     """``n`` open games, each already played a random number of actions (0 to ``DEPTH``) in
     memory: the same spread of game lengths whatever the number of open games."""
@@ -66,9 +70,10 @@ def _new_games(factory: sessionmaker[Session], n: int, rng: random.Random) -> li
             m.game.opening_roll(*rng.sample(range(1, 7), 2))
             for _ in range(rng.randrange(DEPTH)):
                 _act(m, rng)
+            # A channel per game: a player has one active game per channel.
             row = create_match_game(
-                s, m, player0_id=1, player1_id=2, rated=True, guild_id=1, channel_id=1,
-                deadline=utcnow() + timedelta(hours=1),
+                s, m, player0_id=1, player1_id=2, rated=True, guild_id=1,
+                channel_id=next(_CHANNELS), deadline=utcnow() + timedelta(hours=1),
             )  # fmt: skip
             ids.append(row.id)
     return ids

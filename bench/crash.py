@@ -100,11 +100,17 @@ def _consistent(db_url: str, row: GameRow) -> bool:
 
 
 def crash_one(
-    db_url: str, reference_url: str, channel: int, rng: random.Random, *, max_delay: float = 3.0
+    db_url: str,
+    reference_url: str,
+    channel: int,
+    rng: random.Random,
+    *,
+    min_delay: float = 0.2,
+    max_delay: float = 3.0,
 ) -> CrashResult:
     proc = _worker(db_url, channel)
     assert proc.stdout is not None
-    delay = rng.uniform(0.2, max_delay)
+    delay = rng.uniform(min_delay, max_delay)
     started = time.monotonic()
     lines: list[str] = []
     os.set_blocking(proc.stdout.fileno(), False)

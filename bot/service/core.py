@@ -751,8 +751,17 @@ class Service(InfoMixin, IntegrityMixin, AnalysisMixin, TimersMixin):
             raise Refusal("error.no_game_here")
         return rows[0]
 
-    def move(self, actor: Actor, where: Where, notation: str) -> Reply:
-        """``/move play:<notation>``: a whole play in standard notation."""
+    def _on_current_game(
+        self,
+        actor: Actor,
+        where: Where,
+        act: Callable[[Game, int, Notes], bool],
+        *,
+        advance: bool = True,
+    ) -> Reply:
+        """A command on the actor's game in this channel: ``act`` changes the game (or raises a
+        refusal) and says whether it did; the change is saved in the same unit of work and the
+        board drawn again."""
 
         def run() -> Reply:
             with self._unit() as s:
@@ -761,94 +770,62 @@ class Service(InfoMixin, IntegrityMixin, AnalysisMixin, TimersMixin):
                 row = self._current(s, actor, where)
                 table = self._table(s, row)
                 seat = table.seat_of(actor.id)
-                game = table.game
-                if game.turn != seat:
-                    raise Refusal("error.not_your_turn")
-                if game.phase is Phase.ROLL:
-                    raise Refusal("error.roll_first")
-                if game.phase is not Phase.MOVE:
-                    raise Refusal("error.cannot_move_now")
-                play = game.play_text(notation)
+                assert seat is not None  # _current only finds the actor's own games
                 notes = Notes()
-                notes.add("note.played_you", name=actor.name, play=str(play))
-                self._finish_action(s, row, table, notes, lang)
+                if act(table.game, seat, notes):
+                    self._finish_action(s, row, table, notes, lang, advance=advance)
                 mirrored = who.prefs.mirrored
             return board_reply(
                 self._localized(table, lang), lang, notes, acting=seat, mirrored=mirrored
             )
 
         return self._guard(actor, run)
+
+    def move(self, actor: Actor, where: Where, notation: str) -> Reply:
+        """``/move play:<notation>``: a whole play in standard notation."""
+
+        def act(game: Game, seat: int, notes: Notes) -> bool:
+            if game.turn != seat:
+                raise Refusal("error.not_your_turn")
+            if game.phase is Phase.ROLL:
+                raise Refusal("error.roll_first")
+            if game.phase is not Phase.MOVE:
+                raise Refusal("error.cannot_move_now")
+            play = game.play_text(notation)
+            notes.add("note.played_you", name=actor.name, play=str(play))
+            return True
+
+        return self._on_current_game(actor, where, act)
 
     def undo(self, actor: Actor, where: Where) -> Reply:
         """``/undo``: take back the last checker moved this turn."""
 
-        def run() -> Reply:
-            with self._unit() as s:
-                who = self._who(s, actor)
-                lang = self._shared_lang(who, where)
-                row = self._current(s, actor, where)
-                table = self._table(s, row)
-                seat = table.seat_of(actor.id)
-                game = table.game
-                if game.turn != seat or game.phase is not Phase.MOVE:
-                    raise Refusal("error.nothing_to_undo")
-                game.undo()
-                notes = Notes()
-                self._finish_action(s, row, table, notes, lang, advance=False)
-                mirrored = who.prefs.mirrored
-            return board_reply(
-                self._localized(table, lang), lang, notes, acting=seat, mirrored=mirrored
-            )
+        def act(game: Game, seat: int, notes: Notes) -> bool:
+            if game.turn != seat or game.phase is not Phase.MOVE:
+                raise Refusal("error.nothing_to_undo")
+            game.undo()
+            return True
 
-        return self._guard(actor, run)
+        return self._on_current_game(actor, where, act, advance=False)
 
     def board(self, actor: Actor, where: Where) -> Reply:
         """``/board``: post the current game again (with working buttons)."""
-
-        def run() -> Reply:
-            with self._unit() as s:
-                who = self._who(s, actor)
-                lang = self._shared_lang(who, where)
-                row = self._current(s, actor, where)
-                table = self._table(s, row)
-                seat = table.seat_of(actor.id)
-                mirrored = who.prefs.mirrored
-            return board_reply(
-                self._localized(table, lang), lang, Notes(), acting=seat, mirrored=mirrored
-            )
-
-        return self._guard(actor, run)
+        return self._on_current_game(actor, where, lambda game, seat, notes: False)
 
     def resign(self, actor: Actor, where: Where, value: int = 1) -> Reply:
         """``/resign [value]``: offer to resign a single game (1), gammon (2) or backgammon (3)."""
 
-        def run() -> Reply:
+        def act(game: Game, seat: int, notes: Notes) -> bool:
             if value not in RESIGN_VALUES:
                 raise Refusal("error.resign_value")
-            with self._unit() as s:
-                who = self._who(s, actor)
-                lang = self._shared_lang(who, where)
-                row = self._current(s, actor, where)
-                table = self._table(s, row)
-                seat = table.seat_of(actor.id)
-                assert seat is not None
-                game = table.game
-                if game.phase not in (Phase.ROLL, Phase.MOVE):
-                    raise Refusal("error.cannot_resign_now")
-                game.resign(seat, value)
-                notes = Notes()
-                notes.add(
-                    "note.resigns",
-                    name=actor.name,
-                    offer=Text(f"resign.offer_{_RESIGN_NAMES[value]}"),
-                )
-                self._finish_action(s, row, table, notes, lang)
-                mirrored = who.prefs.mirrored
-            return board_reply(
-                self._localized(table, lang), lang, notes, acting=seat, mirrored=mirrored
-            )
+            if game.phase not in (Phase.ROLL, Phase.MOVE):
+                raise Refusal("error.cannot_resign_now")
+            game.resign(seat, value)
+            offer = Text(f"resign.offer_{_RESIGN_NAMES[value]}")
+            notes.add("note.resigns", name=actor.name, offer=offer)
+            return True
 
-        return self._guard(actor, run)
+        return self._on_current_game(actor, where, act)
 
     def autocomplete_moves(self, actor: Actor, where: Where, typed: str) -> list[str]:
         """Up to 25 legal plays of the current roll that match what is typed (prefix or
