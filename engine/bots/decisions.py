@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
+from engine.bots.levels import LevelSpec
 from engine.bots.protocol import RESIGNATION_VALUES
 from engine.context import MatchContext
 from engine.position import Position
@@ -220,3 +221,20 @@ class CubeDecisions(ABC):
             cube = self.cube_equities(position.swap_players(), my_ctx)
             mine = cube.roller(can_double=can_double_usefully(my_ctx))
         return accept_offer(value, mine, my_ctx, self.match_equity)
+
+
+class LevelPlayer(CubeDecisions):
+    """What every computer player of a level shares: its spec, its noise and its random source
+    (subclasses add how they evaluate)."""
+
+    def __init__(self, spec: LevelSpec, rng: random.Random | int | None = None) -> None:
+        self.spec = spec
+        self.noise = spec.noise
+        self._rng = make_rng(rng)
+
+    @property
+    def level(self) -> str:
+        return self.spec.name
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.spec.name}>"

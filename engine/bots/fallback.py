@@ -27,8 +27,13 @@ from collections.abc import Sequence
 
 from engine.bots import met, pubeval
 from engine.bots.cubeful import cube_efficiency, match_cube_equities, money_cube_equities
-from engine.bots.decisions import CubeDecisions, CubeEquities, Probs, make_rng, noisy_argmax
-from engine.bots.levels import LevelSpec
+from engine.bots.decisions import (
+    CubeDecisions,
+    CubeEquities,
+    LevelPlayer,
+    Probs,
+    noisy_argmax,
+)
 from engine.bots.race import race_probs
 from engine.context import MatchContext
 from engine.movegen import Dice, Play, legal_plays
@@ -204,20 +209,8 @@ class PubevalPlayer(_FallbackCube):
         return noisy_argmax(plays, [pubeval.score_play(position, p) for p in plays], 0.0, self._rng)
 
 
-class FallbackPlayer(_FallbackCube):
+class FallbackPlayer(LevelPlayer, _FallbackCube):
     """A level of play without bgsage (implements :class:`~engine.bots.protocol.ComputerPlayer`)."""
-
-    def __init__(self, spec: LevelSpec, rng: random.Random | int | None = None) -> None:
-        self.spec = spec
-        self.noise = spec.noise
-        self._rng = make_rng(rng)
-
-    @property
-    def level(self) -> str:
-        return self.spec.name
-
-    def __repr__(self) -> str:
-        return f"<FallbackPlayer {self.spec.name}>"
 
     def choose_play(
         self, position: Position, dice: Dice, ctx: MatchContext | None = None

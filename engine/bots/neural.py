@@ -10,11 +10,8 @@ they can be pickled to a process pool; they are safe to call from several thread
 
 from __future__ import annotations
 
-import random
-
 from engine.bots import sage
-from engine.bots.decisions import CubeDecisions, CubeEquities, make_rng, noisy_argmax
-from engine.bots.levels import LevelSpec
+from engine.bots.decisions import CubeEquities, LevelPlayer, noisy_argmax
 from engine.context import MatchContext
 from engine.movegen import Dice, Play, legal_plays
 from engine.position import Position
@@ -22,21 +19,9 @@ from engine.position import Position
 __all__ = ["SagePlayer"]
 
 
-class SagePlayer(CubeDecisions):
+class SagePlayer(LevelPlayer):
     """A level of play on bgsage's evaluation (implements
     :class:`~engine.bots.protocol.ComputerPlayer`)."""
-
-    def __init__(self, spec: LevelSpec, rng: random.Random | int | None = None) -> None:
-        self.spec = spec
-        self.noise = spec.noise
-        self._rng = make_rng(rng)
-
-    @property
-    def level(self) -> str:
-        return self.spec.name
-
-    def __repr__(self) -> str:
-        return f"<SagePlayer {self.spec.name}>"
 
     def choose_play(
         self, position: Position, dice: Dice, ctx: MatchContext | None = None
