@@ -149,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument("--images", help="folder for the board pictures (default: boards)")
     play.add_argument(
         "--user",
-        default=os.environ.get("USER", "you") or "you",
+        default=os.environ.get("USER") or os.environ.get("USERNAME") or "Player",
         help="your name at the table (switch with /as NAME)",
     )
     sync = sub.add_parser("sync", help="register the slash commands with Discord")
