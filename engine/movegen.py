@@ -330,9 +330,4 @@ def nobody_can_move(position: Position) -> bool:
     return True
 
 
-def plays_by_result(position: Position, dice: Dice) -> dict[Position, Play]:
-    """``legal_plays`` keyed by the resulting position (seen by the opponent)."""
-    return {p.result_position(): p for p in legal_plays(position, dice)}
-
-
-__all__ += ["BAR", "OFF", "plays_by_result"]
+__all__ += ["BAR", "OFF", "nobody_can_move"]

@@ -15,7 +15,7 @@ from sqlalchemy import select
 
 from bot.i18n import t
 from bot.service.people import Actor, Where
-from bot.service.present import COLORS, Table, board_view
+from bot.service.present import COLORS, Table, UiState, board_view
 from bot.service.replies import Attachment, Reply
 from db import games as game_repo
 from db import stats as stats_repo
@@ -108,7 +108,7 @@ class AnalysisMixin:
         if moves:
             best = moves[0].play
             after = game.position.apply(best).swap_players()  # seen by the mover, just played
-            base = board_view(table, seat, lang, _NO_UI, mirrored=False)
+            base = board_view(table, seat, lang, UiState(), mirrored=False)
             view = BoardView(
                 names=base.names,
                 colors=base.colors,
@@ -247,14 +247,6 @@ class AnalysisMixin:
             )
 
         return self._guard(actor, run)
-
-
-class _NoUi:
-    die = None
-    resign_menu = False
-
-
-_NO_UI: Any = _NoUi()
 
 
 def _cube_advice(action: str, response: str, lang: str) -> str:

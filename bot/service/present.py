@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from bot.i18n import Text, t
 from bot.service.customid import GameAction
 from bot.service.replies import Button, Choice, Component, Reply, Select
-from engine import EventKind, Game, Match, MatchContext, Phase, Position
+from engine import Game, Match, MatchContext, Phase, Position
 from render import BoardView, GameOver, Resignation, render_board, text_board
 
 __all__ = ["Seat", "Table", "UiState", "board_reply", "board_view"]
@@ -431,16 +431,3 @@ def _move_components(table: Table, lang: str, ui: UiState, act) -> list[list[Com
 
 def _point_label(point: int, lang: str) -> str:
     return t("button.bar", lang) if point == 25 else str(point)
-
-
-def last_move_text(game: Game, seat_names: tuple[str, str]) -> Text | None:
-    """'Bob rolled 6-4 and played 24/14' for the last move in the record."""
-    for event in reversed(game.events):
-        if event.kind is EventKind.MOVE:
-            assert event.dice is not None
-            d1, d2 = event.dice
-            name = seat_names[event.player]
-            if not event.play:
-                return Text("note.cannot_move", name=name, d1=d1, d2=d2)
-            return Text("note.played", name=name, d1=d1, d2=d2, play=event.play)
-    return None
