@@ -14,13 +14,14 @@ from render.board import render_board
 from render.geometry import checker_center
 from render.labels import LANGUAGES
 from render.text import text_board
-from render.theme import CHECKER_COLORS, THEMES
+from render.theme import CHECKER_COLORS, THEME_NAMES, THEMES
 from render.view import BoardView, GameOver, Resignation, Side
 
 __all__ = [
     "CHECKER_COLORS",
     "LANGUAGES",
     "THEMES",
+    "THEME_NAMES",
     "BoardView",
     "GameOver",
     "Resignation",

@@ -27,7 +27,7 @@ from render.chart import chances_chart
 from render.labels import label
 from render.view import BoardView
 
-__all__ = ["mistake_card", "review_chart"]
+__all__ = ["card_caption", "mistake_card", "review_chart"]
 
 
 def review_chart(
@@ -85,10 +85,15 @@ def mistake_card(
     it, with the double on offer when the decision was a double, take or drop (the taker then
     sits at the bottom).
 
+    Under the board, a caption says which game and move it was, the roll, what was played,
+    what was better and the equity lost (see :func:`card_caption`); the strips say nobody is
+    "to play": the card is a still.
+
     :param names: the players' names, player 0 first; ``colors`` their checker colours.
     :raises ValueError: for a play decision without a better play to draw (a roll that could not
         be played).
     """
+    caption = card_caption(decision, names=names, lang=lang)
     on_roll = decision.on_roll
     pair = (0, 1) if on_roll == 0 else (1, 0)
     mover_names = (names[pair[0]], names[pair[1]])
@@ -107,6 +112,8 @@ def mistake_card(
             context=decision.context,
             last_play=best,
             last_play_by="mover",
+            caption=caption,
+            turn_marker=False,
             lang=lang,
             theme=theme,
         )
@@ -118,7 +125,45 @@ def mistake_card(
         colors=mover_colors,
         context=decision.context,
         double_offered_by="mover" if offered else None,
+        caption=caption,
+        turn_marker=False,
         lang=lang,
         theme=theme,
     )
     return render_board(before, view=view)
+
+
+def card_caption(
+    decision: Decision, *, names: tuple[str, str] = ("Player 1", "Player 2"), lang: str = "en"
+) -> tuple[str, str, str]:
+    """The three lines under a mistake card, in ``lang``: which game and move (counted from 1)
+    and the roll or the cube decision, what was played and what was better, the equity lost.
+
+    >>> from engine.context import MatchContext
+    >>> d = Decision(game=0, move=11, player=1, kind="move", position_id="4HPwATDgc/ABMA",
+    ...     match_id="cAkAAAAAAAAA", context=MatchContext(), dice=(1, 4), played="24/23 13/9",
+    ...     best="13/9 6/5", equity=-0.1, best_equity=-0.0302, unforced=True)
+    >>> for line in card_caption(d, names=("Ann", "Bob"), lang="fr"):
+    ...     print(line)
+    Partie 1, coup 12 : Bob a fait 4-1
+    Joué 24/23 13/9 · mieux 13/9 6/5
+    Équité perdue : 69,8 millipoints
+    """
+    who = names[decision.player]
+    where = {"game": decision.game + 1, "move": decision.move + 1, "name": who}
+    if decision.kind == "move" and decision.dice is not None:
+        high, low = sorted(decision.dice, reverse=True)
+        first = label(lang, "card_move", roll=f"{high}-{low}", **where)
+    else:
+        first = label(lang, "card_cube", **where)
+
+    def said(what: str) -> str:
+        if decision.kind == "move":
+            return what or label(lang, "card_no_move")
+        return label(lang, f"cube_{what}")
+
+    choices = label(lang, "card_choices", played=said(decision.played), best=said(decision.best))
+    lost = f"{1000 * decision.error:.1f}"
+    if lang == "fr":
+        lost = lost.replace(".", ",")  # French writes a decimal comma
+    return first, choices, label(lang, "card_lost", lost=lost)

@@ -65,7 +65,29 @@ def trace(position: Position, view: BoardView) -> list[Step]:
         ghost = (m.src, k_src) not in arrived and k_src < g.MAX_STACK and final[m.src] <= k_src
         arrived.add((m.dst, k_dst))
         steps.append(Step(start, end, m.hit, start if ghost else None))
-    return steps
+    return _uncross(moves, steps)
+
+
+def _uncross(moves: Sequence[Move], steps: list[Step]) -> list[Step]:
+    """The steps with the checkers that go from one point to one other point (``4/3(2)``) paired
+    so that their arrows run side by side instead of crossing in an X.
+
+    Between two columns, two straight segments cross exactly when their ends come in the
+    opposite order to their starts, so starts and ends are matched by height. The ghost stays
+    with its start and the hit with its end.
+    """
+    groups: dict[tuple[int, int], list[int]] = {}
+    for i, m in enumerate(moves):
+        groups.setdefault((m.src, m.dst), []).append(i)
+    out = list(steps)
+    for indices in groups.values():
+        if len(indices) < 2:
+            continue
+        starts = sorted(((steps[i].start, steps[i].ghost) for i in indices), key=lambda s: s[0][1])
+        ends = sorted(((steps[i].end, steps[i].hit) for i in indices), key=lambda e: e[0][1])
+        for i, (start, ghost), (end, hit) in zip(indices, starts, ends, strict=True):
+            out[i] = Step(start, end, hit, ghost)
+    return out
 
 
 def _undo(cells: list[int], moves: Sequence[Move], position: Position) -> list[int]:

@@ -20,7 +20,7 @@ from render import geometry as g
 from render import sprites
 from render.arrows import Step, draw_arrow, trace
 from render.fonts import bold
-from render.panels import draw_banner, draw_strip, paste
+from render.panels import band_height, draw_band, draw_strip, paste
 from render.theme import CHECKER_COLORS, THEMES, Theme
 from render.view import BoardView, Side
 
@@ -42,7 +42,8 @@ def render_board(position: Position, *, view: BoardView | None = None) -> bytes:
     :param position: the position, seen from the player on roll (as the engine gives it).
     :param view: what to show and how (see :class:`render.BoardView`); the default shows the
         bare position from the mover's side, in English.
-    :returns: PNG bytes, about 960 x 840 pixels and under 150 KB.
+    :returns: PNG bytes under 150 KB: 960 x 840 pixels, and taller by a band below the board
+        when it announces a double, a resignation or a result, or holds a caption.
     :raises ValueError: when an option contradicts the position (a highlight on a point where
         the mover has no checker, a last play that cannot have led here).
 
@@ -77,9 +78,11 @@ def palette(theme: str) -> Image.Image:
         for pos, view in scenes
         for colors in (("white", "black"), ("red", "blue"))
     ]
-    sheet = Image.new("RGB", (g.WIDTH, g.HEIGHT * len(pictures)))
-    for i, picture in enumerate(pictures):
-        sheet.paste(picture, (0, i * g.HEIGHT))
+    sheet = Image.new("RGB", (g.WIDTH, sum(p.height for p in pictures)))
+    y = 0
+    for picture in pictures:
+        sheet.paste(picture, (0, y))
+        y += picture.height
     return sheet.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
 
 
@@ -89,21 +92,32 @@ def draw_board(position: Position, view: BoardView) -> Image.Image:
         raise ValueError(f"render_board needs an engine Position, not {type(position).__name__}")
     t = THEMES[view.theme]
     steps = trace(position, view)  # first, so a play that does not fit fails before any work
-    im = sprites.empty_board(view.theme, view.mirrored, view.numbers_for_bottom()).copy()
+    board = sprites.empty_board(view.theme, view.mirrored, view.numbers_for_bottom())
+    band = band_height(view)
+    if band:  # the picture grows by a band below the board, for the offer or caption
+        im = Image.new("RGB", (g.WIDTH, g.HEIGHT + band), t.banner)
+        im.paste(board, (0, 0))
+    else:
+        im = board.copy()
     d = ImageDraw.Draw(im)
     _highlight_numbers(d, view, t)
     _draw_points(im, d, position, view)
     _draw_bar(im, d, position, view)
-    _draw_trays(im, d, position, view, t)
+    _draw_trays(im, position, view)
     _draw_last_play(im, steps, view, t)
-    if view.double_offered_by is None:  # an offered cube is drawn in the banner instead
+    # What the player must read stays above the arrows: the checkers he can move and the
+    # number of checkers borne off.
+    _redraw_highlights(im, d, position, view, {s.end for s in steps})
+    _draw_tray_counts(d, position, view, t)
+    # An offered cube is drawn in the banner instead; in the Crawford game there is none.
+    if view.double_offered_by is None and view.has_cube():
         where = g.cube_center(view.cube_owner_side(), view.bottom_side, view.mirrored)
         paste(im, sprites.cube(view.context.cube_value), where)
-    _draw_dice(im, view)
+    _draw_dice(im, view, t)
     pips = position.pip_counts()
     draw_strip(im, pips[0], view, t, "mover")
     draw_strip(im, pips[1], view, t, "opponent")
-    draw_banner(im, view, t)
+    draw_band(im, view, t)
     return im
 
 
@@ -142,16 +156,67 @@ def _draw_stack(
     count: int,
     color: str,
     ring: tuple[int, int, int] | None,
+    t: Theme,
 ) -> None:
-    """``count`` checkers at the first of ``centers``; the last drawn one carries the count when
-    not all fit, and the ring when the stack can move."""
+    """``count`` checkers at the first of ``centers``; the ring on the last drawn one when the
+    stack can move, and the count when not all fit (see :func:`_draw_count`)."""
     shown = min(count, len(centers))
     for k in range(shown):
         top = k == shown - 1
         paste(im, sprites.checker(color, ring if top else None), centers[k])
+    _draw_count(d, centers, count, color, t)
+
+
+def _draw_count(
+    d: ImageDraw.ImageDraw, centers: list[tuple[int, int]], count: int, color: str, t: Theme
+) -> None:
+    """The number of checkers of a stack taller than the slots drawn: on the last checker
+    drawn, or on the first, at the base of the point, in a theme that says so."""
+    shown = min(count, len(centers))
     if count > shown:
-        x, y = centers[shown - 1]
+        x, y = centers[0 if t.count_at_base else shown - 1]
         d.text((x, y), str(count), font=bold(26), fill=CHECKER_COLORS[color].label, anchor="mm")
+
+
+def _top_checkers(pos: Position, view: BoardView) -> list[tuple[int, list[tuple[int, int]], int]]:
+    """``(point, slot centres, count)`` of every occupied point and bar (mover's numbering, the
+    opponent's bar as -25): where each stack is drawn."""
+    out = []
+    board = pos.board
+    for point in range(1, 25):
+        if board[point]:
+            vpoint = g.to_viewer(point, view)
+            centers = [g.stack_center(vpoint, k, view.mirrored) for k in range(g.MAX_STACK)]
+            out.append((point, centers, board[point]))
+    mine, theirs = pos.bar()
+    if mine:
+        bottom = view.bottom_side == "mover"
+        out.append((25, [g.bar_center(bottom, k) for k in range(g.MAX_STACK)], mine))
+    if theirs:
+        bottom = view.bottom_side == "opponent"
+        out.append((-25, [g.bar_center(bottom, k) for k in range(g.MAX_STACK)], -theirs))
+    return out
+
+
+def _redraw_highlights(
+    im: Image.Image,
+    d: ImageDraw.ImageDraw,
+    pos: Position,
+    view: BoardView,
+    arrow_ends: set[tuple[int, int]],
+) -> None:
+    """The checkers the player can move, drawn again over the arrows that cross them (but not
+    under an arrow's head: that one shows where a checker arrived, and must stay seen)."""
+    t = THEMES[view.theme]
+    color = view.color_of("mover")
+    for point, centers, count in _top_checkers(pos, view):
+        if point not in view.highlights:
+            continue
+        top = centers[min(count, g.MAX_STACK) - 1]
+        if top in arrow_ends:
+            continue
+        paste(im, sprites.checker(color, t.highlight), top)
+        _draw_count(d, centers, count, color, t)
 
 
 def _draw_points(im: Image.Image, d: ImageDraw.ImageDraw, pos: Position, view: BoardView) -> None:
@@ -168,7 +233,7 @@ def _draw_points(im: Image.Image, d: ImageDraw.ImageDraw, pos: Position, view: B
         vpoint = g.to_viewer(point, view)
         centers = [g.stack_center(vpoint, k, view.mirrored) for k in range(g.MAX_STACK)]
         ring = t.highlight if point in view.highlights else None
-        _draw_stack(im, d, centers, abs(n), view.color_of(side), ring)
+        _draw_stack(im, d, centers, abs(n), view.color_of(side), ring, t)
 
 
 def _draw_bar(im: Image.Image, d: ImageDraw.ImageDraw, pos: Position, view: BoardView) -> None:
@@ -188,45 +253,58 @@ def _draw_bar(im: Image.Image, d: ImageDraw.ImageDraw, pos: Position, view: Boar
         box = (g.BAR_CX - r, min(ends) - r, g.BAR_CX + r, max(ends) + r)
         d.rounded_rectangle(box, radius=r, outline=t.hit, width=4)
         ring = t.highlight if side == "mover" and 25 in view.highlights else None
-        _draw_stack(im, d, centers, count, view.color_of(side), ring)
+        _draw_stack(im, d, centers, count, view.color_of(side), ring, t)
 
 
-def _draw_trays(
-    im: Image.Image, d: ImageDraw.ImageDraw, pos: Position, view: BoardView, t: Theme
-) -> None:
-    off: tuple[tuple[Side, int], ...] = (
-        ("mover", pos.borne_off()[0]),
-        ("opponent", pos.borne_off()[1]),
-    )
-    for side, count in off:
-        if not count:
-            continue
+def _borne_off(pos: Position) -> tuple[tuple[Side, int], ...]:
+    mover, opponent = pos.borne_off()
+    return (("mover", mover), ("opponent", opponent))
+
+
+def _draw_trays(im: Image.Image, pos: Position, view: BoardView) -> None:
+    for side, count in _borne_off(pos):
         bottom = side == view.bottom_side
         sprite = sprites.tray_slice(view.color_of(side))
         for k in range(count):
             paste(im, sprite, g.tray_center(bottom, k, view.mirrored))
-        # The count sits just beyond the stack, toward the middle of the board.
-        x, y = g.tray_center(bottom, count - 1, view.mirrored)
-        y += -22 if bottom else 22
+
+
+def _draw_tray_counts(d: ImageDraw.ImageDraw, pos: Position, view: BoardView, t: Theme) -> None:
+    """How many checkers each player has borne off, on a chip of the tray's colour at the end
+    of his tray nearest the middle of the board, where no checker lies (15 take less room) and
+    no bear-off arrow ends (they end on the checkers)."""
+    for side, count in _borne_off(pos):
+        if not count:
+            continue
+        x, y = g.tray_count_center(side == view.bottom_side, view.mirrored)
+        d.rounded_rectangle((x - 24, y - 16, x + 24, y + 16), radius=8, fill=t.tray)
         d.text((x, y), str(count), font=bold(24), fill=t.number, anchor="mm")
 
 
 # -- dice ---------------------------------------------------------------------------------------
 
 
-def _draw_dice(im: Image.Image, view: BoardView) -> None:
-    if view.dice is None:
+def _draw_dice(im: Image.Image, view: BoardView, t: Theme) -> None:
+    """The mover's dice, high first as players read them: those he can still play bright (the
+    one he chose outlined in the highlight colour and raised), the others faded."""
+    faces = view.faces()
+    if not faces:
         return
-    d1, d2 = view.dice
-    faces = [d1] * 4 if d1 == d2 else [d1, d2]
-    left = list(faces if view.dice_left is None else view.dice_left)
-    # Dice still to play are the last ones of the row: the played ones fade on the left.
-    used = [True] * len(faces)
-    for i in range(len(faces) - 1, -1, -1):
-        if faces[i] in left:
-            left.remove(faces[i])
-            used[i] = False
+    live = list(view.playable())
+    selected = view.selected_die
     centers = g.dice_centers(len(faces), view.bottom_side == "mover")
     color = view.color_of("mover")
-    for face, was_used, center in zip(faces, used, centers, strict=True):
-        paste(im, sprites.die(face, color, was_used), center)
+    d = ImageDraw.Draw(im)
+    # Of equal dice, the ones played are the first ones: the row is played left to right.
+    playable = [False] * len(faces)
+    for i in reversed(range(len(faces))):
+        if faces[i] in live:
+            live.remove(faces[i])
+            playable[i] = True
+    for face, can, (x, y) in zip(faces, playable, centers, strict=True):
+        if can and face == selected:
+            selected = None  # one die only, the first of its value
+            y -= g.DIE_LIFT
+            r = g.DIE // 2 + 5
+            d.rounded_rectangle((x - r, y - r, x + r, y + r), radius=13, fill=t.highlight)
+        paste(im, sprites.die(face, color, not can), (x, y))

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from PIL import ImageFont
 
-__all__ = ["COVERED", "bold", "clean_name", "covered", "fit", "regular", "text_width"]
+__all__ = ["COVERED", "bold", "clean_name", "covered", "fit", "regular", "text_width", "wrap"]
 
 _HERE = Path(__file__).resolve().parent
 
@@ -87,3 +87,20 @@ def fit(font: ImageFont.FreeTypeFont, text: str, width: int) -> str:
     while text and text_width(font, text.rstrip() + "…") > width:
         text = text[:-1]
     return text.rstrip() + "…"
+
+
+def wrap(font: ImageFont.FreeTypeFont, text: str, width: int) -> list[str]:
+    """``text`` on one line if it fits ``width`` pixels, else on two, split at the space that
+    balances them best; a line that still does not fit is shortened (see :func:`fit`).
+
+    >>> wrap(bold(24), "Ordinateur (débutant)", 200)
+    ['Ordinateur', '(débutant)']
+    """
+    if text_width(font, text) <= width:
+        return [text]
+    words = text.split(" ")
+    if len(words) < 2:
+        return [fit(font, text, width)]
+    cuts = [(" ".join(words[:i]), " ".join(words[i:])) for i in range(1, len(words))]
+    first, second = min(cuts, key=lambda c: max(text_width(font, c[0]), text_width(font, c[1])))
+    return [fit(font, first, width), fit(font, second, width)]

@@ -39,6 +39,7 @@ __all__ = [
     "to_viewer",
     "tray_box",
     "tray_center",
+    "tray_count_center",
 ]
 
 Box = tuple[int, int, int, int]  # left, top, right, bottom (right and bottom excluded)
@@ -182,6 +183,17 @@ def tray_center(bottom_player: bool, k: int, mirrored: bool) -> XY:
     return (left + right) // 2, (bottom - offset if bottom_player else top + offset)
 
 
+def tray_count_center(bottom_player: bool, mirrored: bool) -> XY:
+    """Where the number of a player's borne-off checkers is printed: at the end of his tray
+    nearest the middle of the board, beyond the fifteenth checker.
+
+    >>> tray_count_center(True, False)
+    (909, 448)
+    """
+    left, top, right, bottom = tray_box(bottom_player, mirrored)
+    return (left + right) // 2, (top + 24 if bottom_player else bottom - 24)
+
+
 def cube_well(mirrored: bool) -> Box:
     """The recess where the cube lies, on the side away from the home boards."""
     x = _side_x(False, mirrored)
@@ -198,6 +210,7 @@ def cube_center(owner: Side | None, bottom: Side, mirrored: bool) -> XY:
 
 
 DIE = 52  # side of a die
+DIE_LIFT = 6  # how far the die the player chose is raised above the others
 
 
 def dice_centers(count: int, bottom_player: bool) -> list[XY]:

@@ -42,6 +42,16 @@ LABELS: dict[str, dict[str, str]] = {
         "chances_of": "{name}'s chances to win the game",
         "match_chances_of": "{name}'s chances to win the match",
         "game_n": "Game {n}",
+        "chosen_die": "die chosen",
+        "card_move": "Game {game}, move {move}: {name} rolled {roll}",
+        "card_cube": "Game {game}, move {move}: {name}'s cube decision",
+        "card_choices": "Played {played} · better {best}",
+        "card_lost": "Equity lost: {lost} millipoints",
+        "card_no_move": "no move",
+        "cube_no double": "no double",
+        "cube_double": "double",
+        "cube_take": "take",
+        "cube_pass": "pass",
     },
     "fr": {
         "colon": " : ",  # French typography puts a space before a colon
@@ -70,6 +80,16 @@ LABELS: dict[str, dict[str, str]] = {
         "chances_of": "Chances de {name} de gagner la partie",
         "match_chances_of": "Chances de {name} de gagner le match",
         "game_n": "Partie {n}",
+        "chosen_die": "dé choisi",
+        "card_move": "Partie {game}, coup {move} : {name} a fait {roll}",
+        "card_cube": "Partie {game}, coup {move} : décision de videau de {name}",
+        "card_choices": "Joué {played} · mieux {best}",
+        "card_lost": "Équité perdue : {lost} millipoints",
+        "card_no_move": "aucun coup",
+        "cube_no double": "pas de double",
+        "cube_double": "double",
+        "cube_take": "accepte",
+        "cube_pass": "refuse",
     },
 }
 

@@ -1,22 +1,27 @@
-"""The words on the picture: each player's strip (colour, name, pips, score) and the banner
-across the board that announces a double, a resignation or the end of the game."""
+"""The words on the picture: each player's strip (colour, name, pips, score) and the band below
+the board that announces a double, a resignation or the end of the game, and holds a caption.
+
+Names are fitted by design: a smaller size, then two lines; cut with an ellipsis only when even
+two lines cannot hold them (a name of fifty letters)."""
 
 from __future__ import annotations
 
-from PIL import Image, ImageDraw
+from dataclasses import dataclass, replace
+
+from PIL import Image, ImageDraw, ImageFont
 
 from render import geometry as g
 from render import sprites
-from render.fonts import bold, clean_name, fit, regular, text_width
+from render.fonts import bold, clean_name, fit, regular, text_width, wrap
 from render.labels import label, points_text, result_text
-from render.theme import Theme
+from render.theme import RGB, THEMES, Theme
 from render.view import BoardView, Side
 
-__all__ = ["draw_banner", "draw_strip"]
+__all__ = ["band_height", "draw_band", "draw_strip"]
 
 NAME_FONT = 28
 MATCH_LINE_X = g.WIDTH // 2 + 40  # centre of the match line in the top strip
-BANNER_NAME_W = 420  # widest a name may be in a banner, so the banner stays on the field
+NAME_SIZES = (28, 26, 24, 22)  # a name takes the largest that fits, then two lines at the last
 
 
 def paste(im: Image.Image, sprite: Image.Image, center: tuple[int, int]) -> None:
@@ -38,7 +43,7 @@ def draw_strip(im: Image.Image, pips: int, view: BoardView, t: Theme, side: Side
     d = ImageDraw.Draw(im)
     left, top, right, bottom = g.strip_box(side == view.bottom_side)
     cy = (top + bottom) // 2
-    on_roll = side == "mover" and view.game_over is None
+    on_roll = side == "mover" and view.game_over is None and view.turn_marker
     if on_roll:
         d.rectangle((left, top, right - 1, bottom - 1), fill=t.table_active)
         d.rectangle((left, top, left + 5, bottom - 1), fill=t.accent)
@@ -80,14 +85,33 @@ def _draw_name(
     end: int,
     on_roll: bool,
 ) -> None:
+    """The name, with "to play" after it when he is on roll, between ``at`` and ``end``."""
     x, cy = at
     tag = label(view.lang, "to_play") if on_roll else ""
     tag_w = text_width(regular(24), tag) + 16 if tag else 0
-    name = fit(bold(NAME_FONT), _name(view, side), max(end - x - tag_w, 60))
-    d.text((x, cy), name, font=bold(NAME_FONT), fill=t.text, anchor="lm")
+    lines, font = fit_name(_name(view, side), max(end - x - tag_w, 60))
+    step = font.size + 4
+    y = cy - (len(lines) - 1) * step // 2
+    for line in lines:
+        d.text((x, y), line, font=font, fill=t.text, anchor="lm")
+        y += step
     if tag:
-        tag_x = x + text_width(bold(NAME_FONT), name) + 16
+        tag_x = x + max(text_width(font, line) for line in lines) + 16
         d.text((tag_x, cy + 1), tag, font=regular(24), fill=t.accent, anchor="lm")
+
+
+def fit_name(name: str, width: int) -> tuple[list[str], ImageFont.FreeTypeFont]:
+    """A name in a player's strip: one line in the largest of :data:`NAME_SIZES` that fits
+    ``width``, else two lines in the smallest.
+
+    >>> fit_name("Computer (intermediate)", 220)[0]
+    ['Computer', '(intermediate)']
+    """
+    for size in NAME_SIZES:
+        if text_width(bold(size), name) <= width:
+            return [name], bold(size)
+    font = bold(NAME_SIZES[-1])
+    return wrap(font, name, width), font
 
 
 def _draw_match_line(d: ImageDraw.ImageDraw, view: BoardView, t: Theme, cy: int) -> int:
@@ -97,60 +121,102 @@ def _draw_match_line(d: ImageDraw.ImageDraw, view: BoardView, t: Theme, cy: int)
     if not ctx.match_length:
         return 0
     text = label(view.lang, "match_to", n=ctx.match_length)
-    if ctx.crawford:
+    if view.is_crawford_game():
         text += " · " + label(view.lang, "crawford")
     d.text((MATCH_LINE_X, cy), text, font=regular(23), fill=t.text_dim, anchor="mm")
     return text_width(regular(23), text)
 
 
-# -- banners --------------------------------------------------------------------------------
+# -- the message band -----------------------------------------------------------------------
+# A double, a resignation or a result, and any caption, are written in a band below the board
+# rather than across it: across the middle they hid the checkers on the bar and the arrows of
+# the last play, and a long name had to be cut to keep the banner on the field.
+
+BAND_PAD = 16  # above and below the band's lines
+BAND_MARGIN = 28  # left and right
+HEADLINE = (34, 24)  # the largest and smallest size of a headline; then it takes two lines
+CAPTION_FONT = 22
 
 
-def draw_banner(im: Image.Image, view: BoardView, t: Theme) -> None:
-    """The double, resignation or result on offer, if any, across the middle of the board."""
+@dataclass(frozen=True, slots=True)
+class _Line:
+    text: str
+    font: ImageFont.FreeTypeFont
+    color: RGB
+    height: int
+
+
+def band_height(view: BoardView) -> int:
+    """The height of the band under the board (0 when there is nothing to say)."""
+    lines, _ = _band_lines(view, THEMES[view.theme])
+    return 2 * BAND_PAD + sum(line.height for line in lines) if lines else 0
+
+
+def draw_band(im: Image.Image, view: BoardView, t: Theme) -> None:
+    """The offer or result, if any, then the caption, below the board (``im`` is already tall
+    enough: see :func:`band_height`). An offered cube stands at the left of the offer."""
+    lines, cube = _band_lines(view, t)
+    if not lines:
+        return
+    d = ImageDraw.Draw(im)
+    top = g.HEIGHT
+    d.rectangle((0, top, g.WIDTH - 1, im.height - 1), fill=t.banner)
+    d.rectangle((0, top, g.WIDTH - 1, top + 3), fill=t.accent)
+    offer_h = sum(line.height for line in lines[: len(lines) - len(view.caption)])
+    y = top + BAND_PAD
+    if cube:
+        paste(im, sprites.cube(cube), (BAND_MARGIN + sprites.CUBE // 2, y + offer_h // 2))
+    for line in lines:
+        d.text(
+            (g.WIDTH // 2, y + line.height // 2),
+            line.text,
+            font=line.font,
+            fill=line.color,
+            anchor="mm",
+        )
+        y += line.height
+
+
+def _band_lines(view: BoardView, t: Theme) -> tuple[list[_Line], int | None]:
+    """The band's lines, and the value of the offered cube (None when no double is offered)."""
     lang = view.lang
-
-    def who(side: Side) -> str:
-        return fit(bold(36), _name(view, side), BANNER_NAME_W)
-
+    # Lines are centred; with the cube at the left they must not reach it on either side.
+    cube = view.context.cube_value * 2 if view.double_offered_by is not None else None
+    width = g.WIDTH - 2 * BAND_MARGIN - (2 * (sprites.CUBE + 16) if cube else 0)
+    lines: list[_Line] = []
     if view.game_over is not None:
         over = view.game_over
         detail = f"{result_text(lang, over.value)} · {points_text(lang, over.points)}"
-        lines = (label(lang, "game_over").upper(), label(lang, "wins", name=who(over.winner)))
-        _banner(im, t, (*lines, detail), cube=None)
+        lines.append(_Line(label(lang, "game_over").upper(), bold(18), t.text_dim, 26))
+        lines += _headline(label(lang, "wins", name="{name}"), _name(view, over.winner), width, t)
+        lines.append(_Line(detail, regular(26), t.text, 36))
     elif view.resignation is not None:
         res = view.resignation
         worth = points_text(lang, res.value * view.context.cube_value)
-        headline = label(lang, "resigns", name=who(res.by))
-        _banner(im, t, ("", headline, f"{result_text(lang, res.value)} · {worth}"), cube=None)
+        lines += _headline(label(lang, "resigns", name="{name}"), _name(view, res.by), width, t)
+        lines.append(_Line(f"{result_text(lang, res.value)} · {worth}", regular(26), t.text, 36))
     elif view.double_offered_by is not None:
-        headline = label(lang, "offers_double", name=who(view.double_offered_by))
-        _banner(im, t, ("", headline, ""), cube=view.context.cube_value * 2)
+        template = label(lang, "offers_double", name="{name}")
+        lines += _headline(template, _name(view, view.double_offered_by), width, t)
+        if len(lines) == 1:
+            lines[0] = replace(lines[0], height=max(lines[0].height, sprites.CUBE + 8))
+    font = regular(CAPTION_FONT)
+    for text in view.caption:
+        lines.append(_Line(fit(font, text, g.WIDTH - 2 * BAND_MARGIN), font, t.text, 32))
+    return lines, cube
 
 
-_BANNER_ROWS = ((18, True, 26), (36, True, 46), (26, False, 36))  # font size, bold, row height
-
-
-def _banner(im: Image.Image, t: Theme, lines: tuple[str, str, str], cube: int | None) -> None:
-    """A caption, a headline and a detail (any may be empty), and the offered cube if any, on a
-    dark rounded panel outlined in the accent colour."""
-    fonts = [bold(size) if heavy else regular(size) for size, heavy, _ in _BANNER_ROWS]
-    cube_w = sprites.CUBE + 24 if cube else 0
-    w = max(text_width(f, s) for f, s in zip(fonts, lines, strict=True)) + cube_w + 64
-    h = 40 + sum(row[2] for row, s in zip(_BANNER_ROWS, lines, strict=True) if s)
-    cx, cy = g.BAR_CX, g.MID_Y
-    box = (cx - w // 2, cy - h // 2, cx + w // 2, cy + h // 2)
-    # Slightly see-through, so the checkers under it still show.
-    shape = Image.new("L", (w, h), 0)
-    ImageDraw.Draw(shape).rounded_rectangle((0, 0, w - 1, h - 1), radius=16, fill=238)
-    im.paste(t.banner, box[:2], shape)
-    d = ImageDraw.Draw(im)
-    d.rounded_rectangle(box, radius=16, outline=t.accent, width=3)
-    if cube:
-        paste(im, sprites.cube(cube), (box[0] + 32 + sprites.CUBE // 2, cy))
-    y = box[1] + 24
-    colors = (t.text_dim, t.accent, t.text)
-    for font, text, color, row in zip(fonts, lines, colors, _BANNER_ROWS, strict=True):
-        if text:
-            d.text((cx + cube_w // 2, y + row[2] // 2), text, font=font, fill=color, anchor="mm")
-            y += row[2]
+def _headline(template: str, name: str, width: int, t: Theme) -> list[_Line]:
+    """``template`` (holding ``{name}``) said of ``name`` within ``width`` pixels, in the accent
+    colour: on one line in the largest size that fits, else the name on a line of its own (two
+    lines if need be) above the rest. A name is cut only when even that cannot hold it."""
+    whole = template.replace("{name}", name)
+    for size in range(HEADLINE[0], HEADLINE[1] - 1, -2):
+        if text_width(bold(size), whole) <= width:
+            return [_Line(whole, bold(size), t.accent, size + 14)]
+    size = HEADLINE[1]
+    rest = template.replace("{name}", "").strip()
+    name_lines = wrap(bold(size), name, width)
+    first = template.strip().startswith("{name}")
+    texts = [*name_lines, rest] if first else [rest, *name_lines]
+    return [_Line(text, bold(size), t.accent, size + 10) for text in texts]

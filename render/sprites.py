@@ -89,10 +89,30 @@ def checker(color: str, ring: RGB | None = None) -> Image.Image:
 
 @lru_cache(maxsize=16)
 def ghost(color: str) -> Image.Image:
-    """A faint checker: where a checker of the last play stood before it moved."""
-    im = checker(color).copy()
-    im.putalpha(im.getchannel("A").point(lambda a: a * 35 // 100))
-    return im
+    """Where a checker of the last play stood before it moved: its outline only (RGBA, the size
+    of :func:`checker`). A faded checker would tint the point under it (a faint white checker
+    on a red point reads as a pink one); an outline leaves the point its own colour."""
+    c = CHECKER_COLORS[color]
+    n = g.CHECKER * SS
+    pad = SHADOW * SS
+    full = n + 2 * pad
+    im = Image.new("RGBA", (full, full), (0, 0, 0, 0))
+    d = ImageDraw.Draw(im)
+    # A dashed ring in the checker's colour, edged by its rim: it reads as a place, not as a
+    # checker of whatever colour the point shows through it.
+    ring = (pad + 2 * SS, pad + 2 * SS, pad + n - 1 - 2 * SS, pad + n - 1 - 2 * SS)
+    for k in range(GHOST_DASHES):
+        a = k * 360 / GHOST_DASHES
+        d.arc(ring, a, a + 360 / GHOST_DASHES * 0.6, fill=(*c.rim, 255), width=6 * SS)
+    inner = (ring[0] + SS, ring[1] + SS, ring[2] - SS, ring[3] - SS)
+    for k in range(GHOST_DASHES):
+        a = k * 360 / GHOST_DASHES + 2
+        d.arc(inner, a, a + 360 / GHOST_DASHES * 0.6 - 4, fill=(*c.body, 255), width=4 * SS)
+    size = g.CHECKER + 2 * SHADOW
+    return _shrink(im, (size, size))
+
+
+GHOST_DASHES = 12
 
 
 @lru_cache(maxsize=16)

@@ -140,12 +140,13 @@ def _info(position: Position, view: BoardView) -> dict[int, str]:
         info[rows[1]] = stats
         if ctx.match_length:
             info[rows[2]] = f"{label(lang, 'score')} {ctx.score[i]}"
-        if owner == side:
+        if owner == side and view.has_cube():
             info[rows[3]] = f"{label(lang, 'cube')} {ctx.cube_value}"
-    middle = [f"{label(lang, 'cube')} {ctx.cube_value}"] if owner is None else []
+    centred = owner is None and view.has_cube()
+    middle = [f"{label(lang, 'cube')} {ctx.cube_value}"] if centred else []
     if ctx.match_length:
         middle.append(label(lang, "match_to", n=ctx.match_length))
-        if ctx.crawford:
+        if view.is_crawford_game():
             middle.append(label(lang, "crawford"))
     else:
         middle.append(label(lang, "money_game"))
@@ -159,13 +160,17 @@ def _footer(view: BoardView) -> list[str]:
     colon = label(lang, "colon")
     lines = []
     if view.dice is not None:
-        d1, d2 = view.dice
+        d1, d2 = sorted(view.dice, reverse=True)  # high first, as players read a roll
         text = f"{label(lang, 'rolled')} {d1}-{d2}"
         if d1 == d2:
             text += f" ({label(lang, 'doubles')})"
-        if view.dice_left is not None:
-            left = " ".join(str(d) for d in view.dice_left) or "-"
+        if view.dice_left is not None or view.playable_dice is not None:
+            # Only the dice a legal play can still use: a die that cannot be played is not "to
+            # play", even while the others are.
+            left = " ".join(str(d) for d in view.playable()) or "-"
             text += f", {label(lang, 'to_play')}{colon}{left}"
+        if view.selected_die is not None:
+            text += f", {label(lang, 'chosen_die')}{colon}{view.selected_die}"
         lines.append(text)
     if view.last_play is not None:
         play = view.last_play if isinstance(view.last_play, Play) else Play(list(view.last_play))

@@ -4,15 +4,15 @@ A theme colours everything but the checkers. Its marks (highlights, arrows, hits
 hues that no board surface or checker uses, so they catch the eye and tests can find them by
 colour.
 
->>> sorted(THEMES), sorted(CHECKER_COLORS)
-(['classic', 'ocean'], ['black', 'blue', 'red', 'white'])
+>>> THEME_NAMES, sorted(CHECKER_COLORS)
+(('classic', 'ocean', 'redblack'), ['black', 'blue', 'red', 'white'])
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["CHECKER_COLORS", "RGB", "THEMES", "CheckerColor", "Theme"]
+__all__ = ["CHECKER_COLORS", "RGB", "THEMES", "THEME_NAMES", "CheckerColor", "Theme"]
 
 RGB = tuple[int, int, int]
 
@@ -39,6 +39,12 @@ class Theme:
     hit: RGB  # where the last play hit
     banner: RGB  # behind a message (double offered, game over)
     accent: RGB  # the on-roll marker
+    # A count of more than five checkers stands at the base of the point (on the checker
+    # against the frame) instead of on the fifth checker, toward the middle.
+    count_at_base: bool = False
+    # The checker colours the theme is meant with, (the player's, his opponent's), if any: the
+    # service gives them to a player who chooses this theme.
+    checkers: tuple[str, str] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +101,34 @@ THEMES: dict[str, Theme] = {
         banner=(20, 22, 28),
         accent=(255, 200, 40),
     ),
+    # Red against black on an ivory board, true to the French program this bot comes from: the
+    # player has the red checkers, and a count at the base of a point says how many stand on it.
+    "redblack": Theme(
+        table=(28, 28, 30),
+        table_active=(58, 40, 40),
+        text=(244, 240, 232),
+        text_dim=(176, 168, 160),
+        frame=(30, 28, 28),
+        frame_light=(70, 64, 62),
+        frame_dark=(10, 10, 10),
+        field=(226, 214, 184),
+        point_a=(44, 44, 48),
+        point_b=(160, 136, 96),
+        tray=(52, 46, 44),
+        number=(236, 228, 210),
+        highlight=(0, 200, 255),
+        arrow=(255, 170, 0),
+        arrow_edge=(36, 22, 8),
+        hit=(255, 40, 200),
+        banner=(24, 22, 22),
+        accent=(255, 200, 40),
+        count_at_base=True,
+        checkers=("red", "black"),
+    ),
 }
+
+THEME_NAMES: tuple[str, ...] = tuple(THEMES)
+"""Every theme's name, the default first: the one list the settings offer."""
 
 CHECKER_COLORS: dict[str, CheckerColor] = {
     "white": CheckerColor(

@@ -27,12 +27,14 @@ from engine.context import MatchContext
 from render.labels import LANGUAGES, label
 from render.theme import CHECKER_COLORS, THEMES
 
-__all__ = ["BoardView", "GameOver", "Resignation", "Side", "other"]
+__all__ = ["MAX_CAPTION_LINES", "BoardView", "GameOver", "Resignation", "Side", "other"]
 
 Side: TypeAlias = Literal["mover", "opponent"]
 """One of the two players: the one on roll in the position drawn, or his opponent."""
 
 _SIDES = ("mover", "opponent")
+
+MAX_CAPTION_LINES = 3
 
 
 def other(side: Side) -> Side:
@@ -100,6 +102,11 @@ class BoardView:
     :param dice: the dice the mover rolled, or None before the roll.
     :param dice_left: the dice still to play (four entries at most for doubles); None means all
         of them. Used dice are drawn faded.
+    :param playable_dice: those of ``dice_left`` that some legal play can still use (the caller
+        asks the engine); None means all of them. The others are drawn faded and crossed, and
+        the text board's "to play" lists only these.
+    :param selected_die: the die the player has chosen to play next (one of the playable dice),
+        drawn raised and outlined; None when he has chosen none.
     :param context: the cube and the score, seen from the mover (see
         :class:`engine.context.MatchContext`).
     :param highlights: points (mover's numbering, 25 for his bar) a checker can legally move
@@ -113,6 +120,10 @@ class BoardView:
         twice the context's value.
     :param resignation: a resignation on offer, if any.
     :param game_over: the result, once the game is over.
+    :param caption: up to three lines drawn under the board (what a review card is about, a
+        play the player did not make himself...), already in ``lang``.
+    :param turn_marker: whether the player on roll's strip is lit and says "to play"; False for
+        a still picture such as a review card.
     :param lang: the language of the words drawn (see :data:`render.labels.LANGUAGES`).
     :param theme: the colour theme (see :data:`render.theme.THEMES`).
     """
@@ -124,6 +135,8 @@ class BoardView:
     colors: tuple[str, str] = ("white", "black")
     dice: tuple[int, int] | None = None
     dice_left: tuple[int, ...] | None = None
+    playable_dice: tuple[int, ...] | None = None
+    selected_die: int | None = None
     context: MatchContext = field(default_factory=MatchContext)
     highlights: AbstractSet[int] = frozenset()
     last_play: Play | Sequence[Move] | None = None
@@ -131,6 +144,8 @@ class BoardView:
     double_offered_by: Side | None = None
     resignation: Resignation | None = None
     game_over: GameOver | None = None
+    caption: tuple[str, ...] = ()
+    turn_marker: bool = True
     lang: str = "en"
     theme: str = "classic"
 
@@ -138,7 +153,7 @@ class BoardView:
         # Accept lists and sets where tuples and frozensets are documented, but store the
         # immutable kinds, so that views stay hashable values.
         object.__setattr__(self, "highlights", frozenset(_as_points(self.highlights)))
-        for name in ("names", "colors", "dice", "dice_left"):
+        for name in ("names", "colors", "dice", "dice_left", "playable_dice", "caption"):
             value = getattr(self, name)
             if isinstance(value, list):
                 object.__setattr__(self, name, tuple(value))
@@ -169,27 +184,31 @@ class BoardView:
             raise ValueError(f"the two players need different colours, not {self.colors!r}")
         if len(self.names) != 2 or not all(isinstance(n, str) for n in self.names):
             raise ValueError(f"names must be two strings, not {self.names!r}")
-        if not isinstance(self.mirrored, bool):
-            raise ValueError(f"mirrored must be True or False, not {self.mirrored!r}")
+        for name in ("mirrored", "turn_marker"):
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(f"{name} must be True or False, not {getattr(self, name)!r}")
+        caption = self.caption
+        if not isinstance(caption, tuple) or not all(isinstance(s, str) for s in caption):
+            raise ValueError(f"caption must be a tuple of strings, not {caption!r}")
+        if len(caption) > MAX_CAPTION_LINES:
+            raise ValueError(f"a caption has at most {MAX_CAPTION_LINES} lines, not {len(caption)}")
 
     def _check_dice(self) -> None:
         if self.dice is None:
-            if self.dice_left is not None:
-                raise ValueError("dice_left needs dice")
+            for name in ("dice_left", "playable_dice", "selected_die"):
+                if getattr(self, name) is not None:
+                    raise ValueError(f"{name} needs dice")
             return
         if len(self.dice) != 2 or not all(type(d) is int and 1 <= d <= 6 for d in self.dice):
             raise ValueError(f"dice must be two values from 1 to 6, not {self.dice!r}")
-        d1, d2 = self.dice
-        if self.dice_left is None:
-            return
-        left = list(self.dice_left)
-        rolled = [d1] * 4 if d1 == d2 else [d1, d2]
-        for d in left:
-            if d not in rolled:
-                raise ValueError(
-                    f"dice_left {self.dice_left!r} is not part of the roll {self.dice}"
-                )
-            rolled.remove(d)
+        _check_part("dice_left", self.dice_left, list(self.faces()), "the roll")
+        left = self.left()
+        _check_part("playable_dice", self.playable_dice, list(left), "dice_left")
+        if self.selected_die is not None and self.selected_die not in self.playable():
+            raise ValueError(
+                f"selected_die {self.selected_die!r} is not one of the dice that can still be "
+                f"played {self.playable()}"
+            )
 
     def _check_context(self) -> None:
         ctx = self.context
@@ -209,6 +228,32 @@ class BoardView:
                 raise ValueError(f"last_play has an impossible step {m.src}/{m.dst}")
 
     # -- derived ----------------------------------------------------------------------------
+
+    def faces(self) -> tuple[int, ...]:
+        """The dice rolled, high first as players read them, four for doubles (empty before
+        the roll).
+
+        >>> BoardView(dice=(1, 4)).faces(), BoardView(dice=(2, 2)).faces()
+        ((4, 1), (2, 2, 2, 2))
+        """
+        if self.dice is None:
+            return ()
+        d1, d2 = sorted(self.dice, reverse=True)
+        return (d1,) * 4 if d1 == d2 else (d1, d2)
+
+    def left(self) -> tuple[int, ...]:
+        """The dice still to play, high first."""
+        left = self.faces() if self.dice_left is None else self.dice_left
+        return tuple(sorted(left, reverse=True))
+
+    def playable(self) -> tuple[int, ...]:
+        """The dice still to play that a legal play can use, high first.
+
+        >>> BoardView(dice=(5, 3), dice_left=(5, 3), playable_dice=(3,)).playable()
+        (3,)
+        """
+        playable = self.left() if self.playable_dice is None else self.playable_dice
+        return tuple(sorted(playable, reverse=True))
 
     def moves(self) -> tuple[Move, ...]:
         """The steps of ``last_play`` (empty when there is none)."""
@@ -244,10 +289,33 @@ class BoardView:
         """What to call ``side`` when he has no name: "player" or "opponent" in ``lang``."""
         return label(self.lang, "player" if side == "mover" else "opponent")
 
+    def has_cube(self) -> bool:
+        """Whether a cube is drawn: there is none in the Crawford game, where no one may double.
+
+        >>> BoardView(context=MatchContext(match_length=5, score=(4, 2), crawford=True)).has_cube()
+        False
+        """
+        return not self.context.crawford
+
+    def is_crawford_game(self) -> bool:
+        """Whether to say "Crawford" by the match: while the Crawford game is being played, not
+        once it is over (the match is then over, or goes on past Crawford)."""
+        return self.context.crawford and self.game_over is None
+
     def cube_owner_side(self) -> Side | None:
         """Who owns the cube, or None while it is centred."""
         owner = self.context.cube_owner
         return None if owner is None else ("mover" if owner == 0 else "opponent")
+
+
+def _check_part(name: str, part: Sequence[int] | None, whole: list[int], of: str) -> None:
+    """That ``part`` (if given) takes its dice from ``whole``, each at most as often."""
+    if part is None:
+        return
+    for d in part:
+        if d not in whole:
+            raise ValueError(f"{name} {tuple(part)!r} is not part of {of} {tuple(whole)!r}")
+        whole.remove(d)
 
 
 def _as_points(points: Iterable[int]) -> list[int]:

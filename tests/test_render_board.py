@@ -15,6 +15,7 @@ from render import BoardView, GameOver, Resignation, checker_center, render_boar
 from render import geometry as g
 from render.arrows import trace
 from render.board import draw_board
+from render.panels import band_height
 from render.samples import SAMPLES, _sides
 from render.theme import CHECKER_COLORS, THEMES
 from tests.render_helpers import count_near, distance, picture, stack, what_is_at
@@ -41,7 +42,9 @@ def test_samples_are_pngs_of_the_documented_size_within_budget(name: str) -> Non
     data = render_board(position, view=view)
     assert data.startswith(b"\x89PNG\r\n\x1a\n")
     assert len(data) <= 150_000
-    assert Image.open(io.BytesIO(data)).size == (g.WIDTH, g.HEIGHT) == (960, 840)
+    expected = (g.WIDTH, g.HEIGHT + band_height(view))
+    assert Image.open(io.BytesIO(data)).size == expected
+    assert (g.WIDTH, g.HEIGHT) == (960, 840)
 
 
 def test_render_board_is_pure() -> None:
