@@ -13,7 +13,7 @@ import io
 from collections.abc import Sequence
 from itertools import pairwise
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from render.fonts import bold, regular, text_width
 
@@ -102,19 +102,20 @@ def chances_chart(
     :param chances: probabilities from 0 to 1, in order (one per move).
     :param separators: indices in ``chances`` where a new game starts: a vertical dashed line
         is drawn just before each, with the matching entry of ``labels`` (e.g. "Game 2").
-    :param legend: the names of the leader above and below the 50 % line, drawn at the right.
+    :param legend: the names of the leader above and below the 50 % line, drawn under the plot
+        beside a swatch of each area's colour (the curve never runs through them).
     :raises ValueError: when there is nothing to draw or a chance is outside 0..1.
     """
     if not chances:
         raise ValueError("a chart needs at least one value")
     if any(not 0.0 <= c <= 1.0 for c in chances):
         raise ValueError("chances are probabilities, from 0 to 1")
-    im = Image.new("RGB", (_W, _H), _BG)
+    im = Image.new("RGB", (_W, CHANCES_H), _BG)
     draw = ImageDraw.Draw(im)
     small, big = regular(16), bold(22)
     if title:
         draw.text((_PAD_L, 12), title, fill=_TEXT, font=big)
-    left, right, top, bottom = _PAD_L, _W - _PAD_R, _PAD_T, _H - _PAD_B
+    left, right, top, bottom = chances_plot_box()
 
     def y_of(p: float) -> float:
         return bottom - p * (bottom - top)
@@ -139,21 +140,48 @@ def chances_chart(
         x = (xs[index - 1] + xs[index]) / 2
         for yd in range(top, bottom, 10):
             draw.line([(x, yd), (x, min(yd + 5, bottom))], fill=_TEXT, width=1)
-        if k < len(labels) and labels[k]:
-            draw.text((x + 4, top + 2), labels[k], fill=_TEXT, font=small)
+        if k < len(labels) and labels[k]:  # under the plot, where the curve never runs
+            draw.text((x + 4, bottom + 6), labels[k], fill=_TEXT, font=small)
     for game in games:
         if len(game) > 1:
             draw.line(game, fill=_DOT, width=2, joint="curve")
         else:
             (x, y) = game[0]
             draw.ellipse([x - 2, y - 2, x + 2, y + 2], fill=_DOT)
-    if legend[0]:
-        draw.text((right - text_width(small, legend[0]) - 4, top + 2), legend[0], _ABOVE, small)
-    if legend[1]:
-        draw.text((right - text_width(small, legend[1]) - 4, bottom - 22), legend[1], _BELOW, small)
+    _legend(draw, legend, (left, bottom + 36), small)
     out = io.BytesIO()
     im.save(out, "PNG", optimize=True)
     return out.getvalue()
+
+
+CHANCES_H = 400  # the chances chart: taller than a line chart, for its legend under the plot
+_CHANCES_PAD_B = 70
+
+
+def chances_plot_box() -> tuple[int, int, int, int]:
+    """``(left, right, top, bottom)`` of the chances chart's plot, in pixels: the curve stays
+    inside, and every word (title, game labels, legend) outside.
+
+    >>> chances_plot_box()
+    (70, 776, 48, 330)
+    """
+    return _PAD_L, _W - _PAD_R, _PAD_T, CHANCES_H - _CHANCES_PAD_B
+
+
+def _legend(
+    draw: ImageDraw.ImageDraw,
+    legend: tuple[str, str],
+    at: tuple[int, int],
+    font: ImageFont.FreeTypeFont,
+) -> None:
+    """A swatch of each area's colour and the name of who leads there, in a row from ``at``."""
+    x, y = at
+    for name, color in zip(legend, (_ABOVE, _BELOW), strict=True):
+        if not name:
+            continue
+        draw.rectangle((x, y + 3, x + 14, y + 17), fill=_mix(color, _BG, 0.6), outline=color)
+        draw.text((x + 22, y), name, fill=color, font=font)
+        x += 22 + text_width(font, name) + 32
 
 
 def _fill_segment(

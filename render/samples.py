@@ -1,11 +1,11 @@
 """The sample pictures shown in the README: ``python -m render.samples docs/`` writes them.
 
 Each sample is a position and a view built from real engine plays, one per state the eye must
-catch (the start, checkers on the bar, a bear-off, a double offered, the end of a game), plus a
-French and a mirrored one. Tests render them all, so they also guard the budgets.
+catch (the start, checkers on the bar, a bear-off, a double offered, the end of a game, a move
+half played in the Crawford game), plus a French, a mirrored and a red-and-black one. Tests render them all, so they also guard the budgets.
 
 >>> sorted(SAMPLES)[:3]
-['bar', 'bearoff', 'double']
+['bar', 'bearoff', 'crawford']
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from engine import Play, Position, legal_plays, parse_play
+from engine import Move, Play, Position, legal_plays, parse_play
 from engine.context import MatchContext
 from render.board import render_board
 from render.view import BoardView, GameOver, Resignation
@@ -97,11 +97,12 @@ def bearoff() -> Sample:
 
 
 def double() -> Sample:
-    # Alice, on roll, doubles; the picture is for Bob, who must answer: he sits at the bottom.
-    alice = _sides({6: 3, 5: 3, 4: 2, 8: 2, 13: 3, 7: 2}, {24: 2, 13: 5, 6: 4, 8: 2, 3: 2})
+    # The computer, on roll, doubles; the picture is for Bob, who must answer: he sits at the
+    # bottom, with a checker on the bar that the offer must not hide, and a long name to fit.
+    alice = _sides({6: 3, 5: 3, 4: 2, 8: 2, 13: 3, 7: 2}, {25: 1, 24: 2, 13: 4, 6: 4, 8: 2, 3: 2})
     view = BoardView(
         viewpoint="opponent",
-        names=("Alice", "Bob"),
+        names=("Computer (intermediate)", "Bob"),
         double_offered_by="mover",
         context=MatchContext(match_length=5, score=(3, 1)),
     )
@@ -157,6 +158,40 @@ def mirrored() -> Sample:
     return alice, view
 
 
+def crawford() -> Sample:
+    # The Crawford game (no cube to draw); Alice has played the 4 of her 4-1 and chosen the 1.
+    alice = _sides({24: 2, 13: 4, 9: 1, 8: 3, 6: 5}, {24: 2, 13: 5, 8: 3, 6: 5})
+    play = [Move(13, 9, 4)]  # half a play: still Alice's turn
+    board = alice.board
+    ones = {p for p in range(2, 25) if board[p] > 0 and board[p - 1] >= -1}  # a 1 moves them
+    view = BoardView(
+        names=("Alice", "Computer (expert)"),
+        dice=(1, 4),
+        dice_left=(1,),
+        selected_die=1,
+        highlights=ones,
+        last_play=play,
+        last_play_by="mover",
+        context=MatchContext(match_length=5, score=(2, 4), crawford=True),
+    )
+    return alice, view
+
+
+def redblack() -> Sample:
+    # The red-and-black theme: counts at the base of the points, and a caption under the board.
+    play, alice = _after(
+        _sides({6: 7, 8: 3, 13: 4, 24: 1}, {6: 6, 8: 3, 13: 4, 24: 2}), "24/18 13/10", (6, 3)
+    )
+    view = BoardView(
+        theme="redblack",
+        colors=("red", "black"),
+        names=("Alice", "Bob"),
+        last_play=play,
+        caption=("Bob rolled 6-3 and played 24/18 13/10",),
+    )
+    return alice, view
+
+
 SAMPLES: dict[str, Callable[[], Sample]] = {
     "start": start,
     "bar": bar,
@@ -165,6 +200,8 @@ SAMPLES: dict[str, Callable[[], Sample]] = {
     "gameover": game_over,
     "french": french,
     "mirrored": mirrored,
+    "crawford": crawford,
+    "redblack": redblack,
 }
 
 

@@ -301,7 +301,11 @@ def test_highlights_need_a_checker_of_the_mover() -> None:
 
 
 def banner_pixels(im: Image.Image) -> int:
-    return count_near(im, (g.BAR_CX, g.MID_Y - 40), CLASSIC.accent, 300, tolerance=30)
+    """Accent pixels in the band below the board, where offers and results are written."""
+    if im.height <= g.HEIGHT:
+        return 0
+    band = (g.WIDTH // 2, (g.HEIGHT + im.height) // 2)
+    return count_near(im, band, CLASSIC.accent, (im.height - g.HEIGHT) // 2, tolerance=30)
 
 
 @pytest.mark.parametrize(
@@ -313,7 +317,7 @@ def banner_pixels(im: Image.Image) -> int:
     ],
     ids=["double", "resignation", "game-over"],
 )
-def test_offers_and_results_are_announced_across_the_board(option: dict[str, object]) -> None:
+def test_offers_and_results_are_announced_below_the_board(option: dict[str, object]) -> None:
     pos = Position.initial()
     assert banner_pixels(picture(pos)) == 0
     assert banner_pixels(picture(pos, **option)) > 500
