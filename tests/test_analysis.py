@@ -33,8 +33,10 @@ from engine.bots import backend, get_bot, level_spec
 from engine.bots.fallback import FallbackPlayer
 from engine.bots.levels import LevelSpec
 from engine.context import MatchContext
+from render import BoardView
 from render.analysis import mistake_card, review_chart
-from render.chart import chances_chart
+from render.chart import CHANCES_H, chances_chart
+from render.panels import band_height
 
 HAS_SAGE = backend() == "bgsage"
 needs_sage = pytest.mark.skipif(not HAS_SAGE, reason="bgsage is not installed")
@@ -426,7 +428,7 @@ def test_stronger_levels_make_fewer_errors() -> None:
 def test_review_chart_and_mistake_cards() -> None:
     bots = (get_bot("beginner", rng=5, engine="fallback"), get_bot("expert", engine="fallback"))
     review = review_match(play_match(bots, random.Random(6), length=3), engine="fallback")
-    assert _png_size(review_chart(review, names=("Ann", "Bob"))) == (800, 360)
+    assert _png_size(review_chart(review, names=("Ann", "Bob"))) == (800, CHANCES_H)
     assert _png_size(review_chart(review, names=("Ann", "Bob"), player=1, lang="fr"))
     with pytest.raises(ValueError, match="player"):
         review_chart(review, player=2)
@@ -434,10 +436,12 @@ def test_review_chart_and_mistake_cards() -> None:
         review_chart(Review(0, 2, "fallback", 0))
     move = next(d for d in review.worst(0, 10) if d.kind == "move")
     card = mistake_card(move, names=("Ann", "Bob"))
-    assert _png_size(card) == (960, 840)
+    captioned = (960, 840 + band_height(BoardView(caption=("", "", ""))))  # three caption lines
+    assert _png_size(card) == captioned
     for d in review.decisions:
         if d.kind != "move":
-            assert _png_size(mistake_card(d, names=("Ann", "Bob"), lang="fr")) == (960, 840)
+            size = _png_size(mistake_card(d, names=("Ann", "Bob"), lang="fr"))
+            assert size[0] == 960 and size[1] >= captioned[1]  # an offer may be written too
             break
     no_play = next((d for d in review.decisions if d.kind == "move" and not d.best_steps), None)
     if no_play is not None:
@@ -446,7 +450,8 @@ def test_review_chart_and_mistake_cards() -> None:
 
 
 def test_mistake_card_draws_the_better_play_from_the_mover_side() -> None:
-    from render import BoardView, render_board
+    from render import render_board
+    from render.analysis import card_caption
 
     game = _opening_game((6, 5), "8/3 8/2")
     [move] = [d for d in review_game(game, engine="fallback").decisions if d.kind == "move"]
@@ -461,13 +466,15 @@ def test_mistake_card_draws_the_better_play_from_the_mover_side() -> None:
             context=MatchContext(),
             last_play=best,
             last_play_by="mover",
+            caption=card_caption(move, names=("Ann", "Bob")),
+            turn_marker=False,
         ),
     )
     assert mistake_card(move, names=("Ann", "Bob")) == expected
 
 
 def test_chances_chart_checks_its_input() -> None:
-    assert _png_size(chances_chart([0.5])) == (800, 360)
+    assert _png_size(chances_chart([0.5])) == (800, CHANCES_H)
     with pytest.raises(ValueError, match="at least one"):
         chances_chart([])
     with pytest.raises(ValueError, match="probabilities"):
