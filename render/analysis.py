@@ -146,7 +146,7 @@ def card_caption(
     >>> for line in card_caption(d, names=("Ann", "Bob"), lang="fr"):
     ...     print(line)
     Partie 1, coup 12 : Bob a fait 4-1
-    Joué 24/23 13/9 · mieux 13/9 6/5
+    Joué : 24/23 13/9 · mieux : 13/9 6/5
     Équité perdue : 69,8 millipoints
     """
     who = names[decision.player]

@@ -12,7 +12,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from render import geometry as g
 from render import sprites
-from render.fonts import bold, clean_name, fit, regular, text_width, wrap
+from render.fonts import bold, clean_name, regular, text_width, wrap
 from render.labels import label, points_text, result_text
 from render.theme import RGB, THEMES, Theme
 from render.view import BoardView, Side
@@ -135,7 +135,7 @@ def _draw_match_line(d: ImageDraw.ImageDraw, view: BoardView, t: Theme, cy: int)
 BAND_PAD = 16  # above and below the band's lines
 BAND_MARGIN = 28  # left and right
 HEADLINE = (34, 24)  # the largest and smallest size of a headline; then it takes two lines
-CAPTION_FONT = 22
+CAPTION_FONT = 26
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +144,7 @@ class _Line:
     font: ImageFont.FreeTypeFont
     color: RGB
     height: int
+    caption: bool = False  # a line of the caption, not of the offer or result
 
 
 def band_height(view: BoardView) -> int:
@@ -162,7 +163,7 @@ def draw_band(im: Image.Image, view: BoardView, t: Theme) -> None:
     top = g.HEIGHT
     d.rectangle((0, top, g.WIDTH - 1, im.height - 1), fill=t.banner)
     d.rectangle((0, top, g.WIDTH - 1, top + 3), fill=t.accent)
-    offer_h = sum(line.height for line in lines[: len(lines) - len(view.caption)])
+    offer_h = sum(line.height for line in lines if not line.caption)
     y = top + BAND_PAD
     if cube:
         paste(im, sprites.cube(cube), (BAND_MARGIN + sprites.CUBE // 2, y + offer_h // 2))
@@ -201,8 +202,9 @@ def _band_lines(view: BoardView, t: Theme) -> tuple[list[_Line], int | None]:
         if len(lines) == 1:
             lines[0] = replace(lines[0], height=max(lines[0].height, sprites.CUBE + 8))
     font = regular(CAPTION_FONT)
-    for text in view.caption:
-        lines.append(_Line(fit(font, text, g.WIDTH - 2 * BAND_MARGIN), font, t.text, 32))
+    for text in view.caption:  # a long line takes two rather than lose its end
+        for part in wrap(font, text, g.WIDTH - 2 * BAND_MARGIN):
+            lines.append(_Line(part, font, t.text, CAPTION_FONT + 12, caption=True))
     return lines, cube
 
 

@@ -2,7 +2,8 @@
 
 Each sample is a position and a view built from real engine plays, one per state the eye must
 catch (the start, checkers on the bar, a bear-off, a double offered, the end of a game, a move
-half played in the Crawford game), plus a French, a mirrored and a red-and-black one. Tests render them all, so they also guard the budgets.
+half played in the Crawford game), plus a French, a mirrored and a red-and-black one. Tests
+render them all, so they also guard the budgets.
 
 >>> sorted(SAMPLES)[:3]
 ['bar', 'bearoff', 'crawford']

@@ -234,13 +234,13 @@ def test_a_mistake_card_is_captioned_in_each_language() -> None:
     en = card_caption(_decision(), names=("Ann", "Bob"), lang="en")
     assert en == (
         "Game 2, move 12: Ann rolled 4-1",
-        "Played 24/23 13/9 · better 13/9 6/5",
+        "Played: 24/23 13/9 · better: 13/9 6/5",
         "Equity lost: 69.8 millipoints",
     )
     fr = card_caption(_decision("double"), names=("Ann", "Bob"), lang="fr")
     assert fr == (
         "Partie 2, coup 12 : décision de videau de Ann",
-        "Joué pas de double · mieux double",
+        "Joué : pas de double · mieux : double",
         "Équité perdue : 69,8 millipoints",
     )
 
