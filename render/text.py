@@ -155,7 +155,7 @@ def _info(position: Position, view: BoardView) -> dict[int, str]:
 
 
 def _footer(view: BoardView) -> list[str]:
-    """The dice, the last play and any offer or result, one line each."""
+    """The dice, the last play, any offer or result, and the caption, one line each."""
     lang = view.lang
     colon = label(lang, "colon")
     lines = []
@@ -187,6 +187,7 @@ def _footer(view: BoardView) -> list[str]:
         who = label(lang, "wins", name=_name(view, over.winner))
         detail = f"{result_text(lang, over.value)} · {points_text(lang, over.points)}"
         lines.append(f"{label(lang, 'game_over')}{colon}{who}, {detail}")
+    lines.extend(view.caption)  # the picture writes it under the board; so does the text
     return lines
 
 

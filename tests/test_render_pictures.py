@@ -245,6 +245,13 @@ def test_a_mistake_card_is_captioned_in_each_language() -> None:
     )
 
 
+def test_a_caption_is_written_in_the_text_board_too() -> None:
+    view = BoardView(caption=("Bob rolled 6-3 and played 24/18 13/10",))
+    assert text_board(Position.initial(), view=view).splitlines()[-1] == view.caption[0]
+    with pytest.raises(ValueError, match="caption"):
+        BoardView(caption=("a", "b", "c", "d"))
+
+
 @pytest.mark.parametrize("kind", ["move", "double"])
 def test_a_mistake_card_shows_its_caption_and_nobody_to_play(kind: str) -> None:
     im = decode(mistake_card(_decision(kind), names=("Ann", "Bob")))
