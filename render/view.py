@@ -103,8 +103,9 @@ class BoardView:
     :param dice_left: the dice still to play (four entries at most for doubles); None means all
         of them. Used dice are drawn faded.
     :param playable_dice: those of ``dice_left`` that some legal play can still use (the caller
-        asks the engine); None means all of them. The others are drawn faded and crossed, and
-        the text board's "to play" lists only these.
+        asks the engine), each as often as it can still be played (a double: its value as many
+        times as checkers can still move); None means all of them. The others are drawn faded,
+        and the text board's "to play" lists only these.
     :param selected_die: the die the player has chosen to play next (one of the playable dice),
         drawn raised and outlined; None when he has chosen none.
     :param context: the cube and the score, seen from the mover (see
