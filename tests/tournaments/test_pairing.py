@@ -9,7 +9,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import pytest
 from hypothesis import given, settings
@@ -45,7 +45,7 @@ def _matchings(players: list[int]) -> Iterator[list[tuple[int, int]]]:
             yield [(first, partner), *tail]
 
 
-def _exists(players: list[int], sitters: list[int | None], met: set[frozenset[int]]) -> bool:
+def _exists(players: list[int], sitters: Sequence[int | None], met: set[frozenset[int]]) -> bool:
     """Whether some sitter (or none) and a matching of the others avoid every pair in ``met``."""
     for out in sitters:
         rest = [p for p in players if p != out]

@@ -129,8 +129,8 @@ def test_arena_points_add_up(raw: list[tuple[int, int, WinType, int]]) -> None:
     assert sum(r.points for r in rows) == expected
     assert sum(r.wins for r in rows) == len(results)
     assert sum(r.played for r in rows) == 2 * len(results)
-    for r in rows:
-        assert 2 * r.wins <= r.points <= 8 * r.wins
+    for row in rows:
+        assert 2 * row.wins <= row.points <= 8 * row.wins
     keys = [(r.points, r.performance, r.best_streak) for r in rows]
     assert keys == sorted(keys, reverse=True)
     assert arena_points(R(1, 2), wins_before=1) == 2
