@@ -24,6 +24,7 @@ Round(pairs=((1, 3), (2, 4)), bye=5)
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 
 from bot.tournaments.formats import PlayerId, Round
 
@@ -34,13 +35,15 @@ __all__ = [
     "swiss_round",
 ]
 
-SEARCH_BUDGET = 50_000
+SEARCH_BUDGET = 10_000
 """How many partial pairings a search may try before it gives up avoiding repeats. Far more
 than any realistic Swiss needs (repeats only get hard to avoid when nearly everybody has met
-everybody), and it bounds the time in the pathological cases (about 0.1 s)."""
+everybody, and then the players are few), and it bounds the time of the pathological cases:
+about 0.1 s for 256 players (``bench/bench_tournament.py`` measures one)."""
 
 Pair = tuple[PlayerId, PlayerId]
-_Forbidden = Callable[[PlayerId, PlayerId], bool]
+_Avoid = Mapping[PlayerId, AbstractSet[PlayerId]]
+"""For each player, the players he should not meet now (symmetric; every player a key)."""
 _Candidates = Callable[[PlayerId, Sequence[PlayerId]], list[PlayerId]]
 
 
@@ -104,15 +107,14 @@ def swiss_round(
     _check_players(ranking)
     rank = {p: i for i, p in enumerate(ranking)}
     order = sorted(ranking, key=lambda p: (-scores.get(p, 0), rank[p]))
-    met: set[frozenset[PlayerId]] = set()
+    met: dict[PlayerId, set[PlayerId]] = {p: set() for p in ranking}
     byes: dict[PlayerId, int] = {}
     for rnd in previous:
-        met.update(frozenset(pair) for pair in rnd.pairs)
+        for a, b in rnd.pairs:
+            met.setdefault(a, set()).add(b)
+            met.setdefault(b, set()).add(a)
         if rnd.bye is not None:
             byes[rnd.bye] = byes.get(rnd.bye, 0) + 1
-
-    def forbidden(a: PlayerId, b: PlayerId) -> bool:
-        return frozenset((a, b)) in met
 
     def group_first(top: PlayerId, rest: Sequence[PlayerId]) -> list[PlayerId]:
         score = scores.get(top, 0)
@@ -125,11 +127,11 @@ def swiss_round(
         return [*preferred, *rest[len(group) :]]
 
     if len(order) % 2 == 0:
-        return Round(tuple(_pair_all(order, forbidden, group_first)))
+        return Round(tuple(_pair_all(order, met, group_first)))
     # Lowest first among those without a bye, then the fewest byes.
     place = {p: i for i, p in enumerate(order)}
     sitters = sorted(order, key=lambda p: (byes.get(p, 0), -place[p]))
-    return _with_one_out(order, sitters, forbidden, group_first)
+    return _with_one_out(order, sitters, met, group_first)
 
 
 def arena_pairings(
@@ -159,47 +161,59 @@ def arena_pairings(
     arrival = {p: i for i, p in enumerate(waiting)}
     order = sorted(waiting, key=lambda p: (-points.get(p, 0), -ratings.get(p, 0.0), arrival[p]))
 
-    def forbidden(a: PlayerId, b: PlayerId) -> bool:
-        return last_opponent.get(a) == b or last_opponent.get(b) == a
+    avoid: dict[PlayerId, set[PlayerId]] = {p: set() for p in order}
+    for a, b in last_opponent.items():
+        avoid.setdefault(a, set()).add(b)
+        avoid.setdefault(b, set()).add(a)
 
     def nearest(top: PlayerId, rest: Sequence[PlayerId]) -> list[PlayerId]:
         return list(rest)
 
     if len(order) % 2 == 0:
-        return Round(tuple(_pair_all(order, forbidden, nearest)))
-    return _with_one_out(order, list(reversed(waiting)), forbidden, nearest)
+        return Round(tuple(_pair_all(order, avoid, nearest)))
+    return _with_one_out(order, list(reversed(waiting)), avoid, nearest)
 
 
 def _with_one_out(
     order: list[PlayerId],
     sitters: list[PlayerId],
-    forbidden: _Forbidden,
+    avoid: _Avoid,
     candidates: _Candidates,
 ) -> Round:
     """The pairing of ``order`` less one player, the first of ``sitters`` for whom a pairing
-    without a forbidden pair exists (or the first of them, pairing around forbidden pairs)."""
+    without an avoided pair exists (or the first of them, pairing around avoided pairs)."""
     budget = [SEARCH_BUDGET]
+    partners = _partner_counts(order, avoid)
     for out in sitters:
+        if any(n - (out not in avoid[p]) == 0 for p, n in partners.items() if p != out):
+            continue  # someone would have nobody left to play: no need to search
         rest = [p for p in order if p != out]
-        pairs = _search(rest, forbidden, candidates, budget)
+        pairs = _search(rest, avoid, candidates, budget)
         if pairs is not None:
             return Round(tuple(pairs), out)
         if budget[0] <= 0:
             break
     out = sitters[0]
     rest = [p for p in order if p != out]
-    return Round(tuple(_greedy(rest, forbidden, candidates)), out)
+    return Round(tuple(_greedy(rest, avoid, candidates)), out)
 
 
-def _pair_all(order: list[PlayerId], forbidden: _Forbidden, candidates: _Candidates) -> list[Pair]:
-    pairs = _search(order, forbidden, candidates, [SEARCH_BUDGET])
-    return pairs if pairs is not None else _greedy(order, forbidden, candidates)
+def _pair_all(order: list[PlayerId], avoid: _Avoid, candidates: _Candidates) -> list[Pair]:
+    hopeless = 0 in _partner_counts(order, avoid).values()
+    pairs = None if hopeless else _search(order, avoid, candidates, [SEARCH_BUDGET])
+    return pairs if pairs is not None else _greedy(order, avoid, candidates)
+
+
+def _partner_counts(order: list[PlayerId], avoid: _Avoid) -> dict[PlayerId, int]:
+    """How many allowed partners each player has among ``order``."""
+    present = set(order)
+    return {p: len(order) - 1 - len(avoid[p] & present) for p in order}
 
 
 def _search(
-    order: list[PlayerId], forbidden: _Forbidden, candidates: _Candidates, budget: list[int]
+    order: list[PlayerId], avoid: _Avoid, candidates: _Candidates, budget: list[int]
 ) -> list[Pair] | None:
-    """The first pairing of ``order`` (an even count) without a forbidden pair, trying the
+    """The first pairing of ``order`` (an even count) without an avoided pair, trying the
     partners of the best remaining player in the order ``candidates`` prefers; ``None`` when
     there is none or the budget (shared, in steps) runs out.
 
@@ -209,7 +223,8 @@ def _search(
     stack: list[tuple[PlayerId, list[PlayerId], int, list[PlayerId]]] = []
     while remaining:
         top, rest = remaining[0], remaining[1:]
-        options = [p for p in candidates(top, rest) if not forbidden(top, p)]
+        shunned = avoid[top]
+        options = [p for p in candidates(top, rest) if p not in shunned]
         choice = 0
         while choice >= len(options):  # dead end: undo the last pair and try its next option
             if not stack or budget[0] <= 0:
@@ -226,14 +241,14 @@ def _search(
     return pairs
 
 
-def _greedy(order: list[PlayerId], forbidden: _Forbidden, candidates: _Candidates) -> list[Pair]:
+def _greedy(order: list[PlayerId], avoid: _Avoid, candidates: _Candidates) -> list[Pair]:
     """Pair in order, each with his first allowed candidate, or his first candidate if none."""
     pairs: list[Pair] = []
     remaining = list(order)
     while remaining:
         top, rest = remaining[0], remaining[1:]
         options = candidates(top, rest)
-        partner = next((p for p in options if not forbidden(top, p)), options[0])
+        partner = next((p for p in options if p not in avoid[top]), options[0])
         pairs.append((top, partner))
         remaining = [p for p in rest if p != partner]
     return pairs
