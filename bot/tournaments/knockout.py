@@ -65,7 +65,8 @@ def seed_order(size: int) -> tuple[int, ...]:
 def seed_by_rating(
     players: Sequence[PlayerId], ratings: Mapping[PlayerId, float]
 ) -> list[PlayerId]:
-    """``players`` best rating first; equal ratings keep their order (sign-up order).
+    """``players`` best rating first; equal ratings keep their order (sign-up order), and a
+    player without a rating counts as 0.
 
     >>> seed_by_rating([1, 2, 3], {1: 1500.0, 2: 1720.0, 3: 1500.0})
     [2, 1, 3]
