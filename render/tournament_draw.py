@@ -1,0 +1,232 @@
+"""What the tournament pictures share: colours, fitted names, the title, cached text, PNG output.
+
+See :mod:`render.tournament` for the pictures themselves.
+
+>>> fit_name("Ann", 200)
+FittedName(lines=('Ann',), size=16, strong=False)
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from functools import lru_cache
+
+from PIL import Image, ImageDraw, ImageFont
+
+from render.fonts import bold, clean_name, fit, regular, text_width
+
+__all__ = [
+    "BG",
+    "BOX",
+    "DIM",
+    "FIRE",
+    "GOLD",
+    "LINE",
+    "MARGIN",
+    "MINE",
+    "RGB",
+    "STRIPE",
+    "TEXT",
+    "WIN_ROW",
+    "FittedName",
+    "Font",
+    "draw_name",
+    "draw_title",
+    "fit_name",
+    "stamp",
+    "title_height",
+    "to_png",
+]
+
+RGB = tuple[int, int, int]
+BG: RGB = (36, 39, 46)
+BOX: RGB = (54, 58, 69)
+STRIPE: RGB = (43, 46, 55)
+WIN_ROW: RGB = (82, 70, 36)  # a winner's row: gold on the dark background
+TEXT: RGB = (236, 238, 243)
+DIM: RGB = (142, 148, 162)
+LINE: RGB = (96, 102, 118)
+GOLD: RGB = (255, 196, 61)
+FIRE: RGB = (255, 128, 54)
+MINE: RGB = (40, 72, 112)  # the viewer's own row
+
+MARGIN = 24
+_PNG_LEVEL = 3  # as the board: flat colours, a palette, level 3 (see render/board.py)
+
+Font = ImageFont.FreeTypeFont
+
+
+# -- names ------------------------------------------------------------------------------------
+
+_ONE_LINE = (16, 14, 13)
+_TWO_LINES = (12, 11)
+
+
+@dataclass(frozen=True, slots=True)
+class FittedName:
+    """How a name is drawn: its lines, the type size, and whether in bold."""
+
+    lines: tuple[str, ...]
+    size: int
+    strong: bool
+
+    @property
+    def font(self) -> Font:
+        """The font to draw the lines in."""
+        return (bold if self.strong else regular)(self.size)
+
+
+@lru_cache(maxsize=4096)
+def fit_name(name: str, width: int, strong: bool = False) -> FittedName:
+    """How to draw ``name`` within ``width`` pixels, by preference: on one line at 16, 14 or 13
+    pixels (in bold when ``strong``, while that fits); on two lines cut between words (at a
+    space, after a hyphen or an underscore) at 12 or 11; on two lines cut between letters; and
+    only when even that fails, two lines ending with an ellipsis. The two-line forms are never
+    bold: the weight would cost the room they need.
+
+    >>> fit_name("Ann", 200)
+    FittedName(lines=('Ann',), size=16, strong=False)
+    >>> fit_name("Maximilian Alexander von Hohenzollern-Sigmaringen", 170).lines
+    ('Maximilian Alexander von', 'Hohenzollern-Sigmaringen')
+    >>> fit_name("xX_BackgammonDestroyer_2000_Xx", 160).lines
+    ('xX_BackgammonDestroyer_', '2000_Xx')
+    """
+    weights = (True, False) if strong else (False,)
+    for heavy in weights:
+        face = bold if heavy else regular
+        for size in _ONE_LINE:
+            if text_width(face(size), name) <= width:
+                return FittedName((name,), size, heavy)
+    for split in (_split_between_words, _split_between_letters):
+        for size in _TWO_LINES:
+            lines = split(name, regular(size), width)
+            if lines is not None:
+                return FittedName(lines, size, False)
+    font = regular(_TWO_LINES[-1])
+    first = _longest_prefix(name, font, width)
+    return FittedName((first, fit(font, name[len(first) :].strip(), width)), _TWO_LINES[-1], False)
+
+
+def _split_between_words(name: str, font: Font, width: int) -> tuple[str, str] | None:
+    """``name`` in two lines that fit, cut where the longer line is shortest."""
+    best: tuple[int, str, str] | None = None
+    for i, ch in enumerate(name):
+        if ch in " -_":
+            a, b = name[: i if ch == " " else i + 1].rstrip(), name[i + 1 :].strip()
+            wa, wb = text_width(font, a), text_width(font, b)
+            if a and b and wa <= width and wb <= width and (best is None or max(wa, wb) < best[0]):
+                best = (max(wa, wb), a, b)
+    return None if best is None else (best[1], best[2])
+
+
+def _split_between_letters(name: str, font: Font, width: int) -> tuple[str, str] | None:
+    """``name`` in two lines, the first as long as fits, if the rest fits too."""
+    first = _longest_prefix(name, font, width)
+    rest = name[len(first) :].strip()
+    return (first, rest) if rest and text_width(font, rest) <= width else None
+
+
+def _longest_prefix(name: str, font: Font, width: int) -> str:
+    end = len(name)
+    while end > 1 and text_width(font, name[:end]) > width:
+        end -= 1
+    return name[:end]
+
+
+def draw_name(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[int, int],
+    name: str,
+    width: int,
+    fill: RGB,
+    strong: bool = False,
+) -> FittedName:
+    """``name`` fitted into ``width``, its lines centred vertically on ``xy[1]``."""
+    fitted = fit_name(name, width, strong)
+    font = fitted.font
+    x, y = xy
+    if len(fitted.lines) == 1:
+        draw.text((x, y), fitted.lines[0], fill=fill, font=font, anchor="lm")
+        return fitted
+    step = fitted.size + 2
+    draw.text((x, y - step // 2), fitted.lines[0], fill=fill, font=font, anchor="lm")
+    draw.text((x, y + step // 2 + 1), fitted.lines[1], fill=fill, font=font, anchor="lm")
+    return fitted
+
+
+# -- title ------------------------------------------------------------------------------------
+
+
+def title_height(title: str, subtitle: str) -> int:
+    """The room the title and the subtitle take above the picture (none without them)."""
+    return (40 if title else 0) + (32 if subtitle else 0)
+
+
+def draw_title(draw: ImageDraw.ImageDraw, title: str, subtitle: str, width: int) -> None:
+    room = width - 2 * MARGIN
+    if title:
+        text = fit(bold(26), clean_name(title), room)
+        draw.text((MARGIN, MARGIN + 14), text, fill=TEXT, font=bold(26), anchor="lm")
+    if subtitle:
+        text = fit(regular(16), subtitle, room)
+        y = MARGIN + (46 if title else 10)
+        draw.text((MARGIN, y), text, fill=DIM, font=regular(16), anchor="lm")
+
+
+# -- cached text ------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=4096)
+def _stamp_mask(text: str, strong: bool, size: int, anchor: str) -> tuple[Image.Image, int, int]:
+    """``text`` drawn once as an anti-aliased mask, with its offset from the anchor point: the
+    same numbers fill most cells of a table, and stamping a mask costs a tenth of drawing the
+    text again (it keeps a 256-row table under 100 ms)."""
+    font = (bold if strong else regular)(size)
+    left, top, right, bottom = (int(v) for v in font.getbbox(text, anchor=anchor))
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    ImageDraw.Draw(mask).text((-left, -top), text, fill=255, font=font, anchor=anchor)
+    return mask, left, top
+
+
+def stamp(
+    im: Image.Image,
+    xy: tuple[int, int],
+    text: str,
+    fill: RGB,
+    *,
+    strong: bool,
+    size: int,
+    anchor: str,
+) -> None:
+    """Draw ``text`` as :meth:`ImageDraw.text` would, from a cached mask."""
+    mask, dx, dy = _stamp_mask(text, strong, size, anchor)
+    x, y = xy[0] + dx, xy[1] + dy
+    im.paste(fill, (x, y, x + mask.width, y + mask.height), mask)
+
+
+# -- output -----------------------------------------------------------------------------------
+
+
+def to_png(im: Image.Image) -> bytes:
+    small = im.quantize(palette=_palette(), dither=Image.Dither.NONE)
+    out = io.BytesIO()
+    small.save(out, "PNG", compress_level=_PNG_LEVEL)
+    return out.getvalue()
+
+
+@lru_cache(maxsize=1)
+def _palette() -> Image.Image:
+    """The 256 colours of the tournament pictures, found once from a strip of every colour and
+    the blends of text over each background (the pictures are flat colours and anti-aliasing),
+    so that mapping a picture to it is cheap."""
+    backgrounds = (BG, BOX, STRIPE, WIN_ROW, MINE)
+    inks = (TEXT, DIM, GOLD, LINE, FIRE, BG, BOX, WIN_ROW)
+    im = Image.new("RGB", (32 * len(inks), len(backgrounds)))
+    for row, back in enumerate(backgrounds):
+        for col, ink in enumerate(inks):
+            for k in range(32):
+                t = k / 31
+                blend = tuple(round(b + (i - b) * t) for b, i in zip(back, ink, strict=True))
+                im.putpixel((col * 32 + k, row), (blend[0], blend[1], blend[2]))
+    return im.quantize(colors=256, method=Image.Quantize.MEDIANCUT)

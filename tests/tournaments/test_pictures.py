@@ -1,0 +1,162 @@
+"""Tournament pictures: words in both languages, names fitted, brackets and tables drawn."""
+
+from __future__ import annotations
+
+import string
+from io import BytesIO
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from PIL import Image, ImageChops
+
+from bot.tournaments import Bracket, swiss_standings
+from bot.tournaments.pictures import bracket_picture, standings_page, standings_picture
+from render.fonts import clean_name, regular, text_width
+from render.tournament import (
+    COLUMNS,
+    BracketGame,
+    BracketPicture,
+    Entrant,
+    StandingsRow,
+    StandingsTable,
+    fit_name,
+    render_bracket,
+    render_standings,
+)
+from render.tournament_labels import TOURNAMENT_LABELS, round_name, tlabel
+from tests.tournaments.samples import SAMPLES, knockout, names
+
+
+def _image(png: bytes) -> Image.Image:
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    return Image.open(BytesIO(png)).convert("RGB")
+
+
+def _near(im: Image.Image, colour: tuple[int, int, int], tolerance: int = 8) -> int:
+    """How many pixels of ``im`` are within ``tolerance`` of ``colour`` on every channel."""
+    bands = [
+        band.point(lambda v, c=c: 255 if abs(v - c) <= tolerance else 0)
+        for band, c in zip(im.split(), colour, strict=True)
+    ]
+    both = ImageChops.multiply(ImageChops.multiply(bands[0], bands[1]), bands[2])
+    return both.histogram()[255]
+
+
+def test_every_language_has_the_same_keys_and_fields() -> None:
+    english = TOURNAMENT_LABELS["en"]
+    for table in TOURNAMENT_LABELS.values():
+        assert set(table) == set(english)
+        for key, text in table.items():
+            fields = {f for _, f, _, _ in string.Formatter().parse(text) if f}
+            want = {f for _, f, _, _ in string.Formatter().parse(english[key]) if f}
+            assert fields == want, key
+    assert tlabel("fr", "champion") != tlabel("en", "champion")
+    with pytest.raises(ValueError, match="no tournament labels"):
+        tlabel("de", "final")
+
+
+def test_round_names_count_from_the_final() -> None:
+    assert [round_name("en", rounds=5, index=i) for i in range(5)] == [
+        "Round 1",
+        "Round of 16",
+        "Quarter-finals",
+        "Semi-finals",
+        "Final",
+    ]
+    assert [round_name("fr", rounds=7, index=i) for i in range(3)] == [
+        "1er tour",
+        "2e tour",
+        "3e tour",
+    ]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.text(alphabet=st.characters(min_codepoint=0x20, max_codepoint=0x17F), max_size=40),
+    st.integers(min_value=60, max_value=320),
+    st.booleans(),
+)
+def test_fitted_names_fit_and_are_cut_between_letters(raw: str, width: int, strong: bool) -> None:
+    name = clean_name(raw)  # as the pictures do: no control characters, single spaces
+    fitted = fit_name(name, width, strong)
+    assert 1 <= len(fitted.lines) <= 2
+    for line in fitted.lines:
+        assert text_width(fitted.font, line) <= width or len(line) == 1
+    if len(fitted.lines) == 2:
+        assert not fitted.strong and fitted.size <= 12
+    joined = "".join(fitted.lines).replace(" ", "")
+    if not fitted.lines[-1].endswith("…"):
+        assert joined == name.replace(" ", ""), "nothing lost, nothing cut through a letter"
+
+
+def test_long_names_take_a_smaller_type_then_two_lines() -> None:
+    assert fit_name("Ann", 200).size == 16
+    name = "Anastasiya Konstantinovna Vorontsova-Dashkova"
+    fitted = fit_name(name, 184)
+    assert fitted.lines == ("Anastasiya Konstantinovna", "Vorontsova-Dashkova")
+    assert text_width(regular(12), name) > 184
+
+
+@pytest.mark.parametrize("players", [8, 16, 32])
+def test_brackets_of_8_16_and_32_grow_with_the_rounds(players: int) -> None:
+    bracket, winners, scores = knockout(players, played_rounds=0)
+    empty = _image(bracket_picture(bracket, {}, names(players)))
+    bracket, winners, scores = knockout(players, played_rounds=players.bit_length() - 1)
+    done = _image(bracket_picture(bracket, winners, names(players, long=True), scores=scores))
+    rounds = players.bit_length() - 1
+    assert empty.size == done.size
+    assert empty.width == 48 + (rounds + 1) * 250 + rounds * 36
+    assert empty.height > players // 2 * 76
+    gold_row = (82, 70, 36)  # a winner's row
+    assert _near(empty, gold_row) < 50  # a few anti-aliased pixels of the champion's frame
+    assert _near(done, gold_row) > 1000 * players
+
+
+def test_a_bracket_needs_halving_rounds() -> None:
+    game = BracketGame(Entrant("A"), Entrant("B"))
+    with pytest.raises(ValueError, match="halves"):
+        BracketPicture(rounds=((game, game, game), (game,)))
+    with pytest.raises(ValueError, match="halves"):
+        BracketPicture(rounds=((game, game),))
+
+
+def test_french_and_english_brackets_differ_only_in_words() -> None:
+    bracket = Bracket.seeded([1, 2, 3])
+    en = _image(bracket_picture(bracket, {}, {1: "A", 2: "B", 3: "C"}))
+    fr = _image(bracket_picture(bracket, {}, {1: "A", 2: "B", 3: "C"}, lang="fr"))
+    assert en.size == fr.size and en.tobytes() != fr.tobytes()
+
+
+def test_standings_rows_must_match_the_format() -> None:
+    with pytest.raises(ValueError, match="swiss row has 4 values"):
+        StandingsTable("swiss", (StandingsRow(1, "A", ("1", "2")),))
+    assert set(COLUMNS) == {"round_robin", "swiss", "arena"}
+
+
+def test_standings_picture_grows_by_row_and_shows_the_viewer() -> None:
+    table = swiss_standings(list(range(1, 101)), [])
+    who = {p: f"P{p}" for p in range(1, 101)}
+    page = _image(standings_picture("swiss", table, who))
+    mine = _image(standings_picture("swiss", table, who, viewer=70))
+    all_rows = _image(standings_picture("swiss", table, who, rows=None))
+    assert page.size == mine.size
+    assert all_rows.height - page.height == (100 - 32) * 30 - 22  # no "1–32 of 100" footer
+    blue = (40, 72, 112)  # the viewer's row
+    assert _near(page, blue) == 0 < _near(mine, blue)
+    assert standings_page(table, viewer=70) == (53, 85)  # player 70 is 70th: index 69, mid-page
+    assert standings_page(table, viewer=99) == (68, 100)
+    assert standings_page(table[:10]) == (0, 10)
+
+
+def test_every_sample_renders() -> None:
+    for name, make in SAMPLES.items():
+        im = _image(make())
+        assert 600 <= im.width <= 1800 and 300 <= im.height <= 1500, name
+
+
+def test_names_that_draw_nothing_still_render() -> None:
+    row = StandingsRow(1, "🎲🎲", ("2", "3", "1", "2", "1700"), on_fire=True, highlight=True)
+    _image(render_standings(StandingsTable("arena", (row,), title="🏆")))
+    final = BracketGame(Entrant(""), Entrant("李小龙"), winner=1)
+    _image(render_bracket(BracketPicture(((final,),), champion="李小龙")))
