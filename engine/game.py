@@ -321,7 +321,7 @@ class Game:
                 dice=roll,
             )
         self.events.append(
-            Event(EventKind.MOVE, self.on_roll, turn.dice, str(chosen), chosen._steps)
+            Event(EventKind.MOVE, self.on_roll, turn.dice, str(chosen), chosen.moves)
         )
         after = chosen.result_position()
         if after.winner() is not None:

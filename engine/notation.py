@@ -22,21 +22,9 @@ from dataclasses import dataclass
 from engine.errors import AmbiguousPlayError, IllegalPlayError, PlaySyntaxError
 from engine.movegen import Dice, Play, legal_plays, validate_dice
 from engine.position import BAR, OFF, Position
+from engine.writing import format_moves, format_point
 
 __all__ = ["format_play", "format_point", "parse_play", "parse_segments"]
-
-
-def format_point(point: int) -> str:
-    """``"bar"`` for 25, ``"off"`` for 0, else the number.
-
-    >>> format_point(25), format_point(0), format_point(7)
-    ('bar', 'off', '7')
-    """
-    if point == BAR:
-        return "bar"
-    if point == OFF:
-        return "off"
-    return str(point)
 
 
 def format_play(play: Play) -> str:
@@ -48,37 +36,7 @@ def format_play(play: Play) -> str:
     >>> format_play(Play([Move(13, 7, 6, True), Move(7, 5, 2)]))
     '13/7*/5'
     """
-    steps = sorted(play.moves, key=lambda m: (-m.src, -m.dst))
-    # A point where the play hits stays written in every journey through it, as GNU Backgammon
-    # writes it (two checkers 9/7*/5 make "9/7*/5(2)", not "9/7*/5 9/5").
-    hit_anywhere = {m.dst for m in steps if m.hit}
-    # Each chain is [points..., set of hit points]; join a step onto an earlier chain that ends
-    # where the step starts (the same checker moving on).
-    chains: list[tuple[list[int], set[int]]] = []
-    for m in steps:
-        for points, hits in chains:
-            if points[-1] == m.src and m.src not in (OFF, BAR):
-                if points[-1] not in hit_anywhere:
-                    points.pop()
-                points.append(m.dst)
-                if m.hit:
-                    hits.add(m.dst)
-                break
-        else:
-            chains.append(([m.src, m.dst], {m.dst} if m.hit else set()))
-    # Identical journeys are written once with a count; a hit shows on the first of them.
-    counts: Counter[tuple[int, ...]] = Counter()
-    hit_points: dict[tuple[int, ...], set[int]] = {}
-    for points, hits in chains:
-        counts[tuple(points)] += 1
-        hit_points.setdefault(tuple(points), set()).update(hits)
-    parts = []
-    for journey, count in counts.items():
-        text = format_point(journey[0])
-        for p in journey[1:]:
-            text += "/" + format_point(p) + ("*" if p in hit_points[journey] else "")
-        parts.append(text + (f"({count})" if count > 1 else ""))
-    return " ".join(parts)
+    return format_moves(play.moves)
 
 
 # -- reading --------------------------------------------------------------------------------

@@ -22,8 +22,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from engine.errors import IllegalPlayError
-from engine.movegen import Dice, Move, Play, _steps, legal_plays, validate_dice
-from engine.position import Position
+from engine.movegen import Dice, Move, Play, checker_steps, legal_plays, validate_dice
+from engine.position import Position, apply_step
 
 __all__ = ["Step", "Turn"]
 
@@ -46,7 +46,8 @@ class Turn:
         if not self._plays:
             plays = legal_plays(self.position, self.dice)
             object.__setattr__(self, "_plays", plays)
-            object.__setattr__(self, "_targets", {_board_after(p): p for p in plays})
+            targets = {self.position.apply_steps(p.moves).board: p for p in plays}
+            object.__setattr__(self, "_targets", targets)
 
     # -- queries ----------------------------------------------------------------------------
 
@@ -62,14 +63,11 @@ class Turn:
 
     def board(self) -> tuple[int, ...]:
         """The 26-int board after the steps so far (still seen by the player on roll)."""
-        cells = list(self.position.board)
-        for m in self.steps:
-            _apply(cells, m)
-        return tuple(cells)
+        return self.current_position().board
 
     def current_position(self) -> Position:
         """The position after the steps so far, still seen by the player on roll (for drawing)."""
-        return Position._trusted(self.board())
+        return self.position.apply_steps(self.steps)
 
     def remaining_dice(self) -> list[int]:
         """Dice not used yet, largest first (a double shows up to four times)."""
@@ -95,10 +93,10 @@ class Turn:
         for die in sorted(set(remaining), reverse=True):
             rest = list(remaining)
             rest.remove(die)
-            for s, t, h in _steps(cells, die):
+            for s, t, h in checker_steps(cells, die):
                 move = Move(s, t, die, h)
                 after = cells.copy()
-                _apply(after, move)
+                apply_step(after, s, t)
                 if self._completable(after, rest, left - 1, {}):
                     out.append(move)
         return out
@@ -191,9 +189,9 @@ class Turn:
             for die in set(remaining):
                 rest = list(remaining)
                 rest.remove(die)
-                for s, t, h in _steps(cells, die):
+                for s, t, _ in checker_steps(cells, die):
                     after = cells.copy()
-                    _apply(after, Move(s, t, die, h))
+                    apply_step(after, s, t)
                     if self._completable(after, rest, left - 1, seen):
                         ok = True
                         break
@@ -226,7 +224,7 @@ class Turn:
             return IllegalPlayError(
                 "you must enter your checkers from the bar first", code="turn.enter_first"
             )
-        if all(s != src for s, _, _ in _steps(cells, die)):
+        if all(s != src for s, _, _ in checker_steps(cells, die)):
             return IllegalPlayError(
                 f"a checker on {where} cannot move {die}: the point is blocked or it cannot "
                 "bear off yet",
@@ -241,20 +239,3 @@ class Turn:
             point=src,
             die=die,
         )
-
-
-def _apply(cells: list[int], m: Move) -> None:
-    cells[m.src] -= 1
-    if m.dst:
-        if cells[m.dst] == -1:
-            cells[m.dst] = 1
-            cells[0] -= 1
-        else:
-            cells[m.dst] += 1
-
-
-def _board_after(play: Play) -> tuple[int, ...]:
-    cells = list(play._source or ())
-    for m in play.moves:
-        _apply(cells, m)
-    return tuple(cells)
