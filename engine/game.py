@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from engine.context import MAX_CUBE, MatchContext
+from engine.context import MatchContext
 from engine.errors import GameStateError, IllegalPlayError
 from engine.ids import GameState, MatchKey, encode_match_id
 from engine.movegen import Dice, Move, Play, validate_dice
@@ -206,11 +206,7 @@ class Game:
     def can_double(self) -> bool:
         """Whether the player on roll may offer a double now (the Crawford rule, cube ownership,
         the maximum cube, and no double with a dead cube, as GNU Backgammon rules)."""
-        return (
-            self.phase is Phase.ROLL
-            and self.cube_enabled
-            and self.context(self.on_roll).may_double(0)
-        )
+        return self._why_no_double() is None
 
     # -- opening and rolls --------------------------------------------------------------------
 
@@ -348,12 +344,13 @@ class Game:
 
         :raises GameStateError: when doubling is not allowed now.
         """
-        if not self.can_double():
-            raise self._why_no_double()
+        refusal = self._why_no_double()
+        if refusal is not None:
+            raise refusal
         self.events.append(Event(EventKind.DOUBLE, self.on_roll, value=self.cube_value * 2))
         self.phase = Phase.DOUBLED
 
-    def _why_no_double(self) -> GameStateError:
+    def _why_no_double(self) -> GameStateError | None:
         if self.phase is not Phase.ROLL:
             return GameStateError(
                 "you can double only at the start of your turn, before rolling", code="cube.when"
@@ -362,18 +359,7 @@ class Game:
             return GameStateError(
                 "this game is played without the doubling cube", code="cube.disabled"
             )
-        if self.crawford:
-            return GameStateError("no doubling in the Crawford game", code="cube.crawford")
-        if self.cube_value >= MAX_CUBE:
-            return GameStateError(
-                f"the cube is at its maximum ({MAX_CUBE})", code="cube.max", max=MAX_CUBE
-            )
-        if self.cube_owner not in (None, self.on_roll):
-            return GameStateError("only the owner of the cube can redouble", code="cube.owner")
-        return GameStateError(
-            "the cube is dead: winning this game at the current stake already wins the match",
-            code="cube.dead",
-        )
+        return self.context(self.on_roll).why_no_double(0)
 
     def take(self) -> None:
         """The doubled player takes: the cube doubles and becomes his."""
@@ -503,8 +489,6 @@ class Game:
         score = list(self.score)
         score[winner] += result.points
         n = self.match_length
-        next_crawford = bool(n) and not self.crawford and max(self.score) < n - 1
-        next_crawford = next_crawford and score[winner] == n - 1
         on_roll, turn, resignation, dice = self.on_roll, self.on_roll, 0, (0, 0)
         if result.reason is ResultReason.BEAR_OFF:
             on_roll = turn = loser
@@ -516,7 +500,7 @@ class Game:
             cube_value=self.cube_value,
             cube_owner=self.cube_owner,
             player_on_roll=on_roll,
-            crawford=next_crawford,
+            crawford=self.next_is_crawford(),
             game_state={
                 ResultReason.BEAR_OFF: GameState.OVER,
                 ResultReason.DROP: GameState.DROPPED,
@@ -531,6 +515,21 @@ class Game:
             score=(score[0], score[1]),
             jacoby=self.jacoby,
         )
+
+    def next_is_crawford(self) -> bool:
+        """Whether the next game of the match is the Crawford game (the one place for that rule):
+        this game is over and its winner has just reached one point short of the match, for the
+        first time (nobody stood there before this game, which is not the Crawford game itself).
+
+        >>> g = Game(match_length=3)
+        >>> g.opening_roll(6, 1); g.resign(1, 2); g.accept_resignation()
+        >>> g.next_is_crawford()
+        True
+        """
+        n, result = self.match_length, self.result
+        if not n or result is None or self.crawford or max(self.score) >= n - 1:
+            return False
+        return self.score[result.winner] + result.points == n - 1
 
     def _dice_at_resignation(self) -> Dice:
         """The dice rolled and not yet played when the game was given up, else (0, 0)."""
