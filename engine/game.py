@@ -177,6 +177,33 @@ class Game:
         self.events: list[Event] = []
         self._turn: Turn | None = None
 
+    @classmethod
+    def from_key(
+        cls, position: Position, key: MatchKey, *, jacoby: bool = False, cube: bool = True
+    ) -> Game:
+        """A game standing where GNU Backgammon's IDs say (see :meth:`engine.Match.from_ids`,
+        which checks the Match ID first): the position seen by the player on roll, and from the
+        Match ID the length, score, cube, Crawford flag, who is on roll, the dice if rolled and a
+        double on offer."""
+        length = key.match_length
+        game = cls(
+            match_length=length,
+            score=key.score if length else (0, 0),
+            crawford=bool(length) and key.crawford,
+            jacoby=jacoby,
+            cube=cube,
+            position=position,
+        )
+        game.on_roll = key.player_on_roll
+        game.cube_value = key.cube_value
+        game.cube_owner = key.cube_owner
+        game.phase = Phase.ROLL
+        if key.double_offered:
+            game.phase = Phase.DOUBLED
+        elif key.dice != (0, 0):
+            game._start_move(key.dice)
+        return game
+
     # -- who acts -----------------------------------------------------------------------------
 
     @property

@@ -18,7 +18,7 @@ from typing import Any
 
 from engine.context import MAX_CUBE
 from engine.errors import GameStateError
-from engine.game import Game, Phase
+from engine.game import Game
 
 __all__ = ["Match"]
 
@@ -186,22 +186,5 @@ class Match:
             raise GameStateError(f"the cube is at most {MAX_CUBE}", code="cube.max", max=MAX_CUBE)
         m = cls(length=length, jacoby=key.jacoby and not length, cube=cube)
         m.start_score = key.score if length else (0, 0)
-        crawford = bool(length) and key.crawford
-        game = Game(
-            match_length=length,
-            score=m.start_score,
-            crawford=crawford,
-            jacoby=m.jacoby,
-            cube=cube,
-            position=position,
-        )
-        game.on_roll = key.player_on_roll
-        game.cube_value = key.cube_value
-        game.cube_owner = key.cube_owner
-        game.phase = Phase.ROLL
-        if key.double_offered:
-            game.phase = Phase.DOUBLED
-        elif key.dice != (0, 0):
-            game._start_move(key.dice)
-        m.games = [game]
+        m.games = [Game.from_key(position, key, jacoby=m.jacoby, cube=cube)]
         return m
