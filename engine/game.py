@@ -32,6 +32,7 @@ from engine.ids import GameState, MatchKey, encode_match_id
 from engine.movegen import Dice, Move, Play, validate_dice
 from engine.notation import parse_play
 from engine.position import Position
+from engine.refusals import why_illegal
 from engine.turn import Turn
 
 __all__ = ["Event", "EventKind", "Game", "GameResult", "Phase", "ResultReason"]
@@ -333,16 +334,15 @@ class Game:
         chosen = legal.get(play)
         if chosen is None:
             # A play with the same result, written with other steps, is the same play.
-            after = self.position.apply(play)
+            try:
+                after = self.position.apply(play)
+            except IllegalPlayError:
+                steps = [(m.src, m.dst) for m in play.moves]
+                raise why_illegal(str(play), steps, self.position, turn.dice) from None
             chosen = next((p for p in turn.plays if p.result_position() == after), None)
         if chosen is None:
-            roll = f"{turn.dice[0]}-{turn.dice[1]}"
-            raise IllegalPlayError(
-                f"{play} is not a legal play of {roll}",
-                code="illegal.other",
-                text=str(play),
-                dice=roll,
-            )
+            steps = [(m.src, m.dst) for m in play.moves]
+            raise why_illegal(str(play), steps, self.position, turn.dice)
         self.events.append(
             Event(EventKind.MOVE, self.on_roll, turn.dice, str(chosen), chosen.moves)
         )

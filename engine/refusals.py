@@ -86,16 +86,18 @@ def why_illegal(text: str, written: Written, position: Position, dice: Dice) -> 
             dice=roll,
         )
     pool = [dice[0]] * 4 if dice[0] == dice[1] else [dice[0], dice[1]]
-    return (
-        _rule_broken(text, written, position, dice, plays)
-        or _dice_misfit(text, written, pool, roll)
-        or _first_obstacle(text, written, position, pool)
-        or IllegalPlayError(
-            f"{text!r} is not a legal play of {roll} (position {position.position_id()})",
-            code="illegal.other",
-            text=text,
-            dice=roll,
+    reason = None
+    if all(0 <= dst < src <= BAR for src, dst in written):  # else not steps of a play at all
+        reason = (
+            _rule_broken(text, written, position, dice, plays)
+            or _dice_misfit(text, written, pool, roll)
+            or _first_obstacle(text, written, position, pool)
         )
+    return reason or IllegalPlayError(
+        f"{text!r} is not a legal play of {roll} (position {position.position_id()})",
+        code="illegal.other",
+        text=text,
+        dice=roll,
     )
 
 

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from engine.errors import IllegalPlayError
 from engine.movegen import Dice, Move, Play, checker_steps, legal_plays, validate_dice
 from engine.position import Position, apply_step
+from engine.refusals import step_problem
 
 __all__ = ["Step", "Turn"]
 
@@ -220,11 +221,12 @@ class Turn:
                 code="turn.forced_die",
                 die=forced,
             )
-        if cells[25] and src != 25:
+        problem = step_problem(cells, src, die)
+        if problem is not None and problem[0] == "enter_first":
             return IllegalPlayError(
                 "you must enter your checkers from the bar first", code="turn.enter_first"
             )
-        if all(s != src for s, _, _ in checker_steps(cells, die)):
+        if problem is not None:
             return IllegalPlayError(
                 f"a checker on {where} cannot move {die}: the point is blocked or it cannot "
                 "bear off yet",

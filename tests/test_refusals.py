@@ -18,7 +18,12 @@ import pytest
 from bot.i18n import error_text
 from engine import (
     AmbiguousPlayError,
+    Game,
+    GameState,
     IllegalPlayError,
+    MatchKey,
+    Move,
+    Play,
     PlaySyntaxError,
     Position,
     legal_plays,
@@ -299,3 +304,15 @@ def test_generated_illegal_plays_are_explained_truly() -> None:
         "illegal.not_home",
     }
     assert common <= set(seen), seen
+
+
+def test_a_play_given_as_steps_is_explained_the_same_way() -> None:
+    # Game.play with a Play built from steps (not from text) gives the same reasons.
+    game = Game.from_key(ISSUE, MatchKey(game_state=GameState.PLAYING, dice=(1, 1)))
+    with pytest.raises(IllegalPlayError) as err:
+        game.play(Play([Move(8, 7, 1), Move(7, 6, 1), Move(6, 5, 1), Move(5, 4, 1)]))
+    assert (err.value.code, err.value.params["point"]) == ("illegal.blocked", 5)
+    with pytest.raises(IllegalPlayError) as err:
+        game.play(Play([Move(8, 7, 1), Move(2, 1, 1)]))
+    assert err.value.code == "illegal.partial_double"
+    assert game.dice == (1, 1) and game.position == ISSUE  # nothing changed
