@@ -39,6 +39,29 @@ class MatchContext:
     crawford: bool = False
     jacoby: bool = False
 
+    @classmethod
+    def seen_by(
+        cls,
+        player: int,
+        *,
+        cube_value: int,
+        cube_owner: int | None,
+        match_length: int,
+        score: tuple[int, int],
+        crawford: bool = False,
+        jacoby: bool = False,
+    ) -> MatchContext:
+        """The context seen by ``player`` (0 or 1) of a game whose cube owner and score are
+        given for players 0 and 1.
+
+        >>> ctx = MatchContext.seen_by(1, cube_value=2, cube_owner=1, match_length=5, score=(3, 1))
+        >>> ctx.cube_owner, ctx.score
+        (0, (1, 3))
+        """
+        owner = None if cube_owner is None else (0 if cube_owner == player else 1)
+        mine = score if player == 0 else (score[1], score[0])
+        return cls(cube_value, owner, match_length, mine, crawford, jacoby)
+
     def away(self) -> tuple[int, int]:
         """Points each side still needs (0, 0 in a money game)."""
         if not self.match_length:

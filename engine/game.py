@@ -225,10 +225,14 @@ class Game:
 
     def context(self, player: int) -> MatchContext:
         """Cube and score as ``player`` sees them (for computer players' decisions)."""
-        owner = None if self.cube_owner is None else (0 if self.cube_owner == player else 1)
-        score = self.score if player == 0 else (self.score[1], self.score[0])
-        return MatchContext(
-            self.cube_value, owner, self.match_length, score, self.crawford, self.jacoby
+        return MatchContext.seen_by(
+            player,
+            cube_value=self.cube_value,
+            cube_owner=self.cube_owner,
+            match_length=self.match_length,
+            score=self.score,
+            crawford=self.crawford,
+            jacoby=self.jacoby,
         )
 
     def can_double(self) -> bool:

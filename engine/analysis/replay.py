@@ -94,9 +94,16 @@ def start_position(game: Game) -> tuple[Position, int]:
 
 
 def _ctx(game: Game, player: int, cube: int, owner: int | None) -> MatchContext:
-    relative = None if owner is None else (0 if owner == player else 1)
-    score = game.score if player == 0 else (game.score[1], game.score[0])
-    return MatchContext(cube, relative, game.match_length, score, game.crawford, game.jacoby)
+    """:meth:`Game.context` at another state of the cube."""
+    return MatchContext.seen_by(
+        player,
+        cube_value=cube,
+        cube_owner=owner,
+        match_length=game.match_length,
+        score=game.score,
+        crawford=game.crawford,
+        jacoby=game.jacoby,
+    )
 
 
 def _match_id(
