@@ -373,8 +373,9 @@ class Position:
         :raises IllegalPlayError: when a step is not physically possible (see :func:`apply_step`).
         """
         cells = list(self._board)
+        step_ = apply_step  # a local name: this runs for every play the computer weighs
         for step in steps:
-            apply_step(cells, step[0], step[1])
+            step_(cells, step[0], step[1])
         if end_turn:
             cells.reverse()
             return Position._trusted(tuple([-v for v in cells]))
