@@ -26,6 +26,7 @@ from engine import (
     Play,
     PlaySyntaxError,
     Position,
+    Turn,
     legal_plays,
     parse_play,
 )
@@ -316,3 +317,40 @@ def test_a_play_given_as_steps_is_explained_the_same_way() -> None:
         game.play(Play([Move(8, 7, 1), Move(2, 1, 1)]))
     assert err.value.code == "illegal.partial_double"
     assert game.dice == (1, 1) and game.position == ISSUE  # nothing changed
+
+
+def test_a_refused_click_names_the_rule_too() -> None:
+    with pytest.raises(IllegalPlayError) as err:
+        Turn(Position.initial(), (6, 1)).step(13, 1)
+    assert (err.value.code, err.value.params) == ("illegal.blocked", {"text": "13/12", "point": 12})
+    with pytest.raises(IllegalPlayError) as err:
+        Turn(ISSUE, (1, 1)).step(1, 1)
+    assert (err.value.code, err.value.params["point"]) == ("illegal.not_home", 8)
+
+
+def test_refused_clicks_over_the_corpus_tell_the_truth() -> None:
+    seen: Counter[str] = Counter()
+    for pos, dice in CASES[::2]:
+        turn = Turn(pos, dice)
+        b = pos.board
+        for src in range(1, 26):
+            for die in set(dice):
+                try:
+                    turn.step(src, die)
+                except IllegalPlayError as err:
+                    p, code = err.params, err.code
+                    seen[code] += 1
+                    if code == "illegal.blocked":
+                        assert p["point"] == src - die and b[src - die] <= -2
+                    elif code == "illegal.not_home":
+                        point = p["point"]
+                        assert isinstance(point, int) and point >= 7 and b[point] > 0
+                    elif code == "illegal.bear_off_higher":
+                        higher = p["higher"]
+                        assert isinstance(higher, int) and die > src and higher > src
+                        assert b[higher] > 0
+                    elif code == "turn.no_checker":
+                        assert b[src] <= 0
+                    elif code == "turn.enter_first":
+                        assert b[25] > 0 and src != 25
+    assert {"illegal.blocked", "illegal.not_home", "illegal.bear_off_higher"} <= set(seen), seen
