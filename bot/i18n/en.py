@@ -218,7 +218,7 @@ MESSAGES: dict[str, str] = {
     "engine.illegal.no_checker_left": "`{text}` moves more checkers from your {point}-point than you have "
     "there.",
     "engine.illegal.no_checker_left_bar": "`{text}` enters more checkers than you have on the bar.",
-    "engine.illegal.blocked": "`{text}`: your {point}-point is held by your opponent.",
+    "engine.illegal.blocked": "`{text}`: your point {point} is held by your opponent.",
     "engine.illegal.blocked_both": "`{text}`: both ways are blocked: your opponent holds your "
     "{point}-point and your {other}-point.",
     "engine.illegal.not_home": "`{text}`: you can bear off only when all your checkers are in "
