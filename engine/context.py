@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from engine.errors import GameStateError
+
 __all__ = ["MAX_CUBE", "MatchContext"]
 
 MAX_CUBE = 64
@@ -37,6 +39,29 @@ class MatchContext:
     crawford: bool = False
     jacoby: bool = False
 
+    @classmethod
+    def seen_by(
+        cls,
+        player: int,
+        *,
+        cube_value: int,
+        cube_owner: int | None,
+        match_length: int,
+        score: tuple[int, int],
+        crawford: bool = False,
+        jacoby: bool = False,
+    ) -> MatchContext:
+        """The context seen by ``player`` (0 or 1) of a game whose cube owner and score are
+        given for players 0 and 1.
+
+        >>> ctx = MatchContext.seen_by(1, cube_value=2, cube_owner=1, match_length=5, score=(3, 1))
+        >>> ctx.cube_owner, ctx.score
+        (0, (1, 3))
+        """
+        owner = None if cube_owner is None else (0 if cube_owner == player else 1)
+        mine = score if player == 0 else (score[1], score[0])
+        return cls(cube_value, owner, match_length, mine, crawford, jacoby)
+
     def away(self) -> tuple[int, int]:
         """Points each side still needs (0, 0 in a money game)."""
         if not self.match_length:
@@ -51,11 +76,32 @@ class MatchContext:
         >>> MatchContext(match_length=5, score=(3, 0), cube_value=2).may_double(1)
         True
         """
-        if self.crawford or self.cube_value >= MAX_CUBE:
-            return False
+        return self.why_no_double(player) is None
+
+    def why_no_double(self, player: int) -> GameStateError | None:
+        """Why ``player`` may not offer a double now (ignoring whose turn it is), or None when
+        he may: the one place for the cube's rules (the Crawford game, the maximum cube, who
+        owns the cube, a dead cube).
+
+        >>> MatchContext(cube_value=2, cube_owner=1).why_no_double(0).code
+        'cube.owner'
+        >>> MatchContext(cube_value=2, cube_owner=0).why_no_double(0) is None
+        True
+        """
+        if self.crawford:
+            return GameStateError("no doubling in the Crawford game", code="cube.crawford")
+        if self.cube_value >= MAX_CUBE:
+            return GameStateError(
+                f"the cube is at its maximum ({MAX_CUBE})", code="cube.max", max=MAX_CUBE
+            )
+        if self.cube_owner not in (None, player):
+            return GameStateError("only the owner of the cube can redouble", code="cube.owner")
         if self.cube_dead(player):
-            return False
-        return self.cube_owner in (None, player)
+            return GameStateError(
+                "the cube is dead: winning this game at the current stake already wins the match",
+                code="cube.dead",
+            )
+        return None
 
     def cube_dead(self, player: int) -> bool:
         """True in a match when winning this game at the current stake already gives ``player``

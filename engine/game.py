@@ -26,12 +26,13 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from engine.context import MAX_CUBE, MatchContext
+from engine.context import MatchContext
 from engine.errors import GameStateError, IllegalPlayError
 from engine.ids import GameState, MatchKey, encode_match_id
 from engine.movegen import Dice, Move, Play, validate_dice
 from engine.notation import parse_play
 from engine.position import Position
+from engine.refusals import why_illegal
 from engine.turn import Turn
 
 __all__ = ["Event", "EventKind", "Game", "GameResult", "Phase", "ResultReason"]
@@ -177,6 +178,33 @@ class Game:
         self.events: list[Event] = []
         self._turn: Turn | None = None
 
+    @classmethod
+    def from_key(
+        cls, position: Position, key: MatchKey, *, jacoby: bool = False, cube: bool = True
+    ) -> Game:
+        """A game standing where GNU Backgammon's IDs say (see :meth:`engine.Match.from_ids`,
+        which checks the Match ID first): the position seen by the player on roll, and from the
+        Match ID the length, score, cube, Crawford flag, who is on roll, the dice if rolled and a
+        double on offer."""
+        length = key.match_length
+        game = cls(
+            match_length=length,
+            score=key.score if length else (0, 0),
+            crawford=bool(length) and key.crawford,
+            jacoby=jacoby,
+            cube=cube,
+            position=position,
+        )
+        game.on_roll = key.player_on_roll
+        game.cube_value = key.cube_value
+        game.cube_owner = key.cube_owner
+        game.phase = Phase.ROLL
+        if key.double_offered:
+            game.phase = Phase.DOUBLED
+        elif key.dice != (0, 0):
+            game._start_move(key.dice)
+        return game
+
     # -- who acts -----------------------------------------------------------------------------
 
     @property
@@ -197,20 +225,20 @@ class Game:
 
     def context(self, player: int) -> MatchContext:
         """Cube and score as ``player`` sees them (for computer players' decisions)."""
-        owner = None if self.cube_owner is None else (0 if self.cube_owner == player else 1)
-        score = self.score if player == 0 else (self.score[1], self.score[0])
-        return MatchContext(
-            self.cube_value, owner, self.match_length, score, self.crawford, self.jacoby
+        return MatchContext.seen_by(
+            player,
+            cube_value=self.cube_value,
+            cube_owner=self.cube_owner,
+            match_length=self.match_length,
+            score=self.score,
+            crawford=self.crawford,
+            jacoby=self.jacoby,
         )
 
     def can_double(self) -> bool:
         """Whether the player on roll may offer a double now (the Crawford rule, cube ownership,
         the maximum cube, and no double with a dead cube, as GNU Backgammon rules)."""
-        return (
-            self.phase is Phase.ROLL
-            and self.cube_enabled
-            and self.context(self.on_roll).may_double(0)
-        )
+        return self._why_no_double() is None
 
     # -- opening and rolls --------------------------------------------------------------------
 
@@ -310,18 +338,17 @@ class Game:
         chosen = legal.get(play)
         if chosen is None:
             # A play with the same result, written with other steps, is the same play.
-            after = self.position.apply(play)
+            try:
+                after = self.position.apply(play)
+            except IllegalPlayError:
+                steps = [(m.src, m.dst) for m in play.moves]
+                raise why_illegal(str(play), steps, self.position, turn.dice) from None
             chosen = next((p for p in turn.plays if p.result_position() == after), None)
         if chosen is None:
-            roll = f"{turn.dice[0]}-{turn.dice[1]}"
-            raise IllegalPlayError(
-                f"{play} is not a legal play of {roll}",
-                code="illegal.other",
-                text=str(play),
-                dice=roll,
-            )
+            steps = [(m.src, m.dst) for m in play.moves]
+            raise why_illegal(str(play), steps, self.position, turn.dice)
         self.events.append(
-            Event(EventKind.MOVE, self.on_roll, turn.dice, str(chosen), chosen._steps)
+            Event(EventKind.MOVE, self.on_roll, turn.dice, str(chosen), chosen.moves)
         )
         after = chosen.result_position()
         if after.winner() is not None:
@@ -348,12 +375,13 @@ class Game:
 
         :raises GameStateError: when doubling is not allowed now.
         """
-        if not self.can_double():
-            raise self._why_no_double()
+        refusal = self._why_no_double()
+        if refusal is not None:
+            raise refusal
         self.events.append(Event(EventKind.DOUBLE, self.on_roll, value=self.cube_value * 2))
         self.phase = Phase.DOUBLED
 
-    def _why_no_double(self) -> GameStateError:
+    def _why_no_double(self) -> GameStateError | None:
         if self.phase is not Phase.ROLL:
             return GameStateError(
                 "you can double only at the start of your turn, before rolling", code="cube.when"
@@ -362,18 +390,7 @@ class Game:
             return GameStateError(
                 "this game is played without the doubling cube", code="cube.disabled"
             )
-        if self.crawford:
-            return GameStateError("no doubling in the Crawford game", code="cube.crawford")
-        if self.cube_value >= MAX_CUBE:
-            return GameStateError(
-                f"the cube is at its maximum ({MAX_CUBE})", code="cube.max", max=MAX_CUBE
-            )
-        if self.cube_owner not in (None, self.on_roll):
-            return GameStateError("only the owner of the cube can redouble", code="cube.owner")
-        return GameStateError(
-            "the cube is dead: winning this game at the current stake already wins the match",
-            code="cube.dead",
-        )
+        return self.context(self.on_roll).why_no_double(0)
 
     def take(self) -> None:
         """The doubled player takes: the cube doubles and becomes his."""
@@ -503,8 +520,6 @@ class Game:
         score = list(self.score)
         score[winner] += result.points
         n = self.match_length
-        next_crawford = bool(n) and not self.crawford and max(self.score) < n - 1
-        next_crawford = next_crawford and score[winner] == n - 1
         on_roll, turn, resignation, dice = self.on_roll, self.on_roll, 0, (0, 0)
         if result.reason is ResultReason.BEAR_OFF:
             on_roll = turn = loser
@@ -516,7 +531,7 @@ class Game:
             cube_value=self.cube_value,
             cube_owner=self.cube_owner,
             player_on_roll=on_roll,
-            crawford=next_crawford,
+            crawford=self.next_is_crawford(),
             game_state={
                 ResultReason.BEAR_OFF: GameState.OVER,
                 ResultReason.DROP: GameState.DROPPED,
@@ -531,6 +546,21 @@ class Game:
             score=(score[0], score[1]),
             jacoby=self.jacoby,
         )
+
+    def next_is_crawford(self) -> bool:
+        """Whether the next game of the match is the Crawford game (the one place for that rule):
+        this game is over and its winner has just reached one point short of the match, for the
+        first time (nobody stood there before this game, which is not the Crawford game itself).
+
+        >>> g = Game(match_length=3)
+        >>> g.opening_roll(6, 1); g.resign(1, 2); g.accept_resignation()
+        >>> g.next_is_crawford()
+        True
+        """
+        n, result = self.match_length, self.result
+        if not n or result is None or self.crawford or max(self.score) >= n - 1:
+            return False
+        return self.score[result.winner] + result.points == n - 1
 
     def _dice_at_resignation(self) -> Dice:
         """The dice rolled and not yet played when the game was given up, else (0, 0)."""

@@ -18,7 +18,7 @@ from typing import Any
 
 from engine.context import MAX_CUBE
 from engine.errors import GameStateError
-from engine.game import Game, Phase
+from engine.game import Game
 
 __all__ = ["Match"]
 
@@ -36,10 +36,9 @@ class Match:
         self.length = length
         self.jacoby = bool(jacoby and not length)
         self.cube = cube
-        # A match taken up from a GNU Backgammon Match ID starts at its score, and may be past
-        # its Crawford game already.
+        # A match taken up from a GNU Backgammon Match ID starts at its score (and is past its
+        # Crawford game when a player stands one point short: its games know that from the score).
         self.start_score: tuple[int, int] = (0, 0)
-        self.crawford_done = False
         self.forfeited_by: int | None = None  # who abandoned the match (a claim on time)
         self.games: list[Game] = [self._new_game((0, 0), crawford=False)]
 
@@ -95,11 +94,7 @@ class Match:
             raise GameStateError("the current game is not over yet", code="match.game_on")
         if self.is_over:
             raise GameStateError("the match is over", code="match.over")
-        score = self.score
-        at_crawford = [s == self.length - 1 for s in score]
-        done = self.crawford_done or any(g.crawford for g in self.games)
-        crawford = any(at_crawford) and not all(at_crawford) and not done
-        game = self._new_game(score, crawford=crawford)
+        game = self._new_game(self.score, crawford=self.game.next_is_crawford())
         self.games.append(game)
         return game
 
@@ -133,9 +128,8 @@ class Match:
             "cube": self.cube,
             "games": [g.to_dict() for g in self.games],
         }
-        if self.start_score != (0, 0) or self.crawford_done:
+        if self.start_score != (0, 0):
             d["start_score"] = list(self.start_score)
-            d["crawford_done"] = self.crawford_done
         if self.forfeited_by is not None:
             d["forfeited_by"] = self.forfeited_by
         return d
@@ -156,7 +150,6 @@ class Match:
         m.games = games
         start = d.get("start_score", (0, 0))
         m.start_score = (int(start[0]), int(start[1]))
-        m.crawford_done = bool(d.get("crawford_done", False))
         forfeited = d.get("forfeited_by")
         m.forfeited_by = None if forfeited is None else int(forfeited)
         return m
@@ -193,23 +186,5 @@ class Match:
             raise GameStateError(f"the cube is at most {MAX_CUBE}", code="cube.max", max=MAX_CUBE)
         m = cls(length=length, jacoby=key.jacoby and not length, cube=cube)
         m.start_score = key.score if length else (0, 0)
-        crawford = bool(length) and key.crawford
-        m.crawford_done = bool(length) and not crawford and (length - 1) in key.score
-        game = Game(
-            match_length=length,
-            score=m.start_score,
-            crawford=crawford,
-            jacoby=m.jacoby,
-            cube=cube,
-            position=position,
-        )
-        game.on_roll = key.player_on_roll
-        game.cube_value = key.cube_value
-        game.cube_owner = key.cube_owner
-        game.phase = Phase.ROLL
-        if key.double_offered:
-            game.phase = Phase.DOUBLED
-        elif key.dice != (0, 0):
-            game._start_move(key.dice)
-        m.games = [game]
+        m.games = [Game.from_key(position, key, jacoby=m.jacoby, cube=cube)]
         return m

@@ -14,33 +14,19 @@ resulting position.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from engine.position import BAR, OFF, Move, Position, apply_step
+from engine.writing import format_moves
 
-from engine.position import BAR, OFF, Position
-
-__all__ = ["Dice", "Move", "Play", "legal_plays", "validate_dice"]
+__all__ = ["Dice", "Move", "Play", "checker_steps", "legal_plays", "validate_dice"]
 
 Dice = tuple[int, int]
-
-
-class Move(NamedTuple):
-    """One checker moved by one die, in the mover's numbering (``BAR`` = 25, ``OFF`` = 0).
-
-    ``die`` is the die used (it can exceed ``src - dst`` when bearing off from below the die), and
-    ``hit`` says whether an opponent's blot was sent to the bar.
-    """
-
-    src: int
-    dst: int
-    die: int
-    hit: bool = False
 
 
 class Play:
     """A complete legal play: the checker steps of one turn, in the order they are played.
 
     Plays are immutable and hashable; two plays are equal when they make the same steps. Plays
-    built by :func:`legal_plays` also remember the position they start from, so
+    built by :func:`legal_plays` also remember the position they start from (:attr:`start`), so
     :meth:`Position.apply` needs no checks.
 
     >>> from engine.position import Position
@@ -49,27 +35,32 @@ class Play:
     ('24/18 13/8', (6, 5))
     """
 
-    __slots__ = ("_moves", "_result", "_source", "_steps")
+    __slots__ = ("_moves", "_result", "_start", "_steps")
 
     _steps: tuple[tuple[int, int, int, bool], ...]
     _moves: tuple[Move, ...] | None
-    _source: tuple[int, ...] | None
+    _start: Position | None
     _result: Position | None
 
     def __init__(self, moves: tuple[Move, ...] | list[Move]) -> None:
         self._moves = tuple(Move(*m) for m in moves)
         self._steps = tuple(tuple(m) for m in self._moves)  # type: ignore[misc]
-        self._source = None
+        self._start = None
         self._result = None
 
     @classmethod
-    def _make(cls, steps: tuple[tuple[int, int, int, bool], ...], source: tuple[int, ...]) -> Play:
+    def _make(cls, steps: tuple[tuple[int, int, int, bool], ...], start: Position) -> Play:
         play = object.__new__(cls)
         play._steps = steps
         play._moves = None
-        play._source = source
+        play._start = start
         play._result = None
         return play
+
+    @property
+    def start(self) -> Position | None:
+        """The position this play starts from when :func:`legal_plays` built it, else None."""
+        return self._start
 
     @property
     def moves(self) -> tuple[Move, ...]:
@@ -82,19 +73,9 @@ class Play:
         """The position after this play, seen by the opponent (only for plays from
         :func:`legal_plays`; use :meth:`Position.apply` otherwise)."""
         if self._result is None:
-            if self._source is None:
+            if self._start is None:
                 raise ValueError("this play was not built by legal_plays; use Position.apply")
-            cells = list(self._source)
-            for s, t, _, _ in self._steps:
-                cells[s] -= 1
-                if t:
-                    if cells[t] == -1:
-                        cells[t] = 1
-                        cells[0] -= 1
-                    else:
-                        cells[t] += 1
-            cells.reverse()
-            self._result = Position._trusted(tuple([-v for v in cells]))
+            self._result = self._start.apply_steps(self._steps, end_turn=True)
         return self._result
 
     def dice_used(self) -> tuple[int, ...]:
@@ -117,9 +98,7 @@ class Play:
         return hash(self._steps)
 
     def __str__(self) -> str:
-        from engine.notation import format_play
-
-        return format_play(self)
+        return format_moves(self.moves)
 
     def __repr__(self) -> str:
         return f"<Play {self}>"
@@ -155,8 +134,14 @@ _Step = tuple[int, int, int, bool]  # (src, dst, die, hit)
 _Found = dict[int, tuple[_Step, ...]]
 
 
-def _steps(b: list[int], d: int) -> list[tuple[int, int, bool]]:
-    """Every single-checker step with die ``d`` on board ``b``: (src, dst, hit)."""
+def checker_steps(b: list[int], d: int) -> list[tuple[int, int, bool]]:
+    """Every single-checker step with die ``d`` on the 26-int board ``b``: ``(src, dst, hit)``.
+    The rules of one step (enter from the bar first, the points the opponent holds, bearing off
+    only when every checker is home, a larger die only from the highest point) live here.
+
+    >>> checker_steps(list(Position.initial().board), 6)
+    [(24, 18, False), (13, 7, False), (8, 2, False)]
+    """
     if b[25] > 0:
         v = b[25 - d]
         return [(25, 25 - d, v == -1)] if v >= -1 else []
@@ -184,15 +169,11 @@ def _steps(b: list[int], d: int) -> list[tuple[int, int, bool]]:
     return out
 
 
-def _apply_step(b: list[int], src: int, dst: int, hit: bool) -> list[int]:
+def _after(b: list[int], src: int, dst: int) -> list[int]:
+    # The engine's one step primitive, not a copy of it: with it legal_plays still runs about
+    # 53,000 corpus positions/s (CPU time; 53,700 with the former inline copy, target 30,000).
     n = b.copy()
-    n[src] -= 1
-    if dst:
-        if hit:
-            n[dst] = 1
-            n[0] -= 1
-        else:
-            n[dst] += 1
+    apply_step(n, src, dst)
     return n
 
 
@@ -206,9 +187,9 @@ def _generate_non_double(b: list[int], hi: int, lo: int) -> _Found:
     found: _Found = {}
     singles: dict[int, _Found] = {hi: {}, lo: {}}
     for first, second in ((hi, lo), (lo, hi)):
-        for s, t, h in _steps(b, first):
+        for s, t, h in checker_steps(b, first):
             k1 = _key(s, t, h)
-            nexts = _steps(_apply_step(b, s, t, h), second)
+            nexts = checker_steps(_after(b, s, t), second)
             if not nexts:
                 if not found:
                     singles[first].setdefault(k1, ((s, t, first, h),))
@@ -277,13 +258,13 @@ def _generate_double(b: list[int], d: int) -> _Found:
     for _ in range(4):
         nxt: dict[int, tuple[list[int], tuple[_Step, ...], int]] = {}
         for key0, (cells, moves, last) in layer.items():
-            for s, t, h in _steps(cells, d):
+            for s, t, h in checker_steps(cells, d):
                 if s > last:
                     continue
                 key = key0 + _key(s, t, h)
                 seen = nxt.get(key)
                 if seen is None or seen[2] < s:
-                    nxt[key] = (_apply_step(cells, s, t, h), (*moves, (s, t, d, h)), s)
+                    nxt[key] = (_after(cells, s, t), (*moves, (s, t, d, h)), s)
         if not nxt:
             break
         layer = nxt
@@ -304,14 +285,13 @@ def legal_plays(position: Position, dice: Dice) -> list[Play]:
     :raises ValueError: when ``dice`` is not two values from 1 to 6.
     """
     d1, d2 = validate_dice(dice)
-    source = position.board
-    cells = list(source)
+    cells = list(position.board)
     if d1 == d2:
         found = _generate_double(cells, d1)
     else:
         found = _generate_non_double(cells, max(d1, d2), min(d1, d2))
     make = Play._make
-    return [make(steps, source) for steps in found.values()]
+    return [make(steps, position) for steps in found.values()]
 
 
 def nobody_can_move(position: Position) -> bool:

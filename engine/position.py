@@ -23,15 +23,15 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, TypeAlias
+from collections.abc import Iterable, MutableSequence, Sequence
+from typing import TYPE_CHECKING, NamedTuple, TypeAlias
 
 from engine.errors import IllegalPlayError, InvalidPositionError
 
 if TYPE_CHECKING:
     from engine.movegen import Play
 
-__all__ = ["BAR", "CHECKERS", "OFF", "Point", "Position"]
+__all__ = ["BAR", "CHECKERS", "OFF", "Move", "Point", "Position", "apply_step", "undo_step"]
 
 Point: TypeAlias = int
 """A point number from the mover's view: 1..24, :data:`BAR` (25) or :data:`OFF` (0)."""
@@ -39,6 +39,84 @@ Point: TypeAlias = int
 BAR: Point = 25
 OFF: Point = 0
 CHECKERS = 15
+
+
+class Move(NamedTuple):
+    """One checker moved by one die, in the mover's numbering (``BAR`` = 25, ``OFF`` = 0).
+
+    ``die`` is the die used (it can exceed ``src - dst`` when bearing off from below the die), and
+    ``hit`` says whether an opponent's blot was sent to the bar.
+    """
+
+    src: int
+    dst: int
+    die: int
+    hit: bool = False
+
+
+def apply_step(cells: MutableSequence[int], src: Point, dst: Point) -> bool:
+    """Move one of the mover's checkers from ``src`` to ``dst`` on a 26-int board, in place, and
+    say whether it hit a blot (sent to the opponent's bar). The engine's one piece of checker
+    arithmetic: positions, plays, turns, the replay and the arrows all go through it (and
+    :func:`undo_step`, its inverse).
+
+    It checks what is physically possible (a checker to move, moving toward the mover's 1-point,
+    a point not held by the opponent), not the rules of the dice: :func:`engine.legal_plays`
+    judges those.
+
+    >>> cells = list(Position.initial().board)
+    >>> apply_step(cells, 24, 23), cells[24], cells[23]
+    (False, 1, 1)
+
+    :raises IllegalPlayError: when the step is not physically possible.
+    """
+    # Written for speed (the move generator runs it for every step it tries): one comparison
+    # each, no chained comparison.
+    if src > 25 or dst >= src or dst < 0:
+        raise IllegalPlayError(f"{src}/{dst} is not a move of the player on roll")
+    n = cells[src]
+    if n <= 0:
+        raise IllegalPlayError(f"the player on roll has no checker on {src}")
+    cells[src] = n - 1
+    if dst == OFF:
+        return False
+    v = cells[dst]
+    if v == -1:
+        cells[dst] = 1
+        cells[0] -= 1
+        return True
+    if v < -1:
+        cells[src] += 1
+        raise IllegalPlayError(f"point {dst} is held by the opponent")
+    cells[dst] = v + 1
+    return False
+
+
+def undo_step(cells: MutableSequence[int], src: Point, dst: Point, hit: bool) -> None:
+    """Take back :func:`apply_step` in place: the checker goes back from ``dst`` to ``src``, and a
+    blot it hit comes back from the opponent's bar.
+
+    >>> cells = list(Position.initial().board)
+    >>> hit = apply_step(cells, 24, 23); undo_step(cells, 24, 23, hit)
+    >>> tuple(cells) == Position.initial().board
+    True
+
+    :raises IllegalPlayError: when that step cannot have been made on this board (no checker of
+        the mover on ``dst``, a hit with no opponent checker on the bar, ...).
+    """
+    if not 0 <= dst < src <= 25:
+        raise IllegalPlayError(f"{src}/{dst} is not a move of the player on roll")
+    if dst != OFF:
+        if cells[dst] <= 0 or (hit and (cells[dst] != 1 or cells[0] >= 0)):
+            raise IllegalPlayError(f"{src}/{dst}{'*' if hit else ''} cannot have been played")
+        cells[dst] -= 1
+        if hit:
+            cells[dst] = -1
+            cells[0] += 1
+    if cells[src] < 0:
+        raise IllegalPlayError(f"{src}/{dst}: the opponent holds {src}")
+    cells[src] += 1
+
 
 _INITIAL: tuple[int, ...] = (
     0,  # opponent's bar
@@ -278,14 +356,49 @@ class Position:
         :raises IllegalPlayError: when a step moves a checker that is not there or lands on a
             point the opponent holds.
         """
-        source = play._source
-        if source is self._board or source == self._board:
+        start = play.start
+        if start is self or start == self:
             return play.result_position()
+        return self.apply_steps(play.moves, end_turn=True)
+
+    def apply_steps(self, steps: Iterable[Sequence[int]], *, end_turn: bool = False) -> Position:
+        """The position after the checker ``steps`` (``(src, dst, ...)`` each, as :class:`Move`),
+        still seen by the mover, or by his opponent with ``end_turn`` (as after a whole play).
+
+        >>> Position.initial().apply_steps([(8, 5), (6, 5)]).pip_counts()
+        (163, 167)
+        >>> Position.initial().apply_steps([(8, 5), (6, 5)], end_turn=True).pip_counts()
+        (167, 163)
+
+        :raises IllegalPlayError: when a step is not physically possible (see :func:`apply_step`).
+        """
         cells = list(self._board)
-        for move in play.moves:
-            _step(cells, move.src, move.dst, self)
-        cells.reverse()
-        return Position._trusted(tuple([-v for v in cells]))
+        step_ = apply_step  # a local name: this runs for every play the computer weighs
+        for step in steps:
+            step_(cells, step[0], step[1])
+        if end_turn:
+            cells.reverse()
+            return Position._trusted(tuple([-v for v in cells]))
+        return Position._trusted(tuple(cells))
+
+    def undo_steps(self, steps: Sequence[Sequence[int]]) -> Position:
+        """The position before the checker ``steps`` (``(src, dst, die, hit)`` each, as
+        :class:`Move`), both seen by the player who made them: the inverse of :meth:`apply_steps`.
+
+        >>> pos = Position.initial()
+        >>> pos.apply_steps([(8, 5, 3, False), (6, 5, 1, False)]).undo_steps(
+        ...     [(8, 5, 3, False), (6, 5, 1, False)]) == pos
+        True
+
+        :raises IllegalPlayError: when the steps cannot have led to this position.
+        """
+        cells = list(self._board)
+        for step in reversed(steps):
+            undo_step(cells, step[0], step[1], bool(step[3]))
+        try:
+            return Position(cells)
+        except InvalidPositionError as exc:
+            raise IllegalPlayError(f"those steps cannot have led here: {exc}") from None
 
     # -- dunder -----------------------------------------------------------------------------
 
@@ -302,23 +415,6 @@ class Position:
 
     def __reduce__(self) -> tuple[object, tuple[tuple[int, ...]]]:
         return (Position, (self._board,))
-
-
-def _step(cells: list[int], src: int, dst: int, pos: Position) -> None:
-    """Move one checker in place, refusing what no rule allows."""
-    if not 1 <= src <= 25 or not 0 <= dst < src:
-        raise IllegalPlayError(f"{src}/{dst} is not a move of the player on roll in {pos!r}")
-    if cells[src] <= 0:
-        raise IllegalPlayError(f"no checker of the player on roll on {src} in {pos!r}")
-    cells[src] -= 1
-    if dst == OFF:
-        return
-    if cells[dst] < -1:
-        raise IllegalPlayError(f"point {dst} is held by the opponent in {pos!r}")
-    if cells[dst] == -1:
-        cells[dst] = 0
-        cells[0] -= 1
-    cells[dst] += 1
 
 
 def _validate(cells: tuple[int, ...]) -> None:

@@ -22,8 +22,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from engine.errors import IllegalPlayError
-from engine.movegen import Dice, Move, Play, _steps, legal_plays, validate_dice
-from engine.position import Position
+from engine.movegen import Dice, Move, Play, checker_steps, legal_plays, validate_dice
+from engine.position import Position, apply_step
+from engine.refusals import step_problem
+from engine.writing import format_point
 
 __all__ = ["Step", "Turn"]
 
@@ -46,7 +48,8 @@ class Turn:
         if not self._plays:
             plays = legal_plays(self.position, self.dice)
             object.__setattr__(self, "_plays", plays)
-            object.__setattr__(self, "_targets", {_board_after(p): p for p in plays})
+            targets = {self.position.apply_steps(p.moves).board: p for p in plays}
+            object.__setattr__(self, "_targets", targets)
 
     # -- queries ----------------------------------------------------------------------------
 
@@ -62,14 +65,11 @@ class Turn:
 
     def board(self) -> tuple[int, ...]:
         """The 26-int board after the steps so far (still seen by the player on roll)."""
-        cells = list(self.position.board)
-        for m in self.steps:
-            _apply(cells, m)
-        return tuple(cells)
+        return self.current_position().board
 
     def current_position(self) -> Position:
         """The position after the steps so far, still seen by the player on roll (for drawing)."""
-        return Position._trusted(self.board())
+        return self.position.apply_steps(self.steps)
 
     def remaining_dice(self) -> list[int]:
         """Dice not used yet, largest first (a double shows up to four times)."""
@@ -95,10 +95,10 @@ class Turn:
         for die in sorted(set(remaining), reverse=True):
             rest = list(remaining)
             rest.remove(die)
-            for s, t, h in _steps(cells, die):
+            for s, t, h in checker_steps(cells, die):
                 move = Move(s, t, die, h)
                 after = cells.copy()
-                _apply(after, move)
+                apply_step(after, s, t)
                 if self._completable(after, rest, left - 1, {}):
                     out.append(move)
         return out
@@ -191,9 +191,9 @@ class Turn:
             for die in set(remaining):
                 rest = list(remaining)
                 rest.remove(die)
-                for s, t, h in _steps(cells, die):
+                for s, t, _ in checker_steps(cells, die):
                     after = cells.copy()
-                    _apply(after, Move(s, t, die, h))
+                    apply_step(after, s, t)
                     if self._completable(after, rest, left - 1, seen):
                         ok = True
                         break
@@ -222,18 +222,13 @@ class Turn:
                 code="turn.forced_die",
                 die=forced,
             )
-        if cells[25] and src != 25:
+        problem = step_problem(cells, src, die)
+        if problem is not None and problem[0] == "enter_first":
             return IllegalPlayError(
                 "you must enter your checkers from the bar first", code="turn.enter_first"
             )
-        if all(s != src for s, _, _ in _steps(cells, die)):
-            return IllegalPlayError(
-                f"a checker on {where} cannot move {die}: the point is blocked or it cannot "
-                "bear off yet",
-                code="turn.blocked",
-                point=src,
-                die=die,
-            )
+        if problem is not None:
+            return _step_refused(src, die, problem)
         return IllegalPlayError(
             f"moving a checker from {where} with the {die} would leave a die unplayed, and the "
             "rules ask you to play as many dice as you can",
@@ -243,18 +238,32 @@ class Turn:
         )
 
 
-def _apply(cells: list[int], m: Move) -> None:
-    cells[m.src] -= 1
-    if m.dst:
-        if cells[m.dst] == -1:
-            cells[m.dst] = 1
-            cells[0] -= 1
-        else:
-            cells[m.dst] += 1
-
-
-def _board_after(play: Play) -> tuple[int, ...]:
-    cells = list(play._source or ())
-    for m in play.moves:
-        _apply(cells, m)
-    return tuple(cells)
+def _step_refused(src: int, die: int, problem: tuple[str, int]) -> IllegalPlayError:
+    """The refusal of one step the rules forbid, named like a written play's (the same messages
+    as :func:`engine.refusals.why_illegal`, the step written as the play)."""
+    kind, point = problem
+    text = f"{format_point(src)}/{format_point(max(src - die, 0))}"
+    if kind == "blocked":
+        return IllegalPlayError(
+            f"{text!r}: your {point}-point is held by your opponent",
+            code="illegal.blocked",
+            text=text,
+            point=point,
+        )
+    if kind == "not_home":
+        return IllegalPlayError(
+            f"{text!r}: you can bear off only when all your checkers are in your home board, "
+            f"and one is still on your {point}-point",
+            code="illegal.not_home",
+            text=text,
+            point=point,
+        )
+    return IllegalPlayError(
+        f"{text!r}: a {die} bears a checker off your {src}-point only when none stands higher, "
+        f"and you have one on your {point}-point",
+        code="illegal.bear_off_higher",
+        text=text,
+        point=src,
+        die=die,
+        higher=point,
+    )

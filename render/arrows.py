@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from engine import Move, Position
+from engine import IllegalPlayError, Move, Position
+from engine.position import apply_step
 from render import geometry as g
 from render.view import BoardView, Side
 
@@ -43,21 +44,23 @@ def trace(position: Position, view: BoardView) -> list[Step]:
         return []
     by: Side = view.last_play_by
     pos = position if by == "mover" else position.swap_players()
-    cells = _undo(list(pos.board), moves, position)
+    try:
+        cells = list(pos.undo_steps(moves).board)
+    except IllegalPlayError:
+        raise _mismatch(moves, position) from None
     off = pos.borne_off()[0] - sum(1 for m in moves if m.dst == 0)
     final = pos.board
     steps = []
     arrived: set[tuple[int, int]] = set()  # slots reached during the play: no ghost there
     for m in moves:
+        # The slots (0 = the first checker of a stack) the checker leaves and reaches; a blot
+        # it hits leaves the destination's first slot free.
         k_src = cells[m.src] - 1
-        cells[m.src] -= 1
         if m.dst == 0:
             k_dst, off = off, off + 1
         else:
-            if m.hit:
-                cells[m.dst] = 0
-            k_dst = cells[m.dst]
-            cells[m.dst] += 1
+            k_dst = max(cells[m.dst], 0)
+        apply_step(cells, m.src, m.dst)
         start = _place(by, m.src, k_src, view)
         end = _place(by, m.dst, k_dst, view)
         # The origin slot is drawn as a ghost when the checker stood there before the play and
@@ -88,24 +91,6 @@ def _uncross(moves: Sequence[Move], steps: list[Step]) -> list[Step]:
         for i, (start, ghost), (end, hit) in zip(indices, starts, ends, strict=True):
             out[i] = Step(start, end, hit, ghost)
     return out
-
-
-def _undo(cells: list[int], moves: Sequence[Move], position: Position) -> list[int]:
-    """The board (seen by the player who moved) before ``moves``."""
-    for m in reversed(moves):
-        if m.dst:
-            cells[m.dst] -= 1
-            if m.hit:
-                if cells[m.dst] != 0 or cells[0] >= 0:
-                    raise _mismatch(moves, position)
-                cells[m.dst] = -1
-                cells[0] += 1
-            if cells[m.dst] < 0 and not m.hit:
-                raise _mismatch(moves, position)
-        cells[m.src] += 1
-        if m.src != 25 and cells[m.src] <= 0:
-            raise _mismatch(moves, position)
-    return cells
 
 
 def _mismatch(moves: Sequence[Move], position: Position) -> ValueError:

@@ -21,6 +21,7 @@ from render import sprites
 from render.arrows import Step, draw_arrow, trace
 from render.fonts import bold
 from render.panels import band_height, draw_band, draw_strip, paste
+from render.samples import SAMPLES
 from render.theme import CHECKER_COLORS, THEMES, Theme
 from render.view import BoardView, Side
 
@@ -70,8 +71,6 @@ def palette(theme: str) -> Image.Image:
     >>> len(palette("classic").getpalette() or []) // 3
     256
     """
-    from render.samples import SAMPLES  # the samples render boards: import them only here
-
     scenes = [make() for make in SAMPLES.values()]
     pictures = [
         draw_board(pos, replace(view, theme=theme, colors=colors))

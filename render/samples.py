@@ -1,9 +1,11 @@
-"""The sample pictures shown in the README: ``python -m render.samples docs/`` writes them.
+"""The sample scenes: the README's pictures (``python -m render.write_samples docs/`` draws
+them) and the source of every picture's colour palette (:func:`render.board.palette`).
 
 Each sample is a position and a view built from real engine plays, one per state the eye must
 catch (the start, checkers on the bar, a bear-off, a double offered, the end of a game, a move
 half played in the Crawford game), plus a French, a mirrored and a red-and-black one. Tests
-render them all, so they also guard the budgets.
+render them all, so they also guard the budgets. Scenes only: this module draws nothing, so the
+renderer can use it without an import cycle.
 
 >>> sorted(SAMPLES)[:3]
 ['bar', 'bearoff', 'crawford']
@@ -11,16 +13,13 @@ render them all, so they also guard the budgets.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
-from pathlib import Path
 
 from engine import Move, Play, Position, legal_plays, parse_play
 from engine.context import MatchContext
-from render.board import render_board
 from render.view import BoardView, GameOver, Resignation
 
-__all__ = ["SAMPLES", "main", "movable_points"]
+__all__ = ["SAMPLES", "movable_points"]
 
 Sample = tuple[Position, BoardView]
 
@@ -204,20 +203,3 @@ SAMPLES: dict[str, Callable[[], Sample]] = {
     "crawford": crawford,
     "redblack": redblack,
 }
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Write every sample as ``board-<name>.png`` into the folder given (default ``docs``)."""
-    args = sys.argv[1:] if argv is None else argv
-    folder = Path(args[0] if args else "docs")
-    folder.mkdir(parents=True, exist_ok=True)
-    for name, make in SAMPLES.items():
-        position, view = make()
-        data = render_board(position, view=view)
-        (folder / f"board-{name}.png").write_bytes(data)
-        print(f"{folder / f'board-{name}.png'}: {len(data):,} bytes")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

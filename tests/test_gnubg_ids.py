@@ -9,7 +9,7 @@ What must match, and does: everything, from the opening roll to the end of the m
 moment with no gnubg counterpart is the engine's opening phase before the opening roll (gnubg rolls
 it as it starts a game), so no recorded step shows it. At the end of a game the Match ID follows
 gnubg's command-line program, where the turn, the resignation value and the dice stay where the
-last action left them (:meth:`engine.Game._final_key`).
+last action left them (:meth:`engine.Game.match_key`).
 """
 
 from __future__ import annotations

@@ -112,8 +112,8 @@ def test_syntax_errors_say_what_is_wrong(text: str, message: str) -> None:
 @pytest.mark.parametrize(
     ("text", "dice", "message"),
     [
-        ("24/18", (6, 2), "can be played in full"),
-        ("24/20 13/11", (6, 2), "is a move of 4"),
+        ("24/18", (6, 2), "plays only one die, but both dice of 6-2"),
+        ("24/20 13/11", (6, 2), "is a move of 4, which 6-2 cannot make"),
         ("6/off 13/7", (6, 6), "bear off only when all"),
         ("bar/22 13/11", (3, 2), "no checker on the bar"),
         ("7/1 13/11", (6, 2), "no checker on your 7-point"),
@@ -132,7 +132,7 @@ def test_blocked_point_message() -> None:
 
 def test_must_enter_from_bar_message() -> None:
     pos = Position.from_board(board(bar=1, p13=14, o1=-2))
-    with pytest.raises(IllegalPlayError, match="on the bar; enter"):
+    with pytest.raises(IllegalPlayError, match="still on the bar: enter it"):
         parse_play("13/7 13/11", pos, (6, 2))
 
 

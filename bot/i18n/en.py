@@ -212,17 +212,29 @@ MESSAGES: dict[str, str] = {
     "24 toward your 1).",
     "engine.illegal": "That play is not legal here.",
     "engine.illegal.no_move": "No legal play with {dice}: the turn passes.",
-    "engine.illegal.enter_first": "`{text}`: you have {count} checker(s) on the bar; enter them "
-    "before moving others.",
+    "engine.illegal.enter_first": "`{text}`: a checker of yours is still on the bar: enter it before moving any other.",
     "engine.illegal.no_checker": "`{text}`: you have no checker on your {point}-point to move.",
     "engine.illegal.no_checker_bar": "`{text}`: you have no checker on the bar.",
+    "engine.illegal.no_checker_left": "`{text}` moves more checkers from your {point}-point than you have "
+    "there.",
+    "engine.illegal.no_checker_left_bar": "`{text}` enters more checkers than you have on the bar.",
     "engine.illegal.blocked": "`{text}`: your point {point} is held by your opponent.",
+    "engine.illegal.blocked_both": "`{text}`: both ways are blocked: your opponent holds your "
+    "{point}-point and your {other}-point.",
     "engine.illegal.not_home": "`{text}`: you can bear off only when all your checkers are in "
-    "your home board.",
-    "engine.illegal.distance": "`{text}`: {step} is a move of {gap}, and {dice} moves a checker "
-    "{moves}.",
-    "engine.illegal.partial": "`{text}` plays {written} dice, but {dice} can be played in full "
-    "here ({longest}): play as many dice as you can.",
+    "your home board, and one is still on your {point}-point.",
+    "engine.illegal.bear_off_higher": "`{text}`: a {die} bears a checker off your {point}-point only "
+    "when none stands higher, and you have one on your {higher}-point.",
+    "engine.illegal.distance": "`{text}`: {step} is a move of {gap}, which {dice} cannot make "
+    "(one checker moves {moves}).",
+    "engine.illegal.off_distance": "`{text}`: bearing off from your {point}-point takes at least "
+    "{point}, and {dice} moves a checker {most} at most.",
+    "engine.illegal.dice": "`{text}` does not fit your dice: {dice} cannot make all these moves "
+    "together.",
+    "engine.illegal.partial": "`{text}` plays only one die, but both dice of {dice} can be played "
+    "here: the rules ask you to play both.",
+    "engine.illegal.partial_double": "`{text}` plays {written} of the four dice of {dice}, but "
+    "{longest} can be played here: the rules ask you to play as many as you can.",
     "engine.illegal.forced_die": "`{text}`: only one die can be played, and it must be the {die}.",
     "engine.illegal.other": "`{text}` is not a legal play of {dice} here.",
     "engine.ambiguous": "`{text}` could mean {candidates}: write the one you mean.",

@@ -220,17 +220,29 @@ MESSAGES: dict[str, str] = {
     "votre 24 vers votre 1).",
     "engine.illegal": "Ce coup n’est pas permis ici.",
     "engine.illegal.no_move": "Aucun coup possible avec {dice} : vous passez votre tour.",
-    "engine.illegal.enter_first": "`{text}` : vous avez {count} dame(s) sur la barre ; "
-    "rentrez-les avant de bouger les autres.",
+    "engine.illegal.enter_first": "`{text}` : une de vos dames est encore sur la barre : rentrez-la avant d’en déplacer une autre.",
     "engine.illegal.no_checker": "`{text}` : vous n’avez pas de dame sur votre case {point}.",
     "engine.illegal.no_checker_bar": "`{text}` : vous n’avez pas de dame sur la barre.",
+    "engine.illegal.no_checker_left": "`{text}` déplace plus de dames depuis votre case {point} que "
+    "vous n’en avez.",
+    "engine.illegal.no_checker_left_bar": "`{text}` rentre plus de dames que vous n’en avez sur la barre.",
     "engine.illegal.blocked": "`{text}` : votre point {point} est tenu par l’adversaire.",
-    "engine.illegal.not_home": "`{text}` : vous ne pouvez sortir des dames que lorsque les "
-    "quinze sont dans votre jan intérieur.",
-    "engine.illegal.distance": "`{text}` : {step} est un déplacement de {gap}, et {dice} "
-    "déplace une dame de {moves}.",
-    "engine.illegal.partial": "`{text}` joue {written} dé(s), mais {dice} peut être joué "
-    "entièrement ici ({longest}) : jouez autant de dés que possible.",
+    "engine.illegal.blocked_both": "`{text}` : les deux chemins sont fermés : l’adversaire tient "
+    "vos cases {point} et {other}.",
+    "engine.illegal.not_home": "`{text}` : vous ne pouvez sortir des dames que lorsqu’elles "
+    "sont toutes dans votre jan intérieur, et il en reste une sur votre case {point}.",
+    "engine.illegal.bear_off_higher": "`{text}` : un {die} ne sort une dame de votre case {point} "
+    "que si aucune n’est plus haut, et vous en avez une sur votre case {higher}.",
+    "engine.illegal.distance": "`{text}` : {step} est un déplacement de {gap}, impossible avec "
+    "{dice} (une dame avance de {moves}).",
+    "engine.illegal.off_distance": "`{text}` : sortir une dame de votre case {point} demande au "
+    "moins {point}, et avec {dice} une dame avance de {most} au plus.",
+    "engine.illegal.dice": "`{text}` ne correspond pas à vos dés : {dice} ne permet pas tous "
+    "ces déplacements ensemble.",
+    "engine.illegal.partial": "`{text}` ne joue qu’un dé, mais les deux dés de {dice} peuvent "
+    "être joués ici : la règle impose de jouer les deux.",
+    "engine.illegal.partial_double": "`{text}` joue {written} des quatre dés de {dice}, mais "
+    "{longest} peuvent être joués ici : la règle impose d’en jouer le plus possible.",
     "engine.illegal.forced_die": "`{text}` : un seul dé peut être joué, et ce doit être le {die}.",
     "engine.illegal.other": "`{text}` n’est pas un coup permis avec {dice} ici.",
     "engine.ambiguous": "`{text}` peut vouloir dire {candidates} : précisez lequel.",

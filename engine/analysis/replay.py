@@ -21,7 +21,7 @@ from typing import Literal
 
 from engine.bots.decisions import can_double_usefully
 from engine.context import MatchContext
-from engine.errors import InvalidPositionError
+from engine.errors import IllegalPlayError
 from engine.game import EventKind, Game
 from engine.ids import GameState, MatchKey, encode_match_id
 from engine.movegen import Dice, Move, Play, legal_plays
@@ -60,19 +60,9 @@ class Step:
 
 def _undo(position: Position, steps: tuple[tuple[int, int, int, bool], ...]) -> Position:
     """The position before ``steps`` (seen by the player who made them) from the one after."""
-    cells = list(position.board)
-    for src, dst, _die, hit in reversed(steps):
-        if dst:
-            cells[dst] -= 1
-            if hit:
-                if cells[dst] != 0:
-                    raise ValueError("the record does not replay: a hit on an occupied point")
-                cells[dst] = -1
-                cells[0] += 1
-        cells[src] += 1
     try:
-        return Position(cells)
-    except InvalidPositionError as exc:
+        return position.undo_steps(steps)
+    except IllegalPlayError as exc:
         raise ValueError(f"the record does not replay: {exc}") from None
 
 
@@ -104,9 +94,16 @@ def start_position(game: Game) -> tuple[Position, int]:
 
 
 def _ctx(game: Game, player: int, cube: int, owner: int | None) -> MatchContext:
-    relative = None if owner is None else (0 if owner == player else 1)
-    score = game.score if player == 0 else (game.score[1], game.score[0])
-    return MatchContext(cube, relative, game.match_length, score, game.crawford, game.jacoby)
+    """:meth:`Game.context` at another state of the cube."""
+    return MatchContext.seen_by(
+        player,
+        cube_value=cube,
+        cube_owner=owner,
+        match_length=game.match_length,
+        score=game.score,
+        crawford=game.crawford,
+        jacoby=game.jacoby,
+    )
 
 
 def _match_id(
