@@ -187,7 +187,8 @@ MESSAGES: dict[str, str] = {
     "error.nothing_to_undo": "There is no checker move to undo.",
     "error.die_not_playable": "The {die} cannot be played now.",
     "error.scope": "The scope is 'server' or 'global'.",
-    "error.language": "The language is 'en', 'fr' or 'auto'.",
+    "error.language": "Unknown language. Choose one of: {values}.",
+    "error.theme": "Unknown board theme. Choose one of: {values}.",
     # -- engine refusals, by code -----------------------------------------------------------------
     "engine.error": "That is not possible here.",
     "engine.syntax": "I cannot read that play. Write it like `24/18 13/11`, `bar/22*`, `6/off` "
@@ -297,13 +298,15 @@ MESSAGES: dict[str, str] = {
     # -- settings -------------------------------------------------------------------------------------
     "settings.text": "**Your settings**\nLanguage: {language}\nRoll automatically when there "
     "is no cube decision: {auto_roll}\nPlay forced moves automatically: {auto_forced}\nHome "
-    "board on the left: {mirrored}",
+    "board on the left: {mirrored}\nBoard theme: {theme}",
     "settings.saved": "Saved.",
     "settings.on": "on",
     "settings.off": "off",
     "settings.lang_en": "English",
     "settings.lang_fr": "French",
     "settings.lang_auto": "Discord's language",
+    "theme.classic": "classic",
+    "theme.ocean": "ocean",
     # -- slash commands (names, descriptions, options: what Discord's command picker shows) -------
     "cmd.play.name": "play",
     "cmd.play.description": "Play a game or a match against the computer.",
@@ -383,6 +386,8 @@ MESSAGES: dict[str, str] = {
     "cmd.settings.opt.auto_forced.description": "Play your forced moves (a single legal play) for you.",
     "cmd.settings.opt.mirrored.name": "mirrored",
     "cmd.settings.opt.mirrored.description": "Draw your home board on the left.",
+    "cmd.settings.opt.theme.name": "theme",
+    "cmd.settings.opt.theme.description": "The colours of your board.",
     # -- Discord adapter ----------------------------------------------------------------------------
     "discord.apology": "Sorry, something went wrong on my side and nothing was changed. Please try again; if it keeps happening, tell the bot's owner.",
     # -- terminal ---------------------------------------------------------------------------------

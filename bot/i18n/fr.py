@@ -194,7 +194,8 @@ MESSAGES: dict[str, str] = {
     "error.nothing_to_undo": "Il n’y a aucun déplacement à reprendre.",
     "error.die_not_playable": "Le {die} ne peut pas être joué maintenant.",
     "error.scope": "La portée est « server » ou « global ».",
-    "error.language": "La langue est « en », « fr » ou « auto ».",
+    "error.language": "Langue inconnue. Choisissez parmi : {values}.",
+    "error.theme": "Thème de plateau inconnu. Choisissez parmi : {values}.",
     # -- refus du moteur, par code ---------------------------------------------------------------------
     "engine.error": "Ce n’est pas possible ici.",
     "engine.syntax": "Je ne comprends pas ce coup. Écrivez-le comme `24/18 13/11`, `bar/22*`, "
@@ -304,13 +305,15 @@ MESSAGES: dict[str, str] = {
     # -- réglages -------------------------------------------------------------------------------------
     "settings.text": "**Vos réglages**\nLangue : {language}\nLancer automatiquement quand il n’y "
     "a pas de décision de videau : {auto_roll}\nJouer les coups forcés automatiquement : "
-    "{auto_forced}\nJan intérieur à gauche : {mirrored}",
+    "{auto_forced}\nJan intérieur à gauche : {mirrored}\nThème du plateau : {theme}",
     "settings.saved": "Enregistré.",
     "settings.on": "oui",
     "settings.off": "non",
     "settings.lang_en": "anglais",
     "settings.lang_fr": "français",
     "settings.lang_auto": "langue de Discord",
+    "theme.classic": "classique",
+    "theme.ocean": "océan",
     # -- commandes (noms, descriptions, options : ce qu’affiche le sélecteur de commandes) -------
     "cmd.play.name": "jouer",
     "cmd.play.description": "Jouer une partie ou un match contre l’ordinateur.",
@@ -390,6 +393,8 @@ MESSAGES: dict[str, str] = {
     "cmd.settings.opt.auto_forced.description": "Jouer pour vous les coups forcés (un seul coup permis).",
     "cmd.settings.opt.mirrored.name": "miroir",
     "cmd.settings.opt.mirrored.description": "Dessiner votre jan intérieur à gauche.",
+    "cmd.settings.opt.theme.name": "thème",
+    "cmd.settings.opt.theme.description": "Les couleurs de votre plateau.",
     # -- adaptateur Discord -------------------------------------------------------------------------
     "discord.apology": "Désolé, quelque chose s’est mal passé de mon côté et rien n’a été modifié. Réessayez ; si cela se reproduit, prévenez la personne qui gère le bot.",
     # -- terminal ---------------------------------------------------------------------------------

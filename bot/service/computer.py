@@ -9,7 +9,7 @@ import logging
 from collections.abc import Callable
 from functools import lru_cache
 
-from bot.service.present import Notes
+from bot.service.model import Notes
 from engine import Game, Phase
 from engine.bots import ComputerPlayer, get_bot
 

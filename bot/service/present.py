@@ -7,15 +7,17 @@ reader's language and the view state of the message (the die picked, an open res
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
-from bot.i18n import Text, t
-from bot.service.customid import GameAction
-from bot.service.replies import Button, Choice, Component, Reply, Select
-from engine import Game, Match, MatchContext, Phase, Position
+from bot.i18n import t
+from bot.service.actions import ACTIONS
+from bot.service.customid import GameAction, Press
+from bot.service.model import Notes, Seat, Table, UiState
+from bot.service.replies import Button, Choice, Component, Reply, Select, Style
+from engine import MatchContext, Phase, Position
 from render import BoardView, GameOver, Resignation, render_board, text_board
 
-__all__ = ["Seat", "Table", "UiState", "board_reply", "board_view"]
+__all__ = ["Notes", "Seat", "Table", "UiState", "board_reply", "board_view", "components"]
 
 log = logging.getLogger(__name__)
 
@@ -23,69 +25,7 @@ COLORS = ("white", "black")
 MAX_POINT_BUTTONS = 15  # three rows of five; a player never has checkers on more points
 MAX_SELECT = 25
 MAX_TEXT = 2000  # Discord's limit for a message's content
-
-
-@dataclass(frozen=True)
-class Seat:
-    """One side of a game: a person (``user_id``) or the computer (``level``)."""
-
-    name: str
-    user_id: int | None = None
-    level: str | None = None
-
-    @property
-    def is_computer(self) -> bool:
-        return self.user_id is None
-
-
-@dataclass
-class Table:
-    """A game as loaded for one action: its row's identity and its engine match."""
-
-    game_id: int
-    version: int
-    seats: tuple[Seat, Seat]
-    match: Match
-    rated: bool = False
-    commitment: str | None = None
-    revealed_seed: str | None = None
-    out_of_time: bool = False  # the player to act let the move timer run out: claim possible
-
-    @property
-    def game(self) -> Game:
-        return self.match.game
-
-    def seat_of(self, user_id: int) -> int | None:
-        for i, seat in enumerate(self.seats):
-            if seat.user_id == user_id:
-                return i
-        return None
-
-    @property
-    def against_computer(self) -> bool:
-        return any(s.is_computer for s in self.seats)
-
-    def human_seat(self) -> int:
-        return 0 if not self.seats[0].is_computer else 1
-
-
-@dataclass(frozen=True)
-class UiState:
-    """What the message shows beyond the game state: the die picked for the next checker
-    move, or the resign menu opened instead of the usual buttons."""
-
-    die: int | None = None
-    resign_menu: bool = False
-
-
-@dataclass
-class Notes:
-    """What happened during the action, told above the board."""
-
-    lines: list[Text] = field(default_factory=list)
-
-    def add(self, key: str, /, **params: object) -> None:
-        self.lines.append(Text(key, **params))
+PLAIN = UiState()  # no die picked, no menu open
 
 
 def viewer_seat(table: Table, acting: int | None) -> int:
@@ -172,7 +112,7 @@ def board_reply(
     notes: Notes,
     *,
     acting: int | None = None,
-    ui: UiState = UiState(),
+    ui: UiState = PLAIN,
     mirrored: bool = False,
     edit: bool = False,
     with_image: bool = True,
@@ -323,69 +263,69 @@ def _prompt(table: Table, lang: str, ui: UiState) -> str:
     return t("prompt.pick_point", lang, name=name, d1=d1, d2=d2, die=playable[0])
 
 
+def button(
+    table: Table,
+    lang: str,
+    press: Press,
+    arg: str | None = None,
+    *,
+    label: str | None = None,
+    style: Style | None = None,
+    disabled: bool = False,
+) -> Button:
+    """The button of ``press`` (see :data:`~bot.service.actions.ACTIONS`) for this state of
+    the game; ``label`` (already in ``lang``) and ``style`` replace the table's."""
+    action = ACTIONS[press]
+    custom_id = GameAction(table.game_id, table.version, press, arg).custom_id
+    text = label if label is not None else t(action.label or press.value, lang)
+    return Button(custom_id, text, style or action.style, disabled)
+
+
 def components(table: Table, lang: str, ui: UiState) -> list[list[Component]]:
     """The buttons (and select menu) that fit the moment, at most five rows."""
     game = table.game
-
-    def act(action: str, arg: str | None = None) -> str:
-        return GameAction(table.game_id, table.version, action, arg).custom_id
-
-    def button(
-        action: str,
-        key: str,
-        style: str = "secondary",
-        *,
-        arg: str | None = None,
-        disabled: bool = False,
-    ) -> Button:
-        return Button(act(action, arg), t(key, lang), style, disabled)  # type: ignore[arg-type]
-
     if game.is_over:
-        if table.match.is_over:
-            return [[button("rematch", "button.rematch", "primary")]]
-        return []
+        return [[button(table, lang, Press.REMATCH)]] if table.match.is_over else []
     turn = game.turn
     if turn is None or table.seats[turn].is_computer:
         return []
     if ui.resign_menu:
-        return [
-            [
-                button("resign", "button.resign_single", "danger", arg="1"),
-                button("resign", "button.resign_gammon", "danger", arg="2"),
-                button("resign", "button.resign_backgammon", "danger", arg="3"),
-                button("cancel", "button.cancel"),
-            ]
-        ]
+        return [_resign_menu(table, lang)]
     claim: list[list[Component]] = []
     if table.out_of_time:
-        claim = [[button("claim", "button.claim", "danger")]]
-    if game.phase is Phase.ROLL:
-        row = [button("roll", "button.roll", "primary")]
-        if game.can_double():
-            row.append(button("double", "button.double", "success"))
-        row.append(button("resign_menu", "button.resign", "danger"))
-        return [row, *claim]
+        claim = [[button(table, lang, Press.CLAIM)]]
+    if game.phase is Phase.MOVE:
+        rows = _move_components(table, lang, ui)
+        if claim:
+            # Five rows at most: the whole-play menu gives its row to the claim button.
+            rows = [r for r in rows if not any(isinstance(c, Select) for c in r)][:4]
+        return rows + claim
+    return [_decision_row(table, lang), *claim]
+
+
+def _decision_row(table: Table, lang: str) -> list[Component]:
+    """Roll (or double) or resign; take or drop; accept or reject a resignation."""
+    game = table.game
     if game.phase is Phase.DOUBLED:
-        return [
-            [button("take", "button.take", "success"), button("drop", "button.drop", "danger")],
-            *claim,
-        ]
-    if game.phase is Phase.RESIGNED:
-        return [
-            [
-                button("accept", "button.accept", "success"),
-                button("reject", "button.reject", "danger"),
-            ],
-            *claim,
-        ]
-    rows = _move_components(table, lang, ui, act)
-    if claim:
-        # Five rows at most: the whole-play menu gives its row to the claim button.
-        rows = [r for r in rows if not any(isinstance(c, Select) for c in r)][:4] + claim
-    return rows
+        presses = [Press.TAKE, Press.DROP]
+    elif game.phase is Phase.RESIGNED:
+        presses = [Press.ACCEPT, Press.REJECT]
+    else:
+        presses = [Press.ROLL, Press.DOUBLE, Press.RESIGN_MENU]
+        if not game.can_double():
+            presses.remove(Press.DOUBLE)
+    return [button(table, lang, p) for p in presses]
 
 
-def _move_components(table: Table, lang: str, ui: UiState, act) -> list[list[Component]]:  # type: ignore[no-untyped-def]
+def _resign_menu(table: Table, lang: str) -> list[Component]:
+    row: list[Component] = [
+        button(table, lang, Press.RESIGN, str(value), label=t(f"button.resign_{name}", lang))
+        for value, name in ((1, "single"), (2, "gammon"), (3, "backgammon"))
+    ]
+    return [*row, button(table, lang, Press.CANCEL)]
+
+
+def _move_components(table: Table, lang: str, ui: UiState) -> list[list[Component]]:
     turn = table.game.partial
     rows: list[list[Component]] = []
     playable = turn.playable_dice()
@@ -393,39 +333,28 @@ def _move_components(table: Table, lang: str, ui: UiState, act) -> list[list[Com
     if die is not None:
         points = sorted(turn.movable_points(die), reverse=True)[:MAX_POINT_BUTTONS]
         buttons: list[Component] = [
-            Button(act("pt", f"{p}-{die}"), _point_label(p, lang), "primary") for p in points
+            button(table, lang, Press.POINT, f"{p}-{die}", label=_point_label(p, lang))
+            for p in points
         ]
         rows += [buttons[i : i + 5] for i in range(0, len(buttons), 5)]
     control: list[Component] = []
     if len(playable) > 1:
         for d in playable:
             label = t("button.die", lang, die=d)
+            style: Style = "success" if d == die else "secondary"
             control.append(
-                Button(
-                    act("die", str(d)),
-                    label,
-                    "success" if d == die else "secondary",
-                    disabled=d == die,
-                )
+                button(table, lang, Press.DIE, str(d), label=label, style=style, disabled=d == die)
             )
-    control.append(
-        Button(act("undo", None), t("button.undo", lang), "secondary", disabled=not turn.steps)
-    )
-    control.append(
-        Button(
-            act("confirm", None),
-            t("button.confirm", lang),
-            "success",
-            disabled=not turn.is_complete(),
-        )
-    )
+    control.append(button(table, lang, Press.UNDO, disabled=not turn.steps))
+    control.append(button(table, lang, Press.CONFIRM, disabled=not turn.is_complete()))
     # Two dice, Undo and Confirm leave room for Resign in the row of five.
-    control.append(Button(act("resign_menu", None), t("button.resign", lang), "danger"))
+    control.append(button(table, lang, Press.RESIGN_MENU))
     rows.append(control)
     plays = turn.plays
     if not turn.steps and 1 < len(plays) <= MAX_SELECT:
         choices = tuple(Choice(str(p), str(p)) for p in sorted(plays, key=str))
-        rows.append([Select(act("play", None), t("select.whole_play", lang), choices)])
+        custom_id = GameAction(table.game_id, table.version, Press.PLAY).custom_id
+        rows.append([Select(custom_id, t("select.whole_play", lang), choices)])
     return rows
 
 
