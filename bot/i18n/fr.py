@@ -400,9 +400,9 @@ MESSAGES: dict[str, str] = {
     # -- terminal ---------------------------------------------------------------------------------
     "terminal.welcome": "Le backgammon dans le terminal. Vous êtes {name}. Tapez /help pour les commandes, /play pour jouer contre l’ordinateur, /as NOM pour changer de joueur, /quit pour quitter.",
     "terminal.error": "Erreur inattendue : {detail}",
-    "terminal.as_usage": "Tapez /as NOM pour jouer sous un autre nom.",
+    "terminal.usage": "Tapez {usage} (options sous la forme nom:valeur, NOM : obligatoire).",
     "terminal.as": "Vous êtes maintenant {name}.",
-    "terminal.challenge_usage": "Tapez /challenge NOM (ou opponent:NOM) [points:N] [cube:false] [rated:false].",
+    "terminal.quit": "Au revoir.",
     "terminal.unknown": "Commande inconnue : {command}. Tapez /help.",
     "terminal.no_button": "Pas de bouton « {label} » sur le dernier message. Boutons : {buttons}.",
     "terminal.file": "[fichier : {path}]",
@@ -437,17 +437,30 @@ MESSAGES: dict[str, str] = {
         "fois, la partie suivante (la **partie Crawford**) se joue sans videau ; on peut de "
         "nouveau doubler ensuite."
     ),
-    "help.text": (
-        "**Bot de backgammon : les commandes**\n"
-        "`/jouer [niveau] [points] [videau]` : jouer contre l’ordinateur ({levels}).\n"
-        "`/défi adversaire [points] [videau] [classé]` : défier quelqu’un dans ce salon.\n"
-        "`/déplacer coup` : jouer un coup entier en notation, comme `24/18 13/11` (l’autocomplétion "
-        "propose les coups permis).\n"
-        "`/reprendre`, `/plateau`, `/abandonner [valeur]` : reprendre une dame, réafficher la partie, "
-        "proposer d’abandonner.\n"
-        "`/classement`, `/statistiques [joueur]`, `/historique` : classements et palmarès.\n"
-        "`/réglages` : langue, lancers et coups forcés automatiques, orientation du plateau.\n"
-        "`/règles` : les règles.\n\n"
+    "help.title": "**Bot de backgammon : les commandes**",
+    "help.line": "`{usage}` : {text}",
+    "help.play": "jouer contre l’ordinateur ({levels}), ou s’exercer sur une position donnée par ses ID.",
+    "help.challenge": "défier quelqu’un dans ce salon.",
+    "help.move": "jouer un coup entier en notation, comme `24/18 13/11`.",
+    "help.move_discord": "jouer un coup entier en notation, comme `24/18 13/11` (l’autocomplétion propose les coups permis).",
+    "help.undo": "reprendre la dernière dame jouée.",
+    "help.board": "réafficher votre partie ici.",
+    "help.resign": "proposer d’abandonner (1 partie simple, 2 gammon, 3 backgammon).",
+    "help.hint": "les meilleurs coups ou la décision de videau (pas en partie classée).",
+    "help.review": "taux d’erreur, chance et pires erreurs d’une partie finie.",
+    "help.export": "la partie en fichier .mat pour GNU Backgammon.",
+    "help.leaderboard": "les meilleurs joueurs classés.",
+    "help.stats": "palmarès, classement et rang.",
+    "help.history": "vos dernières parties.",
+    "help.rules": "les règles.",
+    "help.help": "cette liste.",
+    "help.verify": "vérifier chaque dé d’une partie finie.",
+    "help.dice": "les lancers comparés à des dés équitables.",
+    "help.settings": "langue, lancers et coups automatiques, côté et thème du plateau.",
+    "help.as": "jouer en tant qu’un autre joueur (deux personnes sur un clavier).",
+    "help.quit": "quitter.",
+    "help.presses": "`{commands}` : appuyer sur ce bouton du dernier message (ou taper son libellé).",
+    "help.turn": (
         "**Un tour avec les boutons** : appuyez sur **Lancer** (ou **Doubler**). Les cases d’où "
         "une dame peut partir sont en surbrillance : appuyez sur l’une d’elles pour jouer le dé "
         "choisi (changez de dé avec les boutons de dés), **Reprendre** si vous changez d’avis, "

@@ -80,6 +80,7 @@ class Buttons:
             acting=here.seat,
             ui=ui,
             mirrored=here.who.prefs.mirrored,
+            theme=here.who.prefs.theme,
             edit=True,
         )
 

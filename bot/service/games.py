@@ -77,8 +77,10 @@ class Games:
                 channel_id=where.channel_id,
             )
             self.new.start(s, table, new, notes, (who.prefs, Prefs()), lang)
-            mirrored = who.prefs.mirrored
-        return board_reply(localized(table, lang), lang, notes, mirrored=mirrored)
+            prefs = who.prefs
+        return board_reply(
+            localized(table, lang), lang, notes, mirrored=prefs.mirrored, theme=prefs.theme
+        )
 
     @answers
     def on_current_game(
@@ -98,9 +100,11 @@ class Games:
             notes = Notes()
             if act(here.table.game, seat, notes):
                 finish(deps, s, row, here.table, notes, here.lang, advance_game=advance)
-            mirrored = here.who.prefs.mirrored
+            prefs = here.who.prefs
         table = localized(here.table, here.lang)
-        return board_reply(table, here.lang, notes, acting=seat, mirrored=mirrored)
+        return board_reply(
+            table, here.lang, notes, acting=seat, mirrored=prefs.mirrored, theme=prefs.theme
+        )
 
     def move(self, actor: Actor, where: Where, notation: str) -> Reply:
         """``/move play:<notation>``: a whole play in standard notation."""

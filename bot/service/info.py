@@ -7,6 +7,7 @@ from typing import Literal
 from sqlalchemy.orm import Session
 
 from bot.i18n import t
+from bot.service.commands import COMMANDS, PRESS_COMMANDS, Surface, usage
 from bot.service.deps import Deps, answers, shared_lang
 from bot.service.people import Actor, Where
 from bot.service.refusal import Refusal
@@ -107,11 +108,27 @@ class Info:
         """``/rules``: the rules of backgammon as this bot plays them."""
         return Reply(text=t("rules.text", self.deps.language_of(actor)), ephemeral=True)
 
-    def help(self, actor: Actor, where: Where) -> Reply:
-        """``/help``: the commands and how a turn goes."""
-        lang = self.deps.language_of(actor)
-        levels = ", ".join(t(f"level.{level}", lang) for level in LEVELS)
-        return Reply(text=t("help.text", lang, levels=levels), ephemeral=True)
+    def help(self, actor: Actor, where: Where, surface: Surface = Surface.DISCORD) -> Reply:
+        """``/help``: every command of this adapter (``surface``) and how a turn goes."""
+        return Reply(text=help_text(self.deps.language_of(actor), surface), ephemeral=True)
+
+
+def help_text(lang: str, surface: Surface) -> str:
+    """The commands of the table that ``surface`` accepts, one line each, then a turn."""
+    levels = ", ".join(t(f"level.{level}", lang) for level in LEVELS)
+    lines = [t("help.title", lang)]
+    for command in COMMANDS:
+        if command.surface not in (Surface.BOTH, surface):
+            continue
+        key = command.help
+        if surface is Surface.DISCORD and command.help_discord:
+            key = command.help_discord
+        text = t(key, lang, levels=levels)
+        lines.append(t("help.line", lang, usage=usage(command, lang), text=text))
+    if surface is Surface.TERMINAL:
+        presses = ", ".join(f"/{p}" for p in PRESS_COMMANDS)
+        lines.append(t("help.presses", lang, commands=presses))
+    return "\n".join(lines) + "\n\n" + t("help.turn", lang)
 
 
 def _opponent(s: Session, row: GameRow, player_id: int, lang: str) -> str:

@@ -13,6 +13,7 @@ from bot.i18n import t
 from bot.service.actions import ACTIONS
 from bot.service.customid import GameAction, Press
 from bot.service.model import Notes, Seat, Table, UiState
+from bot.service.people import DEFAULT_THEME
 from bot.service.replies import Button, Choice, Component, Reply, Select, Style
 from engine import MatchContext, Phase, Position
 from render import BoardView, GameOver, Resignation, render_board, text_board
@@ -39,7 +40,9 @@ def viewer_seat(table: Table, acting: int | None) -> int:
     return acting if acting is not None else 0
 
 
-def board_view(table: Table, viewer: int, lang: str, ui: UiState, *, mirrored: bool) -> BoardView:
+def board_view(
+    table: Table, viewer: int, lang: str, ui: UiState, *, mirrored: bool, theme: str = DEFAULT_THEME
+) -> BoardView:
     game = table.game
     mover = game.on_roll
     other = 1 - mover
@@ -69,6 +72,7 @@ def board_view(table: Table, viewer: int, lang: str, ui: UiState, *, mirrored: b
     return BoardView(
         viewpoint="mover" if viewer == mover else "opponent",
         mirrored=mirrored,
+        theme=theme,
         names=names,
         colors=(COLORS[mover], COLORS[other]),
         dice=game.dice,
@@ -114,12 +118,13 @@ def board_reply(
     acting: int | None = None,
     ui: UiState = PLAIN,
     mirrored: bool = False,
+    theme: str = DEFAULT_THEME,
     edit: bool = False,
     with_image: bool = True,
 ) -> Reply:
     """The game message for everyone in the channel, in ``lang``."""
     viewer = viewer_seat(table, acting)
-    view = board_view(table, viewer, lang, ui, mirrored=mirrored)
+    view = board_view(table, viewer, lang, ui, mirrored=mirrored, theme=theme)
     position = board_position(table)
     game = table.game
     head = [_headline(table, lang)]
