@@ -16,6 +16,7 @@ import locale
 import logging
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 from bot.config import Config, load_dotenv
@@ -65,7 +66,7 @@ def _play(args: argparse.Namespace, config: Config) -> int:
     return 0
 
 
-def _prompt_lines():  # type: ignore[no-untyped-def]
+def _prompt_lines() -> Iterator[str]:
     while True:
         try:
             yield input("> ")

@@ -41,10 +41,7 @@ def computer_acts(
             return
         dice = roll()
         game.roll(dice)
-        if game.phase is Phase.MOVE:
-            _play(game, seat, bot, notes, name)
-        else:
-            notes.add("note.cannot_move", name=name, d1=dice[0], d2=dice[1])
+        _after_roll(game, seat, bot, notes, name, dice)
     elif game.phase is Phase.MOVE:  # the computer won the opening roll: its dice are set
         _play(game, seat, bot, notes, name)
     elif game.phase is Phase.DOUBLED:
@@ -72,6 +69,15 @@ def computer_acts(
             notes.add("note.rejects_resignation", name=name)
     else:  # pragma: no cover - the service only calls this when the computer must act
         raise RuntimeError(f"the computer has nothing to do in phase {game.phase}")
+
+
+def _after_roll(
+    game: Game, seat: int, bot: ComputerPlayer, notes: Notes, name: str, dice: tuple[int, int]
+) -> None:
+    if game.phase is Phase.MOVE:
+        _play(game, seat, bot, notes, name)
+    else:  # no legal play: the engine passed the turn
+        notes.add("note.cannot_move", name=name, d1=dice[0], d2=dice[1])
 
 
 def _play(game: Game, seat: int, bot: ComputerPlayer, notes: Notes, name: str) -> None:

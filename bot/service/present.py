@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
+from typing import Literal
 
 from bot.i18n import t
 from bot.service.actions import ACTIONS
@@ -15,7 +16,7 @@ from bot.service.customid import GameAction, Press
 from bot.service.model import Notes, Seat, Table, UiState
 from bot.service.people import DEFAULT_THEME
 from bot.service.replies import Button, Choice, Component, Reply, Select, Style
-from engine import MatchContext, Phase, Position
+from engine import Game, MatchContext, Move, Phase, Position
 from render import BoardView, GameOver, Resignation, render_board, text_board
 
 __all__ = ["Notes", "Seat", "Table", "UiState", "board_reply", "board_view", "components"]
@@ -27,6 +28,7 @@ MAX_POINT_BUTTONS = 15  # three rows of five; a player never has checkers on mor
 MAX_SELECT = 25
 MAX_TEXT = 2000  # Discord's limit for a message's content
 PLAIN = UiState()  # no die picked, no menu open
+Side = Literal["mover", "opponent"]
 
 
 def viewer_seat(table: Table, acting: int | None) -> int:
@@ -41,12 +43,18 @@ def viewer_seat(table: Table, acting: int | None) -> int:
 
 
 def board_view(
-    table: Table, viewer: int, lang: str, ui: UiState, *, mirrored: bool, theme: str = DEFAULT_THEME
+    table: Table,
+    viewer: int,
+    lang: str,
+    ui: UiState,
+    *,
+    mirrored: bool,
+    theme: str = DEFAULT_THEME,
 ) -> BoardView:
+    """What the picture shows, seen from ``viewer``'s seat."""
     game = table.game
     mover = game.on_roll
-    other = 1 - mover
-    names = (table.seats[mover].name, table.seats[other].name)
+    names = (table.seats[mover].name, table.seats[1 - mover].name)
     turn = game.partial if game.phase is Phase.MOVE else None
     highlights: frozenset[int] = frozenset()
     dice_left: tuple[int, ...] | None = None
@@ -55,37 +63,50 @@ def board_view(
         if viewer == mover and not table.seats[mover].is_computer:
             die = _selected_die(turn.playable_dice(), ui.die)
             highlights = frozenset(turn.movable_points(die)) if die else frozenset()
-    last_play = None
-    last_by = "opponent"
-    event = game.last_move()
-    if event is not None and event.steps and not (turn and turn.steps):
-        last_play = [tuple(s) for s in event.steps]
-        last_by = "mover" if event.player == mover else "opponent"
-    resignation = None
-    if game.phase is Phase.RESIGNED and game.resigned_by is not None:
-        side = "mover" if game.resigned_by == mover else "opponent"
-        resignation = Resignation(by=side, value=game.resign_value)
-    over = None
-    if game.result is not None:
-        side = "mover" if game.result.winner == mover else "opponent"
-        over = GameOver(winner=side, value=game.result.value, points=game.result.points)
+    last_play, last_by = _last_play(game, mover, turn is not None and bool(turn.steps))
     return BoardView(
-        viewpoint="mover" if viewer == mover else "opponent",
+        viewpoint=_side(viewer, mover),
         mirrored=mirrored,
         theme=theme,
         names=names,
-        colors=(COLORS[mover], COLORS[other]),
+        colors=(COLORS[mover], COLORS[1 - mover]),
         dice=game.dice,
         dice_left=dice_left,
         context=_context(table, mover),
         highlights=highlights,
-        last_play=last_play,  # type: ignore[arg-type]
-        last_play_by=last_by,  # type: ignore[arg-type]
+        last_play=last_play,
+        last_play_by=last_by,
         double_offered_by="mover" if game.phase is Phase.DOUBLED else None,
-        resignation=resignation,  # type: ignore[arg-type]
-        game_over=over,  # type: ignore[arg-type]
+        resignation=_resignation(game, mover),
+        game_over=_game_over(game, mover),
         lang=lang,
     )
+
+
+def _side(seat: int, mover: int) -> Side:
+    return "mover" if seat == mover else "opponent"
+
+
+def _last_play(game: Game, mover: int, stepping: bool) -> tuple[list[Move] | None, Side]:
+    """The last move's arrows (none while the player on roll is moving checkers)."""
+    event = game.last_move()
+    if event is None or not event.steps or stepping:
+        return None, "opponent"
+    steps = [Move(*s) for s in event.steps]
+    return steps, _side(event.player, mover)
+
+
+def _resignation(game: Game, mover: int) -> Resignation | None:
+    if game.phase is not Phase.RESIGNED or game.resigned_by is None:
+        return None
+    return Resignation(by=_side(game.resigned_by, mover), value=game.resign_value)
+
+
+def _game_over(game: Game, mover: int) -> GameOver | None:
+    result = game.result
+    if result is None:
+        return None
+    return GameOver(winner=_side(result.winner, mover), value=result.value, points=result.points)
 
 
 def _context(table: Table, mover: int) -> MatchContext:

@@ -70,12 +70,12 @@ class Timers(commands.Cog):
         mentions = discord.AllowedMentions(
             everyone=False, roles=False, users=[discord.Object(i) for i in reply.mentions]
         )
-        kwargs: dict[str, object] = {"allowed_mentions": mentions, "files": files}
-        view = build_view(reply)
-        if view is not None:
-            kwargs["view"] = view
+        view = build_view(reply) or discord.utils.MISSING
+        if not isinstance(channel, discord.abc.Messageable):
+            log.warning("channel %s of game %s takes no messages", channel.id, notice.game_id)
+            return
         try:
-            await channel.send(reply.text[:2000], **kwargs)  # type: ignore[union-attr]
+            await channel.send(reply.text[:2000], allowed_mentions=mentions, files=files, view=view)
         except discord.HTTPException:
             log.warning("could not post the timer notice of game %s", notice.game_id)
 
