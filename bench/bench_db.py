@@ -26,7 +26,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from bench.common import Figure, check, percentile
 from db import games, stats
-from db.engine import make_engine, make_session_factory
+from db.connection import make_engine, make_session_factory
 from db.games import NewGame
 from db.gamestate import create_match_game, load_match, save_match
 from db.migrate import upgrade

@@ -39,7 +39,7 @@ def _default_lang() -> str:
 def build_service(config: Config, db_url: str | None = None):  # type: ignore[no-untyped-def]
     """The service on the configured database, upgraded to the latest schema first."""
     from bot.service import Service, Settings
-    from db.engine import make_engine, make_session_factory
+    from db.connection import make_engine, make_session_factory
     from db.migrate import upgrade
 
     engine = make_engine(db_url or config.database_url)
@@ -98,7 +98,7 @@ def _sync(args: argparse.Namespace, config: Config) -> int:
 
 
 def _migrate(args: argparse.Namespace, config: Config) -> int:
-    from db.engine import make_engine
+    from db.connection import make_engine
     from db.migrate import current_revision, upgrade
 
     engine = make_engine(args.db or config.database_url)

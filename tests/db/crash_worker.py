@@ -14,7 +14,7 @@ import sys
 
 from sqlalchemy import select
 
-from db.engine import make_engine, make_session_factory
+from db.connection import make_engine, make_session_factory
 from db.games import NewGame, get_game
 from db.gamestate import create_match_game, load_match, save_match
 from db.migrate import upgrade

@@ -14,7 +14,7 @@ from sqlalchemy import URL, Engine, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from db import challenges, games, players
-from db.engine import make_engine, make_session_factory
+from db.connection import make_engine, make_session_factory
 from db.errors import ChallengeClosed, GameMovedOn
 from db.gamestate import load_match, save_match
 from db.models import ChallengeStatus, GameEvent, Rating, RatingHistory, ResultKind

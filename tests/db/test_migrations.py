@@ -24,7 +24,7 @@ from alembic.runtime.migration import MigrationContext
 from sqlalchemy import URL, Connection, Engine, MetaData, inspect, select
 
 from db import migrate
-from db.engine import make_engine
+from db.connection import make_engine
 from db.migrate import current_revision, downgrade, head_revision, revisions, upgrade
 from db.models import Base
 
