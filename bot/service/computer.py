@@ -54,21 +54,25 @@ def computer_acts(
             game.drop()
             notes.add("note.drops", name=name)
     elif game.phase is Phase.RESIGNED:
-        value = game.resign_value
-        resigner = 1 - seat
-        if bot.accept_resignation(
-            game.position_for(resigner),
-            value,
-            game.context(resigner),
-            resigner_on_roll=resigner == game.on_roll,
-        ):
-            game.accept_resignation()
-            notes.add("note.accepts_resignation", name=name)
-        else:
-            game.reject_resignation()
-            notes.add("note.rejects_resignation", name=name)
+        _answer_resignation(game, 1 - seat, bot, notes, name)
     else:  # pragma: no cover - the service only calls this when the computer must act
         raise RuntimeError(f"the computer has nothing to do in phase {game.phase}")
+
+
+def _answer_resignation(
+    game: Game, resigner: int, bot: ComputerPlayer, notes: Notes, name: str
+) -> None:
+    if bot.accept_resignation(
+        game.position_for(resigner),
+        game.resign_value,
+        game.context(resigner),
+        resigner_on_roll=resigner == game.on_roll,
+    ):
+        game.accept_resignation()
+        notes.add("note.accepts_resignation", name=name)
+    else:
+        game.reject_resignation()
+        notes.add("note.rejects_resignation", name=name)
 
 
 def _after_roll(

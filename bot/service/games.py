@@ -20,7 +20,7 @@ from bot.service.turns import RESIGN_VALUES, finish, resign_offer
 from db.errors import GameNotFound
 from db.games import NewGame
 from db.gamestate import load_match
-from engine import Game, Phase
+from engine import Game, Match, Phase
 from engine.bots import LEVELS
 
 __all__ = ["Games", "level_named"]
@@ -62,13 +62,7 @@ class Games:
             match = self.new.match(length, cube, position_id, match_id)
             seats = (Seat(actor.name, user_id=actor.id), Seat("", level=level_name))
             table = Table(0, 0, seats, match)
-            notes = Notes()
-            notes.add("note.new_computer_game", name=actor.name, level=Text(f"level.{level_name}"))
-            if position_id:
-                game = match.game
-                notes.add(
-                    "note.from_position", position_id=game.position_id(), match_id=game.match_id()
-                )
+            notes = _new_game_notes(actor, level_name, match, from_position=bool(position_id))
             new = NewGame(
                 player0_id=actor.id,
                 player1_id=None,
@@ -186,6 +180,15 @@ class Games:
             except GameNotFound:
                 return None
         return text_picture(localized(here.table, here.lang), here.lang, acting=here.seat)
+
+
+def _new_game_notes(actor: Actor, level: str, match: Match, *, from_position: bool) -> Notes:
+    notes = Notes()
+    notes.add("note.new_computer_game", name=actor.name, level=Text(f"level.{level}"))
+    if from_position:
+        game = match.game
+        notes.add("note.from_position", position_id=game.position_id(), match_id=game.match_id())
+    return notes
 
 
 def level_named(name: str, lang: str) -> str:

@@ -9,7 +9,10 @@ from dataclasses import dataclass, field
 from bot.i18n import Text
 from engine import Game, Match
 
-__all__ = ["Notes", "Seat", "Table", "UiState"]
+__all__ = ["RESIGN_NAMES", "WON", "Notes", "Seat", "Table", "UiState"]
+
+RESIGN_NAMES = {1: "single", 2: "gammon", 3: "backgammon"}  # resign.offer_<name>
+WON = {1: "game.won_single", 2: "game.won_gammon", 3: "game.won_backgammon"}  # by value
 
 
 @dataclass(frozen=True)

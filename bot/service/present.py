@@ -13,7 +13,7 @@ from typing import Literal
 from bot.i18n import t
 from bot.service.actions import ACTIONS
 from bot.service.customid import GameAction, Press
-from bot.service.model import Notes, Seat, Table, UiState
+from bot.service.model import RESIGN_NAMES, WON, Notes, Seat, Table, UiState
 from bot.service.people import DEFAULT_THEME
 from bot.service.replies import Button, Choice, Component, Reply, Select, Style
 from engine import Game, MatchContext, Move, Phase, Position
@@ -146,7 +146,23 @@ def board_reply(
     """The game message for everyone in the channel, in ``lang``."""
     viewer = viewer_seat(table, acting)
     view = board_view(table, viewer, lang, ui, mirrored=mirrored, theme=theme)
-    position = board_position(table)
+    game = table.game
+    mentions, ping = _turn_ping(table, acting, lang)
+    return Reply(
+        text=_message_text(table, lang, notes, ui),
+        image=_picture(board_position(table), view) if with_image else None,
+        rows=components(table, lang, ui),
+        edit=edit,
+        ping=ping,
+        position_id=game.position_id(),
+        match_id=game.match_id(),
+        mentions=mentions,
+        game_id=table.game_id,
+    )
+
+
+def _message_text(table: Table, lang: str, notes: Notes, ui: UiState) -> str:
+    """Headline, what happened, the prompt and the IDs, within Discord's length."""
     game = table.game
     head = [_headline(table, lang)]
     events = [n.render(lang) for n in notes.lines]
@@ -162,26 +178,20 @@ def board_reply(
         events.pop(0)
         left_out += 1
         lines = [*head, t("note.earlier", lang, count=left_out), *events, *tail]
-    turn = game.turn
-    mentions: tuple[int, ...] = ()
-    ping = None
-    if turn is not None and table.seats[turn].user_id is not None and not table.against_computer:
-        mentions = (table.seats[turn].user_id,)  # type: ignore[assignment]
-        if acting is not None and acting != turn:
-            # The decision has passed to the other person: tell him (an edited message never
-            # notifies anyone, so the adapter sends this line on its own).
-            ping = t("turn.ping", lang, mention=f"<@{mentions[0]}>", id=table.game_id)
-    return Reply(
-        text="\n".join(line for line in lines if line),
-        image=_picture(position, view) if with_image else None,
-        rows=components(table, lang, ui),
-        edit=edit,
-        ping=ping,
-        position_id=game.position_id(),
-        match_id=game.match_id(),
-        mentions=mentions,
-        game_id=table.game_id,
-    )
+    return "\n".join(line for line in lines if line)
+
+
+def _turn_ping(table: Table, acting: int | None, lang: str) -> tuple[tuple[int, ...], str | None]:
+    """Who may be pinged (the person whose turn it is, between two people), and the line
+    telling him when the decision has just passed to him (an edited message never notifies
+    anyone, so the adapter sends this line on its own)."""
+    turn = table.game.turn
+    user = table.seats[turn].user_id if turn is not None else None
+    if user is None or table.against_computer:
+        return (), None
+    if acting is not None and acting != turn:
+        return (user,), t("turn.ping", lang, mention=f"<@{user}>", id=table.game_id)
+    return (user,), None
 
 
 def _picture(position: Position, view: BoardView) -> bytes | None:
@@ -233,23 +243,8 @@ def _headline(table: Table, lang: str) -> str:
 
 def _prompt(table: Table, lang: str, ui: UiState) -> str:
     game = table.game
-    match = table.match
     if game.is_over:
-        result = game.result
-        assert result is not None
-        winner = table.seats[result.winner].name
-        key = {1: "game.won_single", 2: "game.won_gammon", 3: "game.won_backgammon"}[result.value]
-        line = t(key, lang, name=winner, points=result.points)
-        if match.is_over and match.length:
-            winner_seat = match.winner or 0
-            champion = table.seats[winner_seat].name
-            a, b = match.score
-            if winner_seat == 1:
-                a, b = b, a  # the winner's score first
-            line += "\n" + t("game.match_over", lang, name=champion, a=a, b=b)
-        if table.revealed_seed:
-            line += "\n" + t("dice.revealed", lang, seed=table.revealed_seed)
-        return line
+        return _result(table, lang)
     turn = game.turn
     if turn is None:
         return ""
@@ -265,24 +260,44 @@ def _prompt(table: Table, lang: str, ui: UiState) -> str:
     if game.phase is Phase.DOUBLED:
         return t("prompt.take_or_drop", lang, name=name, value=game.cube_value * 2)
     if game.phase is Phase.RESIGNED:
-        key = {1: "resign.offer_single", 2: "resign.offer_gammon", 3: "resign.offer_backgammon"}[
-            game.resign_value
-        ]
         return t(
             "prompt.accept_resignation",
             lang,
             name=name,
-            offer=t(key, lang),
+            offer=t(f"resign.offer_{RESIGN_NAMES[game.resign_value]}", lang),
             points=game.resign_value * game.cube_value,
         )
-    turn_ = game.partial
-    d1, d2 = turn_.dice
-    if turn_.is_complete():
+    return _move_prompt(game, name, lang, ui)
+
+
+def _result(table: Table, lang: str) -> str:
+    """Who won the game (and the match), and the dice seed now revealed."""
+    match = table.match
+    result = table.game.result
+    assert result is not None
+    winner = table.seats[result.winner].name
+    line = t(WON[result.value], lang, name=winner, points=result.points)
+    if match.is_over and match.length:
+        winner_seat = match.winner or 0
+        champion = table.seats[winner_seat].name
+        a, b = match.score
+        if winner_seat == 1:
+            a, b = b, a  # the winner's score first
+        line += "\n" + t("game.match_over", lang, name=champion, a=a, b=b)
+    if table.revealed_seed:
+        line += "\n" + t("dice.revealed", lang, seed=table.revealed_seed)
+    return line
+
+
+def _move_prompt(game: Game, name: str, lang: str, ui: UiState) -> str:
+    turn = game.partial
+    d1, d2 = turn.dice
+    if turn.is_complete():
         return t("prompt.confirm", lang, name=name)
-    forced = turn_.forced_die()
-    if forced is not None and not turn_.steps:
+    forced = turn.forced_die()
+    if forced is not None and not turn.steps:
         return t("prompt.forced_die", lang, name=name, d1=d1, d2=d2, die=forced)
-    playable = turn_.playable_dice()
+    playable = turn.playable_dice()
     if len(playable) > 1:
         die = _selected_die(playable, ui.die)
         return t("prompt.pick_die_point", lang, name=name, d1=d1, d2=d2, die=die)

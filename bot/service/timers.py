@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 
 from sqlalchemy.orm import Session
 
-from bot.i18n import t
+from bot.i18n import DEFAULT, t
 from bot.service.deps import Deps
 from bot.service.model import Notes, Table
 from bot.service.present import board_reply
@@ -61,7 +61,7 @@ class Timers:
         now: datetime | None = None,
         *,
         limit: int = 100,
-        lang_of: Callable[[int | None], str] = lambda guild_id: "en",
+        lang_of: Callable[[int | None], str] = lambda guild_id: DEFAULT,
     ) -> list[Notice]:
         """Send what is due: reminders, claim offers, expiries. Returns the notices to post,
         each in the language ``lang_of(guild_id)`` gives (the server's)."""

@@ -10,7 +10,7 @@ from bot.dice import GameDice
 from bot.i18n import Text
 from bot.service.computer import computer_acts
 from bot.service.deps import Deps
-from bot.service.model import Notes, Table
+from bot.service.model import RESIGN_NAMES, WON, Notes, Table
 from bot.service.people import Prefs
 from bot.service.tables import prefs_of, seat_names
 from db.gamestate import save_match
@@ -20,14 +20,12 @@ from engine import EventKind, Game, Phase
 __all__ = ["RESIGN_VALUES", "advance", "after_roll", "finish", "resign_offer", "save"]
 
 RESIGN_VALUES = (1, 2, 3)
-_RESIGN_NAMES = {1: "single", 2: "gammon", 3: "backgammon"}
-_WON = {1: "game.won_single", 2: "game.won_gammon", 3: "game.won_backgammon"}
 _MAX_STEPS = 500  # a computer-vs-nothing loop cannot run away
 
 
 def resign_offer(value: int) -> Text:
     """ "a single game", "a gammon"... as a resignation offer says it."""
-    return Text(f"resign.offer_{_RESIGN_NAMES[value]}")
+    return Text(f"resign.offer_{RESIGN_NAMES[value]}")
 
 
 def advance(
@@ -80,7 +78,7 @@ def _next_game(table: Table, notes: Notes, names: tuple[str, str]) -> bool:
         return False
     result = match.game.result
     assert result is not None
-    notes.add(_WON[result.value], name=names[result.winner], points=result.points)
+    notes.add(WON[result.value], name=names[result.winner], points=result.points)
     a, b = match.score
     notes.add("note.next_game", number=len(match.games) + 1, a=a, b=b)
     match.next_game()

@@ -13,7 +13,7 @@ import discord
 from discord.ext import commands, tasks
 
 from bot.discord_app.components import build_view
-from bot.i18n import language
+from bot.i18n import DEFAULT, language
 from bot.service.timers import Notice
 
 if TYPE_CHECKING:
@@ -32,7 +32,7 @@ class Timers(commands.Cog):
 
     def _lang_of(self, guild_id: int | None) -> str:
         guild = self.bot.get_guild(guild_id) if guild_id else None
-        return language(str(guild.preferred_locale)) if guild else "en"
+        return language(str(guild.preferred_locale)) if guild else DEFAULT
 
     @tasks.loop(minutes=1)
     async def sweep(self) -> None:
