@@ -170,7 +170,7 @@ def _game_row(gid: int, p0: int, p1: int | None, rng: random.Random, now: Any) -
     return {
         "id": gid, "player0_id": p0, "player1_id": p1,
         "computer_level": None if p1 else "expert", "guild_id": rng.randrange(GUILDS) or None,
-        "channel_id": 5, "message_id": None, "match_length": 5, "cube": True, "rated": bool(p1),
+        "channel_id": 5, "match_length": 5, "cube": True, "rated": bool(p1),
         "position_id": "4HPwATDgc/ABMA", "match_id": "cAkAAAAAAAAA", "state": {"v": 1},
         "turn": None, "event_count": MOVES_PER_GAME, "version": 1, "status": "finished",
         "winner": rng.randrange(2), "points": 1, "result_kind": "single", "created_at": now,

@@ -192,15 +192,7 @@ class Terminal:
         if key in self._selects:
             custom_id = self._selects[key]
             return self.service.press(self.actor, self.where, custom_id, label.strip())
-        return Reply(
-            text=t(
-                "terminal.no_button",
-                self.lang,
-                label=label,
-                buttons=", ".join(self._button_labels()) or "-",
-            ),
-            ephemeral=True,
-        )
+        return self._no_button(label)
 
     def _press_action(self, action: str, arg: str) -> Reply:
         """``/roll`` and friends: press the button of the latest message with that action."""
@@ -211,18 +203,12 @@ class Terminal:
                 challenge and challenge.action == action
             ):
                 return self.service.press(self.actor, self.where, custom_id)
-        return Reply(
-            text=t(
-                "terminal.no_button",
-                self.lang,
-                label=action,
-                buttons=", ".join(self._button_labels()) or "-",
-            ),
-            ephemeral=True,
-        )
+        return self._no_button(action)
 
-    def _button_labels(self) -> list[str]:
-        return list(self._labels)
+    def _no_button(self, label: str) -> Reply:
+        buttons = ", ".join(self._labels) or "-"
+        text = t("terminal.no_button", self.lang, label=label, buttons=buttons)
+        return Reply(text=text, ephemeral=True)
 
     # -- printing -------------------------------------------------------------------------------
 
