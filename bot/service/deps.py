@@ -119,8 +119,9 @@ def shared_lang(who: Who, where: Where) -> str:
 def answers(
     method: Callable[Concatenate[S, Actor, P], Reply],
 ) -> Callable[Concatenate[S, Actor, P], Reply]:
-    """Run one action; turn every refusal into a private reply that changed nothing, in the
-    language the action found for its actor (his Discord locale if it stopped before)."""
+    """Run one action of a use case (an object with ``deps``); turn every refusal into a
+    private reply that changed nothing, in the language the action found for its actor (read
+    from the database only when it stopped before reading him)."""
 
     @functools.wraps(method)
     def run(self: S, actor: Actor, /, *args: P.args, **kwargs: P.kwargs) -> Reply:
@@ -129,7 +130,11 @@ def answers(
         try:
             return method(self, actor, *args, **kwargs)
         except (Refusal, BackgammonError, GameMovedOn, GameNotFound) as error:
-            lang = box[0] if box else language(actor.locale)
+            if box:
+                lang = box[0]
+            else:  # refused before the player was read (a malformed button): read him now
+                deps = getattr(self, "deps", None)
+                lang = deps.language_of(actor) if deps else language(actor.locale)
             return Reply(text=refusal_text(error, lang), ephemeral=True)
         finally:
             _found_lang.reset(token)

@@ -359,3 +359,13 @@ def test_the_database_refuses_a_second_game_in_a_channel(
     assert not service.play(ALICE, DM, level="beginner").ephemeral
     second = service.play(ALICE, DM, level="expert")
     assert second.ephemeral and "already have a game" in second.text
+
+
+def test_a_refusal_speaks_the_players_chosen_language(service: Service) -> None:
+    # Alice's Discord is in English but she chose French: the refusal, found in the same unit
+    # of work as her settings, is in French.
+    service.settings_command(ALICE, DM, language="fr")
+    refused = service.move(ALICE, DM, "13/7")
+    assert refused.ephemeral and "pas de partie" in refused.text
+    unknown = service.press(ALICE, DM, "bg:1:1:fly")  # not an action
+    assert unknown.ephemeral and "Ce bouton" in unknown.text
