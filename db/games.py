@@ -43,7 +43,6 @@ __all__ = [
     "NewGame",
     "TimerStage",
     "active_game_in_channel",
-    "active_games",
     "advance_timer_stage",
     "cache_review",
     "create_game",
@@ -350,18 +349,6 @@ def game_events(session: Session, game_id: int, *, game_no: int | None = None) -
     if game_no is not None:
         stmt = stmt.where(GameEvent.game_no == game_no)
     return list(session.scalars(stmt.order_by(GameEvent.seq)))
-
-
-def active_games(session: Session, player_id: int) -> Sequence[Game]:
-    """The games the player is in that are still being played, newest first."""
-    return session.scalars(
-        select(Game)
-        .where(
-            (Game.player0_id == player_id) | (Game.player1_id == player_id),
-            Game.status == GameStatus.ACTIVE,
-        )
-        .order_by(Game.id.desc())
-    ).all()
 
 
 def active_game_in_channel(

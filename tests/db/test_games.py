@@ -270,8 +270,6 @@ def test_active_games_by_player_and_channel(factory: Factory) -> None:
         c = new_game(s, BOB, CAROL, channel_id=5).id
         games.expire_game(s, s.get(Game, c))  # type: ignore[arg-type]
     with factory() as s:
-        assert [g.id for g in games.active_games(s, ALICE)] == [b, a]
-        assert [g.id for g in games.active_games(s, CAROL)] == [b]
         found = games.active_game_in_channel(s, 5)
         assert found is not None and found.id == a
         assert games.active_game_in_channel(s, 7) is None
