@@ -11,7 +11,7 @@ from pathlib import Path
 from bench.common import Figure, check, percentile
 from bench.crash_worker import ANN, BEN, choose
 from bot.service import Actor, Reply, Service, Where
-from db.engine import make_engine, make_session_factory
+from db.connection import make_engine, make_session_factory
 from db.migrate import upgrade
 
 

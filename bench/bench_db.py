@@ -26,7 +26,8 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from bench.common import Figure, check, percentile
 from db import games, stats
-from db.engine import make_engine, make_session_factory
+from db.connection import make_engine, make_session_factory
+from db.games import NewGame
 from db.gamestate import create_match_game, load_match, save_match
 from db.migrate import upgrade
 from db.models import Game, GameEvent, GameStatus, Player, Rating, RatingHistory
@@ -71,10 +72,11 @@ def _new_games(factory: sessionmaker[Session], n: int, rng: random.Random) -> li
             for _ in range(rng.randrange(DEPTH)):
                 _act(m, rng)
             # A channel per game: a player has one active game per channel.
-            row = create_match_game(
-                s, m, player0_id=1, player1_id=2, rated=True, guild_id=1,
+            new = NewGame(
+                player0_id=1, player1_id=2, rated=True, guild_id=1,
                 channel_id=next(_CHANNELS), deadline=utcnow() + timedelta(hours=1),
             )  # fmt: skip
+            row = create_match_game(s, m, new)
             ids.append(row.id)
     return ids
 
@@ -168,7 +170,7 @@ def _game_row(gid: int, p0: int, p1: int | None, rng: random.Random, now: Any) -
     return {
         "id": gid, "player0_id": p0, "player1_id": p1,
         "computer_level": None if p1 else "expert", "guild_id": rng.randrange(GUILDS) or None,
-        "channel_id": 5, "message_id": None, "match_length": 5, "cube": True, "rated": bool(p1),
+        "channel_id": 5, "match_length": 5, "cube": True, "rated": bool(p1),
         "position_id": "4HPwATDgc/ABMA", "match_id": "cAkAAAAAAAAA", "state": {"v": 1},
         "turn": None, "event_count": MOVES_PER_GAME, "version": 1, "status": "finished",
         "winner": rng.randrange(2), "points": 1, "result_kind": "single", "created_at": now,
@@ -209,6 +211,17 @@ def fill(engine: Engine, n_moves: int, rng: random.Random) -> tuple[float, range
     return time.perf_counter() - start, range(first_id, first_id + n_moves // MOVES_PER_GAME)
 
 
+def _timer_sweep(s: Session, now: Any) -> object:
+    """The query of the move timer's sweep (a day per move, reminded an hour before)."""
+    return games.games_with_timer_due(
+        s,
+        remind_from=now + timedelta(hours=1),
+        now=now,
+        expire_from=now - timedelta(days=1),
+        limit=100,
+    )
+
+
 def query_times(
     factory: sessionmaker[Session], game_ids: range, rng: random.Random, n: int
 ) -> dict[str, float]:
@@ -226,7 +239,7 @@ def query_times(
         ),
         "rank of a player": lambda s: stats.player_rank(s, player()),
         "dice counts of a player": lambda s: stats.roll_counts(s, player_id=player()),
-        "timer sweep (deadline <= now)": lambda s: games.games_past_deadline(s, utcnow()),
+        "timer sweep (notices due)": lambda s: _timer_sweep(s, utcnow()),
     }
     out = {}
     with factory() as s:

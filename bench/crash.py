@@ -18,7 +18,7 @@ from typing import Any
 
 from sqlalchemy import select
 
-from db.engine import make_engine, make_session_factory
+from db.connection import make_engine, make_session_factory
 from db.gamestate import load_match, match_events
 from db.models import Game as GameRow
 

@@ -22,7 +22,7 @@ import time
 from bot.dice import GameDice
 from bot.service import Actor, Reply, Service, Where
 from bot.service.customid import GameAction
-from db.engine import make_engine, make_session_factory
+from db.connection import make_engine, make_session_factory
 from db.migrate import upgrade
 
 ANN = Actor(11, "Ann")

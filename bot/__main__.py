@@ -16,29 +16,32 @@ import locale
 import logging
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 from bot.config import Config, load_dotenv
+from bot.i18n import LANGUAGES, language
 
 log = logging.getLogger("bot")
 
 
 def _default_lang() -> str:
+    """The catalog language of the system locale (``fr_FR.UTF-8`` is French)."""
     for key in ("LC_ALL", "LC_MESSAGES", "LANG"):
         value = os.environ.get(key)
         if value:
-            return "fr" if value.lower().startswith("fr") else "en"
+            return language(value.split(".")[0])
     try:
         value = locale.getlocale()[0] or ""
     except ValueError:
         value = ""
-    return "fr" if value.lower().startswith("fr") else "en"
+    return language(value)
 
 
 def build_service(config: Config, db_url: str | None = None):  # type: ignore[no-untyped-def]
     """The service on the configured database, upgraded to the latest schema first."""
     from bot.service import Service, Settings
-    from db.engine import make_engine, make_session_factory
+    from db.connection import make_engine, make_session_factory
     from db.migrate import upgrade
 
     engine = make_engine(db_url or config.database_url)
@@ -65,7 +68,7 @@ def _play(args: argparse.Namespace, config: Config) -> int:
     return 0
 
 
-def _prompt_lines():  # type: ignore[no-untyped-def]
+def _prompt_lines() -> Iterator[str]:
     while True:
         try:
             yield input("> ")
@@ -97,7 +100,7 @@ def _sync(args: argparse.Namespace, config: Config) -> int:
 
 
 def _migrate(args: argparse.Namespace, config: Config) -> int:
-    from db.engine import make_engine
+    from db.connection import make_engine
     from db.migrate import current_revision, upgrade
 
     engine = make_engine(args.db or config.database_url)
@@ -132,20 +135,14 @@ def _verify(args: argparse.Namespace) -> int:
     return 1 if problems else 0
 
 
-def main(argv: list[str] | None = None) -> int:
-    load_dotenv()
-    config = Config.from_env()
-    logging.basicConfig(
-        level=getattr(logging, config.log_level, logging.INFO),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="backgammon-bot", description="Backgammon on Discord.")
     sub = parser.add_subparsers(dest="command")
     sub.add_parser("run", help="run the Discord bot (needs DISCORD_TOKEN)")
     play = sub.add_parser("play", help="play in the terminal")
     play.add_argument("--db", help="database URL (default: DATABASE_URL or a local SQLite file)")
     play.add_argument("--json", action="store_true", help="one JSON object per reply")
-    play.add_argument("--lang", choices=("en", "fr"), help="language (default: system locale)")
+    play.add_argument("--lang", choices=LANGUAGES, help="language (default: system locale)")
     play.add_argument("--images", help="folder for the board pictures (default: boards)")
     play.add_argument(
         "--user",
@@ -161,6 +158,17 @@ def main(argv: list[str] | None = None) -> int:
     verify.add_argument("--commitment", required=True, help="the commitment shown at the start")
     verify.add_argument("--dice", help="the game's dice in order, e.g. 5,4,1,4 (opening first)")
     verify.add_argument("--count", type=int, help="how many dice to print (default: as given)")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    load_dotenv()
+    config = Config.from_env()
+    logging.basicConfig(
+        level=getattr(logging, config.log_level, logging.INFO),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    parser = _parser()
     args = parser.parse_args(argv)
     if args.command == "verify":
         return _verify(args)

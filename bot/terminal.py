@@ -18,47 +18,45 @@ import re
 import shlex
 import sys
 import zlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from bot.i18n import CATALOGS, t
+from bot.i18n import LANGUAGES, t
 from bot.service import Actor, Reply, Service, Where
+from bot.service.commands import (
+    COMMANDS,
+    PRESS_COMMANDS,
+    Command,
+    Kind,
+    Option,
+    Surface,
+    command_name,
+    option_name,
+    usage,
+)
+from bot.service.customid import ChallengeAction, GameAction
 
 __all__ = ["Terminal", "user_id"]
 
 TERMINAL_CHANNEL = 1
 TERMINAL_GUILD = 1
-_BUTTON_ALIASES = {
-    "/roll": "roll",
-    "/double": "double",
-    "/take": "take",
-    "/drop": "drop",
-    "/accept": "accept",
-    "/reject": "reject",
-    "/confirm": "confirm",
-    "/rematch": "rematch",
-    "/decline": "decline",
-    "/cancel": "cancel",
-}
+QUIT = ("/quit", "/exit")
 
 
-def _command_names() -> tuple[dict[str, str], dict[tuple[str, str], str]]:
-    """The slash command and option names of every language (``/jouer niveau:expert``, as the
-    French help and refusals name them) mapped to the English ones, from the catalog keys
-    ``cmd.<command>.name`` and ``cmd.<command>.opt.<option>.name``."""
-    commands: dict[str, str] = {}
-    options: dict[tuple[str, str], str] = {}
-    for catalog in CATALOGS.values():
-        for key, text in catalog.items():
-            parts = key.split(".")
-            if parts[0] != "cmd" or parts[-1] != "name":
-                continue
-            if len(parts) == 3:
-                commands[text.lower()] = parts[1]
-            elif len(parts) == 5 and parts[2] == "opt":
-                options[(parts[1], text.lower())] = parts[3]
+def _command_names() -> tuple[dict[str, Command], dict[tuple[str, str], Option]]:
+    """The commands and options of every language (``/jouer niveau:expert``, as the French help
+    and refusals name them), from the command table."""
+    commands: dict[str, Command] = {}
+    options: dict[tuple[str, str], Option] = {}
+    for command in COMMANDS:
+        if command.surface is Surface.DISCORD:
+            continue
+        for lang in LANGUAGES:
+            commands[command_name(command, lang).lower()] = command
+            for option in command.options:
+                options[(command.name, option_name(command, option, lang).lower())] = option
     return commands, options
 
 
@@ -112,7 +110,7 @@ class Terminal:
             line = raw.strip()
             if not line or line.startswith("#"):
                 continue
-            if line in ("/quit", "/exit"):
+            if line.split(" ")[0].lower() in QUIT:
                 break
             self.handle(line)
 
@@ -127,86 +125,65 @@ class Terminal:
     def _dispatch(self, line: str) -> Reply:
         if not line.startswith("/"):
             return self._press_label(line)
-        command, _, rest = line.partition(" ")
-        command = "/" + _COMMANDS.get(command.lower()[1:], command.lower()[1:])
-        if command in _BUTTON_ALIASES:
-            return self._press_action(_BUTTON_ALIASES[command], rest.strip())
-        options = {_OPTIONS.get((command[1:], k), k): v for k, v in _options(rest).items()}
-        s, a, w = self.service, self.actor, self.where
-        if command == "/as":
-            name = rest.strip()
-            if not name:
-                return Reply(text=t("terminal.as_usage", self.lang), ephemeral=True)
-            self.user = name[:32]
+        word, _, rest = line.partition(" ")
+        name = word.lower()[1:]
+        if name in PRESS_COMMANDS:
+            return self._press_action(name, rest.strip())
+        command = _COMMANDS.get(name)
+        if command is None:
+            return Reply(text=t("terminal.unknown", self.lang, command=word), ephemeral=True)
+        try:
+            values = self._values(command, rest)
+        except _Missing:
+            text = t("terminal.usage", self.lang, usage=usage(command, self.lang))
+            return Reply(text=text, ephemeral=True)
+        if command.method is None:
+            return self._own(command, values)
+        method: Callable[..., Reply] = getattr(self.service, command.method)
+        if command.name == "help":
+            values["surface"] = Surface.TERMINAL
+        return method(self.actor, self.where, **values)
+
+    def _values(self, command: Command, rest: str) -> dict[str, Any]:
+        """The service method's keywords from what was typed after the command: ``name:value``
+        options (in any language), bare words for the first option (the whole rest of the line
+        for a play in notation); a missing option takes its default."""
+        given: dict[str, str] = {}
+        first = command.options[0] if command.options else None
+        if first is not None and first.rest:
+            head, sep, tail = rest.strip().partition(":")
+            given[first.name] = tail if sep and (command.name, head.lower()) in _OPTIONS else rest
+        else:
+            for key, value in _options(rest).items():
+                option = _OPTIONS.get((command.name, key)) if key != "_" else first
+                if option is not None:
+                    given.setdefault(option.name, value)
+        values: dict[str, Any] = {}
+        for option in command.options:
+            raw = given.get(option.name, "").strip()
+            if not raw:
+                if option.required:
+                    raise _Missing(option.name)
+                values[option.keyword] = option.default
+            else:
+                values[option.keyword] = self._value(option, raw)
+        return values
+
+    def _value(self, option: Option, raw: str) -> object:
+        if option.kind is Kind.INTEGER:
+            return _number(raw)
+        if option.kind is Kind.FLAG:
+            return _flag(raw)
+        if option.kind is Kind.USER:
+            return self._person(raw, self.lang)
+        return raw
+
+    def _own(self, command: Command, values: dict[str, Any]) -> Reply:
+        """The terminal's own commands: ``/as NAME`` (``/quit`` ends :meth:`run`)."""
+        if command.name == "as":
+            self.user = str(values["name"])[:32]
             return Reply(text=t("terminal.as", self.lang, name=self.user), ephemeral=True)
-        if command == "/play":
-            return s.play(
-                a,
-                w,
-                level=options.get("level", "intermediate"),
-                points=_number(options.get("points", "0")),
-                cube=_flag(options.get("cube", "true")),
-                position_id=options.get("position"),
-                match_id=options.get("match"),
-            )
-        if command == "/challenge":
-            name = options.get("opponent") or options.get("_", "")
-            if not name:
-                return Reply(text=t("terminal.challenge_usage", self.lang), ephemeral=True)
-            opponent = self._person(name, self.lang)
-            return s.challenge(
-                a,
-                w,
-                opponent,
-                points=_number(options.get("points", "0")),
-                cube=_flag(options.get("cube", "true")),
-                rated=_flag(options.get("rated", "true")),
-            )
-        if command == "/move":
-            notation = rest.strip()
-            notation = notation[5:] if notation.lower().startswith("play:") else notation
-            return s.move(a, w, notation)
-        if command == "/undo":
-            return s.undo(a, w)
-        if command == "/board":
-            return s.board(a, w)
-        if command == "/resign":
-            return s.resign(a, w, _number(options.get("value", options.get("_", "1"))))
-        if command == "/leaderboard":
-            return s.leaderboard(a, w, options.get("scope", options.get("_", "server")))  # type: ignore[arg-type]
-        if command == "/stats":
-            name = options.get("user") or options.get("_")
-            other = self._person(name) if name else None
-            return s.stats(a, w, other)
-        if command == "/history":
-            return s.history(a, w)
-        if command == "/hint":
-            return s.hint(a, w)
-        if command == "/review":
-            game = options.get("game", options.get("_"))
-            return s.review(a, w, _number(game) if game else None)
-        if command == "/export":
-            game = options.get("game", options.get("_"))
-            return s.export(a, w, _number(game) if game else None)
-        if command == "/verify":
-            return s.verify(a, w, _number(options.get("game", options.get("_", "0"))))
-        if command == "/dice":
-            name = options.get("user") or options.get("_")
-            return s.dice_stats(a, w, self._person(name) if name else None)
-        if command == "/rules":
-            return s.rules(a, w)
-        if command == "/help":
-            return s.help(a, w)
-        if command == "/settings":
-            return s.settings_command(
-                a,
-                w,
-                language=options.get("language"),
-                auto_roll=_maybe_flag(options.get("auto_roll")),
-                auto_forced=_maybe_flag(options.get("auto_forced")),
-                mirrored=_maybe_flag(options.get("mirrored")),
-            )
-        return Reply(text=t("terminal.unknown", self.lang, command=command), ephemeral=True)
+        return Reply(text=t("terminal.quit", self.lang), ephemeral=True)
 
     def _press_label(self, label: str) -> Reply:
         key = label.strip().lower()
@@ -215,40 +192,23 @@ class Terminal:
         if key in self._selects:
             custom_id = self._selects[key]
             return self.service.press(self.actor, self.where, custom_id, label.strip())
-        return Reply(
-            text=t(
-                "terminal.no_button",
-                self.lang,
-                label=label,
-                buttons=", ".join(self._button_labels()) or "-",
-            ),
-            ephemeral=True,
-        )
+        return self._no_button(label)
 
     def _press_action(self, action: str, arg: str) -> Reply:
         """``/roll`` and friends: press the button of the latest message with that action."""
         for custom_id in self._buttons.values():
-            parts = custom_id.split(":")
-            if (
-                custom_id.startswith("bg:")
-                and parts[3] == action
-                and (not arg or (len(parts) > 4 and parts[4] == arg))
+            game = GameAction.parse(custom_id)
+            challenge = ChallengeAction.parse(custom_id)
+            if (game and game.action == action and (not arg or game.arg == arg)) or (
+                challenge and challenge.action == action
             ):
                 return self.service.press(self.actor, self.where, custom_id)
-            if custom_id.startswith("ch:") and parts[2] == action:
-                return self.service.press(self.actor, self.where, custom_id)
-        return Reply(
-            text=t(
-                "terminal.no_button",
-                self.lang,
-                label=action,
-                buttons=", ".join(self._button_labels()) or "-",
-            ),
-            ephemeral=True,
-        )
+        return self._no_button(action)
 
-    def _button_labels(self) -> list[str]:
-        return list(self._labels)
+    def _no_button(self, label: str) -> Reply:
+        buttons = ", ".join(self._labels) or "-"
+        text = t("terminal.no_button", self.lang, label=label, buttons=buttons)
+        return Reply(text=text, ephemeral=True)
 
     # -- printing -------------------------------------------------------------------------------
 
@@ -386,5 +346,5 @@ def _flag(value: str) -> bool:
     return value.strip().lower() not in ("false", "no", "off", "0", "non")
 
 
-def _maybe_flag(value: str | None) -> bool | None:
-    return None if value is None else _flag(value)
+class _Missing(Exception):
+    """A required option was not typed."""

@@ -20,7 +20,7 @@ Modules: :mod:`db.models` (tables), :mod:`db.players`, :mod:`db.games`, :mod:`db
 """
 
 from db import challenges, games, gamestate, players, ratings, stats
-from db.engine import DEFAULT_URL, database_url, make_engine, make_session_factory
+from db.connection import DEFAULT_URL, database_url, make_engine, make_session_factory
 from db.errors import ChallengeClosed, DbError, GameMovedOn, GameNotFound
 from db.migrate import upgrade
 

@@ -1,16 +1,15 @@
 """Challenges between two people: created, then accepted, declined, cancelled or expired once.
 
 Answering is a conditional UPDATE (``... WHERE status = 'pending' AND expires_at > now``), so two
-clicks on Accept (or an Accept racing the expiry sweep) cannot both succeed: the second raises
-:class:`~db.errors.ChallengeClosed`.
+clicks on Accept cannot both succeed: the second raises :class:`~db.errors.ChallengeClosed`. A
+challenge past its time is closed when someone answers it (nothing sweeps them).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from datetime import datetime
 
-from sqlalchemy import select, update
+from sqlalchemy import update
 from sqlalchemy.orm import Session
 
 from db.errors import ChallengeClosed
@@ -20,9 +19,7 @@ from db.types import utcnow
 __all__ = [
     "answer_challenge",
     "create_challenge",
-    "expire_challenges",
     "get_challenge",
-    "pending_challenges",
 ]
 
 
@@ -37,7 +34,6 @@ def create_challenge(
     rated: bool = True,
     guild_id: int | None = None,
     channel_id: int | None = None,
-    message_id: int | None = None,
     now: datetime | None = None,
 ) -> Challenge:
     """A pending challenge (both players must exist).
@@ -54,7 +50,6 @@ def create_challenge(
         challenged_id=challenged_id,
         guild_id=guild_id,
         channel_id=channel_id,
-        message_id=message_id,
         match_length=match_length,
         cube=cube,
         rated=rated,
@@ -104,32 +99,3 @@ def answer_challenge(
         raise ChallengeClosed(challenge_id, None)
     late = current.status == ChallengeStatus.PENDING  # pending but past its expiry time
     raise ChallengeClosed(challenge_id, ChallengeStatus.EXPIRED if late else current.status)
-
-
-def expire_challenges(session: Session, now: datetime | None = None) -> Sequence[Challenge]:
-    """Mark every pending challenge past its time as expired and return them (the bot edits
-    their messages)."""
-    now = now or utcnow()
-    stmt = (
-        update(Challenge)
-        .where(Challenge.status == ChallengeStatus.PENDING, Challenge.expires_at <= now)
-        .values(status=ChallengeStatus.EXPIRED, resolved_at=now)
-        .returning(Challenge)
-    )
-    return session.scalars(stmt, execution_options={"populate_existing": True}).all()
-
-
-def pending_challenges(
-    session: Session, player_id: int, *, now: datetime | None = None
-) -> Sequence[Challenge]:
-    """Challenges waiting for this player's answer, oldest first."""
-    now = now or utcnow()
-    return session.scalars(
-        select(Challenge)
-        .where(
-            Challenge.challenged_id == player_id,
-            Challenge.status == ChallengeStatus.PENDING,
-            Challenge.expires_at > now,
-        )
-        .order_by(Challenge.id)
-    ).all()

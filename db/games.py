@@ -20,11 +20,12 @@ other action committed.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import datetime
+from enum import IntEnum
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import and_, or_, select, update
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -39,17 +40,27 @@ __all__ = [
     "Finish",
     "GameResult",
     "NewEvent",
+    "NewGame",
+    "TimerStage",
     "active_game_in_channel",
-    "active_games",
+    "advance_timer_stage",
+    "cache_review",
     "create_game",
     "expire_game",
     "finish_game",
     "game_events",
-    "games_past_deadline",
+    "games_with_timer_due",
     "get_game",
     "save_game",
-    "set_message_id",
 ]
+
+
+class TimerStage(IntEnum):
+    """How far a move timer's notices went (``games.timer_stage``)."""
+
+    NONE = 0
+    REMINDED = 1
+    CLAIMABLE = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,46 +84,49 @@ class GameResult:
     ratings: tuple[RatingChange, RatingChange] | None  # winner's then loser's, if rated
 
 
+@dataclass(frozen=True, slots=True)
+class NewGame:
+    """Who plays a new game, where, and how: every column of a new row but its state.
+
+    ``player0_id``/``player1_id`` None is the computer's seat (``computer_level`` says how
+    strong it plays); ``dice_commitment`` is published at the start, ``dice_seed`` only at the
+    end.
+    """
+
+    player0_id: int | None
+    player1_id: int | None
+    computer_level: str | None = None
+    match_length: int = 0
+    cube: bool = True
+    rated: bool = False
+    guild_id: int | None = None
+    channel_id: int | None = None
+    deadline: datetime | None = None
+    dice_commitment: str | None = None
+    dice_seed: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.rated and self.computer_level is not None:
+            raise ValueError("games against the computer are never rated")
+
+
 def create_game(
     session: Session,
+    new: NewGame,
     *,
-    player0_id: int | None,
-    player1_id: int | None,
     position_id: str,
     match_id: str,
     state: dict[str, Any],
     turn: int | None,
-    computer_level: str | None = None,
-    match_length: int = 0,
-    cube: bool = True,
-    rated: bool = False,
-    guild_id: int | None = None,
-    channel_id: int | None = None,
-    message_id: int | None = None,
-    deadline: datetime | None = None,
-    dice_commitment: str | None = None,
-    dice_seed: str | None = None,
     events: Iterable[NewEvent] = (),
     now: datetime | None = None,
 ) -> Game:
-    """A new active game (both players must exist: :func:`db.players.ensure_player`).
-
-    :raises ValueError: for a rated game against the computer (ratings are between people).
-    """
-    if rated and computer_level is not None:
-        raise ValueError("games against the computer are never rated")
+    """A new active game (both players must exist: :func:`db.players.ensure_player`)."""
     now = now or utcnow()
     events = list(events)
+    columns = {f.name: getattr(new, f.name) for f in fields(new)}
     game = Game(
-        player0_id=player0_id,
-        player1_id=player1_id,
-        computer_level=computer_level,
-        match_length=match_length,
-        cube=cube,
-        rated=rated,
-        guild_id=guild_id,
-        channel_id=channel_id,
-        message_id=message_id,
+        **columns,
         position_id=position_id,
         match_id=match_id,
         state=state,
@@ -120,9 +134,6 @@ def create_game(
         event_count=len(events),
         version=1,
         status=GameStatus.ACTIVE,
-        deadline=deadline,
-        dice_commitment=dice_commitment,
-        dice_seed=dice_seed,
         dice_counter=0,
         created_at=now,
         updated_at=now,
@@ -130,9 +141,9 @@ def create_game(
     session.add(game)
     session.flush()  # the id, for the move log
     session.add_all(_event_rows(game, 0, events, now))
-    if guild_id is not None:
-        for pid in _people(player0_id, player1_id):
-            note_guild_activity(session, guild_id, pid, now=now)
+    if new.guild_id is not None:
+        for pid in _people(new.player0_id, new.player1_id):
+            note_guild_activity(session, new.guild_id, pid, now=now)
     return game
 
 
@@ -340,41 +351,56 @@ def game_events(session: Session, game_id: int, *, game_no: int | None = None) -
     return list(session.scalars(stmt.order_by(GameEvent.seq)))
 
 
-def set_message_id(session: Session, game_id: int, message_id: int | None) -> None:
-    """Remember the Discord message that shows the board. Neither checked against nor counted
-    in the version: the message is sent after the action committed, and the buttons on it carry
-    the version of that action."""
-    session.execute(update(Game).where(Game.id == game_id).values(message_id=message_id))
+def active_game_in_channel(
+    session: Session, channel_id: int | None, *, player_id: int | None = None
+) -> Game | None:
+    """The newest active game in a channel (or DM channel), if any; with ``player_id``, the
+    one that player sits at (the database allows one per player and channel)."""
+    stmt = select(Game).where(Game.channel_id == channel_id, Game.status == GameStatus.ACTIVE)
+    if player_id is not None:
+        stmt = stmt.where((Game.player0_id == player_id) | (Game.player1_id == player_id))
+    return session.scalars(stmt.order_by(Game.id.desc()).limit(1)).first()
 
 
-def active_games(session: Session, player_id: int) -> Sequence[Game]:
-    """The games the player is in that are still being played, newest first."""
+def games_with_timer_due(
+    session: Session, *, remind_from: datetime, now: datetime, expire_from: datetime, limit: int
+) -> Sequence[int]:
+    """The active games whose move timer has a notice due, oldest deadline first: a reminder
+    (deadline before ``remind_from``), a claim offer (deadline passed) or the expiry (deadline
+    before ``expire_from``). A game whose claim was offered waits a whole period before it
+    expires, and must not fill the batch meanwhile (newer games would starve). The sweep
+    rereads the database each time, so timers survive restarts."""
+    notice_due = or_(
+        and_(Game.timer_stage < TimerStage.REMINDED, Game.deadline <= remind_from),
+        and_(Game.timer_stage < TimerStage.CLAIMABLE, Game.deadline <= now),
+        Game.deadline <= expire_from,
+    )
     return session.scalars(
-        select(Game)
-        .where(
-            (Game.player0_id == player_id) | (Game.player1_id == player_id),
-            Game.status == GameStatus.ACTIVE,
-        )
-        .order_by(Game.id.desc())
-    ).all()
-
-
-def active_game_in_channel(session: Session, channel_id: int) -> Game | None:
-    """The newest active game in a channel (or DM channel), if any."""
-    return session.scalars(
-        select(Game)
-        .where(Game.channel_id == channel_id, Game.status == GameStatus.ACTIVE)
-        .order_by(Game.id.desc())
-        .limit(1)
-    ).first()
-
-
-def games_past_deadline(session: Session, now: datetime, *, limit: int = 100) -> Sequence[Game]:
-    """Active games whose move timer has run out, oldest deadline first (the timer sweep; it
-    rereads the database each time, so timers survive restarts)."""
-    return session.scalars(
-        select(Game)
-        .where(Game.deadline <= now, Game.status == GameStatus.ACTIVE)
+        select(Game.id)
+        .where(Game.status == GameStatus.ACTIVE, notice_due)
         .order_by(Game.deadline)
         .limit(limit)
     ).all()
+
+
+def advance_timer_stage(session: Session, game_id: int, seen: int, stage: int) -> bool:
+    """Move a game's timer notices on from ``seen`` to ``stage``, unless another process did
+    first (then False: send nothing). Not counted in the version: the buttons stay valid."""
+    result = session.execute(
+        update(Game)
+        .where(Game.id == game_id, Game.timer_stage == seen)
+        .values(timer_stage=stage)
+        .execution_options(synchronize_session=False)
+    )
+    return bool(getattr(result, "rowcount", 0) == 1)
+
+
+def cache_review(session: Session, game_id: int, review: dict[str, Any]) -> None:
+    """Keep a finished game's review. Only the cache column is written, outside the version:
+    two reviews racing only compute the same review twice."""
+    session.execute(
+        update(Game)
+        .where(Game.id == game_id)
+        .values(review=review)
+        .execution_options(synchronize_session=False)
+    )

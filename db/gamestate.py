@@ -16,12 +16,13 @@ A user action, complete::
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy.orm import Session
 
-from db.games import Finish, NewEvent, create_game, save_game
+from db.games import Finish, NewEvent, NewGame, create_game, save_game
 from db.games import GameResult as StoredResult
 from db.models import Game, GameStatus, ResultKind
 from engine import Event, EventKind, Match, ResultReason
@@ -119,40 +120,12 @@ def _columns(match: Match) -> dict[str, Any]:
 
 
 def create_match_game(
-    session: Session,
-    match: Match,
-    *,
-    player0_id: int | None,
-    player1_id: int | None,
-    computer_level: str | None = None,
-    rated: bool = False,
-    guild_id: int | None = None,
-    channel_id: int | None = None,
-    message_id: int | None = None,
-    deadline: datetime | None = None,
-    dice_commitment: str | None = None,
-    dice_seed: str | None = None,
-    now: datetime | None = None,
+    session: Session, match: Match, new: NewGame, *, now: datetime | None = None
 ) -> Game:
-    """A game row for a new ``match`` (its events so far, e.g. the opening roll, included)."""
-    return create_game(
-        session,
-        player0_id=player0_id,
-        player1_id=player1_id,
-        computer_level=computer_level,
-        match_length=match.length,
-        cube=match.cube,
-        rated=rated,
-        guild_id=guild_id,
-        channel_id=channel_id,
-        message_id=message_id,
-        deadline=deadline,
-        dice_commitment=dice_commitment,
-        dice_seed=dice_seed,
-        events=match_events(match),
-        now=now,
-        **_columns(match),
-    )
+    """A game row for a new ``match`` (its events so far, e.g. the opening roll, included);
+    its length and cube are the match's."""
+    new = replace(new, match_length=match.length, cube=match.cube)
+    return create_game(session, new, events=match_events(match), now=now, **_columns(match))
 
 
 def save_match(

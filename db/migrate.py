@@ -18,7 +18,7 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import URL, Connection, Engine
 
-from db.engine import make_engine
+from db.connection import make_engine
 
 __all__ = ["MIGRATIONS", "alembic_config", "current_revision", "head_revision", "upgrade"]
 

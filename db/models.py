@@ -183,7 +183,6 @@ class Game(Base):
 
     guild_id: Mapped[int | None] = mapped_column(BigInteger, index=True)  # None: a DM
     channel_id: Mapped[int | None] = mapped_column(BigInteger, index=True)
-    message_id: Mapped[int | None] = mapped_column(BigInteger)  # the board message to edit
 
     match_length: Mapped[int] = mapped_column(default=0)
     cube: Mapped[bool] = mapped_column(Boolean, default=True)
@@ -284,7 +283,6 @@ class Challenge(Base):
     challenged_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("players.id"))
     guild_id: Mapped[int | None] = mapped_column(BigInteger)
     channel_id: Mapped[int | None] = mapped_column(BigInteger)
-    message_id: Mapped[int | None] = mapped_column(BigInteger)
     match_length: Mapped[int] = mapped_column(default=0)
     cube: Mapped[bool] = mapped_column(Boolean, default=True)
     rated: Mapped[bool] = mapped_column(Boolean, default=True)

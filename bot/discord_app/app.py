@@ -28,7 +28,7 @@ log = logging.getLogger(__name__)
 def open_service(config: Config) -> tuple[Service, Engine]:
     """The service on the configured database, upgraded to the latest schema first."""
     from bot.service import Service, Settings
-    from db.engine import make_engine, make_session_factory
+    from db.connection import make_engine, make_session_factory
     from db.migrate import upgrade
 
     engine = make_engine(config.database_url)

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Config
+from bot.discord_app.commands import build_commands
 from bot.discord_app.components import ChallengeComponent, GameComponent
-from bot.discord_app.replies import report_error
+from bot.discord_app.replies import answer, report_error, who
 from bot.discord_app.translator import CatalogTranslator
 
 if TYPE_CHECKING:
@@ -24,15 +25,9 @@ __all__ = ["EXTENSIONS", "BackgammonBot", "BackgammonTree"]
 
 log = logging.getLogger(__name__)
 
-# One cog per feature; the timers cog owns the background sweep of move deadlines.
-EXTENSIONS = (
-    "bot.discord_app.cogs.games",
-    "bot.discord_app.cogs.analysis",
-    "bot.discord_app.cogs.info",
-    "bot.discord_app.cogs.integrity",
-    "bot.discord_app.cogs.settings",
-    "bot.discord_app.cogs.timers",
-)
+# The slash commands come from the service's command table (bot.discord_app.commands); the
+# timers cog owns the background sweep of move deadlines.
+EXTENSIONS = ("bot.discord_app.cogs.timers",)
 
 
 class BackgammonTree(app_commands.CommandTree["BackgammonBot"]):
@@ -86,6 +81,8 @@ class BackgammonBot(commands.AutoShardedBot):
         await self.tree.set_translator(CatalogTranslator())
         if self._service is not None:
             await asyncio.to_thread(self._service.warm_up)
+        for command in build_commands():
+            self.tree.add_command(command)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self.add_dynamic_items(GameComponent, ChallengeComponent)
@@ -95,6 +92,20 @@ class BackgammonBot(commands.AutoShardedBot):
             self.tree.copy_global_to(guild=guild)
             synced = await self.tree.sync(guild=guild)
             log.info("synced %d commands to the development guild %s", len(synced), guild.id)
+
+    async def on_press(self, interaction: discord.Interaction[Any], custom_id: str) -> None:
+        """A button or select menu press (from :mod:`bot.discord_app.components`)."""
+        data = cast(dict[str, Any], interaction.data or {})
+        values = data.get("values") or []
+        value = str(values[0]) if values else None
+        try:
+            actor, where = who(interaction)
+            service = self.service
+            await answer(
+                interaction, lambda: service.press(actor, where, custom_id, value), component=True
+            )
+        except Exception as error:  # discord.py would only log it: answer the player too
+            await report_error(interaction, error)
 
     async def on_ready(self) -> None:
         log.info(

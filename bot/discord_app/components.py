@@ -4,7 +4,8 @@ Every component the service describes carries its state in its ``custom_id`` (th
 version of its state, the action; or the challenge and the answer). Discord sends that id back
 on a press; discord.py matches it against the templates of the :class:`~discord.ui.DynamicItem`
 classes registered in ``setup_hook`` and rebuilds the item from the message, whatever process
-sent it and however long ago. The service then decides: a stale or foreign press is refused.
+sent it and however long ago; :meth:`~bot.discord_app.client.BackgammonBot.on_press` hands the
+press to the service, which decides: a stale or foreign press is refused.
 
 One class per template: discord.py keys dynamic items by their compiled template, so a button
 class and a select class sharing ``GAME_ID_RE`` would replace each other. ``GameComponent``
@@ -14,7 +15,7 @@ wraps either (the buttons and the select menu of whole plays of a game message).
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -42,19 +43,8 @@ Wrapped = discord.ui.Item[Any]
 
 
 async def _press(interaction: discord.Interaction[Any], custom_id: str) -> None:
-    from bot.discord_app.replies import answer, report_error, who
-
-    data = cast(dict[str, Any], interaction.data or {})
-    values = data.get("values") or []
-    value = str(values[0]) if values else None
-    try:
-        actor, where = who(interaction)
-        service = interaction.client.service
-        await answer(
-            interaction, lambda: service.press(actor, where, custom_id, value), component=True
-        )
-    except Exception as error:  # discord.py would only log it: answer the player too
-        await report_error(interaction, error)
+    # The client (a BackgammonBot) runs the press: this module stays below the replies.
+    await interaction.client.on_press(interaction, custom_id)
 
 
 class GameComponent(discord.ui.DynamicItem[Wrapped], template=GAME_ID_RE):

@@ -10,17 +10,22 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.i18n import t
+from bot.i18n import DEFAULT, LANGUAGES, language, t
 
 __all__ = ["LOCALES", "CatalogTranslator", "ls"]
 
-# Discord locales that get their own strings; every other locale sees the English defaults.
-LOCALES: dict[discord.Locale, str] = {discord.Locale.french: "fr"}
+# Discord locales that get their own strings (every catalog language but the default); every
+# other locale sees the English defaults. Discord's locale codes start with the language code.
+LOCALES: dict[discord.Locale, str] = {
+    locale: language(locale.value)
+    for locale in discord.Locale
+    if language(locale.value) != DEFAULT and locale.value.split("-")[0] in LANGUAGES
+}
 
 
 def ls(key: str) -> app_commands.locale_str:
     """A command string: the English message ``key``, translated at sync time."""
-    return app_commands.locale_str(t(key, "en"), key=key)
+    return app_commands.locale_str(t(key, DEFAULT), key=key)
 
 
 class CatalogTranslator(app_commands.Translator):

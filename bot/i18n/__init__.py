@@ -18,8 +18,9 @@ from collections.abc import Mapping
 
 from bot.i18n import en, fr
 
-__all__ = ["CATALOGS", "LANGUAGES", "Text", "error_text", "language", "t"]
+__all__ = ["CATALOGS", "DEFAULT", "LANGUAGES", "Text", "error_text", "language", "t"]
 
+# The one list of languages: a language is its catalog module here (and its messages).
 CATALOGS: dict[str, Mapping[str, str]] = {"en": en.MESSAGES, "fr": fr.MESSAGES}
 LANGUAGES = tuple(CATALOGS)
 DEFAULT = "en"

@@ -187,7 +187,8 @@ MESSAGES: dict[str, str] = {
     "error.nothing_to_undo": "There is no checker move to undo.",
     "error.die_not_playable": "The {die} cannot be played now.",
     "error.scope": "The scope is 'server' or 'global'.",
-    "error.language": "The language is 'en', 'fr' or 'auto'.",
+    "error.language": "Unknown language. Choose one of: {values}.",
+    "error.theme": "Unknown board theme. Choose one of: {values}.",
     # -- engine refusals, by code -----------------------------------------------------------------
     "engine.error": "That is not possible here.",
     "engine.syntax": "I cannot read that play. Write it like `24/18 13/11`, `bar/22*`, `6/off` "
@@ -309,13 +310,15 @@ MESSAGES: dict[str, str] = {
     # -- settings -------------------------------------------------------------------------------------
     "settings.text": "**Your settings**\nLanguage: {language}\nRoll automatically when there "
     "is no cube decision: {auto_roll}\nPlay forced moves automatically: {auto_forced}\nHome "
-    "board on the left: {mirrored}",
+    "board on the left: {mirrored}\nBoard theme: {theme}",
     "settings.saved": "Saved.",
     "settings.on": "on",
     "settings.off": "off",
     "settings.lang_en": "English",
     "settings.lang_fr": "French",
     "settings.lang_auto": "Discord's language",
+    "theme.classic": "classic",
+    "theme.ocean": "ocean",
     # -- slash commands (names, descriptions, options: what Discord's command picker shows) -------
     "cmd.play.name": "play",
     "cmd.play.description": "Play a game or a match against the computer.",
@@ -395,14 +398,16 @@ MESSAGES: dict[str, str] = {
     "cmd.settings.opt.auto_forced.description": "Play your forced moves (a single legal play) for you.",
     "cmd.settings.opt.mirrored.name": "mirrored",
     "cmd.settings.opt.mirrored.description": "Draw your home board on the left.",
+    "cmd.settings.opt.theme.name": "theme",
+    "cmd.settings.opt.theme.description": "The colours of your board.",
     # -- Discord adapter ----------------------------------------------------------------------------
     "discord.apology": "Sorry, something went wrong on my side and nothing was changed. Please try again; if it keeps happening, tell the bot's owner.",
     # -- terminal ---------------------------------------------------------------------------------
     "terminal.welcome": "Backgammon in the terminal. You are {name}. Type /help for the commands, /play to start against the computer, /as NAME to switch player, /quit to leave.",
     "terminal.error": "Unexpected error: {detail}",
-    "terminal.as_usage": "Write /as NAME to act as another player.",
+    "terminal.usage": "Write {usage} (options as name:value, NAME: required).",
     "terminal.as": "You are now {name}.",
-    "terminal.challenge_usage": "Write /challenge NAME (or opponent:NAME) [points:N] [cube:false] [rated:false].",
+    "terminal.quit": "Goodbye.",
     "terminal.unknown": "Unknown command {command}. Type /help.",
     "terminal.no_button": "No button “{label}” on the latest message. Buttons: {buttons}.",
     "terminal.file": "[file: {path}]",
@@ -435,17 +440,30 @@ MESSAGES: dict[str, str] = {
         "**Matches**: first to N points. When a player first reaches N−1, the next game (the "
         "**Crawford game**) is played without the cube; doubling resumes after it."
     ),
-    "help.text": (
-        "**Backgammon bot: commands**\n"
-        "`/play [level] [points] [cube]`: play the computer ({levels}).\n"
-        "`/challenge opponent [points] [cube] [rated]`: challenge someone in this channel.\n"
-        "`/move play`: play a whole move in notation, like `24/18 13/11` (autocomplete lists "
-        "the legal ones).\n"
-        "`/undo`, `/board`, `/resign [value]`: take back a checker, show the game again, offer "
-        "to resign.\n"
-        "`/leaderboard`, `/stats [user]`, `/history`: ratings and records.\n"
-        "`/settings`: language, automatic rolls and forced moves, board orientation.\n"
-        "`/rules`: the rules.\n\n"
+    "help.title": "**Backgammon bot: commands**",
+    "help.line": "`{usage}`: {text}",
+    "help.play": "play the computer ({levels}), or practise a position from its IDs.",
+    "help.challenge": "challenge someone in this channel.",
+    "help.move": "play a whole move in notation, like `24/18 13/11`.",
+    "help.move_discord": "play a whole move in notation, like `24/18 13/11` (autocomplete lists the legal ones).",
+    "help.undo": "take back the last checker moved.",
+    "help.board": "show your game here again.",
+    "help.resign": "offer to resign (1 single game, 2 gammon, 3 backgammon).",
+    "help.hint": "the best plays or cube action (not in rated games).",
+    "help.review": "error rates, luck and worst mistakes of a finished game.",
+    "help.export": "the game as a .mat file for GNU Backgammon.",
+    "help.leaderboard": "the best rated players.",
+    "help.stats": "record, rating and rank.",
+    "help.history": "your last games.",
+    "help.rules": "the rules.",
+    "help.help": "this list.",
+    "help.verify": "check every die of a finished game.",
+    "help.dice": "rolls compared with fair dice.",
+    "help.settings": "language, automatic rolls and moves, board side and theme.",
+    "help.as": "act as another player (two people on one keyboard).",
+    "help.quit": "leave.",
+    "help.presses": "`{commands}`: press that button of the latest message (or type its label).",
+    "help.turn": (
         "**A turn with buttons**: press **Roll** (or **Double**). The points a checker can "
         "move from are highlighted: press one to move a checker with the chosen die (switch "
         "dice with the die buttons), **Undo** if you change your mind, then **Confirm**. Or "

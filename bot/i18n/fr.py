@@ -194,7 +194,8 @@ MESSAGES: dict[str, str] = {
     "error.nothing_to_undo": "Il n’y a aucun déplacement à reprendre.",
     "error.die_not_playable": "Le {die} ne peut pas être joué maintenant.",
     "error.scope": "La portée est « server » ou « global ».",
-    "error.language": "La langue est « en », « fr » ou « auto ».",
+    "error.language": "Langue inconnue. Choisissez parmi : {values}.",
+    "error.theme": "Thème de plateau inconnu. Choisissez parmi : {values}.",
     # -- refus du moteur, par code ---------------------------------------------------------------------
     "engine.error": "Ce n’est pas possible ici.",
     "engine.syntax": "Je ne comprends pas ce coup. Écrivez-le comme `24/18 13/11`, `bar/22*`, "
@@ -316,13 +317,15 @@ MESSAGES: dict[str, str] = {
     # -- réglages -------------------------------------------------------------------------------------
     "settings.text": "**Vos réglages**\nLangue : {language}\nLancer automatiquement quand il n’y "
     "a pas de décision de videau : {auto_roll}\nJouer les coups forcés automatiquement : "
-    "{auto_forced}\nJan intérieur à gauche : {mirrored}",
+    "{auto_forced}\nJan intérieur à gauche : {mirrored}\nThème du plateau : {theme}",
     "settings.saved": "Enregistré.",
     "settings.on": "oui",
     "settings.off": "non",
     "settings.lang_en": "anglais",
     "settings.lang_fr": "français",
     "settings.lang_auto": "langue de Discord",
+    "theme.classic": "classique",
+    "theme.ocean": "océan",
     # -- commandes (noms, descriptions, options : ce qu’affiche le sélecteur de commandes) -------
     "cmd.play.name": "jouer",
     "cmd.play.description": "Jouer une partie ou un match contre l’ordinateur.",
@@ -402,14 +405,16 @@ MESSAGES: dict[str, str] = {
     "cmd.settings.opt.auto_forced.description": "Jouer pour vous les coups forcés (un seul coup permis).",
     "cmd.settings.opt.mirrored.name": "miroir",
     "cmd.settings.opt.mirrored.description": "Dessiner votre jan intérieur à gauche.",
+    "cmd.settings.opt.theme.name": "thème",
+    "cmd.settings.opt.theme.description": "Les couleurs de votre plateau.",
     # -- adaptateur Discord -------------------------------------------------------------------------
     "discord.apology": "Désolé, quelque chose s’est mal passé de mon côté et rien n’a été modifié. Réessayez ; si cela se reproduit, prévenez la personne qui gère le bot.",
     # -- terminal ---------------------------------------------------------------------------------
     "terminal.welcome": "Le backgammon dans le terminal. Vous êtes {name}. Tapez /help pour les commandes, /play pour jouer contre l’ordinateur, /as NOM pour changer de joueur, /quit pour quitter.",
     "terminal.error": "Erreur inattendue : {detail}",
-    "terminal.as_usage": "Tapez /as NOM pour jouer sous un autre nom.",
+    "terminal.usage": "Tapez {usage} (options sous la forme nom:valeur, NOM : obligatoire).",
     "terminal.as": "Vous êtes maintenant {name}.",
-    "terminal.challenge_usage": "Tapez /challenge NOM (ou opponent:NOM) [points:N] [cube:false] [rated:false].",
+    "terminal.quit": "Au revoir.",
     "terminal.unknown": "Commande inconnue : {command}. Tapez /help.",
     "terminal.no_button": "Pas de bouton « {label} » sur le dernier message. Boutons : {buttons}.",
     "terminal.file": "[fichier : {path}]",
@@ -444,17 +449,30 @@ MESSAGES: dict[str, str] = {
         "fois, la partie suivante (la **partie Crawford**) se joue sans videau ; on peut de "
         "nouveau doubler ensuite."
     ),
-    "help.text": (
-        "**Bot de backgammon : les commandes**\n"
-        "`/jouer [niveau] [points] [videau]` : jouer contre l’ordinateur ({levels}).\n"
-        "`/défi adversaire [points] [videau] [classé]` : défier quelqu’un dans ce salon.\n"
-        "`/déplacer coup` : jouer un coup entier en notation, comme `24/18 13/11` (l’autocomplétion "
-        "propose les coups permis).\n"
-        "`/reprendre`, `/plateau`, `/abandonner [valeur]` : reprendre une dame, réafficher la partie, "
-        "proposer d’abandonner.\n"
-        "`/classement`, `/statistiques [joueur]`, `/historique` : classements et palmarès.\n"
-        "`/réglages` : langue, lancers et coups forcés automatiques, orientation du plateau.\n"
-        "`/règles` : les règles.\n\n"
+    "help.title": "**Bot de backgammon : les commandes**",
+    "help.line": "`{usage}` : {text}",
+    "help.play": "jouer contre l’ordinateur ({levels}), ou s’exercer sur une position donnée par ses ID.",
+    "help.challenge": "défier quelqu’un dans ce salon.",
+    "help.move": "jouer un coup entier en notation, comme `24/18 13/11`.",
+    "help.move_discord": "jouer un coup entier en notation, comme `24/18 13/11` (l’autocomplétion propose les coups permis).",
+    "help.undo": "reprendre la dernière dame jouée.",
+    "help.board": "réafficher votre partie ici.",
+    "help.resign": "proposer d’abandonner (1 partie simple, 2 gammon, 3 backgammon).",
+    "help.hint": "les meilleurs coups ou la décision de videau (pas en partie classée).",
+    "help.review": "taux d’erreur, chance et pires erreurs d’une partie finie.",
+    "help.export": "la partie en fichier .mat pour GNU Backgammon.",
+    "help.leaderboard": "les meilleurs joueurs classés.",
+    "help.stats": "palmarès, classement et rang.",
+    "help.history": "vos dernières parties.",
+    "help.rules": "les règles.",
+    "help.help": "cette liste.",
+    "help.verify": "vérifier chaque dé d’une partie finie.",
+    "help.dice": "les lancers comparés à des dés équitables.",
+    "help.settings": "langue, lancers et coups automatiques, côté et thème du plateau.",
+    "help.as": "jouer en tant qu’un autre joueur (deux personnes sur un clavier).",
+    "help.quit": "quitter.",
+    "help.presses": "`{commands}` : appuyer sur ce bouton du dernier message (ou taper son libellé).",
+    "help.turn": (
         "**Un tour avec les boutons** : appuyez sur **Lancer** (ou **Doubler**). Les cases d’où "
         "une dame peut partir sont en surbrillance : appuyez sur l’une d’elles pour jouer le dé "
         "choisi (changez de dé avec les boutons de dés), **Reprendre** si vous changez d’avis, "

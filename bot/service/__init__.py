@@ -1,7 +1,9 @@
 """The Discord-free service layer: every use case, returning descriptions of replies."""
 
-from bot.service.core import Refusal, Service, Settings
+from bot.service.deps import Settings
+from bot.service.facade import Service
 from bot.service.people import Actor, Prefs, Where
+from bot.service.refusal import Refusal
 from bot.service.replies import Attachment, Button, Choice, Reply, Select
 
 __all__ = [

@@ -9,27 +9,28 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from bot.i18n import t
+from bot.service.deps import Deps, answers
+from bot.service.model import Table, UiState
 from bot.service.people import Actor, Where
-from bot.service.present import COLORS, Table, UiState, board_view
+from bot.service.present import COLORS, board_view
+from bot.service.refusal import Refusal, check_game_id
 from bot.service.replies import Attachment, Reply
+from bot.service.tables import current_game, load_table, localized
 from db import games as game_repo
 from db import stats as stats_repo
 from db.models import Game as GameRow
 from db.models import GameEvent, GameStatus
-from engine import Phase, write_mat
+from engine import Game, Phase, Play, write_mat
 from engine.analysis import Review, cube_hint, hint, review_match
 from render import BoardView, render_board
 from render.analysis import mistake_card, review_chart
 
-if TYPE_CHECKING:
-    from bot.service.core import Service
-
-__all__ = ["REVIEW_PLIES", "AnalysisMixin"]
+__all__ = ["REVIEW_PLIES", "Analysis"]
 
 log = logging.getLogger(__name__)
 
@@ -37,216 +38,189 @@ REVIEW_PLIES = 2
 HINT_PLIES = 2
 
 
-class AnalysisMixin:
-    """``/hint``, ``/review`` and ``/export`` (mixed into :class:`~bot.service.core.Service`)."""
+class Analysis:
+    """``/hint``, ``/review`` and ``/export``."""
+
+    def __init__(self, deps: Deps) -> None:
+        self.deps = deps
 
     # -- /hint ----------------------------------------------------------------------------------
 
-    def hint(self: Service, actor: Actor, where: Where) -> Reply:
+    @answers
+    def hint(self, actor: Actor, where: Where) -> Reply:
         """``/hint``: the best plays of the current roll with their equities, the best drawn on
         the board; or the cube decision before a roll or on a double. Never in rated games."""
-
-        def run() -> Reply:
-            from bot.service.core import Refusal
-
-            with self._unit() as s:
-                who = self._who(s, actor)
-                lang = who.lang
-                row = self._current(s, actor, where)
-                if row.rated:
-                    raise Refusal("hint.rated")
-                table = self._localized(self._table(s, row), lang)
-            seat = table.seat_of(actor.id)
-            game = table.game
-            if game.turn != seat:
-                raise Refusal("hint.not_your_turn")
-            if game.phase is Phase.MOVE:
-                return self._play_hint(table, seat, lang)
-            if game.phase is Phase.ROLL and game.can_double():
-                h = cube_hint(game.position, game.context(seat), plies=HINT_PLIES)
-                return Reply(
-                    text=t(
-                        "hint.cube",
-                        lang,
-                        advice=_cube_advice(h.action, h.response, lang),
-                        nd=f"{h.no_double:+.3f}",
-                        dt=f"{h.double_take:+.3f}",
-                        dp=f"{h.double_pass:+.3f}",
-                    ),
-                    ephemeral=True,
-                )
-            if game.phase is Phase.DOUBLED:
-                h = cube_hint(game.position, game.context(game.on_roll), plies=HINT_PLIES)
-                key = "hint.take" if h.response == "take" else "hint.pass"
-                return Reply(
-                    text=t(key, lang, dt=f"{-h.double_take:+.3f}", dp=f"{-h.double_pass:+.3f}"),
-                    ephemeral=True,
-                )
-            raise Refusal("hint.nothing")
-
-        return self._guard(actor, run)
-
-    def _play_hint(self: Service, table: Table, seat: int, lang: str) -> Reply:
+        with self.deps.unit() as s:
+            lang = self.deps.who(s, actor).lang
+            row = current_game(s, actor, where)
+            if row is None:
+                raise Refusal("error.no_game_here")
+            if row.rated:
+                raise Refusal("hint.rated")
+            table = localized(load_table(self.deps, s, row), lang)
+        seat = table.seat_of(actor.id)
         game = table.game
-        dice = game.partial.dice
-        moves = hint(game.position, dice, game.context(seat), n=5, plies=HINT_PLIES)
-        lines = [t("hint.title", lang, d1=dice[0], d2=dice[1])]
-        for i, h in enumerate(moves, start=1):
-            diff = "" if i == 1 else f" ({h.difference:+.3f})"
-            lines.append(
-                t(
-                    "hint.line",
-                    lang,
-                    rank=i,
-                    play=str(h.play),
-                    equity=f"{h.equity:+.3f}",
-                    diff=diff,
-                    win=f"{100 * h.probs[0]:.1f}",
-                )
+        if seat is None or game.turn != seat:
+            raise Refusal("hint.not_your_turn")
+        if game.phase is Phase.MOVE:
+            return _play_hint(table, seat, lang)
+        if game.phase is Phase.ROLL and game.can_double():
+            return _double_hint(game, seat, lang)
+        if game.phase is Phase.DOUBLED:
+            h = cube_hint(game.position, game.context(game.on_roll), plies=HINT_PLIES)
+            key = "hint.take" if h.response == "take" else "hint.pass"
+            return Reply(
+                text=t(key, lang, dt=f"{-h.double_take:+.3f}", dp=f"{-h.double_pass:+.3f}"),
+                ephemeral=True,
             )
-        image = None
-        if moves:
-            best = moves[0].play
-            after = game.position.apply(best).swap_players()  # seen by the mover, just played
-            base = board_view(table, seat, lang, UiState(), mirrored=False)
-            view = BoardView(
-                names=base.names,
-                colors=base.colors,
-                dice=dice,
-                dice_left=(),
-                context=base.context,
-                last_play=best,
-                last_play_by="mover",
-                lang=lang,
-            )
-            try:
-                image = render_board(after, view=view)
-            except ValueError:
-                log.exception("drawing the hint failed")
-        return Reply(text="\n".join(lines), image=image, image_name="hint.png", ephemeral=True)
+        raise Refusal("hint.nothing")
 
     # -- /review --------------------------------------------------------------------------------
 
-    def review(self: Service, actor: Actor, where: Where, game_id: int | None = None) -> Reply:
+    @answers
+    def review(self, actor: Actor, where: Where, game_id: int | None = None) -> Reply:
         """``/review [game]``: error rates, ratings, luck, the three worst mistakes with the
         better play drawn, and the winning chances move by move, for a finished game (the
         player's last one by default)."""
+        with self.deps.unit() as s:
+            lang = self.deps.who(s, actor).lang
+            row = _finished(s, actor, game_id)
+            table = localized(load_table(self.deps, s, row), lang)
+            cached = row.review
+            row_id = row.id
+        review = Review.from_dict(cached) if cached else None
+        if review is None:
+            review = review_match(table.match, plies=REVIEW_PLIES)
+            self._cache_review(row_id, review.to_dict())
+        return _review_reply(table, review, lang, table.seat_of(actor.id))
 
-        def run() -> Reply:
-            with self._unit() as s:
-                who = self._who(s, actor)
-                lang = who.lang
-                row = self._finished(s, actor, game_id)
-                table = self._localized(self._table(s, row), lang)
-                cached = row.review
-                row_id = row.id
-            review = Review.from_dict(cached) if cached else None
-            if review is None:
-                review = review_match(table.match, plies=REVIEW_PLIES)
-                self._cache_review(row_id, review.to_dict())
-            return _review_reply(table, review, lang, table.seat_of(actor.id))
-
-        return self._guard(actor, run)
-
-    def _finished(self: Service, s: Any, actor: Actor, game_id: int | None) -> GameRow:
-        from bot.service.core import Refusal
-
-        if game_id is None:
-            rows = stats_repo.game_history(s, actor.id, limit=1)
-            if not rows:
-                raise Refusal("review.none")
-            return rows[0]
-        if not isinstance(game_id, int) or not 0 < game_id < 2**53:
-            raise Refusal("error.no_such_game")
-        row = game_repo.get_game(s, game_id)
-        if row.status is GameStatus.ACTIVE:
-            raise Refusal("review.not_finished", id=game_id)
-        return row
-
-    def _cache_review(self: Service, game_id: int, data: dict[str, Any]) -> None:
+    def _cache_review(self, game_id: int, data: dict[str, Any]) -> None:
         # A unit of work of its own, touching only the cache column: play is never held up, and
         # a lost race (two reviews at once) only computes the same review twice.
         try:
-            with self._unit() as s:
-                s.execute(
-                    GameRow.__table__.update().where(GameRow.id == game_id).values(review=data)
-                )
+            with self.deps.unit() as s:
+                game_repo.cache_review(s, game_id, data)
         except Exception:
             log.exception("caching the review of game %s failed", game_id)
 
     # -- /export --------------------------------------------------------------------------------
 
-    def export(self: Service, actor: Actor, where: Where, game_id: int | None = None) -> Reply:
+    @answers
+    def export(self, actor: Actor, where: Where, game_id: int | None = None) -> Reply:
         """``/export [game]``: the game or match as a Jellyfish ``.mat`` file that GNU
         Backgammon imports, and the Position ID and Match ID after every action."""
+        with self.deps.unit() as s:
+            lang = self.deps.who(s, actor).lang
+            row = self._exported(s, actor, where, game_id)
+            table = localized(load_table(self.deps, s, row), lang)
+            events = game_repo.game_events(s, row.id)
+            number = row.id
+        names = (table.seats[0].name, table.seats[1].name)
+        game = table.game
+        text = t(
+            "export.done",
+            lang,
+            id=number,
+            position_id=game.position_id(),
+            match_id=game.match_id(),
+        )
+        ids = _id_log(number, names, events)
+        mat = write_mat(table.match, names).encode("utf-8")
+        files = [Attachment(f"game-{number}.mat", mat), Attachment(f"game-{number}-ids.txt", ids)]
+        return Reply(text=text, ephemeral=True, attachments=files)
 
-        def run() -> Reply:
-            from bot.service.core import Refusal
+    @staticmethod
+    def _exported(s: Session, actor: Actor, where: Where, game_id: int | None) -> GameRow:
+        """The game asked for; by default the current one here, else the last finished."""
+        if game_id is None:
+            row = current_game(s, actor, where)
+            rows = [row] if row else list(stats_repo.game_history(s, actor.id, limit=1))
+            if not rows:
+                raise Refusal("export.none")
+            return rows[0]
+        row = game_repo.get_game(s, check_game_id(game_id))
+        if row.seat_of(actor.id) is None and row.status is GameStatus.ACTIVE:
+            raise Refusal("error.not_your_game")  # others' games only once finished
+        return row
 
-            with self._unit() as s:
-                who = self._who(s, actor)
-                lang = who.lang
-                if game_id is None:
-                    rows = [
-                        r
-                        for r in game_repo.active_games(s, actor.id)
-                        if r.channel_id == where.channel_id
-                    ]
-                    rows = rows or list(stats_repo.game_history(s, actor.id, limit=1))
-                    if not rows:
-                        raise Refusal("export.none")
-                    row = rows[0]
-                else:
-                    if not isinstance(game_id, int) or not 0 < game_id < 2**53:
-                        raise Refusal("error.no_such_game")
-                    row = game_repo.get_game(s, game_id)
-                if row.seat_of(actor.id) is None and row.status is GameStatus.ACTIVE:
-                    raise Refusal("error.not_your_game")  # others' games only once finished
-                table = self._localized(self._table(s, row), lang)
-                moments = s.execute(
-                    select(
-                        GameEvent.seq,
-                        GameEvent.game_no,
-                        GameEvent.kind,
-                        GameEvent.player,
-                        GameEvent.play,
-                        GameEvent.position_id,
-                        GameEvent.match_id,
-                    )
-                    .where(GameEvent.game_id == row.id)
-                    .order_by(GameEvent.seq)
-                ).all()
-                number = row.id
-            names = (table.seats[0].name, table.seats[1].name)
-            mat = write_mat(table.match, names)
-            lines = [
-                f"# game {number}: {names[0]} vs {names[1]}",
-                "# seq game kind player play -> Position ID : Match ID",
-            ]
-            for seq, game_no, kind, player, play, pid, mid in moments:
-                who_ = "-" if player is None else names[player]
-                lines.append(
-                    f"{seq:4d} {game_no:2d} {kind:8s} {who_[:16]:16s} {play or '':24s} "
-                    f"-> {pid}:{mid}"
-                )
-            game = table.game
-            text = t(
-                "export.done",
-                lang,
-                id=number,
-                position_id=game.position_id(),
-                match_id=game.match_id(),
-            )
-            return Reply(
-                text=text,
-                ephemeral=True,
-                attachments=[
-                    Attachment(f"game-{number}.mat", mat.encode("utf-8")),
-                    Attachment(f"game-{number}-ids.txt", "\n".join(lines).encode("utf-8") + b"\n"),
-                ],
-            )
 
-        return self._guard(actor, run)
+def _id_log(number: int, names: tuple[str, str], events: list[GameEvent]) -> bytes:
+    """The Position ID and Match ID after every action of the move log."""
+    lines = [
+        f"# game {number}: {names[0]} vs {names[1]}",
+        "# seq game kind player play -> Position ID : Match ID",
+    ]
+    for e in events:
+        who = "-" if e.player is None else names[e.player]
+        lines.append(
+            f"{e.seq:4d} {e.game_no:2d} {e.kind:8s} {who[:16]:16s} {e.play or '':24s} "
+            f"-> {e.position_id}:{e.match_id}"
+        )
+    return "\n".join(lines).encode("utf-8") + b"\n"
+
+
+def _finished(s: Session, actor: Actor, game_id: int | None) -> GameRow:
+    if game_id is None:
+        rows = stats_repo.game_history(s, actor.id, limit=1)
+        if not rows:
+            raise Refusal("review.none")
+        return rows[0]
+    row = game_repo.get_game(s, check_game_id(game_id))
+    if row.status is GameStatus.ACTIVE:
+        raise Refusal("review.not_finished", id=game_id)
+    return row
+
+
+def _double_hint(game: Game, seat: int, lang: str) -> Reply:
+    h = cube_hint(game.position, game.context(seat), plies=HINT_PLIES)
+    return Reply(
+        text=t(
+            "hint.cube",
+            lang,
+            advice=_cube_advice(h.action, h.response, lang),
+            nd=f"{h.no_double:+.3f}",
+            dt=f"{h.double_take:+.3f}",
+            dp=f"{h.double_pass:+.3f}",
+        ),
+        ephemeral=True,
+    )
+
+
+def _play_hint(table: Table, seat: int, lang: str) -> Reply:
+    game = table.game
+    dice = game.partial.dice
+    moves = hint(game.position, dice, game.context(seat), n=5, plies=HINT_PLIES)
+    lines = [t("hint.title", lang, d1=dice[0], d2=dice[1])]
+    for i, h in enumerate(moves, start=1):
+        diff = "" if i == 1 else f" ({h.difference:+.3f})"
+        equity, win = f"{h.equity:+.3f}", f"{100 * h.probs[0]:.1f}"
+        lines.append(
+            t("hint.line", lang, rank=i, play=str(h.play), equity=equity, diff=diff, win=win)
+        )
+    image = _best_drawn(table, seat, lang, moves[0].play) if moves else None
+    return Reply(text="\n".join(lines), image=image, image_name="hint.png", ephemeral=True)
+
+
+def _best_drawn(table: Table, seat: int, lang: str, best: Play) -> bytes | None:
+    """The board after the best play, seen by the mover who just played it."""
+    game = table.game
+    after = game.position.apply(best).swap_players()
+    base = board_view(table, seat, lang, UiState(), mirrored=False)
+    view = BoardView(
+        names=base.names,
+        colors=base.colors,
+        dice=game.partial.dice,
+        dice_left=(),
+        context=base.context,
+        last_play=best,
+        last_play_by="mover",
+        lang=lang,
+    )
+    try:
+        return render_board(after, view=view)
+    except ValueError:
+        log.exception("drawing the hint failed")
+        return None
 
 
 def _cube_advice(action: str, response: str, lang: str) -> str:
@@ -262,30 +236,46 @@ def _review_reply(table: Table, review: Review, lang: str, asker: int | None = N
     when he played the game, else of its first human player."""
     names = (table.seats[0].name, table.seats[1].name)
     lines = [t("review.title", lang, id=table.game_id, p0=names[0], p1=names[1])]
-    for player in (0, 1):
-        if table.seats[player].is_computer:
-            continue
-        st = review.stats(player)
-        none = t("review.none_short", lang)
-        lines.append(
-            t(
-                "review.player",
-                lang,
-                name=names[player],
-                rate=_rate(st.error_rate, none),
-                rating=t(f"rating.{st.rating}", lang) if st.rating else none,
-                checker=_rate(st.checker_rate, none),
-                moves=st.unforced_moves,
-                cube=_rate(st.cube_rate, none),
-                cubes=st.cube_decisions,
-                luck=f"{st.luck:+.3f}",
-                luck_rating=t(f"luck.{st.luck_rating}", lang) if st.luck_rating else none,
-            )
-        )
-    attachments: list[Attachment] = []
+    lines += [
+        _player_line(review, player, names[player], lang)
+        for player in (0, 1)
+        if not table.seats[player].is_computer
+    ]
     human = next((i for i in (0, 1) if not table.seats[i].is_computer), 0)
     if asker is not None and not table.seats[asker].is_computer:
         human = asker
+    attachments = _mistakes(review, human, names, lang, lines)
+    chart = None
+    with contextlib.suppress(ValueError):
+        chart = review_chart(review, names=names, player=human, lang=lang)
+    return Reply(
+        text="\n".join(lines), image=chart, image_name="chances.png", attachments=attachments
+    )
+
+
+def _player_line(review: Review, player: int, name: str, lang: str) -> str:
+    st = review.stats(player)
+    none = t("review.none_short", lang)
+    return t(
+        "review.player",
+        lang,
+        name=name,
+        rate=_rate(st.error_rate, none),
+        rating=t(f"rating.{st.rating}", lang) if st.rating else none,
+        checker=_rate(st.checker_rate, none),
+        moves=st.unforced_moves,
+        cube=_rate(st.cube_rate, none),
+        cubes=st.cube_decisions,
+        luck=f"{st.luck:+.3f}",
+        luck_rating=t(f"luck.{st.luck_rating}", lang) if st.luck_rating else none,
+    )
+
+
+def _mistakes(
+    review: Review, human: int, names: tuple[str, str], lang: str, lines: list[str]
+) -> list[Attachment]:
+    """The three worst mistakes of ``human``: a line each in ``lines``, and their cards."""
+    attachments: list[Attachment] = []
     for n, decision in enumerate(review.worst(human, 3), start=1):
         lines.append(
             t(
@@ -303,12 +293,7 @@ def _review_reply(table: Table, review: Review, lang: str, asker: int | None = N
         except ValueError:
             continue
         attachments.append(Attachment(f"mistake-{n}.png", card))
-    chart = None
-    with contextlib.suppress(ValueError):
-        chart = review_chart(review, names=names, player=human, lang=lang)
-    return Reply(
-        text="\n".join(lines), image=chart, image_name="chances.png", attachments=attachments
-    )
+    return attachments
 
 
 def _decision_text(kind: str, what: str, lang: str) -> str:

@@ -9,7 +9,7 @@ import logging
 from collections.abc import Callable
 from functools import lru_cache
 
-from bot.service.present import Notes
+from bot.service.model import Notes
 from engine import Game, Phase
 from engine.bots import ComputerPlayer, get_bot
 
@@ -41,10 +41,7 @@ def computer_acts(
             return
         dice = roll()
         game.roll(dice)
-        if game.phase is Phase.MOVE:
-            _play(game, seat, bot, notes, name)
-        else:
-            notes.add("note.cannot_move", name=name, d1=dice[0], d2=dice[1])
+        _after_roll(game, seat, bot, notes, name, dice)
     elif game.phase is Phase.MOVE:  # the computer won the opening roll: its dice are set
         _play(game, seat, bot, notes, name)
     elif game.phase is Phase.DOUBLED:
@@ -57,21 +54,34 @@ def computer_acts(
             game.drop()
             notes.add("note.drops", name=name)
     elif game.phase is Phase.RESIGNED:
-        value = game.resign_value
-        resigner = 1 - seat
-        if bot.accept_resignation(
-            game.position_for(resigner),
-            value,
-            game.context(resigner),
-            resigner_on_roll=resigner == game.on_roll,
-        ):
-            game.accept_resignation()
-            notes.add("note.accepts_resignation", name=name)
-        else:
-            game.reject_resignation()
-            notes.add("note.rejects_resignation", name=name)
+        _answer_resignation(game, 1 - seat, bot, notes, name)
     else:  # pragma: no cover - the service only calls this when the computer must act
         raise RuntimeError(f"the computer has nothing to do in phase {game.phase}")
+
+
+def _answer_resignation(
+    game: Game, resigner: int, bot: ComputerPlayer, notes: Notes, name: str
+) -> None:
+    if bot.accept_resignation(
+        game.position_for(resigner),
+        game.resign_value,
+        game.context(resigner),
+        resigner_on_roll=resigner == game.on_roll,
+    ):
+        game.accept_resignation()
+        notes.add("note.accepts_resignation", name=name)
+    else:
+        game.reject_resignation()
+        notes.add("note.rejects_resignation", name=name)
+
+
+def _after_roll(
+    game: Game, seat: int, bot: ComputerPlayer, notes: Notes, name: str, dice: tuple[int, int]
+) -> None:
+    if game.phase is Phase.MOVE:
+        _play(game, seat, bot, notes, name)
+    else:  # no legal play: the engine passed the turn
+        notes.add("note.cannot_move", name=name, d1=dice[0], d2=dice[1])
 
 
 def _play(game: Game, seat: int, bot: ComputerPlayer, notes: Notes, name: str) -> None:

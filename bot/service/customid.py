@@ -4,38 +4,75 @@ Game components carry the game and the version of its state they were drawn for,
 press on a stale message (an earlier state) is refused, never applied twice::
 
     bg:<game>:<version>:<action>[:<argument>]      e.g. bg:42:17:pt:13-6
-    ch:<challenge>:<action>                         e.g. ch:7:accept
+    ch:<challenge>:<answer>                         e.g. ch:7:accept
 
-Both stay far below Discord's 100-character limit.
+Both stay far below Discord's 100-character limit. The actions are typed (:class:`Press`,
+:class:`Answer`); what each does, and how its button looks, is in :mod:`bot.service.actions`.
 
 >>> GameAction.parse("bg:42:17:pt:13-6")
-GameAction(game_id=42, version=17, action='pt', arg='13-6')
->>> GameAction(42, 17, "roll").custom_id
+GameAction(game_id=42, version=17, action=<Press.POINT: 'pt'>, arg='13-6')
+>>> GameAction(42, 17, Press.ROLL).custom_id
 'bg:42:17:roll'
+>>> GameAction.parse("bg:42:17:fly") is None  # not an action: refused as an unknown button
+True
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from enum import StrEnum
 
-__all__ = ["CHALLENGE_ID_RE", "GAME_ID_RE", "ChallengeAction", "GameAction"]
+__all__ = ["CHALLENGE_ID_RE", "GAME_ID_RE", "Answer", "ChallengeAction", "GameAction", "Press"]
 
+
+class Press(StrEnum):
+    """What a button (or the select menu) of a game message does."""
+
+    ROLL = "roll"
+    DOUBLE = "double"
+    TAKE = "take"
+    DROP = "drop"
+    ACCEPT = "accept"  # a resignation
+    REJECT = "reject"
+    RESIGN = "resign"  # argument: 1, 2 or 3
+    RESIGN_MENU = "resign_menu"
+    CANCEL = "cancel"  # closes the resign menu
+    DIE = "die"  # argument: the die to move next
+    POINT = "pt"  # argument: <point>-<die>
+    UNDO = "undo"
+    CONFIRM = "confirm"
+    PLAY = "play"  # the select menu of whole plays: the value is the play
+    CLAIM = "claim"
+    REMATCH = "rematch"
+
+
+class Answer(StrEnum):
+    """What a button of a challenge does."""
+
+    ACCEPT = "accept"
+    DECLINE = "decline"
+    CANCEL = "cancel"
+
+
+# Any action word matches, so that a press on an unknown action is answered (refused), not
+# ignored by the adapter.
 GAME_ID_RE = (
     r"bg:(?P<game>\d{1,12}):(?P<version>\d{1,9}):(?P<action>[a-z_]{1,16})"
     r"(?::(?P<arg>[\w\-/*() ]{1,60}))?"
 )
-CHALLENGE_ID_RE = r"ch:(?P<challenge>\d{1,12}):(?P<action>accept|decline|cancel)"
+CHALLENGE_ID_RE = r"ch:(?P<challenge>\d{1,12}):(?P<action>" + "|".join(Answer) + ")"
 
 _GAME = re.compile(GAME_ID_RE)
 _CHALLENGE = re.compile(CHALLENGE_ID_RE)
+_PRESSES = {p.value: p for p in Press}
 
 
 @dataclass(frozen=True)
 class GameAction:
     game_id: int
     version: int
-    action: str
+    action: Press
     arg: str | None = None
 
     @property
@@ -46,15 +83,15 @@ class GameAction:
     @classmethod
     def parse(cls, custom_id: str) -> GameAction | None:
         m = _GAME.fullmatch(custom_id)
-        if m is None:
+        if m is None or m["action"] not in _PRESSES:
             return None
-        return cls(int(m["game"]), int(m["version"]), m["action"], m["arg"])
+        return cls(int(m["game"]), int(m["version"]), _PRESSES[m["action"]], m["arg"])
 
 
 @dataclass(frozen=True)
 class ChallengeAction:
     challenge_id: int
-    action: str
+    action: Answer
 
     @property
     def custom_id(self) -> str:
@@ -65,4 +102,4 @@ class ChallengeAction:
         m = _CHALLENGE.fullmatch(custom_id)
         if m is None:
             return None
-        return cls(int(m["challenge"]), m["action"])
+        return cls(int(m["challenge"]), Answer(m["action"]))

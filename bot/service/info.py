@@ -1,229 +1,170 @@
-"""The use cases that show information: leaderboards, statistics, history, rules, help, and
-the player's settings."""
+"""The use cases that show information: leaderboards, statistics, history, rules and help."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
+
+from sqlalchemy.orm import Session
 
 from bot.i18n import t
-from bot.service.people import Actor, Prefs, Where
+from bot.service.commands import COMMANDS, PRESS_COMMANDS, Surface, usage
+from bot.service.deps import Deps, answers, shared_lang
+from bot.service.people import Actor, Where
+from bot.service.refusal import Refusal
 from bot.service.replies import Reply
 from db import players as player_repo
 from db import stats as stats_repo
 from db.gamestate import load_match
+from db.models import Game as GameRow
 from db.models import GameStatus, ResultKind
 from engine.bots import LEVELS
 from render.chart import line_chart
 
-if TYPE_CHECKING:
-    from bot.service.core import Service
-
-__all__ = ["InfoMixin"]
+__all__ = ["Info"]
 
 Scope = Literal["server", "global"]
 
 
-class InfoMixin:
-    """Read-only commands and settings (mixed into :class:`~bot.service.core.Service`)."""
+class Info:
+    """Read-only commands."""
 
-    def leaderboard(self: Service, actor: Actor, where: Where, scope: Scope = "server") -> Reply:
-        """``/leaderboard [scope]``: the best rated players of this server, or of everyone."""
+    def __init__(self, deps: Deps) -> None:
+        self.deps = deps
 
-        def run() -> Reply:
-            from bot.service.core import Refusal
+    @answers
+    def leaderboard(self, actor: Actor, where: Where, scope: Scope = "server") -> Reply:
+        """``/leaderboard [scope]``: the best rated players of this server, or of everyone
+        (a DM has no server: everyone)."""
+        with self.deps.unit() as s:
+            lang = shared_lang(self.deps.who(s, actor), where)
+            if scope not in ("server", "global"):
+                raise Refusal("error.scope")
+            guild = where.guild_id if scope == "server" else None
+            rows = stats_repo.leaderboard(s, guild_id=guild, limit=15)
+        title = t("board.title_server" if guild else "board.title_global", lang)
+        if not rows:
+            return Reply(text=title + "\n" + t("board.empty", lang))
+        lines = [t("board.header", lang)]
+        lines += [
+            t(
+                "board.row",
+                lang,
+                rank=r.rank,
+                name=_plain_name(r.display_name)[:18],
+                rating=r.rating,
+                experience=r.experience,
+                wins=r.wins,
+                losses=r.losses,
+            )
+            for r in rows
+        ]
+        return Reply(text=t("board.layout", lang, title=title, table="\n".join(lines)))
 
-            with self._unit() as s:
-                who = self._who(s, actor)
-                lang = self._shared_lang(who, where)
-                if scope not in ("server", "global"):
-                    raise Refusal("error.scope")
-                guild = where.guild_id if scope == "server" else None
-                if scope == "server" and guild is None:
-                    guild = None  # a DM has no server: show everyone
-                rows = stats_repo.leaderboard(s, guild_id=guild, limit=15)
-            title = t("board.title_server" if guild else "board.title_global", lang)
-            if not rows:
-                return Reply(text=title + "\n" + t("board.empty", lang))
-            lines = [t("board.header", lang)]
-            lines += [
-                t(
-                    "board.row",
-                    lang,
-                    rank=r.rank,
-                    name=_plain_name(r.display_name)[:18],
-                    rating=r.rating,
-                    experience=r.experience,
-                    wins=r.wins,
-                    losses=r.losses,
-                )
-                for r in rows
-            ]
-            return Reply(text=t("board.layout", lang, title=title, table="\n".join(lines)))
-
-        return self._guard(actor, run)
-
-    def stats(self: Service, actor: Actor, where: Where, user: Actor | None = None) -> Reply:
+    @answers
+    def stats(self, actor: Actor, where: Where, user: Actor | None = None) -> Reply:
         """``/stats [user]``: record, rating and rank, records against the computer, and the
         rating history as a chart."""
-
-        def run() -> Reply:
-            with self._unit() as s:
-                who = self._who(s, actor)
-                lang = who.lang
-                target = user or actor
-                if player_repo.get_player(s, target.id) is None:
-                    return Reply(text=t("stats.none", lang, name=target.name), ephemeral=True)
-                st = stats_repo.player_stats(s, target.id)
-                history = stats_repo.rating_history(s, target.id, limit=200)
-                server_rank = (
-                    stats_repo.player_rank(s, target.id, guild_id=where.guild_id)
-                    if where.guild_id
-                    else None
-                )
-            lines = [t("stats.title", lang, name=target.name)]
-            rank = t("stats.rank", lang, rank=st.rank) if st.rank else t("stats.unranked", lang)
-            lines.append(
-                t(
-                    "stats.rating",
-                    lang,
-                    rating=f"{st.rating:.1f}",
-                    experience=st.experience,
-                    rank=rank,
-                )
+        with self.deps.unit() as s:
+            lang = self.deps.who(s, actor).lang
+            target = user or actor
+            if player_repo.get_player(s, target.id) is None:
+                return Reply(text=t("stats.none", lang, name=target.name), ephemeral=True)
+            st = stats_repo.player_stats(s, target.id)
+            history = stats_repo.rating_history(s, target.id, limit=200)
+            server_rank = (
+                stats_repo.player_rank(s, target.id, guild_id=where.guild_id)
+                if where.guild_id
+                else None
             )
-            if server_rank:
-                lines.append(t("stats.server_rank", lang, rank=server_rank))
-            lines.append(t("stats.rated", lang, wins=st.rated_wins, losses=st.rated_losses))
-            lines.append(
-                t("stats.people", lang, wins=st.wins_vs_people, losses=st.losses_vs_people)
+        lines = _stats_lines(st, target.name, server_rank, lang)
+        image = None
+        if history:
+            chronological = sorted(history, key=lambda h: h.id)
+            values = [chronological[0].rating_before] + [h.rating_after for h in chronological]
+            image = line_chart(
+                values,
+                title=t("stats.chart_title", lang, name=target.name),
+                baseline=1500.0,
+                x_label=t("stats.chart_x", lang),
             )
-            for level in LEVELS:
-                if level in st.computer:
-                    w, lo, pw, pl = st.computer[level]
-                    lines.append(
-                        t(
-                            "stats.computer",
-                            lang,
-                            level=t(f"level.{level}", lang),
-                            wins=w,
-                            losses=lo,
-                            won=pw,
-                            lost=pl,
-                        )
-                    )
-            if st.active_games:
-                lines.append(t("stats.active", lang, count=st.active_games))
-            image = None
-            if history:
-                chronological = sorted(history, key=lambda h: h.id)
-                values = [chronological[0].rating_before] + [h.rating_after for h in chronological]
-                image = line_chart(
-                    values,
-                    title=t("stats.chart_title", lang, name=target.name),
-                    baseline=1500.0,
-                    x_label=t("stats.chart_x", lang),
-                )
-            return Reply(text="\n".join(lines), image=image, image_name="rating.png")
+        return Reply(text="\n".join(lines), image=image, image_name="rating.png")
 
-        return self._guard(actor, run)
-
-    def history(self: Service, actor: Actor, where: Where, limit: int = 10) -> Reply:
+    @answers
+    def history(self, actor: Actor, where: Where, limit: int = 10) -> Reply:
         """``/history``: the player's last finished games."""
+        with self.deps.unit() as s:
+            lang = self.deps.who(s, actor).lang
+            rows = stats_repo.game_history(s, actor.id, limit=max(1, min(limit, 20)))
+            lines = [t("history.title", lang, name=actor.name)]
+            lines += [
+                _history_line(row, actor.id, _opponent(s, row, actor.id, lang), lang)
+                for row in rows
+            ]
+        if len(lines) == 1:
+            lines.append(t("history.empty", lang))
+        return Reply(text="\n".join(lines), ephemeral=True)
 
-        def run() -> Reply:
-            with self._unit() as s:
-                who = self._who(s, actor)
-                lang = who.lang
-                rows = stats_repo.game_history(s, actor.id, limit=max(1, min(limit, 20)))
-                lines = [t("history.title", lang, name=actor.name)]
-                for row in rows:
-                    seat = row.seat_of(actor.id)
-                    other = row.player_id(1 - (seat or 0))
-                    if other is None:
-                        opponent = t(
-                            "computer.name", lang, level=t(f"level.{row.computer_level}", lang)
-                        )
-                    else:
-                        p = player_repo.get_player(s, other)
-                        opponent = p.display_name if p else str(other)
-                    lines.append(_history_line(row, seat, opponent, lang))
-            if len(lines) == 1:
-                lines.append(t("history.empty", lang))
-            return Reply(text="\n".join(lines), ephemeral=True)
-
-        return self._guard(actor, run)
-
-    def rules(self: Service, actor: Actor, where: Where) -> Reply:
+    def rules(self, actor: Actor, where: Where) -> Reply:
         """``/rules``: the rules of backgammon as this bot plays them."""
-        return Reply(text=t("rules.text", self._lang_of(actor) or _lang(actor)), ephemeral=True)
+        return Reply(text=t("rules.text", self.deps.language_of(actor)), ephemeral=True)
 
-    def help(self: Service, actor: Actor, where: Where) -> Reply:
-        """``/help``: the commands and how a turn goes."""
-        lang = self._lang_of(actor) or _lang(actor)
-        levels = ", ".join(t(f"level.{level}", lang) for level in LEVELS)
-        return Reply(text=t("help.text", lang, levels=levels), ephemeral=True)
+    def help(self, actor: Actor, where: Where, surface: Surface = Surface.DISCORD) -> Reply:
+        """``/help``: every command of this adapter (``surface``) and how a turn goes."""
+        return Reply(text=help_text(self.deps.language_of(actor), surface), ephemeral=True)
 
-    def settings_command(
-        self: Service,
-        actor: Actor,
-        where: Where,
-        *,
-        language: str | None = None,
-        auto_roll: bool | None = None,
-        auto_forced: bool | None = None,
-        mirrored: bool | None = None,
-    ) -> Reply:
-        """``/settings``: show or change the player's settings."""
 
-        def run() -> Reply:
-            from bot.service.core import Refusal
+def help_text(lang: str, surface: Surface) -> str:
+    """The commands of the table that ``surface`` accepts, one line each, then a turn."""
+    levels = ", ".join(t(f"level.{level}", lang) for level in LEVELS)
+    lines = [t("help.title", lang)]
+    for command in COMMANDS:
+        if command.surface not in (Surface.BOTH, surface):
+            continue
+        key = command.help
+        if surface is Surface.DISCORD and command.help_discord:
+            key = command.help_discord
+        text = t(key, lang, levels=levels)
+        lines.append(t("help.line", lang, usage=usage(command, lang), text=text))
+    if surface is Surface.TERMINAL:
+        presses = ", ".join(f"/{p}" for p in PRESS_COMMANDS)
+        lines.append(t("help.presses", lang, commands=presses))
+    return "\n".join(lines) + "\n\n" + t("help.turn", lang)
 
-            changes: dict[str, object] = {}
-            if language is not None:
-                if language not in ("en", "fr", "auto"):
-                    raise Refusal("error.language")
-                changes["lang"] = None if language == "auto" else language
-            for key, value in (
-                ("auto_roll", auto_roll),
-                ("auto_forced", auto_forced),
-                ("mirrored", mirrored),
-            ):
-                if value is not None:
-                    changes[key] = bool(value)
-            with self._unit() as s:
-                self._who(s, actor)
-                prefs_json = (
-                    player_repo.set_preferences(s, actor.id, **changes)
-                    if changes
-                    else (
-                        player_repo.get_player(s, actor.id).preferences  # type: ignore[union-attr]
-                    )
-                )
-            prefs = Prefs.from_json(prefs_json)
-            lang = prefs.language(actor.locale)
-            yes, no = t("settings.on", lang), t("settings.off", lang)
-            text = t(
-                "settings.text",
-                lang,
-                language=t(f"settings.lang_{prefs.lang or 'auto'}", lang),
-                auto_roll=yes if prefs.auto_roll else no,
-                auto_forced=yes if prefs.auto_forced else no,
-                mirrored=yes if prefs.mirrored else no,
+
+def _opponent(s: Session, row: GameRow, player_id: int, lang: str) -> str:
+    seat = row.seat_of(player_id)
+    other = row.player_id(1 - (seat or 0))
+    if other is None:
+        return t("computer.name", lang, level=t(f"level.{row.computer_level}", lang))
+    p = player_repo.get_player(s, other)
+    return p.display_name if p else str(other)
+
+
+def _stats_lines(
+    st: stats_repo.PlayerStats, name: str, server_rank: int | None, lang: str
+) -> list[str]:
+    lines = [t("stats.title", lang, name=name)]
+    rank = t("stats.rank", lang, rank=st.rank) if st.rank else t("stats.unranked", lang)
+    rating = f"{st.rating:.1f}"
+    lines.append(t("stats.rating", lang, rating=rating, experience=st.experience, rank=rank))
+    if server_rank:
+        lines.append(t("stats.server_rank", lang, rank=server_rank))
+    lines.append(t("stats.rated", lang, wins=st.rated_wins, losses=st.rated_losses))
+    lines.append(t("stats.people", lang, wins=st.wins_vs_people, losses=st.losses_vs_people))
+    for level in LEVELS:
+        if level in st.computer:
+            w, lo, pw, pl = st.computer[level]
+            level_name = t(f"level.{level}", lang)
+            lines.append(
+                t("stats.computer", lang, level=level_name, wins=w, losses=lo, won=pw, lost=pl)
             )
-            if changes:
-                text = t("settings.saved", lang) + "\n" + text
-            return Reply(text=text, ephemeral=True)
-
-        return self._guard(actor, run)
+    if st.active_games:
+        lines.append(t("stats.active", lang, count=st.active_games))
+    return lines
 
 
-def _lang(actor: Actor) -> str:
-    from bot.i18n import language
-
-    return language(actor.locale)
-
-
-def _history_line(row, seat: int | None, opponent: str, lang: str) -> str:  # type: ignore[no-untyped-def]
+def _history_line(row: GameRow, player_id: int, opponent: str, lang: str) -> str:
+    seat = row.seat_of(player_id)
     when = row.finished_at.strftime("%Y-%m-%d") if row.finished_at else "?"
     kind = (
         t("game.kind_match", lang, points=row.match_length)

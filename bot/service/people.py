@@ -5,9 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bot.i18n import language
+from bot.i18n import LANGUAGES, language
+from render import THEMES
 
-__all__ = ["Actor", "Prefs", "Where"]
+__all__ = ["DEFAULT_THEME", "Actor", "Prefs", "Where"]
+
+DEFAULT_THEME = "classic"  # render.BoardView's default
 
 
 @dataclass(frozen=True)
@@ -38,26 +41,30 @@ class Where:
 class Prefs:
     """A player's settings (stored as JSON on his player row).
 
-    :param lang: ``"en"``, ``"fr"`` or None to follow Discord's locale.
+    :param lang: one of :data:`bot.i18n.LANGUAGES`, or None to follow Discord's locale.
     :param auto_roll: roll at once when there is no cube decision to make.
     :param auto_forced: play a forced move (the only legal play) automatically.
     :param mirrored: draw the home board on the left.
+    :param theme: the board's colours, one of :data:`render.THEMES`.
     """
 
     lang: str | None = None
     auto_roll: bool = True
     auto_forced: bool = True
     mirrored: bool = False
+    theme: str = DEFAULT_THEME
 
     @classmethod
     def from_json(cls, data: dict[str, Any] | None) -> Prefs:
         data = data or {}
         lang = data.get("lang")
+        theme = data.get("theme")
         return cls(
-            lang=lang if lang in ("en", "fr") else None,
+            lang=lang if lang in LANGUAGES else None,
             auto_roll=bool(data.get("auto_roll", True)),
             auto_forced=bool(data.get("auto_forced", True)),
             mirrored=bool(data.get("mirrored", False)),
+            theme=theme if theme in THEMES else DEFAULT_THEME,
         )
 
     def language(self, locale: str | None) -> str:

@@ -7,15 +7,19 @@ reader's language and the view state of the message (the die picked, an open res
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
+from typing import Literal
 
-from bot.i18n import Text, t
-from bot.service.customid import GameAction
-from bot.service.replies import Button, Choice, Component, Reply, Select
-from engine import Game, Match, MatchContext, Phase, Position
+from bot.i18n import t
+from bot.service.actions import ACTIONS
+from bot.service.customid import GameAction, Press
+from bot.service.model import RESIGN_NAMES, WON, Notes, Seat, Table, UiState
+from bot.service.people import DEFAULT_THEME
+from bot.service.replies import Button, Choice, Component, Reply, Select, Style
+from engine import Game, MatchContext, Move, Phase, Position
 from render import BoardView, GameOver, Resignation, render_board, text_board
 
-__all__ = ["Seat", "Table", "UiState", "board_reply", "board_view"]
+__all__ = ["Notes", "Seat", "Table", "UiState", "board_reply", "board_view", "components"]
 
 log = logging.getLogger(__name__)
 
@@ -23,69 +27,8 @@ COLORS = ("white", "black")
 MAX_POINT_BUTTONS = 15  # three rows of five; a player never has checkers on more points
 MAX_SELECT = 25
 MAX_TEXT = 2000  # Discord's limit for a message's content
-
-
-@dataclass(frozen=True)
-class Seat:
-    """One side of a game: a person (``user_id``) or the computer (``level``)."""
-
-    name: str
-    user_id: int | None = None
-    level: str | None = None
-
-    @property
-    def is_computer(self) -> bool:
-        return self.user_id is None
-
-
-@dataclass
-class Table:
-    """A game as loaded for one action: its row's identity and its engine match."""
-
-    game_id: int
-    version: int
-    seats: tuple[Seat, Seat]
-    match: Match
-    rated: bool = False
-    commitment: str | None = None
-    revealed_seed: str | None = None
-    out_of_time: bool = False  # the player to act let the move timer run out: claim possible
-
-    @property
-    def game(self) -> Game:
-        return self.match.game
-
-    def seat_of(self, user_id: int) -> int | None:
-        for i, seat in enumerate(self.seats):
-            if seat.user_id == user_id:
-                return i
-        return None
-
-    @property
-    def against_computer(self) -> bool:
-        return any(s.is_computer for s in self.seats)
-
-    def human_seat(self) -> int:
-        return 0 if not self.seats[0].is_computer else 1
-
-
-@dataclass(frozen=True)
-class UiState:
-    """What the message shows beyond the game state: the die picked for the next checker
-    move, or the resign menu opened instead of the usual buttons."""
-
-    die: int | None = None
-    resign_menu: bool = False
-
-
-@dataclass
-class Notes:
-    """What happened during the action, told above the board."""
-
-    lines: list[Text] = field(default_factory=list)
-
-    def add(self, key: str, /, **params: object) -> None:
-        self.lines.append(Text(key, **params))
+PLAIN = UiState()  # no die picked, no menu open
+Side = Literal["mover", "opponent"]
 
 
 def viewer_seat(table: Table, acting: int | None) -> int:
@@ -99,11 +42,19 @@ def viewer_seat(table: Table, acting: int | None) -> int:
     return acting if acting is not None else 0
 
 
-def board_view(table: Table, viewer: int, lang: str, ui: UiState, *, mirrored: bool) -> BoardView:
+def board_view(
+    table: Table,
+    viewer: int,
+    lang: str,
+    ui: UiState,
+    *,
+    mirrored: bool,
+    theme: str = DEFAULT_THEME,
+) -> BoardView:
+    """What the picture shows, seen from ``viewer``'s seat."""
     game = table.game
     mover = game.on_roll
-    other = 1 - mover
-    names = (table.seats[mover].name, table.seats[other].name)
+    names = (table.seats[mover].name, table.seats[1 - mover].name)
     turn = game.partial if game.phase is Phase.MOVE else None
     highlights: frozenset[int] = frozenset()
     dice_left: tuple[int, ...] | None = None
@@ -112,36 +63,50 @@ def board_view(table: Table, viewer: int, lang: str, ui: UiState, *, mirrored: b
         if viewer == mover and not table.seats[mover].is_computer:
             die = _selected_die(turn.playable_dice(), ui.die)
             highlights = frozenset(turn.movable_points(die)) if die else frozenset()
-    last_play = None
-    last_by = "opponent"
-    event = game.last_move()
-    if event is not None and event.steps and not (turn and turn.steps):
-        last_play = [tuple(s) for s in event.steps]
-        last_by = "mover" if event.player == mover else "opponent"
-    resignation = None
-    if game.phase is Phase.RESIGNED and game.resigned_by is not None:
-        side = "mover" if game.resigned_by == mover else "opponent"
-        resignation = Resignation(by=side, value=game.resign_value)
-    over = None
-    if game.result is not None:
-        side = "mover" if game.result.winner == mover else "opponent"
-        over = GameOver(winner=side, value=game.result.value, points=game.result.points)
+    last_play, last_by = _last_play(game, mover, turn is not None and bool(turn.steps))
     return BoardView(
-        viewpoint="mover" if viewer == mover else "opponent",
+        viewpoint=_side(viewer, mover),
         mirrored=mirrored,
+        theme=theme,
         names=names,
-        colors=(COLORS[mover], COLORS[other]),
+        colors=(COLORS[mover], COLORS[1 - mover]),
         dice=game.dice,
         dice_left=dice_left,
         context=_context(table, mover),
         highlights=highlights,
-        last_play=last_play,  # type: ignore[arg-type]
-        last_play_by=last_by,  # type: ignore[arg-type]
+        last_play=last_play,
+        last_play_by=last_by,
         double_offered_by="mover" if game.phase is Phase.DOUBLED else None,
-        resignation=resignation,  # type: ignore[arg-type]
-        game_over=over,  # type: ignore[arg-type]
+        resignation=_resignation(game, mover),
+        game_over=_game_over(game, mover),
         lang=lang,
     )
+
+
+def _side(seat: int, mover: int) -> Side:
+    return "mover" if seat == mover else "opponent"
+
+
+def _last_play(game: Game, mover: int, stepping: bool) -> tuple[list[Move] | None, Side]:
+    """The last move's arrows (none while the player on roll is moving checkers)."""
+    event = game.last_move()
+    if event is None or not event.steps or stepping:
+        return None, "opponent"
+    steps = [Move(*s) for s in event.steps]
+    return steps, _side(event.player, mover)
+
+
+def _resignation(game: Game, mover: int) -> Resignation | None:
+    if game.phase is not Phase.RESIGNED or game.resigned_by is None:
+        return None
+    return Resignation(by=_side(game.resigned_by, mover), value=game.resign_value)
+
+
+def _game_over(game: Game, mover: int) -> GameOver | None:
+    result = game.result
+    if result is None:
+        return None
+    return GameOver(winner=_side(result.winner, mover), value=result.value, points=result.points)
 
 
 def _context(table: Table, mover: int) -> MatchContext:
@@ -172,15 +137,32 @@ def board_reply(
     notes: Notes,
     *,
     acting: int | None = None,
-    ui: UiState = UiState(),
+    ui: UiState = PLAIN,
     mirrored: bool = False,
+    theme: str = DEFAULT_THEME,
     edit: bool = False,
     with_image: bool = True,
 ) -> Reply:
     """The game message for everyone in the channel, in ``lang``."""
     viewer = viewer_seat(table, acting)
-    view = board_view(table, viewer, lang, ui, mirrored=mirrored)
-    position = board_position(table)
+    view = board_view(table, viewer, lang, ui, mirrored=mirrored, theme=theme)
+    game = table.game
+    mentions, ping = _turn_ping(table, acting, lang)
+    return Reply(
+        text=_message_text(table, lang, notes, ui),
+        image=_picture(board_position(table), view) if with_image else None,
+        rows=components(table, lang, ui),
+        edit=edit,
+        ping=ping,
+        position_id=game.position_id(),
+        match_id=game.match_id(),
+        mentions=mentions,
+        game_id=table.game_id,
+    )
+
+
+def _message_text(table: Table, lang: str, notes: Notes, ui: UiState) -> str:
+    """Headline, what happened, the prompt and the IDs, within Discord's length."""
     game = table.game
     head = [_headline(table, lang)]
     events = [n.render(lang) for n in notes.lines]
@@ -196,26 +178,20 @@ def board_reply(
         events.pop(0)
         left_out += 1
         lines = [*head, t("note.earlier", lang, count=left_out), *events, *tail]
-    turn = game.turn
-    mentions: tuple[int, ...] = ()
-    ping = None
-    if turn is not None and table.seats[turn].user_id is not None and not table.against_computer:
-        mentions = (table.seats[turn].user_id,)  # type: ignore[assignment]
-        if acting is not None and acting != turn:
-            # The decision has passed to the other person: tell him (an edited message never
-            # notifies anyone, so the adapter sends this line on its own).
-            ping = t("turn.ping", lang, mention=f"<@{mentions[0]}>", id=table.game_id)
-    return Reply(
-        text="\n".join(line for line in lines if line),
-        image=_picture(position, view) if with_image else None,
-        rows=components(table, lang, ui),
-        edit=edit,
-        ping=ping,
-        position_id=game.position_id(),
-        match_id=game.match_id(),
-        mentions=mentions,
-        game_id=table.game_id,
-    )
+    return "\n".join(line for line in lines if line)
+
+
+def _turn_ping(table: Table, acting: int | None, lang: str) -> tuple[tuple[int, ...], str | None]:
+    """Who may be pinged (the person whose turn it is, between two people), and the line
+    telling him when the decision has just passed to him (an edited message never notifies
+    anyone, so the adapter sends this line on its own)."""
+    turn = table.game.turn
+    user = table.seats[turn].user_id if turn is not None else None
+    if user is None or table.against_computer:
+        return (), None
+    if acting is not None and acting != turn:
+        return (user,), t("turn.ping", lang, mention=f"<@{user}>", id=table.game_id)
+    return (user,), None
 
 
 def _picture(position: Position, view: BoardView) -> bytes | None:
@@ -267,23 +243,8 @@ def _headline(table: Table, lang: str) -> str:
 
 def _prompt(table: Table, lang: str, ui: UiState) -> str:
     game = table.game
-    match = table.match
     if game.is_over:
-        result = game.result
-        assert result is not None
-        winner = table.seats[result.winner].name
-        key = {1: "game.won_single", 2: "game.won_gammon", 3: "game.won_backgammon"}[result.value]
-        line = t(key, lang, name=winner, points=result.points)
-        if match.is_over and match.length:
-            winner_seat = match.winner or 0
-            champion = table.seats[winner_seat].name
-            a, b = match.score
-            if winner_seat == 1:
-                a, b = b, a  # the winner's score first
-            line += "\n" + t("game.match_over", lang, name=champion, a=a, b=b)
-        if table.revealed_seed:
-            line += "\n" + t("dice.revealed", lang, seed=table.revealed_seed)
-        return line
+        return _result(table, lang)
     turn = game.turn
     if turn is None:
         return ""
@@ -299,93 +260,113 @@ def _prompt(table: Table, lang: str, ui: UiState) -> str:
     if game.phase is Phase.DOUBLED:
         return t("prompt.take_or_drop", lang, name=name, value=game.cube_value * 2)
     if game.phase is Phase.RESIGNED:
-        key = {1: "resign.offer_single", 2: "resign.offer_gammon", 3: "resign.offer_backgammon"}[
-            game.resign_value
-        ]
         return t(
             "prompt.accept_resignation",
             lang,
             name=name,
-            offer=t(key, lang),
+            offer=t(f"resign.offer_{RESIGN_NAMES[game.resign_value]}", lang),
             points=game.resign_value * game.cube_value,
         )
-    turn_ = game.partial
-    d1, d2 = turn_.dice
-    if turn_.is_complete():
+    return _move_prompt(game, name, lang, ui)
+
+
+def _result(table: Table, lang: str) -> str:
+    """Who won the game (and the match), and the dice seed now revealed."""
+    match = table.match
+    result = table.game.result
+    assert result is not None
+    winner = table.seats[result.winner].name
+    line = t(WON[result.value], lang, name=winner, points=result.points)
+    if match.is_over and match.length:
+        winner_seat = match.winner or 0
+        champion = table.seats[winner_seat].name
+        a, b = match.score
+        if winner_seat == 1:
+            a, b = b, a  # the winner's score first
+        line += "\n" + t("game.match_over", lang, name=champion, a=a, b=b)
+    if table.revealed_seed:
+        line += "\n" + t("dice.revealed", lang, seed=table.revealed_seed)
+    return line
+
+
+def _move_prompt(game: Game, name: str, lang: str, ui: UiState) -> str:
+    turn = game.partial
+    d1, d2 = turn.dice
+    if turn.is_complete():
         return t("prompt.confirm", lang, name=name)
-    forced = turn_.forced_die()
-    if forced is not None and not turn_.steps:
+    forced = turn.forced_die()
+    if forced is not None and not turn.steps:
         return t("prompt.forced_die", lang, name=name, d1=d1, d2=d2, die=forced)
-    playable = turn_.playable_dice()
+    playable = turn.playable_dice()
     if len(playable) > 1:
         die = _selected_die(playable, ui.die)
         return t("prompt.pick_die_point", lang, name=name, d1=d1, d2=d2, die=die)
     return t("prompt.pick_point", lang, name=name, d1=d1, d2=d2, die=playable[0])
 
 
+def button(
+    table: Table,
+    lang: str,
+    press: Press,
+    arg: str | None = None,
+    *,
+    label: str | None = None,
+    style: Style | None = None,
+    disabled: bool = False,
+) -> Button:
+    """The button of ``press`` (see :data:`~bot.service.actions.ACTIONS`) for this state of
+    the game; ``label`` (already in ``lang``) and ``style`` replace the table's."""
+    action = ACTIONS[press]
+    custom_id = GameAction(table.game_id, table.version, press, arg).custom_id
+    text = label if label is not None else t(action.label or press.value, lang)
+    return Button(custom_id, text, style or action.style, disabled)
+
+
 def components(table: Table, lang: str, ui: UiState) -> list[list[Component]]:
     """The buttons (and select menu) that fit the moment, at most five rows."""
     game = table.game
-
-    def act(action: str, arg: str | None = None) -> str:
-        return GameAction(table.game_id, table.version, action, arg).custom_id
-
-    def button(
-        action: str,
-        key: str,
-        style: str = "secondary",
-        *,
-        arg: str | None = None,
-        disabled: bool = False,
-    ) -> Button:
-        return Button(act(action, arg), t(key, lang), style, disabled)  # type: ignore[arg-type]
-
     if game.is_over:
-        if table.match.is_over:
-            return [[button("rematch", "button.rematch", "primary")]]
-        return []
+        return [[button(table, lang, Press.REMATCH)]] if table.match.is_over else []
     turn = game.turn
     if turn is None or table.seats[turn].is_computer:
         return []
     if ui.resign_menu:
-        return [
-            [
-                button("resign", "button.resign_single", "danger", arg="1"),
-                button("resign", "button.resign_gammon", "danger", arg="2"),
-                button("resign", "button.resign_backgammon", "danger", arg="3"),
-                button("cancel", "button.cancel"),
-            ]
-        ]
+        return [_resign_menu(table, lang)]
     claim: list[list[Component]] = []
     if table.out_of_time:
-        claim = [[button("claim", "button.claim", "danger")]]
-    if game.phase is Phase.ROLL:
-        row = [button("roll", "button.roll", "primary")]
-        if game.can_double():
-            row.append(button("double", "button.double", "success"))
-        row.append(button("resign_menu", "button.resign", "danger"))
-        return [row, *claim]
+        claim = [[button(table, lang, Press.CLAIM)]]
+    if game.phase is Phase.MOVE:
+        rows = _move_components(table, lang, ui)
+        if claim:
+            # Five rows at most: the whole-play menu gives its row to the claim button.
+            rows = [r for r in rows if not any(isinstance(c, Select) for c in r)][:4]
+        return rows + claim
+    return [_decision_row(table, lang), *claim]
+
+
+def _decision_row(table: Table, lang: str) -> list[Component]:
+    """Roll (or double) or resign; take or drop; accept or reject a resignation."""
+    game = table.game
     if game.phase is Phase.DOUBLED:
-        return [
-            [button("take", "button.take", "success"), button("drop", "button.drop", "danger")],
-            *claim,
-        ]
-    if game.phase is Phase.RESIGNED:
-        return [
-            [
-                button("accept", "button.accept", "success"),
-                button("reject", "button.reject", "danger"),
-            ],
-            *claim,
-        ]
-    rows = _move_components(table, lang, ui, act)
-    if claim:
-        # Five rows at most: the whole-play menu gives its row to the claim button.
-        rows = [r for r in rows if not any(isinstance(c, Select) for c in r)][:4] + claim
-    return rows
+        presses = [Press.TAKE, Press.DROP]
+    elif game.phase is Phase.RESIGNED:
+        presses = [Press.ACCEPT, Press.REJECT]
+    else:
+        presses = [Press.ROLL, Press.DOUBLE, Press.RESIGN_MENU]
+        if not game.can_double():
+            presses.remove(Press.DOUBLE)
+    return [button(table, lang, p) for p in presses]
 
 
-def _move_components(table: Table, lang: str, ui: UiState, act) -> list[list[Component]]:  # type: ignore[no-untyped-def]
+def _resign_menu(table: Table, lang: str) -> list[Component]:
+    row: list[Component] = [
+        button(table, lang, Press.RESIGN, str(value), label=t(f"button.resign_{name}", lang))
+        for value, name in ((1, "single"), (2, "gammon"), (3, "backgammon"))
+    ]
+    return [*row, button(table, lang, Press.CANCEL)]
+
+
+def _move_components(table: Table, lang: str, ui: UiState) -> list[list[Component]]:
     turn = table.game.partial
     rows: list[list[Component]] = []
     playable = turn.playable_dice()
@@ -393,39 +374,28 @@ def _move_components(table: Table, lang: str, ui: UiState, act) -> list[list[Com
     if die is not None:
         points = sorted(turn.movable_points(die), reverse=True)[:MAX_POINT_BUTTONS]
         buttons: list[Component] = [
-            Button(act("pt", f"{p}-{die}"), _point_label(p, lang), "primary") for p in points
+            button(table, lang, Press.POINT, f"{p}-{die}", label=_point_label(p, lang))
+            for p in points
         ]
         rows += [buttons[i : i + 5] for i in range(0, len(buttons), 5)]
     control: list[Component] = []
     if len(playable) > 1:
         for d in playable:
             label = t("button.die", lang, die=d)
+            style: Style = "success" if d == die else "secondary"
             control.append(
-                Button(
-                    act("die", str(d)),
-                    label,
-                    "success" if d == die else "secondary",
-                    disabled=d == die,
-                )
+                button(table, lang, Press.DIE, str(d), label=label, style=style, disabled=d == die)
             )
-    control.append(
-        Button(act("undo", None), t("button.undo", lang), "secondary", disabled=not turn.steps)
-    )
-    control.append(
-        Button(
-            act("confirm", None),
-            t("button.confirm", lang),
-            "success",
-            disabled=not turn.is_complete(),
-        )
-    )
+    control.append(button(table, lang, Press.UNDO, disabled=not turn.steps))
+    control.append(button(table, lang, Press.CONFIRM, disabled=not turn.is_complete()))
     # Two dice, Undo and Confirm leave room for Resign in the row of five.
-    control.append(Button(act("resign_menu", None), t("button.resign", lang), "danger"))
+    control.append(button(table, lang, Press.RESIGN_MENU))
     rows.append(control)
     plays = turn.plays
     if not turn.steps and 1 < len(plays) <= MAX_SELECT:
         choices = tuple(Choice(str(p), str(p)) for p in sorted(plays, key=str))
-        rows.append([Select(act("play", None), t("select.whole_play", lang), choices)])
+        custom_id = GameAction(table.game_id, table.version, Press.PLAY).custom_id
+        rows.append([Select(custom_id, t("select.whole_play", lang), choices)])
     return rows
 
 

@@ -3,7 +3,8 @@ may claim the game, and an unclaimed game finally expires. Games against the com
 
 Nothing lives in memory: the deadline and how far its notices went (``timer_stage``) are in the
 game's row, so the sweep can run in any process, any number of times, and after any restart.
-A notice is claimed with an atomic ``UPDATE ... WHERE timer_stage = <seen>``, so two processes
+A notice is claimed with an atomic ``UPDATE ... WHERE timer_stage = <seen>``
+(:func:`db.games.advance_timer_stage`), so two processes
 sweeping together never send it twice; it does not bump the game's version, so the buttons on
 the board stay valid.
 """
@@ -13,24 +14,25 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
 
-from sqlalchemy import and_, or_, select, update
+from sqlalchemy.orm import Session
 
-from bot.i18n import t
-from bot.service.present import Notes, board_reply
+from bot.i18n import DEFAULT, t
+from bot.service.deps import Deps
+from bot.service.model import Notes, Table
+from bot.service.present import board_reply
+from bot.service.refusal import aware
 from bot.service.replies import Reply
+from bot.service.tables import load_table, localized, seat_names
 from db import games as game_repo
 from db.errors import GameMovedOn
+from db.games import TimerStage
 from db.models import Game as GameRow
 from db.models import GameStatus
 
-if TYPE_CHECKING:
-    from bot.service.core import Service
+__all__ = ["Notice", "Timers"]
 
-__all__ = ["Notice", "TimersMixin"]
-
-REMINDED, CLAIMABLE = 1, 2
+EXPIRED = 3  # past the claim period: the game expires (beyond the stored timer stages)
 
 
 @dataclass(frozen=True)
@@ -43,113 +45,107 @@ class Notice:
     reply: Reply
 
 
-class TimersMixin:
-    """The deadline sweep (mixed into :class:`~bot.service.core.Service`)."""
+class Timers:
+    """The deadline sweep."""
 
-    def reminder_before(self: Service) -> timedelta:
+    def __init__(self, deps: Deps) -> None:
+        self.deps = deps
+
+    def reminder_before(self) -> timedelta:
         """How long before the deadline the player is reminded: a quarter of the time per
         move, at most an hour."""
-        return min(self.settings.move_timeout / 4, timedelta(hours=1))
+        return min(self.deps.settings.move_timeout / 4, timedelta(hours=1))
 
     def sweep(
-        self: Service,
+        self,
         now: datetime | None = None,
         *,
         limit: int = 100,
-        lang_of: Callable[[int | None], str] = lambda guild_id: "en",
+        lang_of: Callable[[int | None], str] = lambda guild_id: DEFAULT,
     ) -> list[Notice]:
         """Send what is due: reminders, claim offers, expiries. Returns the notices to post,
         each in the language ``lang_of(guild_id)`` gives (the server's)."""
-        now = now or self.clock()
-        horizon = now + self.reminder_before()
-        # Only the games with a notice due: a game whose claim was offered waits a whole period
-        # before it expires, and must not fill the batch meanwhile (newer games would starve).
-        notice_due = or_(
-            and_(GameRow.timer_stage < REMINDED, GameRow.deadline <= horizon),
-            and_(GameRow.timer_stage < CLAIMABLE, GameRow.deadline <= now),
-            GameRow.deadline <= now - self.settings.move_timeout,
-        )
-        with self.factory() as s:
-            due = s.scalars(
-                select(GameRow.id)
-                .where(GameRow.status == GameStatus.ACTIVE, notice_due)
-                .order_by(GameRow.deadline)
-                .limit(limit)
-            ).all()
-        notices: list[Notice] = []
-        for game_id in due:
-            notice = self._sweep_one(game_id, now, lang_of)
-            if notice is not None:
-                notices.append(notice)
-        return notices
+        now = now or self.deps.clock()
+        with self.deps.factory() as s:
+            due = game_repo.games_with_timer_due(
+                s,
+                remind_from=now + self.reminder_before(),
+                now=now,
+                expire_from=now - self.deps.settings.move_timeout,
+                limit=limit,
+            )
+        notices = [self._sweep_one(game_id, now, lang_of) for game_id in due]
+        return [n for n in notices if n is not None]
 
     def _sweep_one(
-        self: Service, game_id: int, now: datetime, lang_of: Callable[[int | None], str]
+        self, game_id: int, now: datetime, lang_of: Callable[[int | None], str]
     ) -> Notice | None:
-        from bot.service.core import _aware
-
-        expire_at = None
-        with self._unit() as s:
+        with self.deps.unit() as s:
             row = game_repo.get_game(s, game_id)
             if row.status is not GameStatus.ACTIVE or row.deadline is None:
                 return None
-            deadline = _aware(row.deadline)
-            stage = row.timer_stage
-            table = self._table(s, row)
-            game = table.game
-            turn = game.turn
+            table = load_table(self.deps, s, row)
+            turn = table.game.turn
             if turn is None or table.seats[turn].user_id is None:
                 return None
-            lang = lang_of(row.guild_id)
-            if deadline + self.settings.move_timeout <= now and stage >= CLAIMABLE:
-                expire_at = now
-                try:
-                    game_repo.expire_game(s, row, now=now)
-                except GameMovedOn:
-                    return None
-            elif deadline <= now and stage < CLAIMABLE:
-                if not _advance_stage(s, row.id, stage, CLAIMABLE):
-                    return None
-            elif deadline - self.reminder_before() <= now and stage < REMINDED:
-                if not _advance_stage(s, row.id, stage, REMINDED):
-                    return None
-            else:
+            deadline = aware(row.deadline)
+            due = self._due(row, now)
+            if due is None or not self._claim_stage(s, row, due, now):
                 return None
-            channel, guild = row.channel_id, row.guild_id
-            waiting = 1 - turn
-        names = self._seat_names(table, lang)
-        late = table.seats[turn]
-        other = table.seats[waiting]
-        if expire_at is not None:
-            reply = Reply(text=t("timer.expired", lang, id=game_id, p0=names[0], p1=names[1]))
-        elif deadline <= now:
+            lang = lang_of(row.guild_id)
+            where = (row.channel_id, row.guild_id)
+        reply = self._notice(table, turn, due, deadline, now, lang)
+        return Notice(game_id, where[0], where[1], reply)
+
+    def _due(self, row: GameRow, now: datetime) -> int | None:
+        """The notice due for this game (a timer stage; EXPIRED past the expiry), if any."""
+        assert row.deadline is not None
+        deadline, stage = aware(row.deadline), row.timer_stage
+        if deadline + self.deps.settings.move_timeout <= now and stage >= TimerStage.CLAIMABLE:
+            return EXPIRED
+        if deadline <= now and stage < TimerStage.CLAIMABLE:
+            return TimerStage.CLAIMABLE
+        if deadline - self.reminder_before() <= now and stage < TimerStage.REMINDED:
+            return TimerStage.REMINDED
+        return None
+
+    @staticmethod
+    def _claim_stage(s: Session, row: GameRow, due: int, now: datetime) -> bool:
+        """Take the notice for this process (another one may be sweeping too)."""
+        if due == EXPIRED:
+            try:
+                game_repo.expire_game(s, row, now=now)
+            except GameMovedOn:
+                return False
+            return True
+        return game_repo.advance_timer_stage(s, row.id, row.timer_stage, due)
+
+    def _notice(
+        self, table: Table, turn: int, due: int, deadline: datetime, now: datetime, lang: str
+    ) -> Reply:
+        late, other = table.seats[turn], table.seats[1 - turn]
+        if due == EXPIRED:
+            p0, p1 = seat_names(table, lang)
+            return Reply(text=t("timer.expired", lang, id=table.game_id, p0=p0, p1=p1))
+        if due == TimerStage.CLAIMABLE:
             table.out_of_time = True
             notes = Notes()
             notes.add(
                 "timer.claim",
                 late=f"<@{late.user_id}>",
                 waiting=f"<@{other.user_id}>",
-                points=game.cube_value,
+                points=table.game.cube_value,
             )
-            reply = board_reply(self._localized(table, lang), lang, notes)
-            reply.mentions = (other.user_id,)  # type: ignore[assignment]
-        else:
-            minutes = max(1, int((deadline - now).total_seconds() // 60))
-            reply = Reply(
-                text=t(
-                    "timer.reminder", lang, player=f"<@{late.user_id}>", id=game_id, minutes=minutes
-                ),
-                mentions=(late.user_id,),  # type: ignore[arg-type]
-            )
-        return Notice(game_id, channel, guild, reply)
+            reply = board_reply(localized(table, lang), lang, notes)
+            reply.mentions = _ids(other.user_id)
+            return reply
+        minutes = max(1, int((deadline - now).total_seconds() // 60))
+        player = f"<@{late.user_id}>"
+        return Reply(
+            text=t("timer.reminder", lang, player=player, id=table.game_id, minutes=minutes),
+            mentions=_ids(late.user_id),
+        )
 
 
-def _advance_stage(s: object, game_id: int, seen: int, stage: int) -> bool:
-    """Move the notice stage on, unless another process did first (then send nothing)."""
-    result = s.execute(  # type: ignore[attr-defined]
-        update(GameRow)
-        .where(GameRow.id == game_id, GameRow.timer_stage == seen)
-        .values(timer_stage=stage)
-        .execution_options(synchronize_session=False)
-    )
-    return bool(result.rowcount == 1)
+def _ids(*user_ids: int | None) -> tuple[int, ...]:
+    return tuple(i for i in user_ids if i is not None)

@@ -8,7 +8,7 @@ from typing import Any, Literal
 from alembic import context
 from sqlalchemy.engine import Connection
 
-from db.engine import make_engine
+from db.connection import make_engine
 from db.models import Base
 from db.types import UTCDateTime
 

@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from bot.dice import GameDice
 from bot.service import Actor, Button, Reply, Select, Service, Where
-from db.engine import make_engine, make_session_factory
+from db.connection import make_engine, make_session_factory
 from db.migrate import upgrade
 
 ALICE = Actor(101, "Alice", locale="en-US")

@@ -23,3 +23,18 @@ def test_a_long_chain_of_events_keeps_the_message_within_discord_limits() -> Non
     assert "earlier" in lines[1]  # says some were left out
     assert lines[-3] == f"{long}'s move is forced: **6/off(2)** was played automatically."
     assert "rolled 6-1" in lines[-2] and lines[-1].startswith("-# Position ID")
+
+
+def test_every_button_of_the_table_has_its_words() -> None:
+    # One table for the buttons: each action has a handler, and its label in both languages.
+    from bot.i18n import CATALOGS
+    from bot.service.actions import ACTIONS
+    from bot.service.customid import GameAction, Press
+
+    assert set(ACTIONS) == set(Press)
+    for press, action in ACTIONS.items():
+        assert callable(action.run)
+        if action.label is not None:
+            assert all(action.label in catalog for catalog in CATALOGS.values()), press
+        parsed = GameAction.parse(GameAction(1, 2, press, "1").custom_id)
+        assert parsed is not None and parsed.action is press

@@ -9,6 +9,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from bot.service import Reply, Service, Where
 from bot.service.customid import GameAction
+from bot.service.newgame import NewGames
 from db.models import ComputerRecord, GameStatus, Rating
 from db.models import Game as GameRow
 from engine import Position, decode_match_id
@@ -353,8 +354,18 @@ def test_the_database_refuses_a_second_game_in_a_channel(
 ) -> None:
     # Two /play at the same moment both pass the service's check; the database's
     # one-active-game-per-seat index makes the second one fail cleanly.
-    monkeypatch.setattr(Service, "_no_game_here", lambda *args: None)
+    monkeypatch.setattr(NewGames, "no_game_here", lambda *args, **kwargs: None)
     script.extend([3, 1, 3, 1])
     assert not service.play(ALICE, DM, level="beginner").ephemeral
     second = service.play(ALICE, DM, level="expert")
     assert second.ephemeral and "already have a game" in second.text
+
+
+def test_a_refusal_speaks_the_players_chosen_language(service: Service) -> None:
+    # Alice's Discord is in English but she chose French: the refusal, found in the same unit
+    # of work as her settings, is in French.
+    service.settings_command(ALICE, DM, language="fr")
+    refused = service.move(ALICE, DM, "13/7")
+    assert refused.ephemeral and "pas de partie" in refused.text
+    unknown = service.press(ALICE, DM, "bg:1:1:fly")  # not an action
+    assert unknown.ephemeral and "Ce bouton" in unknown.text

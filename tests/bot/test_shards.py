@@ -15,7 +15,7 @@ import pytest
 from sqlalchemy import make_url
 
 from bench.crash import _consistent, _events, _row
-from db.engine import make_engine
+from db.connection import make_engine
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -231,3 +231,49 @@ def test_mentions_read_as_names(service: Service) -> None:
     term.run(["/challenge Ben"])
     text = json.loads(out.getvalue().splitlines()[0])["text"]
     assert "<@" not in text and text.startswith("@Ben, Ann challenges you")
+
+
+def test_the_help_lists_every_command_the_terminal_accepts(service: Service) -> None:
+    # One command table: whatever the terminal accepts, its help lists, in both languages.
+    from bot.service.commands import COMMANDS, PRESS_COMMANDS, Surface, command_name
+
+    for lang, help_word in (("en", "/help"), ("fr", "/aide")):
+        out = io.StringIO()
+        term = Terminal(service, out=out, json_mode=True, lang=lang, images=Path("/tmp/unused"))
+        term.run([help_word])
+        text = json.loads(out.getvalue().splitlines()[0])["text"]
+        names = [
+            command_name(c, lang) for c in COMMANDS if c.surface is not Surface.DISCORD
+        ] + list(PRESS_COMMANDS)
+        for name in names:
+            assert f"/{name}" in text, (lang, name)
+        for name in ("hint", "review", "export", "verify", "dice", "as", "quit"):
+            assert any(c.name == name for c in COMMANDS)
+        assert "autocompl" not in text.lower()  # the terminal has none
+
+
+def test_settings_choose_a_theme_and_refuse_unknown_values(
+    service: Service, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import bot.service.present as present
+    from bot.service.settings import theme_label
+    from render import THEMES
+
+    themes: list[str] = []
+    draw = present.render_board
+
+    def spy(position, *, view):  # type: ignore[no-untyped-def]
+        themes.append(view.theme)
+        return draw(position, view=view)
+
+    monkeypatch.setattr(present, "render_board", spy)
+    out = io.StringIO()
+    term = Terminal(service, out=out, json_mode=True, images=Path("/tmp/unused"), user="Ann")
+    theme = sorted(THEMES)[-1]
+    term.run([f"/settings theme:{theme}", "/settings theme:plaid", "/settings language:xx"])
+    chosen, plaid, xx = (json.loads(line)["text"] for line in out.getvalue().splitlines())
+    assert "Saved" in chosen and f"Board theme: {theme_label(theme, 'en')}" in chosen
+    assert "Unknown board theme" in plaid and all(name in plaid for name in THEMES)
+    assert "Unknown language" in xx and "en, fr, auto" in xx
+    term.run(["/play level:beginner"])  # the player's boards are drawn in his theme
+    assert themes and set(themes) == {theme}

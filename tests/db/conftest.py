@@ -18,7 +18,7 @@ import pytest
 from sqlalchemy import URL, Engine, delete, make_url
 from sqlalchemy.orm import Session, sessionmaker
 
-from db.engine import make_engine, make_session_factory
+from db.connection import make_engine, make_session_factory
 from db.migrate import upgrade
 from db.models import Base
 

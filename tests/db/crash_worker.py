@@ -14,8 +14,8 @@ import sys
 
 from sqlalchemy import select
 
-from db.engine import make_engine, make_session_factory
-from db.games import get_game
+from db.connection import make_engine, make_session_factory
+from db.games import NewGame, get_game
 from db.gamestate import create_match_game, load_match, save_match
 from db.migrate import upgrade
 from db.models import Game, GameStatus
@@ -54,7 +54,7 @@ def main(url: str, seed: int) -> None:
             with factory.begin() as s:
                 m = Match(length=3)
                 m.game.opening_roll(*rng.sample(range(1, 7), 2))
-                row = create_match_game(s, m, player0_id=1, player1_id=2, rated=True)
+                row = create_match_game(s, m, NewGame(player0_id=1, player1_id=2, rated=True))
                 active.append(row.id)
             print(f"ack {row.id} {row.event_count} {row.position_id} {row.match_id}", flush=True)
         game_id = active[0]

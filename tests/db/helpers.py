@@ -6,6 +6,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from db.games import NewGame
 from db.gamestate import create_match_game
 from db.models import Game
 from db.players import ensure_player
@@ -37,4 +38,4 @@ def new_game(
     **kwargs: Any,
 ) -> Game:
     m = match or opened_match(kwargs.pop("length", 0))
-    return create_match_game(s, m, player0_id=p0, player1_id=p1, now=NOW, **kwargs)
+    return create_match_game(s, m, NewGame(player0_id=p0, player1_id=p1, **kwargs), now=NOW)

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import URL, select
 
-from db.engine import make_engine, make_session_factory
+from db.connection import make_engine, make_session_factory
 from db.games import game_events
 from db.gamestate import load_match, match_events
 from db.models import Game, GameStatus

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import text
 
-from db.engine import BUSY_TIMEOUT_MS, DEFAULT_URL, database_url, make_engine, normalise_url
+from db.connection import BUSY_TIMEOUT_MS, DEFAULT_URL, database_url, make_engine, normalise_url
 
 
 @pytest.mark.parametrize(

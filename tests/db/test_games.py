@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 from sqlalchemy import func, select
@@ -231,12 +231,35 @@ def test_the_timer_sweep_finds_only_active_games_past_their_deadline(factory: Fa
         done = new_game(s, BOB, CAROL, deadline=later(5))
         games.expire_game(s, done, now=later(1))
         new_game(s, CAROL, None, computer_level="expert")  # no deadline: the computer waits
+
+    def past_deadline(s: Session, now: datetime) -> list[int]:
+        day = timedelta(days=1)
+        return list(
+            games.games_with_timer_due(
+                s, remind_from=now, now=now, expire_from=now - day, limit=100
+            )
+        )
+
     with factory() as s:
-        assert [g.id for g in games.games_past_deadline(s, later(50))] == [due]
-        assert games.games_past_deadline(s, later(9)) == []
-        assert len(games.games_past_deadline(s, NOW + timedelta(days=1))) == 2
+        assert past_deadline(s, later(50)) == [due]
+        assert past_deadline(s, later(9)) == []
+        assert len(past_deadline(s, NOW + timedelta(days=1))) == 2
         expired = s.get(Game, done.id)
         assert expired is not None and expired.status is GameStatus.EXPIRED
+        # A reminder is due from its horizon on.
+        assert list(
+            games.games_with_timer_due(
+                s, remind_from=later(10), now=NOW, expire_from=NOW, limit=100
+            )
+        ) == [due]
+    with factory.begin() as s:
+        # Once its claim is offered, a game waits for its expiry, and only one sweep moves it.
+        assert games.advance_timer_stage(s, due, 0, games.TimerStage.CLAIMABLE)
+        assert not games.advance_timer_stage(s, due, 0, games.TimerStage.CLAIMABLE)
+    with factory() as s:
+        assert past_deadline(s, later(50)) == []
+        assert due not in past_deadline(s, later(9) + timedelta(days=1))
+        assert due in past_deadline(s, later(10) + timedelta(days=1))
 
 
 def test_active_games_by_player_and_channel(factory: Factory) -> None:
@@ -247,11 +270,13 @@ def test_active_games_by_player_and_channel(factory: Factory) -> None:
         c = new_game(s, BOB, CAROL, channel_id=5).id
         games.expire_game(s, s.get(Game, c))  # type: ignore[arg-type]
     with factory() as s:
-        assert [g.id for g in games.active_games(s, ALICE)] == [b, a]
-        assert [g.id for g in games.active_games(s, CAROL)] == [b]
         found = games.active_game_in_channel(s, 5)
         assert found is not None and found.id == a
         assert games.active_game_in_channel(s, 7) is None
+        mine = games.active_game_in_channel(s, 6, player_id=CAROL)
+        assert mine is not None and mine.id == b
+        assert games.active_game_in_channel(s, 5, player_id=CAROL) is None  # expired
+        assert games.active_game_in_channel(s, 6, player_id=BOB) is None
 
 
 def test_a_failed_action_leaves_no_trace(factory: Factory) -> None:
@@ -303,7 +328,7 @@ def test_the_tail_of_the_log_is_the_log_from_that_row() -> None:
 
 
 def test_the_version_counts_state_changes_only(factory: Factory) -> None:
-    """Buttons carry the version: writing the deadline, the dice reveal time or the message id
+    """Buttons carry the version: writing the deadline, the dice reveal time or the review cache
     after the action must not make the buttons just drawn stale, yet stays compare-and-swap."""
     with factory.begin() as s:
         add_players(s)
@@ -317,13 +342,13 @@ def test_the_version_counts_state_changes_only(factory: Factory) -> None:
         assert result is not None and row.version == 2
         row.dice_revealed_at = later(1)  # written at commit, after the save
     with factory.begin() as s:
-        games.set_message_id(s, game_id, 555)
+        games.cache_review(s, game_id, {"cached": True})
     with factory() as s:
         row = games.get_game(s, game_id, expected_version=2)
-        assert (row.status, row.dice_revealed_at, row.message_id) == (
+        assert (row.status, row.dice_revealed_at, row.review) == (
             GameStatus.FINISHED,
             later(1),
-            555,
+            {"cached": True},
         )
 
 

@@ -24,7 +24,7 @@ from alembic.runtime.migration import MigrationContext
 from sqlalchemy import URL, Connection, Engine, MetaData, inspect, select
 
 from db import migrate
-from db.engine import make_engine
+from db.connection import make_engine
 from db.migrate import current_revision, downgrade, head_revision, revisions, upgrade
 from db.models import Base
 
@@ -170,8 +170,17 @@ def seed_0001(conn: Connection) -> None:
 SEEDS: dict[str, Callable[[Connection], None]] = {"0001": seed_0001}
 """Rows to add when the walk reaches a revision (a revision that adds a table adds a seed)."""
 
-DROPPED: dict[str, set[str]] = {}
+DROPPED: dict[str, set[str]] = {"0005": {"games.message_id", "challenges.message_id"}}
 """Tables or ``table.column`` a revision drops on purpose, by revision: their data may go."""
+
+
+def _dropped(rev: str) -> set[str]:
+    """What ``rev`` drops; for ``<start>..head``, what every revision after ``start`` drops."""
+    if ".." not in rev:
+        return DROPPED.get(rev, set())
+    history = revisions()
+    later = history[history.index(rev.split("..")[0]) + 1 :]
+    return set().union(*(DROPPED.get(r, set()) for r in later))
 
 
 def _tables(conn: Connection) -> dict[str, Any]:
@@ -195,7 +204,7 @@ def snapshot(engine: Engine) -> dict[str, list[dict[str, Any]]]:
 
 
 def assert_kept(before: dict[str, list[dict[str, Any]]], after: dict[str, Any], rev: str) -> None:
-    dropped = DROPPED.get(rev, set())
+    dropped = _dropped(rev)
     for table, rows in before.items():
         if table in dropped:
             continue

@@ -98,21 +98,6 @@ def test_a_late_answer_finds_the_challenge_expired(factory: Factory) -> None:
     assert missing.value.status is None
 
 
-def test_the_sweep_expires_only_pending_challenges_past_their_time(factory: Factory) -> None:
-    with factory.begin() as s:
-        add_players(s)
-        old, recent, answered = _challenge(s, 60), _challenge(s, 600), _challenge(s, 30)
-        challenges.answer_challenge(s, answered, ChallengeStatus.DECLINED, now=later(1))
-    with factory.begin() as s:
-        assert [c.id for c in challenges.expire_challenges(s, later(120))] == [old]
-        assert challenges.expire_challenges(s, later(121)) == []
-    with factory() as s:
-        assert [c.id for c in challenges.pending_challenges(s, BOB, now=later(121))] == [recent]
-        assert challenges.pending_challenges(s, ALICE, now=later(121)) == []
-        expired = challenges.get_challenge(s, old)
-        assert expired is not None and expired.status is ChallengeStatus.EXPIRED
-
-
 def test_impossible_challenges_are_refused(factory: Factory) -> None:
     with factory.begin() as s:
         add_players(s)

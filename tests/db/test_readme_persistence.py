@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from db import games
-from db.engine import make_engine, make_session_factory
+from db.connection import make_engine, make_session_factory
 from db.gamestate import load_match, save_match
 from db.migrate import head_revision, upgrade
 from tests.db.helpers import add_players, new_game

@@ -1,4 +1,6 @@
-"""The slash commands, one cog per feature."""
+"""Where the slash commands may be used (:func:`everywhere`, :func:`guilds_only`; the commands
+themselves are built from the service's table in :mod:`bot.discord_app.commands`), and the cogs
+of background work (the move timers)."""
 
 from __future__ import annotations
 

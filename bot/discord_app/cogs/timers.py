@@ -13,7 +13,7 @@ import discord
 from discord.ext import commands, tasks
 
 from bot.discord_app.components import build_view
-from bot.i18n import language
+from bot.i18n import DEFAULT, language
 from bot.service.timers import Notice
 
 if TYPE_CHECKING:
@@ -32,7 +32,7 @@ class Timers(commands.Cog):
 
     def _lang_of(self, guild_id: int | None) -> str:
         guild = self.bot.get_guild(guild_id) if guild_id else None
-        return language(str(guild.preferred_locale)) if guild else "en"
+        return language(str(guild.preferred_locale)) if guild else DEFAULT
 
     @tasks.loop(minutes=1)
     async def sweep(self) -> None:
@@ -70,12 +70,12 @@ class Timers(commands.Cog):
         mentions = discord.AllowedMentions(
             everyone=False, roles=False, users=[discord.Object(i) for i in reply.mentions]
         )
-        kwargs: dict[str, object] = {"allowed_mentions": mentions, "files": files}
-        view = build_view(reply)
-        if view is not None:
-            kwargs["view"] = view
+        view = build_view(reply) or discord.utils.MISSING
+        if not isinstance(channel, discord.abc.Messageable):
+            log.warning("channel %s of game %s takes no messages", channel.id, notice.game_id)
+            return
         try:
-            await channel.send(reply.text[:2000], **kwargs)  # type: ignore[union-attr]
+            await channel.send(reply.text[:2000], allowed_mentions=mentions, files=files, view=view)
         except discord.HTTPException:
             log.warning("could not post the timer notice of game %s", notice.game_id)
 

@@ -1,0 +1,110 @@
+"""The slash commands, built from the service's command table (:mod:`bot.service.commands`):
+each one's name, options, choices and texts come from the table and the catalog, and its
+callback runs the service method the table names. A command is added there, not here."""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+from collections.abc import Callable, Coroutine
+from typing import Any, Optional
+
+import discord
+from discord import app_commands
+from discord.app_commands import Choice
+
+from bot.discord_app.cogs import everywhere, guilds_only
+from bot.discord_app.replies import answer, user_actor, who
+from bot.discord_app.translator import ls
+from bot.service.commands import COMMANDS, Command, Kind, Option, Surface
+
+__all__ = ["MAX_AUTOCOMPLETE", "build_commands"]
+
+MAX_AUTOCOMPLETE = 25
+Interaction = discord.Interaction[Any]  # the client is a BackgammonBot: .service
+Callback = Callable[..., Coroutine[Any, Any, None]]
+
+
+def build_commands() -> list[app_commands.Command[Any, ..., None]]:
+    """Every slash command of the table, in its order."""
+    return [_command(spec) for spec in COMMANDS if spec.surface is not Surface.TERMINAL]
+
+
+def _command(spec: Command) -> app_commands.Command[Any, ..., None]:
+    callback = _callback(spec)
+    names = {o.name: ls(f"cmd.{spec.name}.opt.{o.name}.name") for o in spec.options}
+    texts = {o.name: ls(f"cmd.{spec.name}.opt.{o.name}.description") for o in spec.options}
+    choices = {
+        o.name: [Choice(name=ls(c.key), value=c.value) for c in o.choices]
+        for o in spec.options
+        if o.choices
+    }
+    if names:
+        callback = app_commands.rename(**names)(callback)
+        callback = app_commands.describe(**texts)(callback)
+    if choices:
+        callback = app_commands.choices(**choices)(callback)
+    callback = (guilds_only if spec.guild_only else everywhere)(callback)
+    command: app_commands.Command[Any, ..., None] = app_commands.Command(
+        name=ls(f"cmd.{spec.name}.name"),
+        description=ls(f"cmd.{spec.name}.description"),
+        callback=callback,  # its signature is built at run time (see _callback)
+    )
+    for option in spec.options:
+        if option.autocomplete:
+            command.autocomplete(option.name)(_move_autocomplete)
+    return command
+
+
+def _callback(spec: Command) -> Callback:
+    """A callback whose signature is the command's options (discord.py reads the types)."""
+    assert spec.method is not None
+    method_name = spec.method
+
+    async def callback(interaction: Interaction, **values: Any) -> None:
+        actor, where = who(interaction)
+        kwargs = {o.keyword: _service_value(o, values.get(o.name, o.default)) for o in spec.options}
+        method = getattr(interaction.client.service, method_name)
+        await answer(interaction, lambda: method(actor, where, **kwargs), private=spec.private)
+
+    interaction = inspect.Parameter(
+        "interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction
+    )
+    ordered = sorted(spec.options, key=lambda o: not o.required)  # required options first
+    params = [interaction, *(_parameter(o) for o in ordered)]
+    callback.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
+    callback.__name__ = callback.__qualname__ = spec.name
+    return callback
+
+
+def _parameter(option: Option) -> inspect.Parameter:
+    annotation: Any = {
+        Kind.TEXT: str,
+        Kind.INTEGER: int,
+        Kind.FLAG: bool,
+        Kind.USER: discord.User,
+    }[option.kind]
+    if option.low is not None and option.high is not None and not option.choices:
+        annotation = app_commands.Range[annotation, option.low, option.high]
+    default: Any = inspect.Parameter.empty
+    if not option.required:
+        default = option.default
+        if default is None:
+            annotation = Optional[annotation]  # noqa: UP045 - built at run time for discord.py
+    return inspect.Parameter(
+        option.name, inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=annotation, default=default
+    )
+
+
+def _service_value(option: Option, value: Any) -> Any:
+    if option.kind is Kind.USER and value is not None:
+        return user_actor(value)
+    return value
+
+
+async def _move_autocomplete(interaction: Interaction, current: str) -> list[Choice[str]]:
+    # Autocomplete cannot be deferred: the service answers fast and never raises.
+    actor, where = who(interaction)
+    service = interaction.client.service
+    plays = await asyncio.to_thread(service.autocomplete_moves, actor, where, current or "")
+    return [Choice(name=p[:100], value=p[:100]) for p in plays[:MAX_AUTOCOMPLETE]]

@@ -1,0 +1,108 @@
+"""Button and select-menu presses: parsed from their component id, checked against the game
+they were drawn for, and dispatched through :data:`~bot.service.actions.ACTIONS`."""
+
+from __future__ import annotations
+
+from bot.service.actions import ACTIONS, Pressed, Then
+from bot.service.challenges import Challenges
+from bot.service.customid import ChallengeAction, GameAction
+from bot.service.deps import Deps, answers
+from bot.service.games import Games
+from bot.service.model import Notes, UiState
+from bot.service.people import Actor, Where
+from bot.service.present import board_reply
+from bot.service.refusal import Refusal
+from bot.service.replies import Reply
+from bot.service.tables import Seated, localized, seat_names, seated
+from bot.service.turns import finish
+from db.models import GameStatus
+
+__all__ = ["Buttons"]
+
+
+class Buttons:
+    """:meth:`press`: every button of every message."""
+
+    def __init__(self, deps: Deps, games: Games, challenges: Challenges) -> None:
+        self.deps = deps
+        self.games = games
+        self.challenges = challenges
+
+    def press(self, actor: Actor, where: Where, custom_id: str, value: str | None = None) -> Reply:
+        """A button or select menu press (``value``: the option chosen in a select menu)."""
+        game_action = GameAction.parse(custom_id)
+        if game_action is not None:
+            if ACTIONS[game_action.action].then is Then.NEW_GAME:
+                return self.rematch(actor, where, game_action)
+            return self._game_press(actor, where, game_action, value)
+        challenge_action = ChallengeAction.parse(custom_id)
+        if challenge_action is not None:
+            return self.challenges.answer(actor, where, challenge_action)
+        return self._unknown(actor)
+
+    @answers
+    def _unknown(self, actor: Actor) -> Reply:
+        raise Refusal("error.unknown_button")
+
+    @answers
+    def _game_press(
+        self, actor: Actor, where: Where, action: GameAction, value: str | None
+    ) -> Reply:
+        deps = self.deps
+        with deps.unit() as s:
+            here = seated(deps, s, actor, where, action.game_id)
+            seat = here.player_seat
+            if here.row.status is not GameStatus.ACTIVE:
+                raise Refusal("error.game_over")  # before "out of date: use /board"
+            if here.row.version != action.version:
+                raise Refusal("error.stale")
+            spec = ACTIONS[action.action]
+            if not spec.anyone and here.table.game.turn != seat:
+                raise Refusal("error.not_your_turn")
+            dice = deps.dice(here.row)
+            notes = Notes()
+            names = seat_names(here.table, here.lang)
+            pressed = Pressed(
+                here.table, seat, actor.name, names, action.arg, value, notes, dice.roll
+            )
+            ui = spec.run(pressed)
+            if spec.then is not Then.SHOW:
+                advance = spec.then is Then.ADVANCE
+                finish(deps, s, here.row, here.table, notes, here.lang, dice, advance_game=advance)
+        return self._board(here, notes, ui)
+
+    @staticmethod
+    def _board(here: Seated, notes: Notes, ui: UiState) -> Reply:
+        return board_reply(
+            localized(here.table, here.lang),
+            here.lang,
+            notes,
+            acting=here.seat,
+            ui=ui,
+            mirrored=here.who.prefs.mirrored,
+            theme=here.who.prefs.theme,
+            edit=True,
+        )
+
+    @answers
+    def rematch(self, actor: Actor, where: Where, action: GameAction) -> Reply:
+        """Rematch: the same kind of game again, against the same opponent. The old game is
+        only read here; the new one is its own unit of work (``play`` or ``challenge``)."""
+        with self.deps.unit() as s:
+            here = seated(self.deps, s, actor, where, action.game_id)
+            seat = here.player_seat
+            row = here.row
+            if row.version != action.version:
+                raise Refusal("error.stale")
+            if row.status is GameStatus.ACTIVE:
+                raise Refusal("error.game_not_over")
+            level = row.computer_level or "intermediate"
+            points, cube, rated = row.match_length, row.cube, row.rated
+            other = here.table.seats[1 - seat]
+        if here.table.against_computer:
+            return self.games.play(actor, where, level=level, points=points, cube=cube)
+        assert other.user_id is not None
+        opponent = Actor(other.user_id, other.name)
+        return self.challenges.challenge(
+            actor, where, opponent, points=points, cube=cube, rated=rated
+        )

@@ -1,0 +1,176 @@
+"""Games between two people: ``/challenge`` posts an invitation with Accept / Decline / Cancel
+buttons; Accept starts the game in the same message."""
+
+from __future__ import annotations
+
+from sqlalchemy.orm import Session
+
+from bot.i18n import t
+from bot.service.customid import Answer, ChallengeAction
+from bot.service.deps import Deps, answers, shared_lang
+from bot.service.model import Notes, Seat, Table
+from bot.service.newgame import NewGames
+from bot.service.people import Actor, Where
+from bot.service.present import board_reply
+from bot.service.refusal import Refusal
+from bot.service.replies import Button, Component, Reply, Style
+from bot.service.tables import prefs_of
+from db import challenges as challenge_repo
+from db import players as player_repo
+from db.errors import ChallengeClosed
+from db.games import NewGame
+from db.models import Challenge, ChallengeStatus
+
+__all__ = ["Challenges"]
+
+_BUTTONS: tuple[tuple[Answer, str, Style], ...] = (
+    (Answer.ACCEPT, "button.accept", "success"),
+    (Answer.DECLINE, "button.decline", "danger"),
+    (Answer.CANCEL, "button.cancel", "secondary"),
+)
+_CLOSED = {
+    ChallengeStatus.CANCELLED: "challenge.cancelled",
+    ChallengeStatus.DECLINED: "challenge.declined",
+}
+
+
+class Challenges:
+    """``/challenge`` and the answers to it."""
+
+    def __init__(self, deps: Deps) -> None:
+        self.deps = deps
+        self.new = NewGames(deps)
+
+    @answers
+    def challenge(
+        self,
+        actor: Actor,
+        where: Where,
+        opponent: Actor,
+        *,
+        points: int = 0,
+        cube: bool = True,
+        rated: bool = True,
+    ) -> Reply:
+        """``/challenge``: invite someone in this channel, with Accept / Decline buttons."""
+        deps = self.deps
+        with deps.unit() as s:
+            lang = shared_lang(deps.who(s, actor), where)
+            self._check(s, actor, where, opponent)
+            length = self.new.length(points)
+            self.new.no_game_here(s, actor.id, where, "error.game_here")
+            player_repo.ensure_player(s, opponent.id, opponent.name[:100], now=deps.clock())
+            self.new.no_game_here(s, opponent.id, where, "error.opponent_busy", name=opponent.name)
+            now = deps.clock()
+            challenge = challenge_repo.create_challenge(
+                s,
+                challenger_id=actor.id,
+                challenged_id=opponent.id,
+                expires_at=now + deps.settings.challenge_ttl,
+                match_length=length,
+                cube=cube,
+                rated=rated,
+                guild_id=where.guild_id,
+                channel_id=where.channel_id,
+                now=now,
+            )
+            return self._invitation(challenge, actor, opponent, lang)
+
+    @staticmethod
+    def _check(s: Session, actor: Actor, where: Where, opponent: Actor) -> None:
+        if where.is_dm:
+            raise Refusal("error.challenge_in_dm")
+        if opponent.id == actor.id:
+            raise Refusal("error.challenge_self")
+        if opponent.is_bot:
+            raise Refusal("error.challenge_bot", name=opponent.name)
+
+    def _invitation(self, challenge: Challenge, actor: Actor, opponent: Actor, lang: str) -> Reply:
+        minutes = int(self.deps.settings.challenge_ttl.total_seconds() // 60)
+        length = challenge.match_length
+        kind = t("game.kind_match", lang, points=length) if length else t("game.kind_money", lang)
+        text = t(
+            "challenge.made",
+            lang,
+            challenger=actor.name,
+            mention=f"<@{opponent.id}>",
+            kind=kind,
+            rated=t("challenge.rated" if challenge.rated else "challenge.unrated", lang),
+            cube=t("challenge.cube" if challenge.cube else "challenge.no_cube", lang),
+            minutes=minutes,
+        )
+        row: list[Component] = [
+            Button(ChallengeAction(challenge.id, answer).custom_id, t(key, lang), style)
+            for answer, key, style in _BUTTONS
+        ]
+        return Reply(text=text, rows=[row], mentions=(opponent.id,))
+
+    @answers
+    def answer(self, actor: Actor, where: Where, action: ChallengeAction) -> Reply:
+        """Accept, Decline (the challenged person) or Cancel (the challenger)."""
+        deps = self.deps
+        with deps.unit() as s:
+            lang = shared_lang(deps.who(s, actor), where)
+            challenge = challenge_repo.get_challenge(s, action.challenge_id)
+            if challenge is None:
+                raise Refusal("error.no_such_challenge")
+            status = _status(actor, challenge, action.action)
+            try:
+                challenge_repo.answer_challenge(s, challenge.id, status, now=deps.clock())
+            except ChallengeClosed as closed:
+                if closed.status == "expired":  # the stale challenge message says so in place
+                    return Reply(text=t("challenge.expired", lang), edit=True)
+                # Answered already: that message may be the game's board now, keep it.
+                raise Refusal("challenge.closed") from None
+            challenger = player_repo.get_player(s, challenge.challenger_id)
+            challenger_name = challenger.display_name if challenger else "?"
+            if status is not ChallengeStatus.ACCEPTED:
+                text = t(_CLOSED[status], lang, name=actor.name, challenger=challenger_name)
+                return Reply(text=text, edit=True)
+            table, notes = self._start(s, actor, challenge, challenger_name, lang)
+        return board_reply(table, lang, notes, acting=1, edit=True)
+
+    def _start(
+        self, s: Session, actor: Actor, challenge: Challenge, challenger_name: str, lang: str
+    ) -> tuple[Table, Notes]:
+        """The accepted challenge's game, if both players are still free in its channel."""
+        where = Where(channel_id=challenge.channel_id, guild_id=challenge.guild_id)
+        self.new.no_game_here(
+            s, challenge.challenger_id, where, "error.opponent_busy", name=challenger_name
+        )
+        self.new.no_game_here(s, actor.id, where, "error.game_here")
+        seats = (
+            Seat(challenger_name, user_id=challenge.challenger_id),
+            Seat(actor.name, user_id=actor.id),
+        )
+        table = Table(
+            0,
+            0,
+            seats,
+            self.new.match(challenge.match_length, challenge.cube, None, None),
+            rated=challenge.rated,
+        )
+        notes = Notes()
+        notes.add("note.challenge_accepted", name=actor.name)
+        new = NewGame(
+            player0_id=challenge.challenger_id,
+            player1_id=actor.id,
+            rated=challenge.rated,
+            guild_id=challenge.guild_id,
+            channel_id=challenge.channel_id,
+            deadline=self.deps.clock() + self.deps.settings.move_timeout,
+        )
+        row = self.new.start(s, table, new, notes, prefs_of(s, table), lang)
+        challenge.game_id = row.id
+        return table, notes
+
+
+def _status(actor: Actor, challenge: Challenge, answer: Answer) -> ChallengeStatus:
+    """What the answer makes of the challenge, if this person may give it."""
+    if answer is Answer.CANCEL:
+        if actor.id != challenge.challenger_id:
+            raise Refusal("error.not_your_challenge")
+        return ChallengeStatus.CANCELLED
+    if actor.id != challenge.challenged_id:
+        raise Refusal("error.not_challenged")
+    return ChallengeStatus.ACCEPTED if answer is Answer.ACCEPT else ChallengeStatus.DECLINED

@@ -1,0 +1,153 @@
+"""What every use case shares: the session factory, the clock, the settings and the dice
+(:class:`Deps`; pictures are drawn by :mod:`bot.service.present`); the acting person as stored
+(:class:`Who`); and :func:`answers`, which turns a refusal into a private reply in the person's
+language.
+
+The language of a refusal is the one :meth:`Deps.who` found while the action ran: the use case
+reads the player's row in its own unit of work anyway, so the refusal needs no second session.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Concatenate, ParamSpec, TypeVar
+
+from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm.exc import StaleDataError
+
+from bot.dice import GameDice
+from bot.i18n import Text, error_text, language
+from bot.service.people import Actor, Prefs, Where
+from bot.service.refusal import Refusal
+from bot.service.replies import Reply
+from db import players as player_repo
+from db.errors import GameMovedOn, GameNotFound
+from db.models import Game as GameRow
+from db.types import utcnow
+from engine import BackgammonError
+
+__all__ = ["Deps", "Settings", "Who", "answers", "refusal_text", "shared_lang"]
+
+P = ParamSpec("P")
+S = TypeVar("S")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Service settings (see :mod:`bot.config` for the environment variables)."""
+
+    challenge_ttl: timedelta = timedelta(minutes=15)
+    move_timeout: timedelta = timedelta(hours=24)
+    max_match_length: int = 25
+
+
+@dataclass
+class Who:
+    """The acting person as stored: his preferences and the language to answer him in."""
+
+    actor: Actor
+    prefs: Prefs
+    lang: str
+
+
+# The language the running action found for its actor (set by Deps.who, read by answers).
+_found_lang: ContextVar[list[str] | None] = ContextVar("_found_lang", default=None)
+
+
+@dataclass
+class Deps:
+    """The dependencies of every use case.
+
+    :param factory: SQLAlchemy session factory (``db.connection.make_session_factory``).
+    :param clock: the current time (tests pass a fake clock).
+    :param new_dice: a fresh dice source for a new game (tests pass scripted ones).
+    :param dice_for: the dice source of a stored game from its seed and counter.
+    """
+
+    factory: sessionmaker[Session]
+    settings: Settings = field(default_factory=Settings)
+    clock: Callable[[], datetime] = utcnow
+    new_dice: Callable[[], GameDice] = GameDice.fresh
+    dice_for: Callable[[bytes, int], GameDice] = GameDice
+
+    @contextmanager
+    def unit(self) -> Iterator[Session]:
+        """One unit of work: commits at the end, rolls back on any error."""
+        try:
+            with self.factory.begin() as session:
+                yield session
+        except StaleDataError:
+            # A write outside the repositories (a column set on the row) lost the race at commit.
+            raise GameMovedOn(0) from None
+
+    def who(self, s: Session, actor: Actor) -> Who:
+        """The acting person's row (created on his first action), his settings and language;
+        a refusal raised later in this action is told in that language."""
+        row = player_repo.ensure_player(s, actor.id, actor.name[:100], now=self.clock())
+        prefs = Prefs.from_json(row.preferences)
+        found = Who(actor, prefs, prefs.language(actor.locale))
+        box = _found_lang.get()
+        if box is not None:
+            box.append(found.lang)
+        return found
+
+    def dice(self, row: GameRow) -> GameDice:
+        """The dice of a stored game, where it left them."""
+        assert row.dice_seed is not None
+        return self.dice_for(bytes.fromhex(row.dice_seed), row.dice_counter)
+
+    def language_of(self, actor: Actor) -> str:
+        """The person's language for a reply that needs no unit of work (rules, help)."""
+        with self.factory() as s:
+            row = player_repo.get_player(s, actor.id)
+            prefs = Prefs.from_json(row.preferences if row else None)
+        return prefs.language(actor.locale)
+
+
+def shared_lang(who: Who, where: Where) -> str:
+    """Messages many people see follow the server's language; DMs the player's."""
+    if where.guild_id is not None and where.guild_locale:
+        return language(where.guild_locale)
+    return who.lang
+
+
+def answers(
+    method: Callable[Concatenate[S, Actor, P], Reply],
+) -> Callable[Concatenate[S, Actor, P], Reply]:
+    """Run one action of a use case (an object with ``deps``); turn every refusal into a
+    private reply that changed nothing, in the language the action found for its actor (read
+    from the database only when it stopped before reading him)."""
+
+    @functools.wraps(method)
+    def run(self: S, actor: Actor, /, *args: P.args, **kwargs: P.kwargs) -> Reply:
+        box: list[str] = []
+        token = _found_lang.set(box)
+        try:
+            return method(self, actor, *args, **kwargs)
+        except (Refusal, BackgammonError, GameMovedOn, GameNotFound) as error:
+            if box:
+                lang = box[0]
+            else:  # refused before the player was read (a malformed button): read him now
+                deps = getattr(self, "deps", None)
+                lang = deps.language_of(actor) if deps else language(actor.locale)
+            return Reply(text=refusal_text(error, lang), ephemeral=True)
+        finally:
+            _found_lang.reset(token)
+
+    return run
+
+
+def refusal_text(error: Exception, lang: str) -> str:
+    """What a refused action tells its actor."""
+    if isinstance(error, Refusal):
+        return error.text.render(lang)
+    if isinstance(error, GameMovedOn):
+        return Text("error.moved_on").render(lang)
+    if isinstance(error, GameNotFound):
+        return Text("error.no_such_game").render(lang)
+    return error_text(error, lang)

@@ -1,0 +1,112 @@
+"""The service: every use case of the bot behind one object, for the adapters and the tests.
+
+Each public method is one user action and one unit of work: load the game, let the engine apply
+the action, save, and describe the answer as a :class:`~bot.service.replies.Reply`. A refusal
+(bad input, not your turn, a stale button) changes nothing and comes back as an ephemeral reply
+saying why, in the player's language. Methods are synchronous and may block (database, picture,
+the computer thinking): adapters run them in a thread, off the event loop.
+
+The use cases live in one class per feature over the shared :class:`~bot.service.deps.Deps`;
+:class:`Service` only builds them and hands their methods out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+
+from sqlalchemy.orm import Session, sessionmaker
+
+from bot.dice import GameDice
+from bot.service.analysis import Analysis
+from bot.service.buttons import Buttons
+from bot.service.challenges import Challenges
+from bot.service.deps import Deps, Settings
+from bot.service.games import Games
+from bot.service.info import Info
+from bot.service.integrity import Integrity
+from bot.service.settings import PlayerSettings
+from bot.service.timers import Timers
+from db.types import utcnow
+from engine import Position
+
+__all__ = ["Service"]
+
+
+class Service:
+    """Every use case of the bot.
+
+    :param factory: SQLAlchemy session factory (``db.connection.make_session_factory``).
+    :param clock: the current time (tests pass a fake clock).
+    :param new_dice: a fresh dice source for a new game (tests pass scripted ones).
+    :param dice_for: the dice source of a stored game from its seed and counter.
+    """
+
+    def __init__(
+        self,
+        factory: sessionmaker[Session],
+        *,
+        settings: Settings | None = None,
+        clock: Callable[[], datetime] = utcnow,
+        new_dice: Callable[[], GameDice] = GameDice.fresh,
+        dice_for: Callable[[bytes, int], GameDice] = GameDice,
+    ) -> None:
+        deps = Deps(factory, settings or Settings(), clock, new_dice, dice_for)
+        self.deps = deps
+        games, challenges = Games(deps), Challenges(deps)
+        analysis, info, integrity = Analysis(deps), Info(deps), Integrity(deps)
+        timers, prefs = Timers(deps), PlayerSettings(deps)
+        # Playing
+        self.play = games.play
+        self.move = games.move
+        self.undo = games.undo
+        self.board = games.board
+        self.resign = games.resign
+        self.autocomplete_moves = games.autocomplete_moves
+        self.text_board = games.text_board
+        self.challenge = challenges.challenge
+        self.press = Buttons(deps, games, challenges).press
+        # Analysis, information, fair dice, settings
+        self.hint = analysis.hint
+        self.review = analysis.review
+        self.export = analysis.export
+        self.leaderboard = info.leaderboard
+        self.stats = info.stats
+        self.history = info.history
+        self.rules = info.rules
+        self.help = info.help
+        self.verify = integrity.verify
+        self.dice_stats = integrity.dice_stats
+        self.settings_command = prefs.settings_command
+        # The move timer
+        self.sweep = timers.sweep
+        self.reminder_before = timers.reminder_before
+
+    @property
+    def factory(self) -> sessionmaker[Session]:
+        return self.deps.factory
+
+    @property
+    def settings(self) -> Settings:
+        return self.deps.settings
+
+    @property
+    def clock(self) -> Callable[[], datetime]:
+        return self.deps.clock
+
+    @property
+    def new_dice(self) -> Callable[[], GameDice]:
+        return self.deps.new_dice
+
+    @property
+    def dice_for(self) -> Callable[[bytes, int], GameDice]:
+        return self.deps.dice_for
+
+    def warm_up(self) -> None:
+        """Draw one board and build the default computer player, so that the first player of
+        the day does not wait for the caches (about half a second)."""
+        from bot.service.computer import computer_for
+        from render import render_board
+
+        render_board(Position.initial())
+        computer_for("intermediate")

@@ -1,0 +1,206 @@
+"""Playing: starting a game against the computer, and the slash commands on the current game
+(``/move``, ``/undo``, ``/board``, ``/resign``), with the move autocomplete and the text
+board."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+from bot.i18n import LANGUAGES, Text, t
+from bot.service.deps import Deps, answers, shared_lang
+from bot.service.model import Notes, Seat, Table
+from bot.service.newgame import NewGames
+from bot.service.people import Actor, Prefs, Where
+from bot.service.present import board_reply, text_picture
+from bot.service.refusal import Refusal
+from bot.service.replies import Reply
+from bot.service.tables import current_game, localized, seated
+from bot.service.turns import RESIGN_VALUES, finish, resign_offer
+from db.errors import GameNotFound
+from db.games import NewGame
+from db.gamestate import load_match
+from engine import Game, Match, Phase
+from engine.bots import LEVELS
+
+__all__ = ["Games", "level_named"]
+
+log = logging.getLogger(__name__)
+
+# Changes the game (or raises a refusal) and says whether it did.
+GameCommand = Callable[[Game, int, Notes], bool]
+
+
+class Games:
+    """``/play`` and the commands on the actor's game in this channel."""
+
+    def __init__(self, deps: Deps) -> None:
+        self.deps = deps
+        self.new = NewGames(deps)
+
+    @answers
+    def play(
+        self,
+        actor: Actor,
+        where: Where,
+        *,
+        level: str = "intermediate",
+        points: int = 0,
+        cube: bool = True,
+        position_id: str | None = None,
+        match_id: str | None = None,
+    ) -> Reply:
+        """``/play``: a game against the computer, in a DM or a channel; from a GNU Backgammon
+        Position ID (and Match ID) to practise a position, the player taking the side on roll
+        in the Position ID (player 0 of the Match ID)."""
+        with self.deps.unit() as s:
+            who = self.deps.who(s, actor)
+            lang = shared_lang(who, where)
+            level_name = level_named(level, who.lang)
+            length = self.new.length(points)
+            self.new.no_game_here(s, actor.id, where, "error.game_here")
+            match = self.new.match(length, cube, position_id, match_id)
+            seats = (Seat(actor.name, user_id=actor.id), Seat("", level=level_name))
+            table = Table(0, 0, seats, match)
+            notes = _new_game_notes(actor, level_name, match, from_position=bool(position_id))
+            new = NewGame(
+                player0_id=actor.id,
+                player1_id=None,
+                computer_level=level_name,
+                guild_id=where.guild_id,
+                channel_id=where.channel_id,
+            )
+            self.new.start(s, table, new, notes, (who.prefs, Prefs()), lang)
+            prefs = who.prefs
+        return board_reply(
+            localized(table, lang), lang, notes, mirrored=prefs.mirrored, theme=prefs.theme
+        )
+
+    @answers
+    def on_current_game(
+        self, actor: Actor, where: Where, act: GameCommand, *, advance: bool = True
+    ) -> Reply:
+        """A command on the actor's game in this channel: ``act`` changes the game (or raises a
+        refusal) and says whether it did; the change is saved in the same unit of work and the
+        board drawn again."""
+        deps = self.deps
+        with deps.unit() as s:
+            row = current_game(s, actor, where)
+            if row is None:
+                deps.who(s, actor)  # the refusal in his language
+                raise Refusal("error.no_game_here")
+            here = seated(deps, s, actor, where, row)
+            seat = here.player_seat
+            notes = Notes()
+            if act(here.table.game, seat, notes):
+                finish(deps, s, row, here.table, notes, here.lang, advance_game=advance)
+            prefs = here.who.prefs
+        table = localized(here.table, here.lang)
+        return board_reply(
+            table, here.lang, notes, acting=seat, mirrored=prefs.mirrored, theme=prefs.theme
+        )
+
+    def move(self, actor: Actor, where: Where, notation: str) -> Reply:
+        """``/move play:<notation>``: a whole play in standard notation."""
+
+        def act(game: Game, seat: int, notes: Notes) -> bool:
+            if game.turn != seat:
+                raise Refusal("error.not_your_turn")
+            if game.phase is Phase.ROLL:
+                raise Refusal("error.roll_first")
+            if game.phase is not Phase.MOVE:
+                raise Refusal("error.cannot_move_now")
+            play = game.play_text(notation)
+            notes.add("note.played_you", name=actor.name, play=str(play))
+            return True
+
+        return self.on_current_game(actor, where, act)
+
+    def undo(self, actor: Actor, where: Where) -> Reply:
+        """``/undo``: take back the last checker moved this turn."""
+
+        def act(game: Game, seat: int, notes: Notes) -> bool:
+            if game.turn != seat or game.phase is not Phase.MOVE:
+                raise Refusal("error.nothing_to_undo")
+            game.undo()
+            return True
+
+        return self.on_current_game(actor, where, act, advance=False)
+
+    def board(self, actor: Actor, where: Where) -> Reply:
+        """``/board``: post the current game again (with working buttons)."""
+        return self.on_current_game(actor, where, lambda game, seat, notes: False)
+
+    def resign(self, actor: Actor, where: Where, value: int = 1) -> Reply:
+        """``/resign [value]``: offer to resign a single game (1), gammon (2) or backgammon (3)."""
+
+        def act(game: Game, seat: int, notes: Notes) -> bool:
+            if value not in RESIGN_VALUES:
+                raise Refusal("error.resign_value")
+            if game.phase not in (Phase.ROLL, Phase.MOVE):
+                raise Refusal("error.cannot_resign_now")
+            game.resign(seat, value)
+            notes.add("note.resigns", name=actor.name, offer=resign_offer(value))
+            return True
+
+        return self.on_current_game(actor, where, act)
+
+    def autocomplete_moves(self, actor: Actor, where: Where, typed: str) -> list[str]:
+        """Up to 25 legal plays of the current roll that match what is typed (prefix or
+        substring, spaces ignored). Never raises: autocomplete must answer fast and quietly."""
+        try:
+            with self.deps.factory() as s:
+                row = current_game(s, actor, where)
+                if row is None:
+                    return []
+                match = load_match(row)
+                seat = row.seat_of(actor.id)
+            game = match.game
+            if game.phase is not Phase.MOVE or game.turn != seat:
+                return []
+            plays = sorted({str(p) for p in game.legal_plays()})
+            want = "".join(typed.split()).lower()
+            starts = [p for p in plays if "".join(p.split()).startswith(want)]
+            inside = [p for p in plays if want in "".join(p.split()) and p not in starts]
+            return (starts + inside)[:25]
+        except Exception:
+            log.exception("autocomplete failed")
+            return []
+
+    def text_board(self, actor: Actor, where: Where, game_id: int | None = None) -> str | None:
+        """A game as a monospace text board (terminal adapter, accessibility): ``game_id``, or
+        the actor's current game in this channel."""
+        deps = self.deps
+        with deps.unit() as s:
+            row = current_game(s, actor, where) if game_id is None else game_id
+            if row is None:
+                return None
+            try:
+                here = seated(deps, s, actor, where, row)
+            except GameNotFound:
+                return None
+        return text_picture(localized(here.table, here.lang), here.lang, acting=here.seat)
+
+
+def _new_game_notes(actor: Actor, level: str, match: Match, *, from_position: bool) -> Notes:
+    notes = Notes()
+    notes.add("note.new_computer_game", name=actor.name, level=Text(f"level.{level}"))
+    if from_position:
+        game = match.game
+        notes.add("note.from_position", position_id=game.position_id(), match_id=game.match_id())
+    return notes
+
+
+def level_named(name: str, lang: str) -> str:
+    """A level from its name in any language of the catalog ("expert", "débutant",
+    "world_class", "classe mondiale"...); refused with the names in the player's language."""
+
+    def norm(text: str) -> str:
+        return "".join(ch for ch in text.lower() if ch.isalnum())
+
+    wanted = norm(str(name))
+    for level in LEVELS:
+        names = {level} | {t(f"level.{level}", code) for code in LANGUAGES}
+        if wanted in {norm(n) for n in names}:
+            return level
+    raise Refusal("error.level", levels=", ".join(t(f"level.{lv}", lang) for lv in LEVELS))

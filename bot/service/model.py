@@ -1,0 +1,78 @@
+"""A game as one action sees it (:class:`Table`), what the message shows beyond the game state
+(:class:`UiState`) and what happened during the action (:class:`Notes`). A leaf module: the
+presentation, the button table and the use cases all read these."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from bot.i18n import Text
+from engine import Game, Match
+
+__all__ = ["RESIGN_NAMES", "WON", "Notes", "Seat", "Table", "UiState"]
+
+RESIGN_NAMES = {1: "single", 2: "gammon", 3: "backgammon"}  # resign.offer_<name>
+WON = {1: "game.won_single", 2: "game.won_gammon", 3: "game.won_backgammon"}  # by value
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One side of a game: a person (``user_id``) or the computer (``level``)."""
+
+    name: str
+    user_id: int | None = None
+    level: str | None = None
+
+    @property
+    def is_computer(self) -> bool:
+        return self.user_id is None
+
+
+@dataclass
+class Table:
+    """A game as loaded for one action: its row's identity and its engine match."""
+
+    game_id: int
+    version: int
+    seats: tuple[Seat, Seat]
+    match: Match
+    rated: bool = False
+    commitment: str | None = None
+    revealed_seed: str | None = None
+    out_of_time: bool = False  # the player to act let the move timer run out: claim possible
+
+    @property
+    def game(self) -> Game:
+        return self.match.game
+
+    def seat_of(self, user_id: int) -> int | None:
+        for i, seat in enumerate(self.seats):
+            if seat.user_id == user_id:
+                return i
+        return None
+
+    @property
+    def against_computer(self) -> bool:
+        return any(s.is_computer for s in self.seats)
+
+    def human_seat(self) -> int:
+        return 0 if not self.seats[0].is_computer else 1
+
+
+@dataclass(frozen=True)
+class UiState:
+    """What the message shows beyond the game state: the die picked for the next checker
+    move, or the resign menu opened instead of the usual buttons."""
+
+    die: int | None = None
+    resign_menu: bool = False
+
+
+@dataclass
+class Notes:
+    """What happened during the action, told above the board."""
+
+    lines: list[Text] = field(default_factory=list)
+
+    def add(self, key: str, /, **params: object) -> None:
+        self.lines.append(Text(key, **params))

@@ -1,0 +1,90 @@
+"""Starting a game: the checks every start makes (the length, a free seat in the channel), the
+match from a practice position, and :meth:`NewGames.start`, which rolls the opening, plays on
+to the first human decision and stores the new row."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from bot.service.deps import Deps
+from bot.service.model import Notes, Table
+from bot.service.people import Prefs, Where
+from bot.service.refusal import Refusal
+from bot.service.turns import advance, save
+from db.games import NewGame, active_game_in_channel
+from db.gamestate import create_match_game
+from db.models import Game as GameRow
+from engine import Match, MatchKey, encode_match_id
+from engine.movegen import nobody_can_move
+
+__all__ = ["NewGames"]
+
+
+class NewGames:
+    """What every way of starting a game shares (``/play``, an accepted challenge, Rematch)."""
+
+    def __init__(self, deps: Deps) -> None:
+        self.deps = deps
+
+    def length(self, points: int) -> int:
+        """A match length as asked: 0 (a money game) up to the configured maximum."""
+        top = self.deps.settings.max_match_length
+        if not isinstance(points, int) or not 0 <= points <= top:
+            raise Refusal("error.match_length", max=top)
+        return points
+
+    def no_game_here(
+        self, s: Session, player_id: int, where: Where, key: str, **params: str
+    ) -> None:
+        """Refused with ``key`` when the player already has a game in this channel."""
+        if active_game_in_channel(s, where.channel_id, player_id=player_id) is not None:
+            raise Refusal(key, **params)
+
+    @staticmethod
+    def match(length: int, cube: bool, position_id: str | None, match_id: str | None) -> Match:
+        """A new match; from a GNU Backgammon Position ID (and Match ID) to practise one."""
+        if not position_id:
+            if match_id:
+                raise Refusal("error.match_id_alone")
+            return Match(length=length, cube=cube)
+        if not match_id and length:
+            match_id = encode_match_id(MatchKey(match_length=length))
+        match = Match.from_ids(position_id.strip(), (match_id or "").strip() or None, cube=cube)
+        if match.game.position.winner() is not None:
+            # A side with every checker borne off: no roll could ever be played.
+            raise Refusal("error.position_over")
+        if nobody_can_move(match.game.position):
+            raise Refusal("error.position_stuck")
+        return match
+
+    def start(
+        self,
+        s: Session,
+        table: Table,
+        new: NewGame,
+        notes: Notes,
+        prefs: tuple[Prefs, Prefs],
+        lang: str,
+    ) -> GameRow:
+        """Publish the dice commitment, play on to the first human decision and store the
+        game; ``table`` gets the row's id and version."""
+        deps = self.deps
+        dice = deps.new_dice()
+        notes.add("dice.commitment", commitment=dice.commitment)
+        advance(table, dice, notes, prefs, lang)
+        new = replace(new, dice_commitment=dice.commitment, dice_seed=dice.seed.hex())
+        try:
+            row = create_match_game(s, table.match, new, now=deps.clock())
+        except IntegrityError:
+            # A race with another start in the same channel (two commands at once, two
+            # processes) loses on the database's one-active-game-per-seat index.
+            raise Refusal("error.game_here") from None
+        row.dice_counter = dice.counter
+        s.flush()
+        table.game_id, table.version = row.id, row.version
+        if table.match.is_over:  # a resignation loop cannot happen here, but be exact
+            save(deps, s, row, table, dice)
+        return row

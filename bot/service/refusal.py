@@ -1,0 +1,67 @@
+"""Refusals: an action turned down before anything changed, and the small parsers that raise
+them. A leaf module: every use case imports it, it imports none of them."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from bot.i18n import Text
+
+__all__ = ["GAME_ID_LIMIT", "Refusal", "aware", "check_game_id", "int_arg", "point_arg"]
+
+GAME_ID_LIMIT = 2**53
+"""Game ids are below 2**53 (what Discord's integer options and JSON carry exactly)."""
+
+
+class Refusal(Exception):
+    """An action refused before anything changed; ``text`` says why."""
+
+    def __init__(self, key: str, /, **params: object) -> None:
+        super().__init__(key)
+        self.text = Text(key, **params)
+
+
+def aware(moment: datetime) -> datetime:
+    """SQLite returns naive datetimes for aware columns: they are UTC.
+
+    >>> aware(datetime(2026, 1, 1)).tzinfo is UTC
+    True
+    """
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def check_game_id(game_id: object) -> int:
+    """A game number as typed: a positive integer below :data:`GAME_ID_LIMIT`."""
+    if not isinstance(game_id, int) or not 0 < game_id < GAME_ID_LIMIT:
+        raise Refusal("error.no_such_game")
+    return game_id
+
+
+def int_arg(arg: str | None, allowed: tuple[int, ...], key: str) -> int:
+    """A button's number argument, one of ``allowed``; else refused with ``key``.
+
+    >>> int_arg("2", (1, 2, 3), "error.bad_button")
+    2
+    """
+    try:
+        value = int(arg or "")
+    except ValueError:
+        raise Refusal(key) from None
+    if value not in allowed:
+        raise Refusal(key)
+    return value
+
+
+def point_arg(arg: str | None) -> tuple[int, int]:
+    """A point button's ``<point>-<die>``.
+
+    >>> point_arg("13-6")
+    (13, 6)
+    """
+    try:
+        src, die = (int(x) for x in (arg or "").split("-"))
+    except ValueError:
+        raise Refusal("error.bad_button") from None
+    if not (1 <= src <= 25 and 1 <= die <= 6):
+        raise Refusal("error.bad_button")
+    return src, die

@@ -1,0 +1,119 @@
+"""A stored game as the use cases see it: its row loaded into a :class:`Table`, the names of
+its seats in a reader's language, and :func:`seated`, the preamble of every action on a game
+(the acting person, the language, the row, the table, his seat)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from sqlalchemy.orm import Session
+
+from bot.i18n import t
+from bot.service.deps import Deps, Who, shared_lang
+from bot.service.model import Seat, Table
+from bot.service.people import Actor, Prefs, Where
+from bot.service.refusal import Refusal, aware
+from db import games as game_repo
+from db import players as player_repo
+from db.gamestate import load_match
+from db.models import Game as GameRow
+from db.models import GameStatus
+
+__all__ = [
+    "Seated",
+    "current_game",
+    "load_table",
+    "localized",
+    "prefs_of",
+    "seat_names",
+    "seated",
+]
+
+
+def load_table(deps: Deps, s: Session, row: GameRow) -> Table:
+    """The game of ``row`` with its players' names, as one action needs it."""
+    seats = []
+    for seat in (0, 1):
+        pid = row.player_id(seat)
+        if pid is None:
+            level = row.computer_level or "expert"
+            seats.append(Seat(name=t("computer.name", "en", level=level), level=level))
+        else:
+            player = player_repo.get_player(s, pid)
+            seats.append(Seat(name=player.display_name if player else str(pid), user_id=pid))
+    revealed = row.dice_seed if row.status is not GameStatus.ACTIVE else None
+    late = row.deadline is not None and aware(row.deadline) <= deps.clock()
+    return Table(
+        row.id,
+        row.version,
+        (seats[0], seats[1]),
+        load_match(row),
+        row.rated,
+        row.dice_commitment,
+        revealed,
+        out_of_time=late and row.status is GameStatus.ACTIVE,
+    )
+
+
+def seat_names(table: Table, lang: str) -> tuple[str, str]:
+    """The two players' names in ``lang`` (the computer's name says its level)."""
+    names = [
+        t("computer.name", lang, level=t(f"level.{seat.level}", lang))
+        if seat.is_computer
+        else seat.name
+        for seat in table.seats
+    ]
+    return names[0], names[1]
+
+
+def localized(table: Table, lang: str) -> Table:
+    """``table`` with its seats named in ``lang``."""
+    names = seat_names(table, lang)
+    s0, s1 = (Seat(n, s.user_id, s.level) for n, s in zip(names, table.seats, strict=True))
+    return replace(table, seats=(s0, s1))
+
+
+def prefs_of(s: Session, table: Table) -> tuple[Prefs, Prefs]:
+    """The settings of both players (the computer's are the defaults)."""
+    out = []
+    for seat in table.seats:
+        if seat.user_id is None:
+            out.append(Prefs())
+        else:
+            row = player_repo.get_player(s, seat.user_id)
+            out.append(Prefs.from_json(row.preferences if row else None))
+    return out[0], out[1]
+
+
+def current_game(s: Session, actor: Actor, where: Where) -> GameRow | None:
+    """The actor's active game in this channel (one at most)."""
+    return game_repo.active_game_in_channel(s, where.channel_id, player_id=actor.id)
+
+
+@dataclass
+class Seated:
+    """One action's view of a game: who acts, the language of the message everyone sees, the
+    row, its table and the actor's seat (None for an onlooker)."""
+
+    who: Who
+    lang: str
+    row: GameRow
+    table: Table
+    seat: int | None
+
+    @property
+    def player_seat(self) -> int:
+        """The actor's seat; refused when he does not play this game."""
+        if self.seat is None:
+            raise Refusal("error.not_your_game")
+        return self.seat
+
+
+def seated(deps: Deps, s: Session, actor: Actor, where: Where, row: GameRow | int) -> Seated:
+    """The preamble of an action on a game (``row`` or its id): the actor as stored, the
+    shared language, the row, the table and his seat."""
+    who = deps.who(s, actor)
+    if isinstance(row, int):
+        row = game_repo.get_game(s, row)
+    table = load_table(deps, s, row)
+    return Seated(who, shared_lang(who, where), row, table, table.seat_of(actor.id))

@@ -1,0 +1,153 @@
+"""Moving a game on and storing it: everything that needs no human decision is played at once
+(opening rolls, the computer's turns, automatic rolls and forced moves, the next game of a
+match), then the match is saved with its move timer."""
+
+from __future__ import annotations
+
+from sqlalchemy.orm import Session
+
+from bot.dice import GameDice
+from bot.i18n import Text
+from bot.service.computer import computer_acts
+from bot.service.deps import Deps
+from bot.service.model import RESIGN_NAMES, WON, Notes, Table
+from bot.service.people import Prefs
+from bot.service.tables import prefs_of, seat_names
+from db.gamestate import save_match
+from db.models import Game as GameRow
+from engine import EventKind, Game, Phase
+
+__all__ = ["RESIGN_VALUES", "advance", "after_roll", "finish", "resign_offer", "save"]
+
+RESIGN_VALUES = (1, 2, 3)
+_MAX_STEPS = 500  # a computer-vs-nothing loop cannot run away
+
+
+def resign_offer(value: int) -> Text:
+    """ "a single game", "a gammon"... as a resignation offer says it."""
+    return Text(f"resign.offer_{RESIGN_NAMES[value]}")
+
+
+def advance(
+    table: Table, dice: GameDice, notes: Notes, prefs: tuple[Prefs, Prefs], lang: str
+) -> None:
+    """Play everything that needs no human decision, telling it in ``notes``."""
+    names = seat_names(table, lang)
+    for _ in range(_MAX_STEPS):
+        if not _one_step(table, dice, notes, prefs, names):
+            return
+    raise RuntimeError("the game did not reach a human decision")
+
+
+def _one_step(
+    table: Table, dice: GameDice, notes: Notes, prefs: tuple[Prefs, Prefs], names: tuple[str, str]
+) -> bool:
+    """Make one decision nobody has to think about; False when a person must decide."""
+    match = table.match
+    game = match.game
+    if game.is_over:
+        return _next_game(table, notes, names)
+    if game.phase is Phase.OPENING:
+        _opening(game, dice, notes, names)
+        return True
+    seat = game.turn
+    assert seat is not None
+    if table.seats[seat].is_computer:
+        level = table.seats[seat].level or "expert"
+        computer_acts(game, seat, level, dice.roll, notes, names[seat])
+        return True
+    pref = prefs[seat]
+    if game.phase is Phase.ROLL and pref.auto_roll and not game.can_double():
+        d = dice.roll()
+        game.roll(d)
+        notes.add("note.rolled", name=names[seat], d1=d[0], d2=d[1])
+        after_roll(game, notes, names)
+        return True
+    if game.phase is Phase.MOVE and pref.auto_forced and _forced(game):
+        play = game.legal_plays()[0]
+        game.play(play)
+        notes.add("note.forced", name=names[seat], play=str(play))
+        return True
+    return False
+
+
+def _next_game(table: Table, notes: Notes, names: tuple[str, str]) -> bool:
+    """The board moves on to the next game of a match: say here who won this one, and how."""
+    match = table.match
+    if match.is_over or not match.length:
+        return False
+    result = match.game.result
+    assert result is not None
+    notes.add(WON[result.value], name=names[result.winner], points=result.points)
+    a, b = match.score
+    notes.add("note.next_game", number=len(match.games) + 1, a=a, b=b)
+    match.next_game()
+    return True
+
+
+def _opening(game: Game, dice: GameDice, notes: Notes, names: tuple[str, str]) -> None:
+    d0, d1 = dice.die(), dice.die()
+    game.opening_roll(d0, d1)
+    if d0 == d1:
+        notes.add("note.opening_tie", die=d0)
+        return
+    winner = 0 if d0 > d1 else 1
+    notes.add("note.opening", p0=names[0], p1=names[1], d0=d0, d1=d1, name=names[winner])
+    after_roll(game, notes, names)
+
+
+def _forced(game: Game) -> bool:
+    return len(game.legal_plays()) == 1 and not game.partial.steps
+
+
+def after_roll(game: Game, notes: Notes, names: tuple[str, str]) -> None:
+    """Say when a roll could not be played (the engine passes by itself)."""
+    last = game.events[-1]
+    if last.kind is EventKind.MOVE and last.play == "" and last.dice:
+        notes.add("note.cannot_move", name=names[last.player], d1=last.dice[0], d2=last.dice[1])
+
+
+def save(deps: Deps, s: Session, row: GameRow, table: Table, dice: GameDice) -> None:
+    """Store the action. The move timer starts again only when the decision passes to the
+    other player (or a new game begins): rolling, moving checkers and taking them back go
+    on with the same player's move, and its deadline."""
+    row.dice_counter = dice.counter
+    game = table.game
+    human_turn = (
+        not table.match.is_over
+        and game.turn is not None
+        and not table.seats[game.turn].is_computer
+        and not table.against_computer
+    )
+    games_before = len((row.state or {}).get("games", ()))
+    handed_over = row.turn != game.turn or games_before != len(table.match.games)
+    if handed_over or not human_turn or row.deadline is None:
+        row.deadline = deps.clock() + deps.settings.move_timeout if human_turn else None
+        row.timer_stage = 0  # a new deadline: its reminder and claim notices are to come
+        table.out_of_time = False
+    if table.match.is_over:
+        # The seed is published with the result: from now on anyone can check every die.
+        table.revealed_seed = row.dice_seed
+        row.dice_revealed_at = deps.clock()
+    save_match(s, row, table.match, now=deps.clock())
+    s.flush()  # finishing a match writes the row once more: buttons need the last version
+    table.version = row.version
+
+
+def finish(
+    deps: Deps,
+    s: Session,
+    row: GameRow,
+    table: Table,
+    notes: Notes,
+    lang: str,
+    dice: GameDice | None = None,
+    *,
+    advance_game: bool = True,
+) -> None:
+    """After a person's decision: play on to the next one (unless ``advance_game`` is off: a
+    checker step leaves the turn to its player) and save."""
+    dice = dice or deps.dice(row)
+    if advance_game:
+        advance(table, dice, notes, prefs_of(s, table), lang)
+    save(deps, s, row, table, dice)
