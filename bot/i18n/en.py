@@ -319,6 +319,7 @@ MESSAGES: dict[str, str] = {
     "settings.lang_auto": "Discord's language",
     "theme.classic": "classic",
     "theme.ocean": "ocean",
+    "theme.redblack": "red and black",
     # -- slash commands (names, descriptions, options: what Discord's command picker shows) -------
     "cmd.play.name": "play",
     "cmd.play.description": "Play a game or a match against the computer.",

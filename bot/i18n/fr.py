@@ -326,6 +326,7 @@ MESSAGES: dict[str, str] = {
     "settings.lang_auto": "langue de Discord",
     "theme.classic": "classique",
     "theme.ocean": "océan",
+    "theme.redblack": "rouge et noir",
     # -- commandes (noms, descriptions, options : ce qu’affiche le sélecteur de commandes) -------
     "cmd.play.name": "jouer",
     "cmd.play.description": "Jouer une partie ou un match contre l’ordinateur.",
