@@ -276,7 +276,8 @@ def first_difference(stored: dict[str, Any], live: dict[str, Any]) -> str | None
             return None
         return f"seed {stored['seed']} step {i}: stored {ours} but gnubg now records {theirs}"
     if len(stored["steps"]) != len(live["steps"]):
-        return f"seed {stored['seed']}: {len(stored['steps'])} steps stored, {len(live['steps'])} now"
+        counts = f"{len(stored['steps'])} steps stored, {len(live['steps'])} now"
+        return f"seed {stored['seed']}: {counts}"
     return None
 
 
