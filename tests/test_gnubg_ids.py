@@ -99,6 +99,7 @@ def replay(sequence: dict[str, Any]) -> list[str]:
     return problems
 
 
+@pytest.mark.slow
 def test_engine_ids_agree_with_gnubg_after_every_action() -> None:
     problems = [p for sequence in SEQUENCES for p in replay(sequence)]
     total = sum(len(s["steps"]) for s in SEQUENCES)
@@ -297,6 +298,7 @@ def test_a_stale_data_file_is_reported() -> None:
     assert first_difference(sequence, {**sequence, "steps": sequence["steps"][:-1]}) is not None
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(gnubg_binary() is None, reason="GNU Backgammon (gnubg) is not installed")
 def test_engine_follows_what_gnubg_plays_now(tmp_path: Path) -> None:
     # gnubg records fresh sequences and three stored ones again, on this machine; the engine

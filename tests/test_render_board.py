@@ -301,6 +301,7 @@ def banner_pixels(im: Image.Image) -> int:
     return count_near(im, (g.BAR_CX, g.MID_Y - 40), CLASSIC.accent, 300, tolerance=30)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "option",
     [

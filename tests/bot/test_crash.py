@@ -10,7 +10,11 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
+
 from bench.crash import crash_one
+
+pytestmark = pytest.mark.slow
 
 
 def test_killed_games_resume_without_loss_or_divergence(tmp_path: Path) -> None:

@@ -50,6 +50,7 @@ def worker(db: str, *extra: str) -> subprocess.Popen[str]:
     )
 
 
+@pytest.mark.slow
 @pytest.mark.postgres
 def test_two_processes_play_one_game(pg_url: str, tmp_path: Path) -> None:
     ann = worker(pg_url, "--only", "Ann")

@@ -76,6 +76,7 @@ class Player:
         return self.proc.wait(timeout=600)  # a hang guard: it exits once stdin closes
 
 
+@pytest.mark.slow
 def test_a_whole_game_in_json_mode(tmp_path: Path) -> None:
     player = Player(tmp_path, "--json")
     assert player.proc.stdout is not None
@@ -109,6 +110,7 @@ def _plays_of(reply: dict[str, Any]) -> list[str]:
     return []
 
 
+@pytest.mark.slow
 def test_a_whole_game_in_text_mode(tmp_path: Path) -> None:
     player = Player(tmp_path, "--lang", "en")
     assert player.proc.stdout is not None

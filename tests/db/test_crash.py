@@ -27,7 +27,10 @@ from db.models import Game, GameStatus
 ROOT = Path(__file__).resolve().parents[2]
 KILLS = 3
 
-pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is POSIX")
+pytestmark = [
+    pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is POSIX"),
+    pytest.mark.slow,
+]
 
 
 def run_and_kill(url: URL, seed: int, rng: random.Random) -> list[list[str]]:
