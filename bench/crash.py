@@ -28,6 +28,7 @@ from db.gamestate import load_match, match_events
 from db.models import Game as GameRow
 
 ROOT = Path(__file__).resolve().parent.parent
+_HANG = 1800  # seconds: only a hung worker takes this long, however busy the machine
 
 
 @dataclass
@@ -164,5 +165,3 @@ def crash_one(
         diverged = reference is None or _events(reference) != _events(final)
     return CrashResult(channel, len(acked), killed_at, mid_game, lost, half, diverged, finished)
 
-
-_HANG = 1800  # seconds: only a hung worker takes this long, however busy the machine
