@@ -164,4 +164,3 @@ def crash_one(
         reference = _row(reference_url, channel)
         diverged = reference is None or _events(reference) != _events(final)
     return CrashResult(channel, len(acked), killed_at, mid_game, lost, half, diverged, finished)
-
