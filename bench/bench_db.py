@@ -226,8 +226,13 @@ def query_times(
     factory: sessionmaker[Session], game_ids: range, rng: random.Random, n: int
 ) -> dict[str, float]:
     """p95 milliseconds of each query, over ``n`` calls with random players and games."""
-    player = lambda: 10_000 + rng.randrange(PLAYERS)  # noqa: E731
-    game = lambda: rng.choice(game_ids)  # noqa: E731
+
+    def player() -> int:
+        return 10_000 + rng.randrange(PLAYERS)
+
+    def game() -> int:
+        return rng.choice(game_ids)
+
     queries: dict[str, Callable[[Session], object]] = {
         "game history (20 newest)": lambda s: stats.game_history(s, player()),
         "move log of one game": lambda s: games.game_events(s, game()),

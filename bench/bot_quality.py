@@ -66,6 +66,6 @@ def error_rates(
         )
         best, equities = sage.reference_equities(pos, dice, plays, ref_ply)
         value = dict(zip(plays, equities, strict=True))
-        for name, answers in chosen.items():
-            lost[name] += sum(best - value[play] for play in answers) / len(answers)
+        for name, picked in chosen.items():
+            lost[name] += sum(best - value[play] for play in picked) / len(picked)
     return {name: 1000.0 * total / len(decisions) for name, total in lost.items()}

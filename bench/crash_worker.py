@@ -96,21 +96,29 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+# The other process may be slow to start or to act on a busy machine: the waits below end when
+# it has acted, and give up only after this long, which only a hung process takes.
+HANG = 900.0  # seconds
+
+
 def _wait_for_change(service: Service, seen: int | None) -> None:
     """Sleep until the game row's version moves (a cheap query, not a redrawn board)."""
     from sqlalchemy import func, select
 
     from db.models import Game
 
-    for _ in range(30_000):
+    give_up = time.monotonic() + HANG
+    while time.monotonic() < give_up:
         with service.factory() as s:
             if s.scalar(select(func.max(Game.version))) != seen:
                 return
         time.sleep(0.005)
+    raise SystemExit("the other player did not act")
 
 
 def _wait_for_game(service: Service, where: Where) -> Reply:
-    for _ in range(3000):
+    give_up = time.monotonic() + HANG
+    while time.monotonic() < give_up:
         board = service.board(BEN, where)
         if not board.ephemeral:
             return board

@@ -74,7 +74,7 @@ def main(argv: list[str]) -> None:
     print(f"{len(contact)} contact plays ({len(race)} race plays) from {games} self-play games")
     xs = [s[0] for s in contact]
     for name, column in (("WIN", 1), ("WIN_GAMMON", 2), ("LOSE_GAMMON", 3)):
-        a, b = fit_logistic(xs, [s[column] for s in contact])
+        a, b = fit_logistic(xs, [int(s[column]) for s in contact])  # columns 1-3: 0 or 1
         print(f"{name} = ({a:.5f}, {b:.5f})")
 
 

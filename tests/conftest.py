@@ -9,8 +9,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 DATA = Path(__file__).parent / "data"
+
+# Property tests must not depend on the machine's speed: no deadline per example (Hypothesis's
+# default is 200 ms) and no "too slow" health check (a busy machine generates data slowly; that
+# is no failure). Every test's own settings start from this profile.
+settings.register_profile(
+    "any-machine", deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.load_profile("any-machine")
 
 
 def load_corpus() -> list[dict[str, object]]:

@@ -496,6 +496,7 @@ def test_self_play_is_reproducible() -> None:
     assert a.to_dict() == b.to_dict()
 
 
+@pytest.mark.slow
 def test_the_readme_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
     from pathlib import Path
 

@@ -72,12 +72,14 @@ def test_results_are_reproducible_and_mirrored() -> None:
         run_arena(PubevalPlayer(), PubevalPlayer(), games=3)
 
 
+@pytest.mark.slow
 def test_pubeval_against_itself_is_even() -> None:
     # Duplicate games between identical deterministic players cancel exactly.
     result = run_arena(PubevalPlayer(), PubevalPlayer(), games=40, seed=4)
     assert result.ppg == 0.0 and result.wins == (20, 20)
 
 
+@pytest.mark.slow
 @needs_bgsage
 def test_expert_beats_pubeval() -> None:
     # Measured over 2,000 games: about +0.65 points per game. 100 duplicate games (about 2 s)

@@ -53,6 +53,7 @@ def _race_positions() -> list[Position]:
     return out
 
 
+@pytest.mark.slow
 @needs_bgsage
 def test_race_model_is_close_to_bgsage() -> None:
     import bgsage

@@ -23,6 +23,7 @@ def _cases(step: int) -> Iterator[tuple[Position, tuple[int, int], list[Any]]]:
         yield pos, tuple(case["dice"]), case["plays"]  # type: ignore[misc]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("level", LEVELS)
 def test_every_level_plays_legally_on_the_corpus(level: str, engine: str) -> None:

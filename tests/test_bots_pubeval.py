@@ -109,6 +109,7 @@ def test_pubeval_opening_plays() -> None:
     assert str(player.choose_play(start, (6, 1))) == "13/7 8/7"
 
 
+@pytest.mark.slow
 def test_pubeval_crushes_a_random_player() -> None:
     # Published: +2.51 points per game over 10,000 games; 100 seeded games suffice to see it.
     result = run_arena(PubevalPlayer(), RandomPlayer(seed=5), games=100, seed=3)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -81,6 +82,7 @@ def test_match_id_decoder(text: str) -> None:
     assert 1 <= key.cube_value <= 1 << 15
 
 
+@pytest.mark.slow
 @FUZZ
 @given(raw=st.binary(min_size=10, max_size=10))
 def test_every_ten_byte_key_decodes_or_is_refused(raw: bytes) -> None:

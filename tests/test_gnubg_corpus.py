@@ -47,6 +47,7 @@ def mismatches(cases: list[Case]) -> list[str]:
     return out
 
 
+@pytest.mark.slow
 def test_engine_agrees_with_gnubg_on_every_case() -> None:
     # One pass over all cases, reporting every difference at once rather than stopping at the
     # first: a movegen bug tends to show up in a family of positions.
@@ -96,6 +97,7 @@ def test_cases_are_new() -> None:
     assert not set(keys) & shared
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(gnubg_binary() is None, reason="GNU Backgammon (gnubg) is not installed")
 def test_stored_cases_are_what_gnubg_says(tmp_path: Path) -> None:
     # Guards the data file itself (a hand edit, a stale file): gnubg recomputes a sample, and

@@ -221,6 +221,7 @@ def test_engine_matches_cover_every_action() -> None:
     assert any(g.crawford for m in matches for g in m.games)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(gnubg_binary() is None, reason="GNU Backgammon (gnubg) is not installed")
 def test_gnubg_imports_what_the_engine_writes(tmp_path: Path) -> None:
     from tests.tools.gnubg_mat import import_mats

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -79,6 +80,7 @@ def step_through_turn(game: Game, rng: random.Random) -> None:
     game.confirm()
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(seed=st.integers(0, 2**32 - 1))
 def test_random_money_games(seed: int) -> None:
@@ -91,6 +93,7 @@ def test_random_money_games(seed: int) -> None:
     assert result.points % result.cube == 0 and 1 <= result.value <= 3
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(seed=st.integers(0, 2**32 - 1), length=st.integers(1, 7))
 def test_random_matches_end_with_the_right_score(seed: int, length: int) -> None:
@@ -119,6 +122,7 @@ def test_random_matches_end_with_the_right_score(seed: int, length: int) -> None
     assert [g.result for g in replay.match.games] == [g.result for g in match.games]
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), d1=st.integers(1, 6), d2=st.integers(1, 6))
 def test_positions_from_random_play(seed: int, d1: int, d2: int) -> None:

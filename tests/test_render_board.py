@@ -308,6 +308,7 @@ def banner_pixels(im: Image.Image) -> int:
     return count_near(im, band, CLASSIC.accent, (im.height - g.HEIGHT) // 2, tolerance=30)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "option",
     [

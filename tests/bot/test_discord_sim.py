@@ -25,6 +25,11 @@ from tests.bot.test_discord_payload import COMMANDS, SNAPSHOT
 
 Actor = MemberActor | UserHandle
 ROLL_SCRIPT_LIMIT = 400  # actions in a whole game, far more than a game needs
+# SimCord waits for the bot to settle (no task, callback or executor work left), and gives up
+# after ``settle_timeout`` seconds, 5 by default: a picture, a hint or a review on a busy 2-core
+# machine can take longer. The wait ends as soon as the bot is idle; this is a hang guard only.
+SETTLE_TIMEOUT = 600.0
+pytestmark = pytest.mark.simcord(settle_timeout=SETTLE_TIMEOUT)
 
 
 @pytest.fixture
@@ -55,7 +60,8 @@ def new_bot(service: Service) -> BackgammonBot:
             dice_for=service.dice_for,
         ),
     )
-    made.defer_after = 60.0  # answer directly: the deferred path has its own test
+    # Answer directly, however slow the machine: the deferred path has its own test.
+    made.defer_after = SETTLE_TIMEOUT
     return made
 
 

@@ -18,6 +18,7 @@ from bench.crash import _consistent, _events, _row
 from db.connection import make_engine
 
 ROOT = Path(__file__).resolve().parents[2]
+HANG = 1800  # seconds: a guard against a hung worker only, however busy the machine
 
 
 @pytest.fixture
@@ -49,12 +50,13 @@ def worker(db: str, *extra: str) -> subprocess.Popen[str]:
     )
 
 
+@pytest.mark.slow
 @pytest.mark.postgres
 def test_two_processes_play_one_game(pg_url: str, tmp_path: Path) -> None:
     ann = worker(pg_url, "--only", "Ann")
     ben = worker(pg_url, "--only", "Ben")
-    out_ann, err_ann = ann.communicate(timeout=300)
-    out_ben, err_ben = ben.communicate(timeout=300)
+    out_ann, err_ann = ann.communicate(timeout=HANG)
+    out_ben, err_ben = ben.communicate(timeout=HANG)
     assert ann.returncode == 0, err_ann[-2000:]
     assert ben.returncode == 0, err_ben[-2000:]
     assert out_ann.count("\n") > 5 and out_ben.count("\n") > 5  # both processes acted
@@ -63,6 +65,6 @@ def test_two_processes_play_one_game(pg_url: str, tmp_path: Path) -> None:
     assert _consistent(pg_url, final)
     reference_db = f"sqlite:///{tmp_path / 'ref.sqlite3'}"
     ref = worker(reference_db, "--seed", final.dice_seed or "")
-    ref.communicate(timeout=300)
+    ref.communicate(timeout=HANG)
     reference = _row(reference_db, 42)
     assert reference is not None and _events(reference) == _events(final)

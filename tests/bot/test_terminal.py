@@ -38,6 +38,11 @@ class Player:
     def __init__(self, tmp_path: Path, *extra: str) -> None:
         env = {**os.environ, "PYTHONUNBUFFERED": "1", "LOG_LEVEL": "WARNING"}
         env.pop("DISCORD_TOKEN", None)
+        # Without --lang the terminal speaks the system locale's language: English here, whatever
+        # the developer's machine is set to.
+        for key in ("LC_ALL", "LC_MESSAGES", "LANG"):
+            env.pop(key, None)
+        env["LANG"] = "C.UTF-8"
         self.proc = subprocess.Popen(
             [
                 sys.executable,
@@ -68,9 +73,10 @@ class Player:
     def close(self) -> int:
         assert self.proc.stdin is not None
         self.proc.stdin.close()
-        return self.proc.wait(timeout=60)
+        return self.proc.wait(timeout=600)  # a hang guard: it exits once stdin closes
 
 
+@pytest.mark.slow
 def test_a_whole_game_in_json_mode(tmp_path: Path) -> None:
     player = Player(tmp_path, "--json")
     assert player.proc.stdout is not None
@@ -104,6 +110,7 @@ def _plays_of(reply: dict[str, Any]) -> list[str]:
     return []
 
 
+@pytest.mark.slow
 def test_a_whole_game_in_text_mode(tmp_path: Path) -> None:
     player = Player(tmp_path, "--lang", "en")
     assert player.proc.stdout is not None

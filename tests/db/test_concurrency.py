@@ -31,6 +31,10 @@ from tests.db.helpers import ALICE, BOB, CAROL, DAVE, add_players, new_game
 
 Factory = sessionmaker[Session]
 ROUNDS = 8
+# Threads wait for each other (a barrier) and for the other's transaction (the database's lock):
+# those waits end when the other thread gets there. The limits below only turn a deadlock into a
+# failure instead of a hung run, however busy the machine.
+HANG = 600.0  # seconds
 
 
 @pytest.fixture
@@ -43,7 +47,7 @@ def other_factory(url: URL) -> Iterator[Factory]:
 
 def race(*actions: Callable[[threading.Barrier], str]) -> list[str]:
     """Run the actions in threads at once; each returns an outcome or raises."""
-    barrier = threading.Barrier(len(actions), timeout=20)
+    barrier = threading.Barrier(len(actions), timeout=HANG)
     outcomes: list[str] = [""] * len(actions)
     errors: list[BaseException] = []
 
@@ -58,7 +62,8 @@ def race(*actions: Callable[[threading.Barrier], str]) -> list[str]:
     for t in threads:
         t.start()
     for t in threads:
-        t.join(30)
+        t.join(HANG)
+    assert not any(t.is_alive() for t in threads), "a thread is stuck (deadlock?)"
     if errors:
         raise errors[0]
     return outcomes

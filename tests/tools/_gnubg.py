@@ -23,11 +23,20 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 _ARGS = "GNUBG_TOOL_ARGS"
-_DEBIAN_PATH = "/usr/games/gnubg"  # Debian's package installs it outside PATH
+_DEBIAN_PATH = "/usr/games/gnubg"  # Debian's package installs it outside root's PATH
+_OVERRIDE = "GNUBG"
 
 
 def gnubg_binary() -> str | None:
-    """The GNU Backgammon executable, or None when it is not installed."""
+    """The GNU Backgammon executable, or None when it is not installed.
+
+    ``GNUBG=/path/to/gnubg`` chooses the executable; ``GNUBG=`` (empty, or any path that is not
+    an executable) makes the tests behave as on a machine without GNU Backgammon, so both cases
+    can be run on one machine.
+    """
+    if _OVERRIDE in os.environ:
+        chosen = os.environ[_OVERRIDE]
+        return chosen if chosen and os.access(chosen, os.X_OK) else None
     found = shutil.which("gnubg")
     if found:
         return found
@@ -44,7 +53,9 @@ def run_in_gnubg(
     """
     binary = gnubg_binary()
     if binary is None:
-        raise RuntimeError("GNU Backgammon is not installed (no gnubg on PATH or in /usr/games)")
+        raise RuntimeError(
+            "GNU Backgammon is not installed (no gnubg on PATH or in /usr/games, or GNUBG= set)"
+        )
     env = dict(os.environ, **{_ARGS: json.dumps(args)})
     done = subprocess.run(
         [binary, "-t", "-q", "-p", str(script)],
