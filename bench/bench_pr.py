@@ -61,7 +61,5 @@ def run(quick: bool = False) -> list[Figure]:
         name = f"{level}: PR, {r.band} ({games} games, {r.decisions} decisions, {backend()})"
         figures.append(check(NAME, name, value, "PR"))
     falling = all(a > b for a, b in pairwise(values))
-    figures.append(
-        Figure(NAME, "PR falls level by level", float(falling), "yes=1", "1", falling)
-    )
+    figures.append(Figure(NAME, "PR falls level by level", float(falling), "yes=1", "1", falling))
     return figures
