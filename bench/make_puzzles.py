@@ -7,7 +7,8 @@ the computer players use), and every decision that lost at least ``--min-error``
 a puzzle, at most ``--per-game`` per game and never the same position and roll twice. Each
 puzzle's candidates are then evaluated again at that depth (the top five plays and the played
 one for a checker play; the two actions for a cube decision), and the recorded error is the best
-candidate's equity minus the played one's.
+candidate's equity minus the played one's; a decision whose best answer or error (to 0.001) is not
+the review's is left out, so a puzzle is graded as the review graded it.
 
 One JSON object a line, sorted by ``id``:
 
@@ -122,7 +123,8 @@ def puzzle(d: Decision, ident: str, source: dict[str, Any]) -> dict[str, Any] | 
     else:
         choices, played_equity = cube_choices(d)
     error = _r(choices[0]["equity"] - played_equity)
-    if error < 0.050:
+    # A puzzle is graded as the review graded the decision: same best answer, same loss.
+    if choices[0]["answer"] != d.best or abs(error - d.error) > 0.001 or error < 0.050:
         return None
     ctx = d.context
     record: dict[str, Any] = {
