@@ -92,7 +92,9 @@ def run(quick: bool = False) -> list[Figure]:
     n = len(puzzles)
     agree = 100.0 * (n - len(losses)) / n if n else float("nan")
     return [
-        check(NAME, f"best answer agrees with {DEEPER} plies ({n} puzzles)", agree, "%", at_least=95),
+        check(
+            NAME, f"best answer agrees with {DEEPER} plies ({n} puzzles)", agree, "%", at_least=95
+        ),
         check(NAME, "largest disagreement", max(losses, default=0.0), "equity", at_most=0.010),
         Figure(NAME, "seconds per puzzle at 4 plies", (time.perf_counter() - started) / n, "s"),
     ]
