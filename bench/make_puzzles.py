@@ -4,11 +4,11 @@ The computer plays itself at its weakest levels (beginner and casual, whose nois
 blunders), money games and 5- and 7-point matches in turn, with seeded dice and noise. Every game
 is reviewed at bgsage's 3 plies (the depth the world-class level searches: the deepest analysis
 the computer players use), and every decision that lost at least ``--min-error`` (0.050) becomes
-a puzzle, at most ``--per-game`` per game and never the same position and roll twice. Each
-puzzle's candidates are then evaluated again at that depth (the top five plays and the played
-one for a checker play; the two actions for a cube decision), and the recorded error is the best
-candidate's equity minus the played one's; a decision whose best answer or error (to 0.001) is not
-the review's is left out, so a puzzle is graded as the review graded it.
+a puzzle, at most ``--per-game`` per match (or money game) and never the same position and roll
+twice. Each puzzle's candidates are then evaluated again at that depth (the top five plays and
+the played one for a checker play; the two actions for a cube decision), and the recorded error
+is the best candidate's equity minus the played one's. A decision whose best answer or error (to
+0.001) is not the review's is left out, so a puzzle is graded as the review graded it.
 
 One JSON object a line, sorted by ``id``:
 
@@ -175,7 +175,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.make_puzzles", description=__doc__)
     parser.add_argument("--count", type=int, default=200, help="puzzles to make (200)")
     parser.add_argument("--min-error", type=float, default=0.050)
-    parser.add_argument("--per-game", type=int, default=6, help="at most this many per game")
+    parser.add_argument("--per-game", type=int, default=6, help="at most this many per match")
     parser.add_argument("--out", type=Path, default=OUT)
     args = parser.parse_args(argv)
     if backend() != "bgsage":
