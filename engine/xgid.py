@@ -53,7 +53,7 @@ if TYPE_CHECKING:
     from engine.game import Game
     from engine.match import Match
 
-__all__ = ["InvalidXgidError", "Xgid", "parse_xgid"]
+__all__ = ["InvalidXgidError", "Xgid", "is_xgid", "parse_xgid"]
 
 _INT = re.compile(r"-?[0-9]+")
 _X = "ABCDEFGHIJKLMNO"  # one to fifteen checkers of X
@@ -316,6 +316,22 @@ def parse_xgid(text: str) -> Xgid:
     True
     """
     return Xgid.parse(text)
+
+
+def is_xgid(text: str) -> bool:
+    """Whether ``text`` is meant as an XGID rather than GNU Backgammon's IDs (it need not be a
+    valid one: :func:`parse_xgid` says what is wrong): ``XGID=`` in front, or colons between
+    fields where GNU Backgammon's IDs have at most one.
+
+    >>> is_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:3:0:10")
+    True
+    >>> is_xgid("-b----E-C---eE---c-e----B-:0:0:1:52:0:0:3:0:10")
+    True
+    >>> is_xgid("4HPwATDgc/ABMA:cIkKAAAAAAAA"), is_xgid("4HPwATDgc/ABMA")
+    (False, False)
+    """
+    body = text.strip()
+    return body[:5].upper() == "XGID=" or body.count(":") >= 2
 
 
 def _field(name: str, value: str, expected: str) -> InvalidXgidError:

@@ -135,5 +135,6 @@ def test_a_reviewed_game() -> None:
         stats = rev.stats(player)
         assert r.decisions == stats.decisions
         assert r.error == pytest.approx(stats.checker_error + stats.cube_error)
-        if r.decisions:
-            assert r.value == pytest.approx(stats.error_rate / 2)  # 500 x equity = mp / 2
+        rate = stats.error_rate
+        assert rate is not None  # every player of a match has decisions
+        assert r.value == pytest.approx(rate / 2)  # 500 x equity = millipoints / 2
