@@ -13,7 +13,7 @@ An XGID is ten fields separated by colons, usually after ``XGID=``::
 2. the cube: the base-2 logarithm of its value (before the double, when one is on offer);
 3. its owner: ``1`` X, ``-1`` O, ``0`` centred;
 4. the turn: ``1`` X, ``-1`` O: the player on roll, or the doubler while a double is offered;
-5. the dice: two digits once rolled (XG writes the larger first; either order is read), ``00``
+5. the dice: two digits once rolled (in the order rolled; either order is read), ``00``
    before the roll, ``D`` while a double is offered and the other player must take or pass;
 6. and 7. X's score and O's score;
 8. the rules: in a match, ``1`` for the Crawford game, else ``0``; in a money game, ``1`` for the
@@ -41,7 +41,7 @@ X's score is ``score[1]`` of the :class:`MatchKey`; the Position ID is seen by t
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from engine.context import MAX_CUBE, MatchContext
@@ -240,7 +240,8 @@ class Xgid:
     def to_match(self, *, cube: bool = True) -> Match:
         """A match whose current game stands where this XGID says (see
         :meth:`engine.match.Match.from_ids`). Beavers and the maximum cube are not kept: the
-        engine plays without beavers, its cube stops at 64.
+        engine plays without beavers, its cube stops at 64. The game holds the dice larger
+        first, as when it is taken up from GNU Backgammon's IDs.
 
         >>> m = Xgid.parse("XGID=-b----E-C---eE---c-e----B-:1:1:1:00:3:1:0:7:10").to_match()
         >>> m.length, m.score, m.game.on_roll, m.game.cube_value, m.game.cube_owner
@@ -264,13 +265,17 @@ class Xgid:
 
         :raises InvalidXgidError: once the game is over.
         """
-        return cls.from_key(game.position, game.match_key())
+        x = cls.from_key(game.position, game.match_key())
+        if game.dice is not None and not x.doubled:
+            return replace(x, dice=(game.dice[0], game.dice[1]))
+        return x
 
     @classmethod
     def from_key(cls, position: Position, key: MatchKey, *, max_cube: int = MAX_CUBE) -> Xgid:
         """The XGID of ``position`` (seen by the player on roll) and GNU Backgammon's state.
 
-        Dice are written larger first, as XG and GNU Backgammon do. An offered resignation is
+        Dice are written larger first (GNU Backgammon's Match ID does not keep the order they were
+        rolled in; :meth:`from_game` does). An offered resignation is
         left out (an XGID cannot hold one).
 
         :raises InvalidXgidError: when the key describes no game under way (a finished game).

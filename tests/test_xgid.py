@@ -220,7 +220,10 @@ def _check_moment(game: Game) -> None:
     assert sorted(rebuilt.dice or ()) == sorted(game.dice or ())
     assert (rebuilt.cube_value, rebuilt.cube_owner) == (game.cube_value, game.cube_owner)
     assert (rebuilt.score, rebuilt.crawford) == (game.score, game.crawford)
-    assert str(Xgid.from_game(rebuilt)) == str(x)
+    # The rebuilt game holds the dice larger first, as GNU Backgammon's Match ID does.
+    assert str(Xgid.from_game(rebuilt)) == str(replace(x, dice=(max(x.dice), min(x.dice))))
+    if game.dice is not None:
+        assert x.dice == game.dice  # the XGID writes them in the order rolled
 
 
 @pytest.mark.parametrize("seed", range(5))
