@@ -8,7 +8,8 @@ a puzzle, at most ``--per-game`` per match (or money game) and never the same po
 twice. Each puzzle's candidates are then evaluated again at that depth (the top five plays and
 the played one for a checker play; the two actions for a cube decision), and the recorded error
 is the best candidate's equity minus the played one's. A decision whose best answer or error (to
-0.001) is not the review's is left out, so a puzzle is graded as the review graded it.
+0.001) is not the review's is left out, so a puzzle is graded as the review graded it, and so is
+one whose runner-up is within 0.010 of the best answer (:data:`CLEAR`): it has no single answer.
 
 One JSON object a line, sorted by ``id``:
 
@@ -53,6 +54,9 @@ LEVELS = ("beginner", "casual")
 LENGTHS = (0, 5, 0, 7)  # money games and matches in turn
 PLIES = 3
 TOP = 5
+CLEAR = 0.010
+"""The best answer must beat the runner-up by this much: the issue asks puzzles' best answers to
+agree with a deeper analysis to 0.010, so a closer runner-up leaves no single right answer."""
 SEED = "puzzles-2026"
 
 
@@ -125,6 +129,9 @@ def puzzle(d: Decision, ident: str, source: dict[str, Any]) -> dict[str, Any] | 
     error = _r(choices[0]["equity"] - played_equity)
     # A puzzle is graded as the review graded the decision: same best answer, same loss.
     if choices[0]["answer"] != d.best or abs(error - d.error) > 0.001 or error < 0.050:
+        return None
+    # One right answer: a runner-up within CLEAR of the best makes a coin toss, not a puzzle.
+    if choices[0]["equity"] - choices[1]["equity"] < CLEAR:
         return None
     ctx = d.context
     record: dict[str, Any] = {

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from bench.bench_puzzles import DATA, context, load, recheck
+from bench.make_puzzles import CLEAR
 from engine import Position, decode_match_id, legal_plays, parse_play
 from engine.bots import backend
 from engine.xgid import parse_xgid
@@ -38,6 +39,7 @@ def test_puzzle_is_consistent(puzzle: dict[str, Any]) -> None:
     choices = puzzle["choices"]
     equities = [c["equity"] for c in choices]
     assert equities == sorted(equities, reverse=True)
+    assert equities[0] - equities[1] >= CLEAR  # one right answer
     answers = [c["answer"] for c in choices]
     assert puzzle["played"] in answers
     played_equity = equities[answers.index(puzzle["played"])]
