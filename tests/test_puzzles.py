@@ -71,3 +71,24 @@ SAMPLE = [p for k, p in enumerate(PUZZLES) if k % 50 == 7]
 def test_sample_agrees_with_a_deeper_analysis(puzzle: dict[str, Any]) -> None:
     best, loss = recheck(puzzle)
     assert best == puzzle["choices"][0]["answer"] or loss <= 0.010
+
+
+def test_cube_choices_are_the_deciders_equities() -> None:
+    from bench.make_puzzles import cube_choices
+    from engine.analysis.review import Decision
+    from engine.context import MatchContext
+
+    def cube(kind: str) -> Decision:
+        return Decision(
+            0, 3, 1, kind, "4HPwATDgc/ABMA", "cAkAAAAAAAAA", MatchContext(), None,  # type: ignore[arg-type]
+            kind, "", 0.0, 0.0, True, cube=(0.40, 0.55, 1.0),
+        )  # fmt: skip
+
+    # Doubling is right (DT 0.55 < DP 1.0 beats ND 0.40); a no-double loses 0.15.
+    choices, played = cube_choices(cube("no double"))
+    assert [(c["answer"], c["equity"]) for c in choices] == [("double", 0.55), ("no double", 0.4)]
+    assert played == 0.4
+    # The taker's equities are minus the doubler's: take -0.55, pass -1; a drop loses 0.45.
+    choices, played = cube_choices(cube("drop"))
+    assert [(c["answer"], c["equity"]) for c in choices] == [("take", -0.55), ("pass", -1.0)]
+    assert played == -1.0
