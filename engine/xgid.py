@@ -62,8 +62,9 @@ _O = _X.lower()
 
 class InvalidXgidError(BackgammonError):
     """Text that is not a valid XGID; ``code`` says which part is wrong (``xgid.syntax``,
-    ``xgid.position``, ``xgid.field`` with the field's name in ``params["field"]``, or
-    ``xgid.unsupported`` for beavers and raccoons on offer, which the engine does not play)."""
+    ``xgid.position``, ``xgid.field`` with the field's name in ``params["field"]`` and its place
+    (1 to 10) in ``params["number"]``, ``xgid.unsupported`` for beavers and raccoons on offer,
+    which the engine does not play, ``xgid.finished`` for a game that is over)."""
 
     code = "xgid.invalid"
 
@@ -339,11 +340,27 @@ def is_xgid(text: str) -> bool:
     return body[:5].upper() == "XGID=" or body.count(":") >= 2
 
 
+_NUMBERS = {
+    "cube": 2,
+    "cube owner": 3,
+    "turn": 4,
+    "dice": 5,
+    "X's score": 6,
+    "O's score": 7,
+    "score": 6,
+    "rules": 8,
+    "match length": 9,
+    "maximum cube": 10,
+}
+
+
 def _field(name: str, value: str, expected: str) -> InvalidXgidError:
+    # ``number`` (the field's place, 1 to 10) lets a translation name the field.
     return InvalidXgidError(
         f"the XGID's {name} is {value!r}; expected {expected}",
         code="xgid.field",
         field=name,
+        number=_NUMBERS[name],
         value=value,
     )
 
