@@ -273,6 +273,12 @@ MESSAGES: dict[str, str] = {
     "engine.position_id.invalid": "That is not a valid GNU Backgammon Position ID.",
     "engine.match_id.invalid": "That is not a valid GNU Backgammon Match ID.",
     "engine.matfile.invalid": "That .mat file cannot be read.",
+    "engine.xgid.invalid": "That is not a valid XGID.",
+    "engine.xgid.syntax": "An XGID has 10 fields separated by colons, like XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:3:0:10.",
+    "engine.xgid.position": "The checkers of that XGID (its first 26 characters) are not a possible position.",
+    "engine.xgid.field": "Field {number} of that XGID, “{value}”, is not valid.",
+    "engine.xgid.unsupported": "That XGID has a beaver or a raccoon on offer; beavers are not played here.",
+    "engine.xgid.finished": "An XGID describes a game in progress, and this one is over.",
     # -- leaderboard, stats, history ----------------------------------------------------------------
     "board.title_server": "**🏆 Leaderboard of this server**",
     "board.title_global": "**🏆 Global leaderboard**",

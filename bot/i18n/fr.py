@@ -281,6 +281,12 @@ MESSAGES: dict[str, str] = {
     "engine.position_id.invalid": "Ce n’est pas un Position ID de GNU Backgammon valide.",
     "engine.match_id.invalid": "Ce n’est pas un Match ID de GNU Backgammon valide.",
     "engine.matfile.invalid": "Ce fichier .mat est illisible.",
+    "engine.xgid.invalid": "Ce n’est pas un XGID valide.",
+    "engine.xgid.syntax": "Un XGID a 10 champs séparés par des deux-points, comme XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:3:0:10.",
+    "engine.xgid.position": "Les pions de ce XGID (ses 26 premiers caractères) ne forment pas une position possible.",
+    "engine.xgid.field": "Le champ {number} de ce XGID, « {value} », n’est pas valide.",
+    "engine.xgid.unsupported": "Ce XGID comporte un beaver ou un raccoon en attente ; on ne joue pas les beavers ici.",
+    "engine.xgid.finished": "Un XGID décrit une partie en cours, et celle-ci est terminée.",
     # -- classement, statistiques, historique ------------------------------------------------------
     "board.title_server": "**🏆 Classement de ce serveur**",
     "board.title_global": "**🏆 Classement général**",
