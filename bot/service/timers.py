@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
-from sqlalchemy import and_, or_, select, update
+from sqlalchemy import and_, or_, select
 
 from bot.i18n import t
 from bot.service.present import Notes, board_reply
@@ -24,6 +24,7 @@ from db import games as game_repo
 from db.errors import GameMovedOn
 from db.models import Game as GameRow
 from db.models import GameStatus
+from db.timers import advance_timer_stage
 
 if TYPE_CHECKING:
     from bot.service.core import Service
@@ -108,10 +109,14 @@ class TimersMixin:
                 except GameMovedOn:
                     return None
             elif deadline <= now and stage < CLAIMABLE:
-                if not _advance_stage(s, row.id, stage, CLAIMABLE):
+                if not advance_timer_stage(
+                    s, row.id, version=row.version, seen=stage, stage=CLAIMABLE
+                ):
                     return None
             elif deadline - self.reminder_before() <= now and stage < REMINDED:
-                if not _advance_stage(s, row.id, stage, REMINDED):
+                if not advance_timer_stage(
+                    s, row.id, version=row.version, seen=stage, stage=REMINDED
+                ):
                     return None
             else:
                 return None
@@ -142,14 +147,3 @@ class TimersMixin:
                 mentions=(late.user_id,),  # type: ignore[arg-type]
             )
         return Notice(game_id, channel, guild, reply)
-
-
-def _advance_stage(s: object, game_id: int, seen: int, stage: int) -> bool:
-    """Move the notice stage on, unless another process did first (then send nothing)."""
-    result = s.execute(  # type: ignore[attr-defined]
-        update(GameRow)
-        .where(GameRow.id == game_id, GameRow.timer_stage == seen)
-        .values(timer_stage=stage)
-        .execution_options(synchronize_session=False)
-    )
-    return bool(result.rowcount == 1)
