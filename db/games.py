@@ -30,6 +30,7 @@ from sqlalchemy.orm.exc import StaleDataError
 
 from db._dialect import insert_for
 from db.errors import GameMovedOn, GameNotFound
+from db.ids import in_range
 from db.models import ComputerRecord, Game, GameEvent, GameStatus, ResultKind
 from db.players import note_guild_activity
 from db.ratings import RatingChange, apply_rated_result
@@ -142,7 +143,8 @@ def get_game(session: Session, game_id: int, *, expected_version: int | None = N
     :raises GameNotFound: no such game.
     :raises GameMovedOn: ``expected_version`` is given and the game has changed since.
     """
-    game = session.get(Game, game_id, populate_existing=True)
+    # An id past the column's range is no game's (PostgreSQL would fail the query instead).
+    game = session.get(Game, game_id, populate_existing=True) if in_range(game_id) else None
     if game is None:
         raise GameNotFound(game_id)
     if expected_version is not None and game.version != expected_version:
@@ -334,6 +336,8 @@ def _count_computer_game(
 
 def game_events(session: Session, game_id: int, *, game_no: int | None = None) -> list[GameEvent]:
     """The move log of a game (or of one game of the match), in order."""
+    if not in_range(game_id):
+        return []
     stmt = select(GameEvent).where(GameEvent.game_id == game_id)
     if game_no is not None:
         stmt = stmt.where(GameEvent.game_no == game_no)
