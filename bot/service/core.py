@@ -34,7 +34,7 @@ from bot.service.timers import TimersMixin
 from db import challenges as challenge_repo
 from db import games as game_repo
 from db import players as player_repo
-from db.errors import ChallengeClosed, GameMovedOn, GameNotFound
+from db.errors import ChallengeClosed, DatabaseUnavailable, GameMovedOn, GameNotFound
 from db.gamestate import create_match_game, load_match, save_match
 from db.models import ChallengeStatus, GameStatus
 from db.models import Game as GameRow
@@ -150,6 +150,10 @@ class Service(InfoMixin, IntegrityMixin, AnalysisMixin, TimersMixin):
             return self._refuse(lang, Text("error.moved_on"))
         except GameNotFound:
             return self._refuse(lang, Text("error.no_such_game"))
+        except DatabaseUnavailable:
+            # Rolled back as a whole: nothing to undo. No query for the player's language.
+            log.warning("database unavailable", exc_info=True)
+            return self._refuse(lang, Text("error.database_unavailable"))
 
     def _lang_of(self, actor: Actor) -> str | None:
         with self.factory() as s:
