@@ -16,7 +16,7 @@ from db.gamestate import END_KIND, load_match, match_events, save_match
 from db.models import ComputerRecord, Game, GameEvent, GameStatus, ResultKind
 from engine import Match
 from tests.db.conftest import NOW, later
-from tests.db.helpers import ALICE, BOB, CAROL, add_players, new_game
+from tests.db.helpers import ALICE, BOB, CAROL, DAVE, add_players, new_game
 
 Factory = sessionmaker[Session]
 
@@ -244,7 +244,7 @@ def test_active_games_by_player_and_channel(factory: Factory) -> None:
         add_players(s)
         a = new_game(s, channel_id=5).id
         b = new_game(s, ALICE, CAROL, channel_id=6).id
-        c = new_game(s, BOB, CAROL, channel_id=5).id
+        c = new_game(s, CAROL, DAVE, channel_id=5).id  # (Bob already plays in 5)
         games.expire_game(s, s.get(Game, c))  # type: ignore[arg-type]
     with factory() as s:
         assert [g.id for g in games.active_games(s, ALICE)] == [b, a]
