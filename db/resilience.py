@@ -20,9 +20,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
-from sqlalchemy import Engine, event
+from sqlalchemy import Connection, Engine, event
 from sqlalchemy.engine import ExceptionContext
 from sqlalchemy.exc import InterfaceError, OperationalError
 
@@ -36,6 +38,7 @@ __all__ = [
     "TCP_OPTIONS",
     "harden",
     "postgres_connect_args",
+    "without_time_limits",
 ]
 
 CONNECT_TIMEOUT_S = 4
@@ -113,19 +116,22 @@ def _connect_with_reply_timeout(reply_timeout: float) -> Any:
         query may be in flight: the connection's state is unknown), which the pool sees as a
         disconnection."""
 
+        reply_timeout: float | None = None  # set per connection below; None: no bound
+
         def wait(self, gen: Any, interval: float = 0.1, timeout: float | None = None) -> Any:
+            bound = self.reply_timeout if timeout is None else timeout
             try:
-                return super().wait(
-                    gen, interval=interval, timeout=reply_timeout if timeout is None else timeout
-                )
+                return super().wait(gen, interval=interval, timeout=bound)
             except psycopg.errors._WaitTimeout:
                 self.pgconn.finish()
                 raise psycopg.OperationalError(
-                    f"the database server did not answer within {reply_timeout:g} s"
+                    f"the database server did not answer within {bound:g} s"
                 ) from None
 
     def do_connect(_dialect: Any, _record: Any, cargs: Any, cparams: Any) -> Any:
-        return ReplyTimeoutConnection.connect(*cargs, **cparams)
+        connection = ReplyTimeoutConnection.connect(*cargs, **cparams)
+        connection.reply_timeout = reply_timeout
+        return connection
 
     return do_connect
 
@@ -142,3 +148,25 @@ def _set_session_timeouts(statement_timeout_ms: int) -> Any:
         dbapi_connection.commit()
 
     return on_connect
+
+
+@contextmanager
+def without_time_limits(conn: Connection) -> Iterator[None]:
+    """Lift the time limits of a PostgreSQL connection inside its current transaction, for work
+    that is long on purpose: a migration rewriting a big table, or waiting for another process's
+    migration. (``SET LOCAL``: the server's limit comes back with the transaction's end; the
+    client's bound comes back when the block ends.) Does nothing on SQLite."""
+    if conn.dialect.name != "postgresql":
+        yield
+        return
+    conn.exec_driver_sql("SET LOCAL statement_timeout = 0")
+    raw = conn.connection.driver_connection
+    bounded = hasattr(raw, "reply_timeout")
+    previous = getattr(raw, "reply_timeout", None)
+    if bounded:
+        raw.reply_timeout = None  # type: ignore[union-attr]
+    try:
+        yield
+    finally:
+        if bounded:
+            raw.reply_timeout = previous  # type: ignore[union-attr]

@@ -319,3 +319,36 @@ def test_an_id_past_the_columns_range_is_simply_not_found(factory: Factory, wide
         with pytest.raises(ChallengeClosed):
             challenges.answer_challenge(s, wide, ChallengeStatus.ACCEPTED)
         assert players.get_player(s, BOB) is not None  # the session still works
+
+
+def test_a_migration_waiting_for_another_process_is_not_cut_by_the_time_limits(
+    db_kind: str, empty_url: URL
+) -> None:
+    """The second bot process to start waits for the first one's migration, however long."""
+    if db_kind != "postgres":
+        pytest.skip("statement_timeout and the reply bound: PostgreSQL")
+    from db.migrate import _PG_LOCK, current_revision, head_revision, upgrade
+
+    strict = make_engine(empty_url, statement_timeout_ms=100, reply_timeout=0.3)
+    holder = make_engine(empty_url)
+    try:
+        with holder.connect() as first:  # "the first process", migrating
+            first.exec_driver_sql(f"SELECT pg_advisory_lock({_PG_LOCK})")
+            result: list[str] = []
+            second = threading.Thread(
+                target=lambda: result.append(outcome_within(lambda: upgrade(strict) or "ok")[0])
+            )
+            second.start()
+            waiting = "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
+            while first.exec_driver_sql(waiting).scalar_one() == 0:
+                time.sleep(0.05)
+            time.sleep(1.0)  # well past both limits of the waiting process
+            first.exec_driver_sql(f"SELECT pg_advisory_unlock({_PG_LOCK})")
+            second.join(120)
+        assert result == ["ok"]
+        assert current_revision(strict) == head_revision()
+        with strict.connect() as conn:  # the limits are back for ordinary work
+            assert conn.exec_driver_sql("SHOW statement_timeout").scalar_one() == "100ms"
+    finally:
+        strict.dispose()
+        holder.dispose()
