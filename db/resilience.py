@@ -84,7 +84,12 @@ def harden(
     """Install the error translation on any engine, and the PostgreSQL time limits."""
     event.listen(engine, "handle_error", _on_error)
     if engine.dialect.name == "postgresql" and engine.dialect.driver == "psycopg":
-        event.listen(engine, "do_connect", _connect_with_reply_timeout(reply_timeout))
+        import psycopg
+
+        # Connection.wait(timeout=...) and its _WaitTimeout: psycopg 3.3 (pinned); an older
+        # one keeps the other limits only.
+        if hasattr(psycopg.errors, "_WaitTimeout"):
+            event.listen(engine, "do_connect", _connect_with_reply_timeout(reply_timeout))
         event.listen(engine, "connect", _set_session_timeouts(statement_timeout_ms))
 
 
