@@ -17,11 +17,15 @@ from sqlalchemy.orm import Session, sessionmaker
 import db.connection
 import db.games
 from bot.i18n import t
-from bot.service import Actor, Service, Settings
+from bot.service import Actor, Reply, Service, Settings
+from bot.service.deps import Deps, answers
+from db import players as player_repo
 from db.connection import make_engine, make_session_factory
+from db.errors import DatabaseUnavailable
 from db.migrate import upgrade
 from db.models import Game as GameRow
 from tests.bot.conftest import ALICE, BOB, CHANNEL, DM, Clock, ScriptedDice, press
+from tests.db.conftest import NOW
 
 HOURS = 4
 
@@ -122,3 +126,41 @@ def test_the_sweep_sends_no_claim_offer_when_the_late_player_moved_meanwhile(
     clock.advance(hours=HOURS - 1, minutes=1)
     (reminder,) = timed.sweep()
     assert reminder.reply.mentions == (BOB.id,) and "minute(s) left" in reminder.reply.text
+
+
+class _Outage:
+    """A use case whose unit of work fails on the database, before or after reading its actor."""
+
+    def __init__(self, deps: Deps, *, read_actor_first: bool) -> None:
+        self.deps, self.read_actor_first, self.asked = deps, read_actor_first, 0
+        real = deps.language_of
+
+        def counted(actor: Actor) -> str:
+            self.asked += 1
+            return real(actor)
+
+        deps.language_of = counted  # type: ignore[method-assign]
+
+    @answers
+    def act(self, actor: Actor) -> Reply:
+        with self.deps.unit() as s:
+            if self.read_actor_first:
+                self.deps.who(s, actor)
+            raise DatabaseUnavailable("the server went away")
+
+
+def test_an_outage_is_refused_in_the_language_known_without_a_second_session(
+    factory: sessionmaker[Session],
+) -> None:
+    """The one refusal mapping (``@answers``): the actor's own language when the action had read
+    it, else his client's; never a second trip to the database that just failed."""
+    with factory.begin() as s:
+        player_repo.ensure_player(s, ALICE.id, ALICE.name, now=NOW)
+        player_repo.set_preferences(s, ALICE.id, lang="fr")
+    english_client = Actor(ALICE.id, ALICE.name, locale="en-US")
+    read = _Outage(Deps(factory), read_actor_first=True)
+    assert read.act(english_client).text == t("error.database_unavailable", "fr")
+    early = _Outage(Deps(factory), read_actor_first=False)
+    reply = early.act(english_client)
+    assert reply.ephemeral and reply.text == t("error.database_unavailable", "en")
+    assert read.asked == early.asked == 0
