@@ -16,17 +16,19 @@ and one unit of work per user action (run it in a thread: the calls are synchron
 
 Modules: :mod:`db.models` (tables), :mod:`db.players`, :mod:`db.games`, :mod:`db.challenges`,
 :mod:`db.gamestate` (the engine's Match in a game row), :mod:`db.ratings` (FIBS),
-:mod:`db.stats` (leaderboards, histories), :mod:`db.migrate`.
+:mod:`db.stats` (leaderboards, histories),
+:mod:`db.resilience` (time limits, outages as :class:`DatabaseUnavailable`), :mod:`db.migrate`.
 """
 
 from db import challenges, games, gamestate, players, ratings, stats
 from db.connection import DEFAULT_URL, database_url, make_engine, make_session_factory
-from db.errors import ChallengeClosed, DbError, GameMovedOn, GameNotFound
+from db.errors import ChallengeClosed, DatabaseUnavailable, DbError, GameMovedOn, GameNotFound
 from db.migrate import upgrade
 
 __all__ = [
     "DEFAULT_URL",
     "ChallengeClosed",
+    "DatabaseUnavailable",
     "DbError",
     "GameMovedOn",
     "GameNotFound",

@@ -13,6 +13,7 @@ from sqlalchemy import update
 from sqlalchemy.orm import Session
 
 from db.errors import ChallengeClosed
+from db.ids import in_range
 from db.models import Challenge, ChallengeStatus
 from db.types import utcnow
 
@@ -63,6 +64,8 @@ def create_challenge(
 
 
 def get_challenge(session: Session, challenge_id: int) -> Challenge | None:
+    if not in_range(challenge_id):  # no row has it (PostgreSQL would fail the query instead)
+        return None
     return session.get(Challenge, challenge_id, populate_existing=True)
 
 
@@ -80,6 +83,8 @@ def answer_challenge(
         ChallengeStatus.CANCELLED,
     ):
         raise ValueError(f"a challenge is answered with accepted/declined/cancelled, not {status}")
+    if not in_range(challenge_id):
+        raise ChallengeClosed(challenge_id, None)
     now = now or utcnow()
     stmt = (
         update(Challenge)

@@ -15,6 +15,8 @@ from typing import Any, Literal
 from sqlalchemy import URL, Engine, create_engine, event, make_url
 from sqlalchemy.orm import Session, sessionmaker
 
+from db.resilience import harden, postgres_connect_args
+
 __all__ = [
     "BUSY_TIMEOUT_MS",
     "DEFAULT_URL",
@@ -69,11 +71,21 @@ def make_engine(
     so an acknowledged move survives a power cut, not only a crash of the bot. That costs one
     fsync per action (about 0.2 ms on an idle disk, several ms on a busy one). ``NORMAL`` skips
     it: still safe against a killed process, but the last moves may be lost on a power cut.
+
+    Every engine turns database outages into :class:`~db.errors.DatabaseUnavailable` and
+    recovers from them by itself; PostgreSQL gets time limits (see :mod:`db.resilience`, whose
+    ``reply_timeout`` and ``statement_timeout_ms`` may be given here).
     """
     target = database_url() if url is None else normalise_url(url)
+    hardening = {k: kwargs.pop(k) for k in ("reply_timeout", "statement_timeout_ms") if k in kwargs}
     if target.get_backend_name() == "postgresql":
         kwargs.setdefault("pool_pre_ping", True)  # survive a server restart between interactions
+        # Time limits and keepalives: a silent server fails an action in seconds (db.resilience).
+        kwargs["connect_args"] = postgres_connect_args(
+            target.query, dict(kwargs.get("connect_args") or {})
+        )
     engine = create_engine(target, **kwargs)
+    harden(engine, **hardening)
     if engine.dialect.name == "sqlite":
         if sqlite_synchronous not in ("FULL", "NORMAL"):
             raise ValueError(f"sqlite_synchronous is FULL or NORMAL, not {sqlite_synchronous!r}")

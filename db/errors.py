@@ -6,7 +6,13 @@ The bot maps each one to a specific reply; none of them leaves a half-written ac
 
 from __future__ import annotations
 
-__all__ = ["ChallengeClosed", "DbError", "GameMovedOn", "GameNotFound"]
+__all__ = [
+    "ChallengeClosed",
+    "DatabaseUnavailable",
+    "DbError",
+    "GameMovedOn",
+    "GameNotFound",
+]
 
 
 class DbError(Exception):
@@ -42,3 +48,18 @@ class ChallengeClosed(DbError):
         super().__init__(f"challenge #{challenge_id} is no longer pending ({status or 'missing'})")
         self.challenge_id = challenge_id
         self.status = status
+
+
+class DatabaseUnavailable(DbError):
+    """The database could not do its part of the action: the server is down, silent or dropped
+    the connection, the disk is full or read-only, a lock was held longer than the timeouts.
+    The action's unit of work rolled back as a whole, so nothing of it was written and the
+    player may simply try again; the bot answers "the database is unavailable".
+
+    The engine raises it in place of SQLAlchemy's ``OperationalError`` (see
+    :mod:`db.resilience`); ``__cause__`` keeps the driver's error for the logs.
+    """
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(f"the database is unavailable: {detail}")
+        self.detail = detail

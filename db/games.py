@@ -31,6 +31,7 @@ from sqlalchemy.orm.exc import StaleDataError
 
 from db._dialect import insert_for
 from db.errors import GameMovedOn, GameNotFound
+from db.ids import in_range
 from db.models import ComputerRecord, Game, GameEvent, GameStatus, ResultKind
 from db.players import note_guild_activity
 from db.ratings import RatingChange, apply_rated_result
@@ -153,7 +154,8 @@ def get_game(session: Session, game_id: int, *, expected_version: int | None = N
     :raises GameNotFound: no such game.
     :raises GameMovedOn: ``expected_version`` is given and the game has changed since.
     """
-    game = session.get(Game, game_id, populate_existing=True)
+    # An id past the column's range is no game's (PostgreSQL would fail the query instead).
+    game = session.get(Game, game_id, populate_existing=True) if in_range(game_id) else None
     if game is None:
         raise GameNotFound(game_id)
     if expected_version is not None and game.version != expected_version:
@@ -345,6 +347,8 @@ def _count_computer_game(
 
 def game_events(session: Session, game_id: int, *, game_no: int | None = None) -> list[GameEvent]:
     """The move log of a game (or of one game of the match), in order."""
+    if not in_range(game_id):
+        return []
     stmt = select(GameEvent).where(GameEvent.game_id == game_id)
     if game_no is not None:
         stmt = stmt.where(GameEvent.game_no == game_no)
@@ -383,12 +387,26 @@ def games_with_timer_due(
     ).all()
 
 
-def advance_timer_stage(session: Session, game_id: int, seen: int, stage: int) -> bool:
-    """Move a game's timer notices on from ``seen`` to ``stage``, unless another process did
-    first (then False: send nothing). Not counted in the version: the buttons stay valid."""
+def advance_timer_stage(
+    session: Session, game_id: int, *, version: int, seen: int, stage: int
+) -> bool:
+    """Move a game's timer notices on from ``seen`` to ``stage`` if the game is still at
+    ``version`` with that stage; False when anything changed since the sweep read it (a move,
+    another process's sweep): the caller then sends nothing.
+
+    A compare-and-swap on the version as well as the stage: a move committed between the read
+    and this write resets the stage to 0 with a new deadline, and checking the stage alone would
+    still match (0 -> 1 or 0 -> 2), pushing the fresh deadline's notices ahead (a claim offer to
+    a player who has just moved, no reminder for the new deadline). Not counted in the version
+    itself: the buttons on the board stay valid.
+
+    :raises ValueError: when ``stage`` does not go forward.
+    """
+    if stage <= seen:
+        raise ValueError(f"the timer stage only goes forward, not from {seen} to {stage}")
     result = session.execute(
         update(Game)
-        .where(Game.id == game_id, Game.timer_stage == seen)
+        .where(Game.id == game_id, Game.version == version, Game.timer_stage == seen)
         .values(timer_stage=stage)
         .execution_options(synchronize_session=False)
     )

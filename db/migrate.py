@@ -19,6 +19,7 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import URL, Connection, Engine
 
 from db.connection import make_engine
+from db.resilience import without_time_limits
 
 __all__ = ["MIGRATIONS", "alembic_config", "current_revision", "head_revision", "upgrade"]
 
@@ -50,7 +51,8 @@ def _run(engine: Engine, fn_name: str, revision: str, config: Config | None = No
         if conn.dialect.name == "sqlite":
             _run_sqlite(conn, lambda: getattr(command, fn_name)(config, revision))
             return
-        with conn.begin():
+        # A migration may rewrite a big table, or wait for another process's: no time limits.
+        with conn.begin(), without_time_limits(conn):
             if conn.dialect.name == "postgresql":
                 conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({_PG_LOCK})")
             getattr(command, fn_name)(config, revision)

@@ -36,6 +36,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from db.types import UTCDateTime, utcnow
 
 __all__ = [
+    "ActiveSeat",
     "Base",
     "Challenge",
     "ChallengeStatus",
@@ -240,6 +241,19 @@ class Game(Base):
         if self.player1_id == player_id:
             return 1
         return None
+
+
+class ActiveSeat(Base):
+    """A person seated in an active game: at most one per channel, whatever the seat (revision
+    0006). Written and removed only by triggers on ``games``, in the transaction that creates
+    the game or ends it, so the database refuses a second active game for him in the channel.
+    """
+
+    __tablename__ = "active_seats"
+
+    channel_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    player_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
 
 
 class GameEvent(Base):

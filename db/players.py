@@ -66,12 +66,24 @@ def set_preferences(session: Session, player_id: int, **changes: Any) -> dict[st
 
     :raises LookupError: for an unknown player.
     """
-    player = session.get(Player, player_id)
+    # Lock the row before reading it, so that two /settings at once apply one after the other
+    # instead of both merging into the same old value (the second write would lose the first
+    # change). A no-op UPDATE locks on both databases: the row on PostgreSQL, the write lock on
+    # SQLite (where SELECT ... FOR UPDATE does not exist); the read below then sees the latest
+    # committed preferences, and nobody can change them before this unit of work commits.
+    session.execute(
+        update(Player)
+        .where(Player.id == player_id)
+        .values(preferences=Player.preferences)
+        .execution_options(synchronize_session=False)
+    )
+    player = session.get(Player, player_id, populate_existing=True)
     if player is None:
         raise LookupError(f"no player {player_id}")
     prefs = {**player.preferences, **changes}
     # A new dict, not an in-place change: the JSON column only notices reassignment.
     player.preferences = {k: v for k, v in prefs.items() if v is not None}
+    session.flush([player])
     return player.preferences
 
 

@@ -159,6 +159,7 @@ MESSAGES: dict[str, str] = {
     "challenge.closed": "This challenge has already been answered.",
     # -- refusals -------------------------------------------------------------------------------
     "error.generic": "That did not work: {detail}",
+    "error.database_unavailable": "The database is unavailable right now, so nothing was done: try again in a moment.",
     "error.moved_on": "The game moved on before your action arrived: look at the latest board.",
     "error.stale": "This board is out of date: use the latest message (or /board).",
     "error.no_such_game": "That game does not exist any more.",

@@ -160,6 +160,7 @@ MESSAGES: dict[str, str] = {
     "challenge.closed": "Ce défi a déjà reçu une réponse.",
     # -- refus ---------------------------------------------------------------------------------------
     "error.generic": "Cela n’a pas marché : {detail}",
+    "error.database_unavailable": "La base de données est indisponible pour le moment, rien n’a été fait : réessayez dans un instant.",
     "error.moved_on": "La partie a avancé avant votre action : regardez le dernier plateau.",
     "error.stale": "Ce plateau n’est plus à jour : utilisez le dernier message (ou /plateau).",
     "error.no_such_game": "Cette partie n’existe plus.",

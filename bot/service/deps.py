@@ -5,11 +5,14 @@ language.
 
 The language of a refusal is the one :meth:`Deps.who` found while the action ran: the use case
 reads the player's row in its own unit of work anyway, so the refusal needs no second session.
+A database outage (:class:`~db.errors.DatabaseUnavailable`) is answered the same way, with
+"the database is unavailable, try again": its unit of work was rolled back as a whole.
 """
 
 from __future__ import annotations
 
 import functools
+import logging
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -26,12 +29,14 @@ from bot.service.people import Actor, Prefs, Where
 from bot.service.refusal import Refusal
 from bot.service.replies import Reply
 from db import players as player_repo
-from db.errors import GameMovedOn, GameNotFound
+from db.errors import DatabaseUnavailable, GameMovedOn, GameNotFound
 from db.models import Game as GameRow
 from db.types import utcnow
 from engine import BackgammonError
 
 __all__ = ["Deps", "Settings", "Who", "answers", "refusal_text", "shared_lang"]
+
+log = logging.getLogger(__name__)
 
 P = ParamSpec("P")
 S = TypeVar("S")
@@ -129,23 +134,41 @@ def answers(
         token = _found_lang.set(box)
         try:
             return method(self, actor, *args, **kwargs)
-        except (Refusal, BackgammonError, GameMovedOn, GameNotFound) as error:
-            if box:
-                lang = box[0]
-            else:  # refused before the player was read (a malformed button): read him now
-                deps = getattr(self, "deps", None)
-                lang = deps.language_of(actor) if deps else language(actor.locale)
-            return Reply(text=refusal_text(error, lang), ephemeral=True)
+        except (Refusal, BackgammonError, GameMovedOn, GameNotFound, DatabaseUnavailable) as error:
+            return Reply(
+                text=refusal_text(error, _refusal_lang(self, actor, box, error)), ephemeral=True
+            )
         finally:
             _found_lang.reset(token)
 
     return run
 
 
+def _refusal_lang(owner: object, actor: Actor, found: list[str], error: Exception) -> str:
+    """The language to refuse in: the one the action found for its actor; else his row's, read
+    now (a malformed button stops before reading him); else, when the database is what failed,
+    his client's (asking the database again would fail too)."""
+    if isinstance(error, DatabaseUnavailable):
+        # Rolled back as a whole: nothing to undo, but worth a trace in the log.
+        log.warning("database unavailable", exc_info=error)
+    if found:
+        return found[0]
+    deps = getattr(owner, "deps", None)
+    if deps is not None and not isinstance(error, DatabaseUnavailable):
+        try:
+            lang: str = deps.language_of(actor)
+            return lang
+        except DatabaseUnavailable:
+            log.warning("database unavailable", exc_info=True)
+    return language(actor.locale)
+
+
 def refusal_text(error: Exception, lang: str) -> str:
     """What a refused action tells its actor."""
     if isinstance(error, Refusal):
         return error.text.render(lang)
+    if isinstance(error, DatabaseUnavailable):
+        return Text("error.database_unavailable").render(lang)
     if isinstance(error, GameMovedOn):
         return Text("error.moved_on").render(lang)
     if isinstance(error, GameNotFound):

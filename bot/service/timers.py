@@ -3,10 +3,10 @@ may claim the game, and an unclaimed game finally expires. Games against the com
 
 Nothing lives in memory: the deadline and how far its notices went (``timer_stage``) are in the
 game's row, so the sweep can run in any process, any number of times, and after any restart.
-A notice is claimed with an atomic ``UPDATE ... WHERE timer_stage = <seen>``
-(:func:`db.games.advance_timer_stage`), so two processes
-sweeping together never send it twice; it does not bump the game's version, so the buttons on
-the board stay valid.
+A notice is claimed with an atomic ``UPDATE ... WHERE version = <read> AND timer_stage = <seen>``
+(:func:`db.games.advance_timer_stage`), so two processes sweeping together never send it twice
+and a move committed after the read cancels it; it does not bump the game's version, so the
+buttons on the board stay valid.
 """
 
 from __future__ import annotations
@@ -118,7 +118,9 @@ class Timers:
             except GameMovedOn:
                 return False
             return True
-        return game_repo.advance_timer_stage(s, row.id, row.timer_stage, due)
+        return game_repo.advance_timer_stage(
+            s, row.id, version=row.version, seen=row.timer_stage, stage=due
+        )
 
     def _notice(
         self, table: Table, turn: int, due: int, deadline: datetime, now: datetime, lang: str

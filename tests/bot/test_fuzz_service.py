@@ -1,17 +1,26 @@
 """Fuzzing every command option and every component id: the service answers everything with a
-reply (never an exception), and a refused input changes nothing in the database."""
+reply (never an exception), and a refused input changes nothing in the database.
+
+On SQLite and on PostgreSQL (``TEST_POSTGRES_URL``): ids typed or forged past the 32-bit id
+columns fail differently there (issue 20, item 8)."""
 
 from __future__ import annotations
 
 import os
+import uuid
 from collections import deque
+from collections.abc import Iterator
+from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sqlalchemy import func, select
+from sqlalchemy import func, make_url, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.service import Reply, Service
+from db.connection import make_engine, make_session_factory
+from db.migrate import upgrade
 from db.models import Challenge, GameEvent
 from db.models import Game as GameRow
 from tests.bot.conftest import ALICE, BOB, CHANNEL, DM, press
@@ -62,6 +71,33 @@ custom_ids = st.one_of(
         st.sampled_from(["accept", "decline", "cancel", "steal"]),
     ),
 )
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def factory(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[sessionmaker[Session]]:
+    """The service's database: a SQLite file, or a fresh PostgreSQL schema."""
+    if request.param == "sqlite":
+        engine = make_engine(f"sqlite:///{tmp_path / 'bot.sqlite3'}")
+        upgrade(engine)
+        yield make_session_factory(engine)
+        engine.dispose()
+        return
+    raw = os.environ.get("TEST_POSTGRES_URL")
+    if not raw:
+        pytest.skip("TEST_POSTGRES_URL is not set")
+    schema = f"fuzz_{os.getpid()}_{uuid.uuid4().hex[:8]}"
+    admin = make_engine(raw)
+    with admin.begin() as conn:
+        conn.exec_driver_sql(f'CREATE SCHEMA "{schema}"')
+    engine = make_engine(make_url(raw).update_query_dict({"options": f"-csearch_path={schema}"}))
+    try:
+        upgrade(engine)
+        yield make_session_factory(engine)
+    finally:
+        engine.dispose()
+        with admin.begin() as conn:
+            conn.exec_driver_sql(f'DROP SCHEMA "{schema}" CASCADE')
+        admin.dispose()
 
 
 def snapshot(factory: sessionmaker[Session]) -> tuple[object, ...]:

@@ -16,7 +16,7 @@ from db.gamestate import END_KIND, load_match, match_events, save_match
 from db.models import ComputerRecord, Game, GameEvent, GameStatus, ResultKind
 from engine import Match
 from tests.db.conftest import NOW, later
-from tests.db.helpers import ALICE, BOB, CAROL, add_players, new_game
+from tests.db.helpers import ALICE, BOB, CAROL, DAVE, add_players, new_game
 
 Factory = sessionmaker[Session]
 
@@ -254,8 +254,10 @@ def test_the_timer_sweep_finds_only_active_games_past_their_deadline(factory: Fa
         ) == [due]
     with factory.begin() as s:
         # Once its claim is offered, a game waits for its expiry, and only one sweep moves it.
-        assert games.advance_timer_stage(s, due, 0, games.TimerStage.CLAIMABLE)
-        assert not games.advance_timer_stage(s, due, 0, games.TimerStage.CLAIMABLE)
+        version = games.get_game(s, due).version
+        claim = {"version": version, "seen": 0, "stage": games.TimerStage.CLAIMABLE}
+        assert games.advance_timer_stage(s, due, **claim)
+        assert not games.advance_timer_stage(s, due, **claim)
     with factory() as s:
         assert past_deadline(s, later(50)) == []
         assert due not in past_deadline(s, later(9) + timedelta(days=1))
@@ -267,7 +269,7 @@ def test_active_games_by_player_and_channel(factory: Factory) -> None:
         add_players(s)
         a = new_game(s, channel_id=5).id
         b = new_game(s, ALICE, CAROL, channel_id=6).id
-        c = new_game(s, BOB, CAROL, channel_id=5).id
+        c = new_game(s, CAROL, DAVE, channel_id=5).id  # (Bob already plays in 5)
         games.expire_game(s, s.get(Game, c))  # type: ignore[arg-type]
     with factory() as s:
         found = games.active_game_in_channel(s, 5)
