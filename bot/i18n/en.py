@@ -50,6 +50,10 @@ MESSAGES: dict[str, str] = {
     "note.rejects_resignation": "{name} rejects the resignation: play on.",
     "note.next_game": "Game {number} begins (score {a}–{b}).",
     "note.earlier": "… ({count} earlier event(s) not shown)",
+    # -- np-a: captions of the plays made by themselves (issue 15.2) ----------------------------
+    "caption.played": "{name} played {d1}-{d2}: {play}",
+    "caption.forced": "Forced move for {name}, {d1}-{d2}: {play}",
+    "caption.numbered": "{n} of {total} · {line}",
     "resign.single": "single game",
     "resign.gammon": "gammon",
     "resign.backgammon": "backgammon",

@@ -50,6 +50,10 @@ MESSAGES: dict[str, str] = {
     "note.rejects_resignation": "{name} refuse l’abandon : la partie continue.",
     "note.next_game": "La partie {number} commence (score {a}–{b}).",
     "note.earlier": "… ({count} événement(s) précédent(s) non affiché(s))",
+    # -- np-a : légendes des coups joués d'eux-mêmes (issue 15.2) --------------------------------
+    "caption.played": "{name} a joué {d1}-{d2} : {play}",
+    "caption.forced": "Coup forcé pour {name}, {d1}-{d2} : {play}",
+    "caption.numbered": "{n} sur {total} · {line}",
     "resign.single": "partie simple",
     "resign.gammon": "gammon",
     "resign.backgammon": "backgammon",
