@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 from bot.i18n import t
 from bot.service.deps import Deps, answers
 from bot.service.model import Table, UiState
-from bot.service.people import Actor, Where
+from bot.service.people import Actor, Prefs, Where
 from bot.service.present import COLORS, board_view
 from bot.service.refusal import Refusal, check_game_id
 from bot.service.replies import Attachment, Reply
@@ -51,7 +51,8 @@ class Analysis:
         """``/hint``: the best plays of the current roll with their equities, the best drawn on
         the board; or the cube decision before a roll or on a double. Never in rated games."""
         with self.deps.unit() as s:
-            lang = self.deps.who(s, actor).lang
+            who = self.deps.who(s, actor)
+            lang, prefs = who.lang, who.prefs
             row = current_game(s, actor, where)
             if row is None:
                 raise Refusal("error.no_game_here")
@@ -63,7 +64,7 @@ class Analysis:
         if seat is None or game.turn != seat:
             raise Refusal("hint.not_your_turn")
         if game.phase is Phase.MOVE:
-            return _play_hint(table, seat, lang)
+            return _play_hint(table, seat, lang, prefs)
         if game.phase is Phase.ROLL and game.can_double():
             return _double_hint(game, seat, lang)
         if game.phase is Phase.DOUBLED:
@@ -186,7 +187,7 @@ def _double_hint(game: Game, seat: int, lang: str) -> Reply:
     )
 
 
-def _play_hint(table: Table, seat: int, lang: str) -> Reply:
+def _play_hint(table: Table, seat: int, lang: str, prefs: Prefs) -> Reply:
     game = table.game
     dice = game.partial.dice
     moves = hint(game.position, dice, game.context(seat), n=5, plies=HINT_PLIES)
@@ -197,16 +198,18 @@ def _play_hint(table: Table, seat: int, lang: str) -> Reply:
         lines.append(
             t("hint.line", lang, rank=i, play=str(h.play), equity=equity, diff=diff, win=win)
         )
-    image = _best_drawn(table, seat, lang, moves[0].play) if moves else None
+    image = _best_drawn(table, seat, lang, moves[0].play, prefs) if moves else None
     return Reply(text="\n".join(lines), image=image, image_name="hint.png", ephemeral=True)
 
 
-def _best_drawn(table: Table, seat: int, lang: str, best: Play) -> bytes | None:
-    """The board after the best play, seen by the mover who just played it."""
+def _best_drawn(table: Table, seat: int, lang: str, best: Play, prefs: Prefs) -> bytes | None:
+    """The board after the best play, seen by the mover who just played it, in his theme."""
     game = table.game
     after = game.position.apply(best).swap_players()
-    base = board_view(table, seat, lang, UiState(), mirrored=False)
+    base = board_view(table, seat, lang, UiState(), mirrored=prefs.mirrored, theme=prefs.theme)
     view = BoardView(
+        mirrored=base.mirrored,
+        theme=base.theme,
         names=base.names,
         colors=base.colors,
         dice=game.partial.dice,

@@ -147,3 +147,24 @@ def test_review_shows_the_mistakes_of_the_player_who_asks(
         mistakes = [line for line in review.text.splitlines() if line.startswith("Mistake")]
         assert mistakes, review.text
         assert all(f"({person.name})" in line for line in mistakes), (person.name, mistakes)
+
+
+def test_the_hint_is_drawn_in_the_players_theme(
+    service: Service, script: deque[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import bot.service.analysis as analysis
+    from render import BoardView, render_board
+
+    views: list[BoardView] = []
+
+    def spy(position: Position, *, view: BoardView) -> bytes:
+        views.append(view)
+        return render_board(position, view=view)
+
+    monkeypatch.setattr(analysis, "render_board", spy)
+    service.settings_command(ALICE, DM, theme="redblack", mirrored=True)
+    script.extend([3, 1])
+    service.play(ALICE, DM, level="expert")
+    assert service.hint(ALICE, DM).image is not None
+    (view,) = views
+    assert view.theme == "redblack" and view.mirrored and view.colors == ("red", "black")
