@@ -247,12 +247,15 @@ def _review_reply(table: Table, review: Review, lang: str, asker: int | None = N
     human = next((i for i in (0, 1) if not table.seats[i].is_computer), 0)
     if asker is not None and not table.seats[asker].is_computer:
         human = asker
-    attachments = _mistakes(review, human, names, lang, lines)
+    attachments = _mistakes(review, human, names, lang, lines, table.game_id)
     chart = None
     with contextlib.suppress(ValueError):
         chart = review_chart(review, names=names, player=human, lang=lang)
     return Reply(
-        text="\n".join(lines), image=chart, image_name="chances.png", attachments=attachments
+        text="\n".join(lines),
+        image=chart,
+        image_name=f"game-{table.game_id}-chances.png",  # one name per game: nothing overwritten
+        attachments=attachments,
     )
 
 
@@ -275,7 +278,7 @@ def _player_line(review: Review, player: int, name: str, lang: str) -> str:
 
 
 def _mistakes(
-    review: Review, human: int, names: tuple[str, str], lang: str, lines: list[str]
+    review: Review, human: int, names: tuple[str, str], lang: str, lines: list[str], game_id: int
 ) -> list[Attachment]:
     """The three worst mistakes of ``human``: a line each in ``lines``, and their cards."""
     attachments: list[Attachment] = []
@@ -295,7 +298,7 @@ def _mistakes(
             card = mistake_card(decision, names=names, colors=COLORS, lang=lang)
         except ValueError:
             continue
-        attachments.append(Attachment(f"mistake-{n}.png", card))
+        attachments.append(Attachment(f"game-{game_id}-mistake-{n}.png", card))
     return attachments
 
 

@@ -456,7 +456,7 @@ async def test_hint_review_export_and_verify(env: Env, script: deque[int]) -> No
     game = int(components(over)[0]["custom_id"].split(":")[1])
     reviewed = response(await ann.slash("review"))
     assert f"Review of game #{game}" in reviewed.content
-    assert reviewed.attachments[0].filename == "chances.png"
+    assert reviewed.attachments[0].filename == f"game-{game}-chances.png"
     exported = await ann.slash("export", game=game)
     files = [a.filename for a in response(exported).attachments]
     assert exported.ephemeral and files == [f"game-{game}.mat", f"game-{game}-ids.txt"]
