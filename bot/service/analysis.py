@@ -81,19 +81,27 @@ class Analysis:
     @answers
     def review(self, actor: Actor, where: Where, game_id: int | None = None) -> Reply:
         """``/review [game]``: error rates, ratings, luck, the three worst mistakes with the
-        better play drawn, and the winning chances move by move, for a finished game (the
-        player's last one by default)."""
+        better play drawn, and the winning chances move by move. The game is chosen as for
+        ``/export`` (:func:`chosen_game`); one in progress only against the computer (a game
+        between people is never analysed while it is played), and only so far."""
         with self.deps.unit() as s:
             lang = self.deps.who(s, actor).lang
-            row = _finished(s, actor, game_id)
+            row = chosen_game(s, actor, where, game_id, "review.none")
             table = localized(load_table(self.deps, s, row), lang)
-            cached = row.review
+            going_on = row.status is GameStatus.ACTIVE
+            if going_on and not table.against_computer:
+                raise Refusal("review.not_finished", id=row.id)
+            cached = None if going_on else row.review
             row_id = row.id
         review = Review.from_dict(cached) if cached else None
         if review is None:
             review = review_match(table.match, plies=REVIEW_PLIES)
-            self._cache_review(row_id, review.to_dict())
-        return _review_reply(table, review, lang, table.seat_of(actor.id))
+            if not going_on:  # a game in progress changes: its review is never kept
+                self._cache_review(row_id, review.to_dict())
+        reply = _review_reply(table, review, lang, table.seat_of(actor.id))
+        if going_on:
+            reply.text = t("review.so_far", lang, id=row_id) + "\n" + reply.text
+        return reply
 
     def _cache_review(self, game_id: int, data: dict[str, Any]) -> None:
         # A unit of work of its own, touching only the cache column: play is never held up, and
@@ -112,7 +120,7 @@ class Analysis:
         Backgammon imports, and the Position ID and Match ID after every action."""
         with self.deps.unit() as s:
             lang = self.deps.who(s, actor).lang
-            row = self._exported(s, actor, where, game_id)
+            row = chosen_game(s, actor, where, game_id, "export.none")
             table = localized(load_table(self.deps, s, row), lang)
             events = game_repo.game_events(s, row.id)
             number = row.id
@@ -130,21 +138,6 @@ class Analysis:
         files = [Attachment(f"game-{number}.mat", mat), Attachment(f"game-{number}-ids.txt", ids)]
         return Reply(text=text, ephemeral=True, attachments=files)
 
-    @staticmethod
-    def _exported(s: Session, actor: Actor, where: Where, game_id: int | None) -> GameRow:
-        """The game asked for; by default the current one here, else the last finished."""
-        if game_id is None:
-            row = current_game(s, actor, where)
-            rows = [row] if row else list(stats_repo.game_history(s, actor.id, limit=1))
-            if not rows:
-                raise Refusal("export.none")
-            return rows[0]
-        row = game_repo.get_game(s, check_game_id(game_id))
-        if row.seat_of(actor.id) is None and row.status is GameStatus.ACTIVE:
-            raise Refusal("error.not_your_game")  # others' games only once finished
-        return row
-
-
 def _id_log(number: int, names: tuple[str, str], events: list[GameEvent]) -> bytes:
     """The Position ID and Match ID after every action of the move log."""
     lines = [
@@ -160,15 +153,23 @@ def _id_log(number: int, names: tuple[str, str], events: list[GameEvent]) -> byt
     return "\n".join(lines).encode("utf-8") + b"\n"
 
 
-def _finished(s: Session, actor: Actor, game_id: int | None) -> GameRow:
+def chosen_game(
+    s: Session, actor: Actor, where: Where, game_id: int | None, none_key: str
+) -> GameRow:
+    """The game ``/review`` and ``/export`` work on, by one rule: ``game_id`` if given (another
+    person's game only once it is finished), else the actor's game in progress here, else his
+    last finished game; refused with ``none_key`` when he has none."""
     if game_id is None:
+        row = current_game(s, actor, where)
+        if row is not None:
+            return row
         rows = stats_repo.game_history(s, actor.id, limit=1)
         if not rows:
-            raise Refusal("review.none")
+            raise Refusal(none_key)
         return rows[0]
     row = game_repo.get_game(s, check_game_id(game_id))
-    if row.status is GameStatus.ACTIVE:
-        raise Refusal("review.not_finished", id=game_id)
+    if row.seat_of(actor.id) is None and row.status is GameStatus.ACTIVE:
+        raise Refusal("error.not_your_game")  # others' games only once finished
     return row
 
 
