@@ -138,6 +138,7 @@ class Analysis:
         files = [Attachment(f"game-{number}.mat", mat), Attachment(f"game-{number}-ids.txt", ids)]
         return Reply(text=text, ephemeral=True, attachments=files)
 
+
 def _id_log(number: int, names: tuple[str, str], events: list[GameEvent]) -> bytes:
     """The Position ID and Match ID after every action of the move log."""
     lines = [
