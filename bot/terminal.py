@@ -19,7 +19,7 @@ import shlex
 import sys
 import zlib
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, Any
 
@@ -106,6 +106,7 @@ class Terminal:
     def run(self, lines: Iterable[str]) -> None:
         if not self.json_mode:
             self._print_text(t("terminal.welcome", self.lang, name=self.user))
+        self.resume()
         for raw in lines:
             line = raw.strip()
             if not line or line.startswith("#"):
@@ -113,6 +114,18 @@ class Terminal:
             if line.split(" ")[0].lower() in QUIT:
                 break
             self.handle(line)
+
+    def resume(self) -> None:
+        """On start: the player's game in progress, if he has one, said and shown again (its
+        buttons live), so that a restart never hides it."""
+        try:
+            reply = self.service.board(self.actor, self.where)
+        except Exception:  # a start must never fail on this
+            return
+        if reply.ephemeral or reply.game_id is None:
+            return  # no game in progress: nothing to say
+        note = t("terminal.resume", self.lang, id=reply.game_id)
+        self.show(replace(reply, text=f"{note}\n{reply.text}"))
 
     def handle(self, line: str) -> None:
         """Run one typed command and print its reply (never raises on bad input)."""
@@ -261,6 +274,8 @@ class Terminal:
             "position_id": reply.position_id,
             "match_id": reply.match_id,
             "buttons": [b.label for b in reply.buttons if not b.disabled],
+            # The whole plays offered (the menu of the message), each as /move takes it.
+            "plays": [c.value for select in reply.selects for c in select.choices],
         }
         if files:
             # The first non-picture file (the .mat of /export) is "file"; "files" lists them all.

@@ -52,6 +52,7 @@ MESSAGES: dict[str, str] = {
     "note.earlier": "… ({count} earlier event(s) not shown)",
     # -- np-a: captions of the plays made by themselves (issue 15.2) ----------------------------
     "review.so_far": "-# Game #{id} is still in progress: the review of the moves played so far.",
+    "terminal.resume": "You have a game in progress: game #{id}, as it stands.",
     "caption.played": "{name} played {d1}-{d2}: {play}",
     "caption.forced": "Forced move for {name}, {d1}-{d2}: {play}",
     "caption.numbered": "{n} of {total} · {line}",

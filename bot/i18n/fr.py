@@ -52,6 +52,7 @@ MESSAGES: dict[str, str] = {
     "note.earlier": "… ({count} événement(s) précédent(s) non affiché(s))",
     # -- np-a : légendes des coups joués d'eux-mêmes (issue 15.2) --------------------------------
     "review.so_far": "-# La partie n°{id} n’est pas finie : voici l’analyse des coups joués jusqu’ici.",
+    "terminal.resume": "Vous avez une partie en cours : la partie n°{id}, où elle en est.",
     "caption.played": "{name} a joué {d1}-{d2} : {play}",
     "caption.forced": "Coup forcé pour {name}, {d1}-{d2} : {play}",
     "caption.numbered": "{n} sur {total} · {line}",

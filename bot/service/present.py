@@ -170,7 +170,8 @@ def board_reply(
         rows=components(table, lang, ui),
         edit=edit,
         ping=ping,
-        position_id=game.position_id(),
+        # The position drawn: in the middle of a move, with the checkers moved so far.
+        position_id=board_position(table).position_id(),
         match_id=game.match_id(),
         mentions=mentions,
         game_id=table.game_id,
