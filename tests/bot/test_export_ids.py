@@ -76,7 +76,7 @@ def test_ids_agree_with_gnubg_on_the_exported_match(service: Service, script: de
     from tests.tools.gnubg_walk import walk
 
     script.extend([1, 6])  # the computer opens: its opening and rolls are logged with Alice's
-    start = service.play(ALICE, DM, level="beginner", points=3)
+    start = service.play(ALICE, DM, level="beginner", points=points)
     play_out(service, ALICE, DM, start)
     mat, rows = exported(service)
     with tempfile.TemporaryDirectory() as tmp:

@@ -33,6 +33,7 @@ def _in_gnubg(args: dict[str, Any]) -> None:
     import gnubg  # type: ignore[import-not-found]
 
     quiet_setup(gnubg)
+    gnubg.command("set jacoby off")  # a .mat does not say; the bot's money games play without
     gnubg.command(f"import mat {args['file']}")
     gnubg.navigate()  # the start of the match
     steps: list[list[str]] = []
