@@ -72,7 +72,10 @@ def test_each_row_holds_the_ids_after_its_action(
 
 
 @pytest.mark.skipif(gnubg_binary() is None, reason="GNU Backgammon (gnubg) is not installed")
-def test_ids_agree_with_gnubg_on_the_exported_match(service: Service, script: deque[int]) -> None:
+@pytest.mark.parametrize("points", [3, 0])  # a match, and a money game with the cube
+def test_ids_agree_with_gnubg_on_the_exported_match(
+    service: Service, script: deque[int], points: int
+) -> None:
     from tests.tools.gnubg_walk import walk
 
     script.extend([1, 6])  # the computer opens: its opening and rolls are logged with Alice's
