@@ -173,8 +173,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "verify":
         return _verify(args)
     if args.command == "play":
-        if not args.json:
-            logging.getLogger().setLevel(logging.WARNING)  # keep the board readable
+        # A game on a keyboard or for a script, not a server: no migration or start-up chatter
+        # on stderr (alembic's INFO lines), in text and JSON alike; warnings still show.
+        logging.getLogger().setLevel(logging.WARNING)
         return _play(args, config)
     if args.command == "run":
         return _run(config)

@@ -19,7 +19,7 @@ import shlex
 import sys
 import zlib
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, Any
 
@@ -106,6 +106,7 @@ class Terminal:
     def run(self, lines: Iterable[str]) -> None:
         if not self.json_mode:
             self._print_text(t("terminal.welcome", self.lang, name=self.user))
+        self.resume()
         for raw in lines:
             line = raw.strip()
             if not line or line.startswith("#"):
@@ -113,6 +114,18 @@ class Terminal:
             if line.split(" ")[0].lower() in QUIT:
                 break
             self.handle(line)
+
+    def resume(self) -> None:
+        """On start: the player's game in progress, if he has one, said and shown again (its
+        buttons live), so that a restart never hides it."""
+        try:
+            reply = self.service.board(self.actor, self.where)
+        except Exception:  # a start must never fail on this
+            return
+        if reply.ephemeral or reply.game_id is None:
+            return  # no game in progress: nothing to say
+        note = t("terminal.resume", self.lang, id=reply.game_id)
+        self.show(replace(reply, text=f"{note}\n{reply.text}"))
 
     def handle(self, line: str) -> None:
         """Run one typed command and print its reply (never raises on bad input)."""
@@ -238,21 +251,19 @@ class Terminal:
     def _save_image(self, reply: Reply) -> str | None:
         if reply.image is None:
             return None
-        self.images.mkdir(parents=True, exist_ok=True)
-        self._images_written += 1
         stem = Path(reply.image_name).stem
         game = f"game{reply.game_id}-" if reply.game_id else ""
-        path = self.images / f"{game}{stem}-{self._images_written:04d}.png"
-        path.write_bytes(reply.image)
+        path, self._images_written = write_new(
+            self.images, f"{game}{stem}", ".png", reply.image, self._images_written + 1
+        )
         return str(path)
 
     def _save_attachments(self, reply: Reply) -> list[str]:
         """Write every attached file (a .mat export, more pictures) next to the boards."""
         paths = []
         for attachment in reply.attachments:
-            self.images.mkdir(parents=True, exist_ok=True)
-            path = self.images / Path(attachment.name).name
-            path.write_bytes(attachment.data)
+            name = Path(attachment.name)
+            path, _ = write_new(self.images, name.stem, name.suffix, attachment.data)
             paths.append(str(path))
         return paths
 
@@ -263,6 +274,8 @@ class Terminal:
             "position_id": reply.position_id,
             "match_id": reply.match_id,
             "buttons": [b.label for b in reply.buttons if not b.disabled],
+            # The whole plays offered (the menu of the message), each as /move takes it.
+            "plays": [c.value for select in reply.selects for c in select.choices],
         }
         if files:
             # The first non-picture file (the .mat of /export) is "file"; "files" lists them all.
@@ -308,6 +321,40 @@ class Terminal:
             return f"@{known}" if known else m[0]
 
         return _plain(re.sub(r"<@(\d+)>", name, text))
+
+
+def write_new(
+    folder: Path, stem: str, suffix: str, data: bytes, number: int | None = None
+) -> tuple[Path, int]:
+    """Write ``data`` to a file of ``folder`` that did not exist, never over another: the
+    boards numbered ``stem-0001.png`` on from ``number`` (which goes on after a restart, past
+    the files already there), other files ``stem.ext``, else ``stem-2.ext``... Exclusive
+    creation, so two processes writing at once cannot take the same name either. Returns the
+    path and its number.
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> [write_new(folder, "board", ".png", b"x", 1)[0].name for _ in range(2)]
+    ['board-0001.png', 'board-0002.png']
+    >>> [write_new(folder, "game-1", ".mat", b"x")[0].name for _ in range(2)]
+    ['game-1.mat', 'game-1-2.mat']
+    """
+    folder.mkdir(parents=True, exist_ok=True)
+    n = number if number is not None else 1
+    for _ in range(1_000_000):
+        if number is not None:
+            name = f"{stem}-{n:04d}{suffix}"
+        else:
+            name = f"{stem}{suffix}" if n == 1 else f"{stem}-{n}{suffix}"
+        path = folder / name
+        try:
+            with path.open("xb") as f:
+                f.write(data)
+        except FileExistsError:
+            n += 1
+            continue
+        return path, n
+    raise OSError(f"no free file name for {stem}{suffix} in {folder}")
 
 
 def _plain(text: str) -> str:

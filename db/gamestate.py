@@ -16,17 +16,21 @@ A user action, complete::
 
 from __future__ import annotations
 
+import logging
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy.orm import Session
 
+from db.eventids import replayed_ids
 from db.games import Finish, NewEvent, NewGame, create_game, save_game
 from db.games import GameResult as StoredResult
 from db.models import Game, GameStatus, ResultKind
 from engine import Event, EventKind, Match, ResultReason
 from engine import GameResult as EngineResult
+
+log = logging.getLogger(__name__)
 
 __all__ = [
     "END_KIND",
@@ -62,11 +66,14 @@ def result_kind(result: EngineResult) -> ResultKind:
     }[result.reason]
 
 
-def match_events(match: Match, start: int = 0) -> list[NewEvent]:
+def match_events(match: Match, start: int = 0, before: Match | None = None) -> list[NewEvent]:
     """The move log of ``match`` from row ``start`` on (the whole log by default). The IDs of
-    each row are the board after the *action* that logged it: an action that logs several
-    events (a roll that cannot be played logs the roll and the empty move) gives them all the
-    IDs it ended on, since the engine keeps only the latest state."""
+    each row are the board right after the action that logged it, found by replaying the rows
+    onto ``before``, the match as it stood with ``start`` rows (:mod:`db.eventids`). Without
+    it (or when it does not fit) every row gets the IDs its game ended on."""
+    ids = replayed_ids(before, match, start) if before is not None else None
+    if ids is None and before is not None:
+        log.warning("the move log does not replay from the stored state; final IDs instead")
     out: list[NewEvent] = []
     seen = 0  # rows of the log before the current game
     for number, game in enumerate(match.games, start=1):
@@ -79,6 +86,9 @@ def match_events(match: Match, start: int = 0) -> list[NewEvent]:
             if game.result is not None:
                 out.append(_end(game.result, number, pid, mid))
         seen += rows
+    if ids is not None:
+        pairs = zip(out, ids, strict=True)
+        out = [replace(row, position_id=p, match_id=m) for row, (p, m) in pairs]
     return out
 
 
@@ -120,12 +130,19 @@ def _columns(match: Match) -> dict[str, Any]:
 
 
 def create_match_game(
-    session: Session, match: Match, new: NewGame, *, now: datetime | None = None
+    session: Session,
+    match: Match,
+    new: NewGame,
+    *,
+    now: datetime | None = None,
+    before: Match | None = None,
 ) -> Game:
     """A game row for a new ``match`` (its events so far, e.g. the opening roll, included);
-    its length and cube are the match's."""
+    its length and cube are the match's. ``before``: the match before those events (a copy),
+    for the IDs of each row."""
     new = replace(new, match_length=match.length, cube=match.cube)
-    return create_game(session, new, events=match_events(match), now=now, **_columns(match))
+    events = match_events(match, 0, before)
+    return create_game(session, new, events=events, now=now, **_columns(match))
 
 
 def save_match(
@@ -141,7 +158,9 @@ def save_match(
     total = sum(len(g.events) + (g.result is not None) for g in match.games)
     if total < row.event_count:
         raise ValueError(f"game #{row.id}: the match has {total} events, the log {row.event_count}")
-    events = match_events(match, row.event_count)  # only the rows not yet stored
+    # Only the rows not yet stored, replayed onto the stored state for their own IDs.
+    before = load_match(row) if row.state else None
+    events = match_events(match, row.event_count, before)
     finish = None
     if match.is_over and row.status is GameStatus.ACTIVE:
         result, winner = match.game.result, match.winner

@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 from bot.i18n import t
 from bot.service.deps import Deps, answers
 from bot.service.model import Table, UiState
-from bot.service.people import Actor, Where
+from bot.service.people import Actor, Prefs, Where
 from bot.service.present import COLORS, board_view
 from bot.service.refusal import Refusal, check_game_id
 from bot.service.replies import Attachment, Reply
@@ -51,7 +51,8 @@ class Analysis:
         """``/hint``: the best plays of the current roll with their equities, the best drawn on
         the board; or the cube decision before a roll or on a double. Never in rated games."""
         with self.deps.unit() as s:
-            lang = self.deps.who(s, actor).lang
+            who = self.deps.who(s, actor)
+            lang, prefs = who.lang, who.prefs
             row = current_game(s, actor, where)
             if row is None:
                 raise Refusal("error.no_game_here")
@@ -63,7 +64,7 @@ class Analysis:
         if seat is None or game.turn != seat:
             raise Refusal("hint.not_your_turn")
         if game.phase is Phase.MOVE:
-            return _play_hint(table, seat, lang)
+            return _play_hint(table, seat, lang, prefs)
         if game.phase is Phase.ROLL and game.can_double():
             return _double_hint(game, seat, lang)
         if game.phase is Phase.DOUBLED:
@@ -80,19 +81,27 @@ class Analysis:
     @answers
     def review(self, actor: Actor, where: Where, game_id: int | None = None) -> Reply:
         """``/review [game]``: error rates, ratings, luck, the three worst mistakes with the
-        better play drawn, and the winning chances move by move, for a finished game (the
-        player's last one by default)."""
+        better play drawn, and the winning chances move by move. The game is chosen as for
+        ``/export`` (:func:`chosen_game`); one in progress only against the computer (a game
+        between people is never analysed while it is played), and only so far."""
         with self.deps.unit() as s:
             lang = self.deps.who(s, actor).lang
-            row = _finished(s, actor, game_id)
+            row = chosen_game(s, actor, where, game_id, "review.none")
             table = localized(load_table(self.deps, s, row), lang)
-            cached = row.review
+            going_on = row.status is GameStatus.ACTIVE
+            if going_on and not table.against_computer:
+                raise Refusal("review.not_finished", id=row.id)
+            cached = None if going_on else row.review
             row_id = row.id
         review = Review.from_dict(cached) if cached else None
         if review is None:
             review = review_match(table.match, plies=REVIEW_PLIES)
-            self._cache_review(row_id, review.to_dict())
-        return _review_reply(table, review, lang, table.seat_of(actor.id))
+            if not going_on:  # a game in progress changes: its review is never kept
+                self._cache_review(row_id, review.to_dict())
+        reply = _review_reply(table, review, lang, table.seat_of(actor.id))
+        if going_on:
+            reply.text = t("review.so_far", lang, id=row_id) + "\n" + reply.text
+        return reply
 
     def _cache_review(self, game_id: int, data: dict[str, Any]) -> None:
         # A unit of work of its own, touching only the cache column: play is never held up, and
@@ -111,7 +120,7 @@ class Analysis:
         Backgammon imports, and the Position ID and Match ID after every action."""
         with self.deps.unit() as s:
             lang = self.deps.who(s, actor).lang
-            row = self._exported(s, actor, where, game_id)
+            row = chosen_game(s, actor, where, game_id, "export.none")
             table = localized(load_table(self.deps, s, row), lang)
             events = game_repo.game_events(s, row.id)
             number = row.id
@@ -129,20 +138,6 @@ class Analysis:
         files = [Attachment(f"game-{number}.mat", mat), Attachment(f"game-{number}-ids.txt", ids)]
         return Reply(text=text, ephemeral=True, attachments=files)
 
-    @staticmethod
-    def _exported(s: Session, actor: Actor, where: Where, game_id: int | None) -> GameRow:
-        """The game asked for; by default the current one here, else the last finished."""
-        if game_id is None:
-            row = current_game(s, actor, where)
-            rows = [row] if row else list(stats_repo.game_history(s, actor.id, limit=1))
-            if not rows:
-                raise Refusal("export.none")
-            return rows[0]
-        row = game_repo.get_game(s, check_game_id(game_id))
-        if row.seat_of(actor.id) is None and row.status is GameStatus.ACTIVE:
-            raise Refusal("error.not_your_game")  # others' games only once finished
-        return row
-
 
 def _id_log(number: int, names: tuple[str, str], events: list[GameEvent]) -> bytes:
     """The Position ID and Match ID after every action of the move log."""
@@ -159,15 +154,23 @@ def _id_log(number: int, names: tuple[str, str], events: list[GameEvent]) -> byt
     return "\n".join(lines).encode("utf-8") + b"\n"
 
 
-def _finished(s: Session, actor: Actor, game_id: int | None) -> GameRow:
+def chosen_game(
+    s: Session, actor: Actor, where: Where, game_id: int | None, none_key: str
+) -> GameRow:
+    """The game ``/review`` and ``/export`` work on, by one rule: ``game_id`` if given (another
+    person's game only once it is finished), else the actor's game in progress here, else his
+    last finished game; refused with ``none_key`` when he has none."""
     if game_id is None:
+        row = current_game(s, actor, where)
+        if row is not None:
+            return row
         rows = stats_repo.game_history(s, actor.id, limit=1)
         if not rows:
-            raise Refusal("review.none")
+            raise Refusal(none_key)
         return rows[0]
     row = game_repo.get_game(s, check_game_id(game_id))
-    if row.status is GameStatus.ACTIVE:
-        raise Refusal("review.not_finished", id=game_id)
+    if row.seat_of(actor.id) is None and row.status is GameStatus.ACTIVE:
+        raise Refusal("error.not_your_game")  # others' games only once finished
     return row
 
 
@@ -186,7 +189,7 @@ def _double_hint(game: Game, seat: int, lang: str) -> Reply:
     )
 
 
-def _play_hint(table: Table, seat: int, lang: str) -> Reply:
+def _play_hint(table: Table, seat: int, lang: str, prefs: Prefs) -> Reply:
     game = table.game
     dice = game.partial.dice
     moves = hint(game.position, dice, game.context(seat), n=5, plies=HINT_PLIES)
@@ -197,16 +200,18 @@ def _play_hint(table: Table, seat: int, lang: str) -> Reply:
         lines.append(
             t("hint.line", lang, rank=i, play=str(h.play), equity=equity, diff=diff, win=win)
         )
-    image = _best_drawn(table, seat, lang, moves[0].play) if moves else None
+    image = _best_drawn(table, seat, lang, moves[0].play, prefs) if moves else None
     return Reply(text="\n".join(lines), image=image, image_name="hint.png", ephemeral=True)
 
 
-def _best_drawn(table: Table, seat: int, lang: str, best: Play) -> bytes | None:
-    """The board after the best play, seen by the mover who just played it."""
+def _best_drawn(table: Table, seat: int, lang: str, best: Play, prefs: Prefs) -> bytes | None:
+    """The board after the best play, seen by the mover who just played it, in his theme."""
     game = table.game
     after = game.position.apply(best).swap_players()
-    base = board_view(table, seat, lang, UiState(), mirrored=False)
+    base = board_view(table, seat, lang, UiState(), mirrored=prefs.mirrored, theme=prefs.theme)
     view = BoardView(
+        mirrored=base.mirrored,
+        theme=base.theme,
         names=base.names,
         colors=base.colors,
         dice=game.partial.dice,
@@ -244,12 +249,15 @@ def _review_reply(table: Table, review: Review, lang: str, asker: int | None = N
     human = next((i for i in (0, 1) if not table.seats[i].is_computer), 0)
     if asker is not None and not table.seats[asker].is_computer:
         human = asker
-    attachments = _mistakes(review, human, names, lang, lines)
+    attachments = _mistakes(review, human, names, lang, lines, table.game_id)
     chart = None
     with contextlib.suppress(ValueError):
         chart = review_chart(review, names=names, player=human, lang=lang)
     return Reply(
-        text="\n".join(lines), image=chart, image_name="chances.png", attachments=attachments
+        text="\n".join(lines),
+        image=chart,
+        image_name=f"game-{table.game_id}-chances.png",  # one name per game: nothing overwritten
+        attachments=attachments,
     )
 
 
@@ -272,7 +280,7 @@ def _player_line(review: Review, player: int, name: str, lang: str) -> str:
 
 
 def _mistakes(
-    review: Review, human: int, names: tuple[str, str], lang: str, lines: list[str]
+    review: Review, human: int, names: tuple[str, str], lang: str, lines: list[str], game_id: int
 ) -> list[Attachment]:
     """The three worst mistakes of ``human``: a line each in ``lines``, and their cards."""
     attachments: list[Attachment] = []
@@ -292,7 +300,7 @@ def _mistakes(
             card = mistake_card(decision, names=names, colors=COLORS, lang=lang)
         except ValueError:
             continue
-        attachments.append(Attachment(f"mistake-{n}.png", card))
+        attachments.append(Attachment(f"game-{game_id}-mistake-{n}.png", card))
     return attachments
 
 

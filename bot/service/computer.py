@@ -90,4 +90,5 @@ def _play(game: Game, seat: int, bot: ComputerPlayer, notes: Notes, name: str) -
     if play is None:  # cannot happen: the engine passes by itself when no play exists
         raise RuntimeError("the computer found no play where the engine has one")
     game.play(play)
+    notes.played(game)
     notes.add("note.played", name=name, d1=dice[0], d2=dice[1], play=str(play))

@@ -7,9 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from bot.i18n import Text
-from engine import Game, Match
+from engine import Event, Game, Match
 
-__all__ = ["RESIGN_NAMES", "WON", "Notes", "Seat", "Table", "UiState"]
+__all__ = ["RESIGN_NAMES", "WON", "Notes", "Seat", "Shot", "Table", "UiState"]
 
 RESIGN_NAMES = {1: "single", 2: "gammon", 3: "backgammon"}  # resign.offer_<name>
 WON = {1: "game.won_single", 2: "game.won_gammon", 3: "game.won_backgammon"}  # by value
@@ -68,11 +68,30 @@ class UiState:
     resign_menu: bool = False
 
 
+@dataclass(frozen=True)
+class Shot:
+    """A play nobody chose on this screen (the computer's, a forced move played by itself):
+    the game right after it, to draw it as arrows before the player decides anything."""
+
+    game: Game  # a copy, as the play left it
+    event: Event  # the play, as the game logged it
+    forced: bool  # a forced move the bot played for its player
+
+    @classmethod
+    def of(cls, game: Game, *, forced: bool = False) -> Shot:
+        return cls(Game.from_dict(game.to_dict()), game.events[-1], forced)
+
+
 @dataclass
 class Notes:
-    """What happened during the action, told above the board."""
+    """What happened during the action, told above the board; the plays made by themselves."""
 
     lines: list[Text] = field(default_factory=list)
+    plays: list[Shot] = field(default_factory=list)
 
     def add(self, key: str, /, **params: object) -> None:
         self.lines.append(Text(key, **params))
+
+    def played(self, game: Game, *, forced: bool = False) -> None:
+        """``game``'s last event is a play its player did not choose on screen: draw it."""
+        self.plays.append(Shot.of(game, forced=forced))

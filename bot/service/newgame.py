@@ -74,10 +74,11 @@ class NewGames:
         deps = self.deps
         dice = deps.new_dice()
         notes.add("dice.commitment", commitment=dice.commitment)
+        before = Match.from_dict(table.match.to_dict())  # for the IDs of each logged action
         advance(table, dice, notes, prefs, lang)
         new = replace(new, dice_commitment=dice.commitment, dice_seed=dice.seed.hex())
         try:
-            row = create_match_game(s, table.match, new, now=deps.clock())
+            row = create_match_game(s, table.match, new, now=deps.clock(), before=before)
         except IntegrityError:
             # A race with another start in the same channel (two commands at once, two
             # processes) loses on the database's one-active-game-per-seat index.

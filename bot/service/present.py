@@ -16,14 +16,15 @@ from bot.service.customid import GameAction, Press
 from bot.service.model import RESIGN_NAMES, WON, Notes, Seat, Table, UiState
 from bot.service.people import DEFAULT_THEME
 from bot.service.replies import Button, Choice, Component, Reply, Select, Style
-from engine import Game, MatchContext, Move, Phase, Position
+from bot.service.shots import COLORS as COLORS
+from bot.service.shots import Shots, checker_colors
+from engine import EventKind, Game, MatchContext, Move, Phase, Position
 from render import BoardView, GameOver, Resignation, render_board, text_board
 
 __all__ = ["Notes", "Seat", "Table", "UiState", "board_reply", "board_view", "components"]
 
 log = logging.getLogger(__name__)
 
-COLORS = ("white", "black")
 MAX_POINT_BUTTONS = 15  # three rows of five; a player never has checkers on more points
 MAX_SELECT = 25
 MAX_TEXT = 2000  # Discord's limit for a message's content
@@ -50,6 +51,7 @@ def board_view(
     *,
     mirrored: bool,
     theme: str = DEFAULT_THEME,
+    caption: tuple[str, ...] = (),
 ) -> BoardView:
     """What the picture shows, seen from ``viewer``'s seat."""
     game = table.game
@@ -58,20 +60,28 @@ def board_view(
     turn = game.partial if game.phase is Phase.MOVE else None
     highlights: frozenset[int] = frozenset()
     dice_left: tuple[int, ...] | None = None
+    playable: tuple[int, ...] | None = None
+    selected: int | None = None
     if turn is not None:
         dice_left = tuple(turn.remaining_dice())
+        values = turn.playable_dice()
+        d1, d2 = turn.dice
+        # A double: its value as often as checkers can still move with it.
+        playable = tuple(values * (turn.length - len(turn.steps))) if d1 == d2 else tuple(values)
         if viewer == mover and not table.seats[mover].is_computer:
-            die = _selected_die(turn.playable_dice(), ui.die)
-            highlights = frozenset(turn.movable_points(die)) if die else frozenset()
+            selected = _selected_die(values, ui.die)
+            highlights = frozenset(turn.movable_points(selected)) if selected else frozenset()
     last_play, last_by = _last_play(game, mover, turn is not None and bool(turn.steps))
     return BoardView(
         viewpoint=_side(viewer, mover),
         mirrored=mirrored,
         theme=theme,
         names=names,
-        colors=(COLORS[mover], COLORS[1 - mover]),
+        colors=checker_colors(viewer, mover, theme),
         dice=game.dice,
         dice_left=dice_left,
+        playable_dice=playable,
+        selected_die=selected,
         context=_context(table, mover),
         highlights=highlights,
         last_play=last_play,
@@ -79,6 +89,7 @@ def board_view(
         double_offered_by="mover" if game.phase is Phase.DOUBLED else None,
         resignation=_resignation(game, mover),
         game_over=_game_over(game, mover),
+        caption=caption,
         lang=lang,
     )
 
@@ -88,9 +99,10 @@ def _side(seat: int, mover: int) -> Side:
 
 
 def _last_play(game: Game, mover: int, stepping: bool) -> tuple[list[Move] | None, Side]:
-    """The last move's arrows (none while the player on roll is moving checkers)."""
-    event = game.last_move()
-    if event is None or not event.steps or stepping:
+    """The last checkers moved, as arrows (none while the player on roll is moving checkers):
+    a pass moves nothing, so the play before it is still the last thing that happened."""
+    event = next((e for e in reversed(game.events) if e.kind is EventKind.MOVE and e.steps), None)
+    if event is None or stepping:
         return None, "opponent"
     steps = [Move(*s) for s in event.steps]
     return steps, _side(event.player, mover)
@@ -145,16 +157,21 @@ def board_reply(
 ) -> Reply:
     """The game message for everyone in the channel, in ``lang``."""
     viewer = viewer_seat(table, acting)
-    view = board_view(table, viewer, lang, ui, mirrored=mirrored, theme=theme)
+    shots = Shots(table, viewer, lang, notes.plays, mirrored=mirrored, theme=theme)
+    view = board_view(
+        table, viewer, lang, ui, mirrored=mirrored, theme=theme, caption=shots.main_caption()
+    )
     game = table.game
     mentions, ping = _turn_ping(table, acting, lang)
     return Reply(
         text=_message_text(table, lang, notes, ui),
         image=_picture(board_position(table), view) if with_image else None,
+        attachments=shots.pictures() if with_image else [],
         rows=components(table, lang, ui),
         edit=edit,
         ping=ping,
-        position_id=game.position_id(),
+        # The position drawn: in the middle of a move, with the checkers moved so far.
+        position_id=board_position(table).position_id(),
         match_id=game.match_id(),
         mentions=mentions,
         game_id=table.game_id,

@@ -66,6 +66,7 @@ def _one_step(
     if game.phase is Phase.MOVE and pref.auto_forced and _forced(game):
         play = game.legal_plays()[0]
         game.play(play)
+        notes.played(game, forced=True)
         notes.add("note.forced", name=names[seat], play=str(play))
         return True
     return False

@@ -462,7 +462,7 @@ async def test_hint_review_export_and_verify(env: Env, script: deque[int]) -> No
     game = int(components(over)[0]["custom_id"].split(":")[1])
     reviewed = response(await ann.slash("review"))
     assert f"Review of game #{game}" in reviewed.content
-    assert reviewed.attachments[0].filename == "chances.png"
+    assert reviewed.attachments[0].filename == f"game-{game}-chances.png"
     exported = await ann.slash("export", game=game)
     files = [a.filename for a in response(exported).attachments]
     assert exported.ephemeral and files == [f"game-{game}.mat", f"game-{game}-ids.txt"]
@@ -515,3 +515,18 @@ async def test_the_next_player_is_told_it_is_his_turn(
     board = response(moved)
     clicked = await bob.click(board, label="Resign")  # a menu: still his turn, nobody told
     assert not [f for f in clicked.followups if is_ping(f)]
+
+
+async def test_every_play_made_by_itself_is_a_picture(env: Env, script: deque[int]) -> None:
+    # Issue 15.2: a forced move played for ann and the computer's reply arrive in one message,
+    # each drawn: the board (the computer's play, captioned) and the forced move before it.
+    from engine import Position
+    from tests.test_position import board as cells
+
+    ann = env.create_user("ann")
+    await ann.slash("settings", auto_roll=True, auto_forced=True)
+    script.extend([6, 5, 3, 1, 2, 1])  # 6-5 can only be played 20/9; the computer's 3-1
+    pid = Position.from_board(cells(p20=1, p3=1, o1=-15)).position_id()
+    started = response(await ann.slash("play", level="beginner", position=pid, cube=False))
+    assert [a.filename for a in started.attachments] == ["board.png", "play-1.png"]
+    assert "20/9" in started.content and "Computer (beginner) rolled 3-1" in started.content

@@ -38,3 +38,44 @@ def test_every_button_of_the_table_has_its_words() -> None:
             assert all(action.label in catalog for catalog in CATALOGS.values()), press
         parsed = GameAction.parse(GameAction(1, 2, press, "1").custom_id)
         assert parsed is not None and parsed.action is press
+
+
+def _practice(position: dict[str, int], dice: tuple[int, int]) -> Table:
+    """Alice (seat 0, a person) on roll in ``position`` with ``dice``, against the computer."""
+    from engine import MatchKey, Position, encode_match_id
+    from tests.test_position import board
+
+    pid = Position.from_board(board(**position)).position_id()
+    mid = encode_match_id(MatchKey(dice=dice))
+    match = Match.from_ids(pid, mid)
+    return Table(7, 1, (Seat("Alice", user_id=1), Seat("Computer", level="expert")), match)
+
+
+def test_the_picture_knows_which_dice_can_still_be_played() -> None:
+    # Issue 15.14 (render) wired here: 5-3 where only the 3 can be played (8/5; the 5 lands
+    # on held points from 8 and 24, and no checker may bear off while 24 is out), whatever die
+    # the player asked for.
+    from bot.service.present import UiState, board_view
+
+    table = _practice({"p8": 1, "p24": 1, "o3": -2, "o19": -2, "o21": -2}, (5, 3))
+    assert table.game.partial.playable_dice() == [3]
+    view = board_view(table, 0, "en", UiState(die=5), mirrored=False)
+    assert view.playable_dice == (3,) and view.selected_die == 3
+    # A double: its value as often as checkers can still move with it.
+    doubles = _practice({"p8": 1, "p24": 1, "o2": -2}, (2, 2))
+    view = board_view(doubles, 0, "en", UiState(), mirrored=False)
+    assert view.playable_dice == (2, 2, 2, 2) and view.selected_die == 2
+    # The computer's dice are never "chosen" by the person looking.
+    assert board_view(doubles, 1, "en", UiState(), mirrored=False).selected_die is None
+
+
+def test_the_red_and_black_theme_gives_the_player_red() -> None:
+    from bot.service.present import UiState, board_view
+
+    table = _practice({"p8": 1, "p24": 1, "o2": -2}, (2, 1))
+    for viewer in (0, 1):
+        view = board_view(table, viewer, "en", UiState(), mirrored=False, theme="redblack")
+        mine = view.colors[0] if viewer == table.game.on_roll else view.colors[1]
+        assert mine == "red" and set(view.colors) == {"red", "black"}
+    classic = board_view(table, 0, "en", UiState(), mirrored=False)
+    assert classic.colors == ("white", "black")

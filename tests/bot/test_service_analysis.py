@@ -67,10 +67,33 @@ def test_review_of_a_finished_game_is_cached(
 
 def test_review_refusals(service: Service, script: deque[int]) -> None:
     assert "no finished game" in service.review(ALICE, DM).text
-    script.extend([3, 1])
-    reply = service.play(ALICE, DM, level="beginner")
-    assert "not finished" in service.review(ALICE, DM, reply.game_id).text
     assert "does not exist" in service.review(ALICE, DM, 10**6).text
+    made = service.challenge(ALICE, CHANNEL, BOB, rated=False)
+    script.extend([5, 2])
+    game = press(service, BOB, made, "Accept").game_id
+    # A game between people is never analysed while it is played, by either of them.
+    for who in (ALICE, BOB):
+        refused = service.review(who, CHANNEL)
+        assert refused.ephemeral and f"Game #{game} between two people" in refused.text
+        assert f"Game #{game} between two people" in service.review(who, CHANNEL, game).text
+
+
+def test_review_and_export_take_the_same_game(service: Service, script: deque[int]) -> None:
+    # Issue 15.12: without a number both take the game in progress here, else the last
+    # finished one; a game against the computer can be reviewed as it goes, never cached.
+    first = service.play(ALICE, DM, level="beginner", points=1)
+    play_out(service, ALICE, DM, first)
+    assert f"Review of game #{first.game_id}" in service.review(ALICE, DM).text
+    assert f"Game #{first.game_id} as a .mat" in service.export(ALICE, DM).text
+    script.extend([3, 1])
+    second = service.play(ALICE, DM, level="beginner")
+    review = service.review(ALICE, DM)
+    assert f"Review of game #{second.game_id}" in review.text
+    assert "still in progress" in review.text.splitlines()[0]
+    assert f"Game #{second.game_id} as a .mat" in service.export(ALICE, DM).text
+    # Elsewhere (no game in progress in that channel) both fall back to the finished game.
+    assert f"Review of game #{first.game_id}" in service.review(ALICE, CHANNEL).text
+    assert f"Game #{first.game_id} as a .mat" in service.export(ALICE, CHANNEL).text
 
 
 def test_export_replays_in_the_engine(service: Service) -> None:
@@ -147,3 +170,24 @@ def test_review_shows_the_mistakes_of_the_player_who_asks(
         mistakes = [line for line in review.text.splitlines() if line.startswith("Mistake")]
         assert mistakes, review.text
         assert all(f"({person.name})" in line for line in mistakes), (person.name, mistakes)
+
+
+def test_the_hint_is_drawn_in_the_players_theme(
+    service: Service, script: deque[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import bot.service.analysis as analysis
+    from render import BoardView, render_board
+
+    views: list[BoardView] = []
+
+    def spy(position: Position, *, view: BoardView) -> bytes:
+        views.append(view)
+        return render_board(position, view=view)
+
+    monkeypatch.setattr(analysis, "render_board", spy)
+    service.settings_command(ALICE, DM, theme="redblack", mirrored=True)
+    script.extend([3, 1])
+    service.play(ALICE, DM, level="expert")
+    assert service.hint(ALICE, DM).image is not None
+    (view,) = views
+    assert view.theme == "redblack" and view.mirrored and view.colors == ("red", "black")

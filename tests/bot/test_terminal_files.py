@@ -1,0 +1,54 @@
+"""Nothing the terminal writes is ever overwritten (issue 15.3): board pictures go on being
+numbered after a restart, and each game's review and export files carry the game's number."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+from bot.service import Service
+from bot.terminal import Terminal
+from tests.bot.test_terminal import choose
+
+
+def _session(service: Service, images: Path, lines: list[str]) -> list[dict[str, Any]]:
+    """A new terminal (as after a restart: a fresh process, its counters at zero) on the same
+    database and pictures folder; it plays a game to the end, then runs ``lines``."""
+    out = io.StringIO()
+    term = Terminal(service, out=out, json_mode=True, images=images, user="Ann")
+    term.handle("/play level:beginner points:1 cube:false")
+    for _ in range(400):
+        last = json.loads(out.getvalue().splitlines()[-1])
+        if "Rematch" in last["buttons"]:
+            break
+        plays = list(last.get("plays", []))
+        term.handle(choose(last["buttons"], plays))
+    else:
+        raise AssertionError("the game did not end")
+    for line in lines:
+        term.handle(line)
+    return [json.loads(line) for line in out.getvalue().splitlines()]
+
+
+def _written(replies: list[dict[str, Any]]) -> list[str]:
+    paths = [r["image"] for r in replies if r.get("image")]
+    return paths + [f for r in replies for f in r.get("files", [])]
+
+
+def test_two_sessions_overwrite_nothing(service: Service, tmp_path: Path) -> None:
+    images = tmp_path / "boards"
+    first = _session(service, images, ["/review", "/export"])
+    first_files = {p: Path(p).read_bytes() for p in _written(first)}
+    second = _session(service, images, ["/review", "/export", "/export"])
+    paths = _written(first) + _written(second)
+    assert len(paths) == len(set(paths)), "a file name was used twice"
+    # Everything the first session wrote is still there, unchanged.
+    assert all(Path(p).read_bytes() == data for p, data in first_files.items())
+    assert len(list(images.iterdir())) == len(paths)
+    # Each game's review pictures are named after it.
+    reviews = [r for r in first + second if "Review of game" in r["text"]]
+    assert len(reviews) == 2
+    names = [Path(p).name for r in reviews for p in [r["image"], *r.get("files", [])]]
+    assert all(n.startswith("game-") for n in names) and len(set(names)) == len(names)
