@@ -31,7 +31,17 @@ from db.models import Game as GameRow
 from db.types import utcnow
 from engine import BackgammonError
 
-__all__ = ["Deps", "Settings", "Who", "answers", "refusal_text", "shared_lang"]
+__all__ = [
+    "Deps",
+    "GameEndHook",
+    "Settings",
+    "Who",
+    "answers",
+    "collect_posts",
+    "post",
+    "refusal_text",
+    "shared_lang",
+]
 
 P = ParamSpec("P")
 S = TypeVar("S")
@@ -44,6 +54,7 @@ class Settings:
     challenge_ttl: timedelta = timedelta(minutes=15)
     move_timeout: timedelta = timedelta(hours=24)
     max_match_length: int = 25
+    organizer_role: str | None = None  # tournaments: a role (name or id) that may organize
 
 
 @dataclass
@@ -57,6 +68,30 @@ class Who:
 
 # The language the running action found for its actor (set by Deps.who, read by answers).
 _found_lang: ContextVar[list[str] | None] = ContextVar("_found_lang", default=None)
+# Messages the running action posts besides its reply (a tournament's next matches, its
+# standings): collected here, attached to the reply by answers (or collect_posts) on success.
+_posts: ContextVar[list[Reply] | None] = ContextVar("_posts", default=None)
+
+GameEndHook = Callable[[Session, GameRow], None]
+"""Called in the unit of work that ends a game (a tournament records the result)."""
+
+
+def post(reply: Reply) -> None:
+    """Post ``reply`` as a message of its own once the running action commits."""
+    box = _posts.get()
+    if box is not None:
+        box.append(reply)
+
+
+@contextmanager
+def collect_posts() -> Iterator[list[Reply]]:
+    """Collect what the actions run inside post (the sweeps, which have no reply of their own)."""
+    box: list[Reply] = []
+    token = _posts.set(box)
+    try:
+        yield box
+    finally:
+        _posts.reset(token)
 
 
 @dataclass
@@ -74,6 +109,7 @@ class Deps:
     clock: Callable[[], datetime] = utcnow
     new_dice: Callable[[], GameDice] = GameDice.fresh
     dice_for: Callable[[bytes, int], GameDice] = GameDice
+    game_end: list[GameEndHook] = field(default_factory=list)
 
     @contextmanager
     def unit(self) -> Iterator[Session]:
@@ -127,8 +163,12 @@ def answers(
     def run(self: S, actor: Actor, /, *args: P.args, **kwargs: P.kwargs) -> Reply:
         box: list[str] = []
         token = _found_lang.set(box)
+        posts: list[Reply] = []
+        posted = _posts.set(posts)
         try:
-            return method(self, actor, *args, **kwargs)
+            reply = method(self, actor, *args, **kwargs)
+            reply.followups.extend(posts)
+            return reply
         except (Refusal, BackgammonError, GameMovedOn, GameNotFound) as error:
             if box:
                 lang = box[0]
@@ -138,6 +178,7 @@ def answers(
             return Reply(text=refusal_text(error, lang), ephemeral=True)
         finally:
             _found_lang.reset(token)
+            _posts.reset(posted)
 
     return run
 

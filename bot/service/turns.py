@@ -132,6 +132,9 @@ def save(deps: Deps, s: Session, row: GameRow, table: Table, dice: GameDice) -> 
     save_match(s, row, table.match, now=deps.clock())
     s.flush()  # finishing a match writes the row once more: buttons need the last version
     table.version = row.version
+    if table.match.is_over:
+        for hook in deps.game_end:  # a tournament's result, in the same unit of work
+            hook(s, row)
 
 
 def finish(
