@@ -5,6 +5,7 @@ language) and the server's list of tournaments."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 from bot.i18n import t
 from bot.service.replies import Button, Component, Reply
@@ -12,6 +13,7 @@ from bot.service.tournament_plan import State, bracket, standings, winners
 from bot.tournaments import Format
 from bot.tournaments.pictures import bracket_picture, standings_picture
 from db.models import MatchStatus, Tournament, TournamentStatus
+from render.tournament import TableFormat
 
 __all__ = [
     "TOURNAMENT_BUTTONS",
@@ -55,7 +57,9 @@ def rules_text(tour: Tournament, lang: str) -> str:
     if tour.max_players:
         parts.append(t("tournament.rules.limit", lang, limit=tour.max_players))
     if tour.clock_delay is not None and tour.clock_bank is not None:
-        clock = t("tournament.rules.clock", lang, delay=tour.clock_delay, bank=tour.clock_bank // 60)
+        clock = t(
+            "tournament.rules.clock", lang, delay=tour.clock_delay, bank=tour.clock_bank // 60
+        )
         parts.append(clock)
     else:
         parts.append(t("tournament.rules.no_clock", lang))
@@ -103,9 +107,10 @@ def standings_reply(state: State, lang: str, viewer: int | None = None) -> Reply
         )
     else:
         rows = standings(state)
+        kind = cast(TableFormat, tour.format)  # not a knockout: a table format
         image = standings_picture(
-            tour.format, rows, names, viewer=viewer, title=title, subtitle=subtitle, lang=lang
-        )  # type: ignore[arg-type]
+            kind, rows, names, viewer=viewer, title=title, subtitle=subtitle, lang=lang
+        )
     text = t("tournament.standings", lang, name=tour.name, played=_played(state))
     return Reply(text=text, image=image, image_name="standings.png")
 

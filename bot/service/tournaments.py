@@ -13,6 +13,7 @@ import re
 import secrets
 from collections.abc import Callable
 from datetime import datetime, timedelta
+from functools import partial
 
 from sqlalchemy.orm import Session
 
@@ -57,7 +58,7 @@ class Tournaments:
 
     @answers
     def tournament(
-        self, actor: Actor, where: Where, action: str = "info", **options: object
+        self, actor: Actor, /, where: Where, action: str = "info", **options: object
     ) -> Reply:
         """``/tournament action:...``: one of :data:`ACTIONS`."""
         if action not in ACTIONS:
@@ -231,11 +232,11 @@ class Tournaments:
             late = list(repo.overdue_games(s, now))
         notices: list[Notice] = []
         for tid in starts:
-            notices += self._posted(tid, lambda s, tid=tid: self._start_due(s, tid, now))
+            notices += self._posted(tid, partial(self._start_due, tid=tid, now=now))
         for tid in ends:
-            notices += self._posted(tid, lambda s, tid=tid: self._close_due(s, tid))
+            notices += self._posted(tid, partial(self._close_due, tid=tid))
         for game_id in late:
-            notices += self._posted(0, lambda s, g=game_id: self._forfeit_late(s, g, now))
+            notices += self._posted(0, partial(self._forfeit_late, game_id=game_id, now=now))
         return notices
 
     def _posted(self, tid: int, step: Callable[[Session], Tournament | None]) -> list[Notice]:

@@ -41,9 +41,7 @@ def db_factory(tmp_path: Path) -> Iterator[sessionmaker[Session]]:
     engine.dispose()
 
 
-def open_tournament(
-    service: Service, players: list[Actor], **options: object
-) -> tuple[int, Reply]:
+def open_tournament(service: Service, players: list[Actor], **options: object) -> tuple[int, Reply]:
     created = service.tournament(ORGANIZER, HERE, "create", name="Club night", **options)
     assert not created.ephemeral, created.text
     tid = int(created.buttons[0].custom_id.split(":")[1])
@@ -144,8 +142,7 @@ def test_a_20_player_5_round_swiss(db_factory: sessionmaker[Session]) -> None:
     assert max(pairs.values()) == 1, "a Swiss pairing repeated"
     assert {m.round for m in matches} == set(range(5))
     results = [
-        __import__("bot.service.tournament_plan", fromlist=["_result"])._result(m)
-        for m in matches
+        __import__("bot.service.tournament_plan", fromlist=["_result"])._result(m) for m in matches
     ]
     table = swiss_standings([p.id for p in players], results)
     tour = tournament_of(db_factory, tid)
@@ -237,7 +234,7 @@ def test_a_no_show_forfeits_after_the_deadline(db_factory: sessionmaker[Session]
     players = people(2)
     service = Service(db_factory, clock=clock)
     tid, _ = open_tournament(service, players, format="knockout")
-    game_id, mover, other = playing(db_factory, tid)[0]
+    _, _, other = playing(db_factory, tid)[0]
     assert service.tournament_sweep() == []
     clock.advance(hours=25)
     notices = service.tournament_sweep()
