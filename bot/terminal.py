@@ -19,7 +19,7 @@ import shlex
 import sys
 import zlib
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, Any
 
@@ -90,7 +90,8 @@ class Terminal:
 
     @property
     def actor(self) -> Actor:
-        return self._person(self.user, self.lang)
+        # The local player organizes tournaments: the keyboard is his server.
+        return replace(self._person(self.user, self.lang), organizer=True)
 
     def _person(self, name: str, locale: str | None = None) -> Actor:
         """A local player by name (remembered, so that a mention of him reads as his name)."""
@@ -234,6 +235,8 @@ class Terminal:
             self._print_json(reply, image_path, files)
         else:
             self._print_reply(reply, image_path, files)
+        for extra in reply.followups:  # a tournament's new boards and standings
+            self.show(extra)
 
     def _save_image(self, reply: Reply) -> str | None:
         if reply.image is None:

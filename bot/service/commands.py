@@ -205,6 +205,8 @@ COMMANDS: tuple[Command, ...] = (
         (Option("game", Kind.INTEGER, True, arg="game_id", low=1, high=GAME_ID_MAX),),
     ),
     Command("dice", "dice_stats", (_USER,)),
+    # Tournaments
+    Command("tournament", "tournament", _TOURNAMENT, guild_only=True),
     # Settings
     Command(
         "settings",
@@ -218,8 +220,6 @@ COMMANDS: tuple[Command, ...] = (
         ),
         private=True,
     ),
-    # Tournaments
-    Command("tournament", "tournament", _TOURNAMENT, guild_only=True),
     # The terminal's own
     Command("as", None, (Option("name", required=True, rest=True),), surface=Surface.TERMINAL),
     Command("quit", None, surface=Surface.TERMINAL),

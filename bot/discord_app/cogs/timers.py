@@ -39,6 +39,8 @@ class Timers(commands.Cog):
         # Any shard process may sweep: the notice stages in the database make sure a notice is
         # sent once, and the REST API reaches a channel whichever shard serves its guild.
         notices = await asyncio.to_thread(self.bot.service.sweep, lang_of=self._lang_of)
+        # Tournaments: starts at their start time, arenas closing, no-shows forfeiting.
+        notices += await asyncio.to_thread(self.bot.service.tournament_sweep)
         for notice in notices:
             await self._post(notice)
 
