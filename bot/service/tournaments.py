@@ -131,8 +131,10 @@ class Tournaments:
         }
 
     def _find(self, s: Session, where: Where, tid: int | None) -> Tournament:
-        if tid is None:
-            found = repo.current(s, where.guild_id)
+        if tid is None:  # the one under way, else the server's latest
+            found = repo.current(s, where.guild_id) or next(
+                iter(repo.guild_tournaments(s, where.guild_id, limit=1)), None
+            )
             tid = found.id if found else None
         tour = repo.lock(s, tid) if tid is not None else None
         if tour is None or tour.guild_id != where.guild_id:

@@ -5,6 +5,8 @@ database), and the tournament reaches its champion with everything consistent.""
 
 from __future__ import annotations
 
+import io
+import json
 import random
 from collections import Counter
 from collections.abc import Iterator
@@ -14,6 +16,7 @@ import pytest
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.service import Actor, Reply, Service, Where
+from bot.terminal import Terminal, user_id
 from bot.tournaments import swiss_standings
 from db import tournaments as repo
 from db.connection import make_engine, make_session_factory
@@ -262,3 +265,31 @@ def test_start_time_and_buttons(db_factory: sessionmaker[Session]) -> None:
     by_id = {p.id: p for p in people(3)}
     reply = resign_one(service, by_id, HERE, game, 1)
     assert any(f.image for f in reply.followups)  # standings after the result
+
+
+def test_a_whole_tournament_in_the_terminal(
+    db_factory: sessionmaker[Session], tmp_path: Path
+) -> None:
+    """Without Discord: ``/as NAME`` switches player, the typed commands do the rest."""
+    service = Service(db_factory, clock=Clock())
+    out = io.StringIO()
+    term = Terminal(service, out=out, json_mode=True, images=tmp_path, user="Olga")
+    names = ["Ann", "Bob", "Cy", "Dee", "Eve"]
+    term.run(["/tournament create name:Weekly format:knockout points:1"])
+    for name in names:
+        term.run([f"/as {name}", "/tournament join"])
+    term.run(["/as Olga", "/tournament start"])
+    by_id = {user_id(n): n for n in names}
+    for _ in range(4):  # five players, four matches
+        game = playing(db_factory, 1)
+        assert len(game) >= 1
+        _, mover, other = game[0]
+        term.run([f"/as {by_id[mover]}", "/resign", f"/as {by_id[other]}", "Accept"])
+    term.run(["/tournament standings", "/tournament list"])
+    replies = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert not [r for r in replies if r.get("ephemeral") and "now" not in r["text"]]
+    assert any("is the champion" in r["text"] for r in replies)
+    assert replies[-1]["text"].startswith("Tournaments on this server")
+    assert "🏆" in replies[-1]["text"]
+    assert replies[-2]["image"] and Path(replies[-2]["image"]).exists()
+    assert tournament_of(db_factory, 1).status is TournamentStatus.FINISHED
