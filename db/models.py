@@ -457,6 +457,11 @@ class TournamentMatch(Base):
     loser_points: Mapped[int | None]
     win_type: Mapped[int | None] = mapped_column(SmallInteger)  # bot.tournaments.WinType
     result_no: Mapped[int | None]  # the order the results came in (arena streaks)
+    # The clock, when the tournament has one: each player's time bank left (seconds), and
+    # since when the player to act has been thinking.
+    bank0: Mapped[float | None] = mapped_column(Double)
+    bank1: Mapped[float | None] = mapped_column(Double)
+    clock_since: Mapped[datetime | None]
     created_at: Mapped[Timestamp]
     finished_at: Mapped[datetime | None]
 

@@ -22,6 +22,7 @@ from sqlalchemy.orm.exc import StaleDataError
 
 from bot.dice import GameDice
 from bot.i18n import Text, error_text, language
+from bot.service.model import Table
 from bot.service.people import Actor, Prefs, Where
 from bot.service.refusal import Refusal
 from bot.service.replies import Reply
@@ -34,6 +35,7 @@ from engine import BackgammonError
 __all__ = [
     "Deps",
     "GameEndHook",
+    "GameSaveHook",
     "Settings",
     "Who",
     "answers",
@@ -74,6 +76,9 @@ _posts: ContextVar[list[Reply] | None] = ContextVar("_posts", default=None)
 
 GameEndHook = Callable[[Session, GameRow], None]
 """Called in the unit of work that ends a game (a tournament records the result)."""
+GameSaveHook = Callable[[Session, GameRow, Table], None]
+"""Called before a game's new state is written, the row still holding the old one (a
+tournament's clock charges the time the player took)."""
 
 
 def post(reply: Reply) -> None:
@@ -110,6 +115,7 @@ class Deps:
     new_dice: Callable[[], GameDice] = GameDice.fresh
     dice_for: Callable[[bytes, int], GameDice] = GameDice
     game_end: list[GameEndHook] = field(default_factory=list)
+    game_saving: list[GameSaveHook] = field(default_factory=list)
 
     @contextmanager
     def unit(self) -> Iterator[Session]:

@@ -22,6 +22,7 @@ from bot.service.model import Notes, Seat, Table
 from bot.service.newgame import NewGames
 from bot.service.present import board_reply
 from bot.service.tables import load_table, prefs_of
+from bot.service.tournament_clock import TournamentClock
 from bot.service.tournament_plan import Pairing, State, champion, finished, next_pairings
 from bot.service.tournament_view import standings_reply
 from bot.service.turns import save
@@ -54,6 +55,7 @@ class Runner:
     def __init__(self, deps: Deps) -> None:
         self.deps = deps
         self.new = NewGames(deps)
+        self.clock = TournamentClock(deps.clock)
 
     def state(self, s: Session, tour: Tournament, *, names: bool = False) -> State:
         entrants = repo.entrants(s, tour.id)
@@ -106,10 +108,10 @@ class Runner:
             repo.record_result(s, tour, match, winner_id=p.walkover, score=score, now=now)
             return
         game = self._game(s, tour, p.player0, p.player1)
-        new = repo.NewMatch(p.round, p.slot, p.player0, p.player1, game_id=game)
-        repo.add_match(s, tour, new, now=now)
+        new = repo.NewMatch(p.round, p.slot, p.player0, p.player1, game_id=game.id)
+        self.clock.start(tour, repo.add_match(s, tour, new, now=now), game)
 
-    def _game(self, s: Session, tour: Tournament, p0: int, p1: int) -> int:
+    def _game(self, s: Session, tour: Tournament, p0: int, p1: int) -> GameRow:
         """Start the match's game, a usual one, and post its board in the channel."""
         names = [_name(s, p) for p in (p0, p1)]
         seats = (Seat(names[0], user_id=p0), Seat(names[1], user_id=p1))
@@ -134,7 +136,7 @@ class Runner:
         reply = board_reply(table, tour.lang, notes)
         reply.mentions = (p0, p1)
         post(reply)
-        return row.id
+        return row
 
     def on_game_end(self, s: Session, row: GameRow) -> None:
         """The hook of :func:`bot.service.turns.save`: a tournament game ended, record it."""

@@ -55,6 +55,7 @@ class Tournaments:
         self.deps = deps
         self.run = Runner(deps)
         deps.game_end.append(self.run.on_game_end)
+        deps.game_saving.append(self.run.clock.on_saving)
 
     @answers
     def tournament(

@@ -10,17 +10,20 @@ import json
 import random
 from collections import Counter
 from collections.abc import Iterator
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.service import Actor, Reply, Service, Where
+from bot.service.refusal import aware
 from bot.terminal import Terminal, user_id
 from bot.tournaments import swiss_standings
 from db import tournaments as repo
 from db.connection import make_engine, make_session_factory
 from db.games import get_game
+from db.gamestate import load_match
 from db.migrate import upgrade
 from db.models import GameStatus, MatchStatus, TournamentStatus
 from tests.bot.conftest import Clock
@@ -293,3 +296,40 @@ def test_a_whole_tournament_in_the_terminal(
     assert "🏆" in replies[-1]["text"]
     assert replies[-2]["image"] and Path(replies[-2]["image"]).exists()
     assert tournament_of(db_factory, 1).status is TournamentStatus.FINISHED
+
+
+def test_a_clock_charges_the_bank_and_an_empty_bank_loses(
+    db_factory: sessionmaker[Session],
+) -> None:
+    """12 s a move + 2 min a point: a move after 100 s costs 88 s of the bank; a player who
+    lets his whole bank run out loses the match."""
+    clock = Clock()
+    players = people(2)
+    service = Service(db_factory, clock=clock)
+    tid, _ = open_tournament(service, players, format="knockout", clock="12+2")
+    game_id, mover, other = playing(db_factory, tid)[0]
+    with db_factory() as s:
+        row = get_game(s, game_id)
+        seat = row.seat_of(mover)
+        assert seat is not None
+        assert row.deadline is not None
+        assert aware(row.deadline) - clock.now == timedelta(seconds=132)  # delay + bank
+        play = str(load_match(row).game.legal_plays()[0])
+    clock.advance(seconds=100)
+    moved = service.move(next(p for p in players if p.id == mover), HERE, play)
+    assert not moved.ephemeral, moved.text
+    with db_factory() as s:
+        match = repo.match_of_game(s, game_id)
+        assert match is not None
+        banks = (match.bank0, match.bank1)
+        row = get_game(s, game_id)
+        assert row.turn == 1 - seat and row.deadline is not None
+        assert aware(row.deadline) - clock.now == timedelta(seconds=132)  # his full bank
+    assert banks[seat] == pytest.approx(120 - 88) and banks[1 - seat] == 120
+    clock.advance(seconds=131)
+    assert service.tournament_sweep() == []  # a second left
+    clock.advance(seconds=2)
+    assert service.tournament_sweep()
+    tour = tournament_of(db_factory, tid)
+    assert tour.status is TournamentStatus.FINISHED and tour.champion_id == mover
+    assert other != mover

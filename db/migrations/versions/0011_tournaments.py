@@ -137,6 +137,9 @@ def upgrade() -> None:
         sa.Column("loser_points", sa.Integer(), nullable=True),
         sa.Column("win_type", sa.SmallInteger(), nullable=True),
         sa.Column("result_no", sa.Integer(), nullable=True),
+        sa.Column("bank0", sa.Double(), nullable=True),
+        sa.Column("bank1", sa.Double(), nullable=True),
+        sa.Column("clock_since", sa.DateTime(timezone=True), nullable=True),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("finished_at", sa.DateTime(timezone=True), nullable=True),
         sa.ForeignKeyConstraint(
