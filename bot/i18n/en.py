@@ -328,6 +328,7 @@ MESSAGES: dict[str, str] = {
     "tournament.announce": "🏆 **Tournament #{id}: {name}**",
     "tournament.rules.format": "{format}",
     "tournament.rules.length": "matches to {points} points",
+    "tournament.rules.length_one": "1-point matches",
     "tournament.rules.cube_on": "with the cube",
     "tournament.rules.cube_off": "without the cube",
     "tournament.rules.rated": "rated",

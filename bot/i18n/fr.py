@@ -335,6 +335,7 @@ MESSAGES: dict[str, str] = {
     "tournament.announce": "🏆 **Tournoi n° {id} : {name}**",
     "tournament.rules.format": "{format}",
     "tournament.rules.length": "matchs en {points} points",
+    "tournament.rules.length_one": "matchs en 1 point",
     "tournament.rules.cube_on": "avec le videau",
     "tournament.rules.cube_off": "sans le videau",
     "tournament.rules.rated": "classé",

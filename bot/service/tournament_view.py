@@ -46,7 +46,7 @@ def rules_text(tour: Tournament, lang: str) -> str:
     """The tournament's rules in one paragraph."""
     parts = [
         t("tournament.rules.format", lang, format=format_name(tour, lang)),
-        t("tournament.rules.length", lang, points=tour.match_length),
+        _length(tour, lang),
         t("tournament.rules.cube_on" if tour.cube else "tournament.rules.cube_off", lang),
         t("tournament.rules.rated" if tour.rated else "tournament.rules.unrated", lang),
     ]
@@ -116,7 +116,13 @@ def standings_reply(state: State, lang: str, viewer: int | None = None) -> Reply
 
 
 def rules_summary(state: State, lang: str) -> str:
-    return t("tournament.rules.length", lang, points=state.tournament.match_length)
+    return _length(state.tournament, lang)
+
+
+def _length(tour: Tournament, lang: str) -> str:
+    if tour.match_length == 1:
+        return t("tournament.rules.length_one", lang)
+    return t("tournament.rules.length", lang, points=tour.match_length)
 
 
 def _played(state: State) -> int:
