@@ -333,3 +333,14 @@ def test_a_clock_charges_the_bank_and_an_empty_bank_loses(
     tour = tournament_of(db_factory, tid)
     assert tour.status is TournamentStatus.FINISHED and tour.champion_id == mover
     assert other != mover
+
+
+def test_the_command_offers_every_action_and_format() -> None:
+    from bot.service.commands import by_name
+    from bot.service.tournaments import ACTIONS, FORMATS
+
+    command = by_name("tournament")
+    assert command is not None
+    options = {o.name: o for o in command.options}
+    assert tuple(c.value for c in options["action"].choices) == ACTIONS
+    assert {c.value for c in options["format"].choices} == set(FORMATS)
