@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import os
 import random
+import subprocess
+import sys
 import threading
 import uuid
 from collections import Counter
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from sqlalchemy import make_url
@@ -26,6 +29,8 @@ from tests.bot.conftest import Clock
 from tests.bot.test_tournaments import HERE, check_consistent, open_tournament
 from tests.bot.tournament_players import people, playing, resign_one, tournament_of
 
+ROOT = Path(__file__).resolve().parents[2]
+HANG = 1800  # seconds: a guard against a hung worker only
 GUARD = 20_000  # actions at most per instance: a guard against a hang only
 
 
@@ -120,3 +125,36 @@ def test_two_instances_run_one_tournament(
         pairs = Counter(frozenset((m.player0_id, m.player1_id)) for m in matches)
         assert max(pairs.values()) == 1, "a pairing stored twice"
     assert playing(f1, tid) == []
+
+
+def worker(url: str, tid: int, half: int, count: int) -> subprocess.Popen[str]:
+    """A bot process playing the games of one half (``tests/bot/tournament_worker.py``)."""
+    command = [sys.executable, "-m", "tests.bot.tournament_worker", "--db", url]
+    command += ["--tournament", str(tid), "--half", str(half), "--players", str(count)]
+    env = {**os.environ, "LOG_LEVEL": "WARNING"}
+    return subprocess.Popen(command, cwd=ROOT, stderr=subprocess.PIPE, text=True, env=env)
+
+
+@pytest.mark.postgres
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("fmt", "count", "options", "results"),
+    [("knockout", 16, {}, 15), ("swiss", 20, {"rounds": 5}, 50)],
+)
+def test_two_processes_run_one_tournament(
+    pg_url: str, fmt: str, count: int, options: dict[str, object], results: int
+) -> None:
+    upgrade(make_engine(pg_url))
+    factory = make_session_factory(make_engine(pg_url))
+    players = people(count)
+    tid, _ = open_tournament(Service(factory), players, format=fmt, **options)
+    workers = [worker(pg_url, tid, half, count) for half in (0, 1)]
+    for process in workers:
+        _, err = process.communicate(timeout=HANG)
+        assert process.returncode == 0, err[-2000:]
+    tour = tournament_of(factory, tid)
+    assert tour.status is TournamentStatus.FINISHED and tour.results == results
+    check_consistent(factory, tid)
+    with factory() as s:
+        pairs = Counter(frozenset((m.player0_id, m.player1_id)) for m in repo.matches(s, tid))
+    assert max(pairs.values()) == 1
