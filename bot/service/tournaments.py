@@ -70,7 +70,10 @@ class Tournaments:
             return self._create(actor, where, options)
         if action == "list":
             return self._list(actor, where)
-        return self._on(actor, where, action, _int(options.get("tournament")), options)
+        given = options.get("tournament")
+        if given is not None and _int(given) is None:
+            raise Refusal("tournament.error.none")
+        return self._on(actor, where, action, _int(given), options)
 
     @answers
     def press(self, actor: Actor, where: Where, custom_id: str) -> Reply:

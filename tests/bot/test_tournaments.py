@@ -344,3 +344,16 @@ def test_the_command_offers_every_action_and_format() -> None:
     options = {o.name: o for o in command.options}
     assert tuple(c.value for c in options["action"].choices) == ACTIONS
     assert {c.value for c in options["format"].choices} == set(FORMATS)
+
+
+def test_a_rated_tournament_feeds_the_ratings(db_factory: sessionmaker[Session]) -> None:
+    clock = Clock()
+    players = people(2)
+    service = Service(db_factory, clock=clock)
+    tid, _ = open_tournament(service, players, format="knockout", rated=True, points=1)
+    game = playing(db_factory, tid)[0]
+    resign_one(service, {p.id: p for p in players}, HERE, game, 1)
+    with db_factory() as s:
+        ratings = repo.ratings_of(s, [game[1], game[2]])
+    assert ratings[game[2]] > 1500 > ratings[game[1]]  # the one who resigned lost
+    assert service.tournament(players[0], HERE, "standings", tournament=-1).ephemeral
