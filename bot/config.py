@@ -66,6 +66,7 @@ class Config:
     challenge_minutes: int = 15  # CHALLENGE_MINUTES
     move_timeout_hours: int = 24  # MOVE_TIMEOUT_HOURS
     log_level: str = "INFO"  # LOG_LEVEL
+    tournament_role: str | None = None  # TOURNAMENT_ROLE: a role (name or id) of organizers
     images_dir: Path = field(default_factory=lambda: Path("boards"))  # IMAGES_DIR (terminal)
 
     @classmethod
@@ -82,6 +83,7 @@ class Config:
             challenge_minutes=max(1, _int(env, "CHALLENGE_MINUTES", 15)),
             move_timeout_hours=max(1, _int(env, "MOVE_TIMEOUT_HOURS", 24)),
             log_level=env.get("LOG_LEVEL", "INFO").upper(),
+            tournament_role=env.get("TOURNAMENT_ROLE", "").strip() or None,
             images_dir=Path(env.get("IMAGES_DIR", "boards")),
         )
 

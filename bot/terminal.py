@@ -90,7 +90,8 @@ class Terminal:
 
     @property
     def actor(self) -> Actor:
-        return self._person(self.user, self.lang)
+        # The local player organizes tournaments: the keyboard is his server.
+        return replace(self._person(self.user, self.lang), organizer=True)
 
     def _person(self, name: str, locale: str | None = None) -> Actor:
         """A local player by name (remembered, so that a mention of him reads as his name)."""
@@ -247,6 +248,8 @@ class Terminal:
             self._print_json(reply, image_path, files)
         else:
             self._print_reply(reply, image_path, files)
+        for extra in reply.followups:  # a tournament's new boards and standings
+            self.show(extra)
 
     def _save_image(self, reply: Reply) -> str | None:
         if reply.image is None:

@@ -29,6 +29,7 @@ from sqlalchemy import (
     MetaData,
     SmallInteger,
     String,
+    UniqueConstraint,
     text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -41,14 +42,20 @@ __all__ = [
     "Challenge",
     "ChallengeStatus",
     "ComputerRecord",
+    "EntrantStatus",
     "Game",
     "GameEvent",
     "GameStatus",
     "GuildMember",
+    "MatchStatus",
     "Player",
     "Rating",
     "RatingHistory",
     "ResultKind",
+    "Tournament",
+    "TournamentEntrant",
+    "TournamentMatch",
+    "TournamentStatus",
 ]
 
 # Explicit constraint names, so that migrations can name what they alter (SQLite batch mode
@@ -354,3 +361,124 @@ class ComputerRecord(Base):
     points_won: Mapped[int] = mapped_column(default=0)
     points_lost: Mapped[int] = mapped_column(default=0)
     updated_at: Mapped[Timestamp]
+
+
+# -- Tournaments (issue 17) -----------------------------------------------------------------------
+
+
+class TournamentStatus(enum.StrEnum):
+    REGISTERING = "registering"
+    RUNNING = "running"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+
+
+class EntrantStatus(enum.StrEnum):
+    ACTIVE = "active"
+    WITHDRAWN = "withdrawn"
+    DISQUALIFIED = "disqualified"
+
+
+class MatchStatus(enum.StrEnum):
+    PLAYING = "playing"  # its game is on
+    FINISHED = "finished"  # played to the end (or decided by a walkover: no game)
+    BYE = "bye"  # a player sits out the round (player1 is None)
+    VOID = "void"  # the tournament was cancelled while it was on
+
+
+class Tournament(Base):
+    """A tournament in one server's channel. ``version`` goes up with every change of the
+    tournament (an entrant, a round paired, a result): every writer first bumps it, which
+    serializes the writers of one tournament on its row (see :mod:`db.tournaments`)."""
+
+    __tablename__ = "tournaments"
+    __table_args__ = (
+        Index(None, "guild_id", "id"),
+        Index(None, "status", "starts_at"),
+        CheckConstraint("match_length >= 1", name="match_length"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    guild_id: Mapped[int | None] = mapped_column(BigInteger)
+    channel_id: Mapped[int | None] = mapped_column(BigInteger)
+    name: Mapped[str] = mapped_column(String(100))
+    lang: Mapped[str] = mapped_column(String(8), default="en")  # of its channel's messages
+    format: Mapped[str] = mapped_column(String(16))  # bot.tournaments.Format
+    organizer_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("players.id"))
+    match_length: Mapped[int] = mapped_column(default=1)
+    cube: Mapped[bool] = mapped_column(Boolean, default=True)
+    rated: Mapped[bool] = mapped_column(Boolean, default=False)
+    rounds: Mapped[int | None]  # Swiss: the number of rounds
+    minutes: Mapped[int | None]  # arena: its length
+    max_players: Mapped[int | None]
+    clock_delay: Mapped[int | None]  # seconds per move, None without a clock
+    clock_bank: Mapped[int | None]  # seconds of time bank per point of the match
+    seed: Mapped[int] = mapped_column(BigInteger, default=0)  # the random draw of the seeding
+    status: Mapped[TournamentStatus] = mapped_column(
+        _enum(TournamentStatus, "status"), default=TournamentStatus.REGISTERING
+    )
+    starts_at: Mapped[datetime | None]
+    started_at: Mapped[datetime | None]
+    ends_at: Mapped[datetime | None]  # arena: no new pairing after it
+    finished_at: Mapped[datetime | None]
+    champion_id: Mapped[int | None] = mapped_column(BigInteger, ForeignKey("players.id"))
+    results: Mapped[int] = mapped_column(default=0)  # results so far: the order of the next
+    version: Mapped[int] = mapped_column(Integer, default=1)
+    created_at: Mapped[Timestamp]
+
+
+class TournamentEntrant(Base):
+    """A player registered in a tournament; ``seed`` is his place in the seeding (from 1)."""
+
+    __tablename__ = "tournament_entrants"
+
+    tournament_id: Mapped[int] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True
+    )
+    player_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("players.id"), primary_key=True)
+    joined: Mapped[int]  # the order of registration
+    seed: Mapped[int | None]
+    rating: Mapped[float] = mapped_column(Double, default=1500.0)  # at the start
+    status: Mapped[EntrantStatus] = mapped_column(
+        _enum(EntrantStatus, "status"), default=EntrantStatus.ACTIVE
+    )
+    joined_at: Mapped[Timestamp]
+
+
+class TournamentMatch(Base):
+    """One match of a tournament: ``(round, slot)`` is unique, so a pairing cannot be stored
+    twice; its game (a usual game row) is unique too. A bye has no second player and no game;
+    a walkover (the opponent withdrew) is finished without a game."""
+
+    __tablename__ = "tournament_matches"
+    __table_args__ = (
+        UniqueConstraint("tournament_id", "round", "slot"),
+        Index(None, "tournament_id", "status"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"))
+    round: Mapped[int]
+    slot: Mapped[int]
+    player0_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("players.id"))
+    player1_id: Mapped[int | None] = mapped_column(BigInteger, ForeignKey("players.id"))
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"), unique=True)
+    status: Mapped[MatchStatus] = mapped_column(
+        _enum(MatchStatus, "status"), default=MatchStatus.PLAYING
+    )
+    winner_id: Mapped[int | None] = mapped_column(BigInteger)
+    winner_points: Mapped[int | None]
+    loser_points: Mapped[int | None]
+    win_type: Mapped[int | None] = mapped_column(SmallInteger)  # bot.tournaments.WinType
+    result_no: Mapped[int | None]  # the order the results came in (arena streaks)
+    # The clock, when the tournament has one: each player's time bank left (seconds), and
+    # since when the player to act has been thinking.
+    bank0: Mapped[float | None] = mapped_column(Double)
+    bank1: Mapped[float | None] = mapped_column(Double)
+    clock_since: Mapped[datetime | None]
+    created_at: Mapped[Timestamp]
+    finished_at: Mapped[datetime | None]
+
+    def other(self, player_id: int) -> int | None:
+        """The opponent of ``player_id`` in this match."""
+        return self.player1_id if self.player0_id == player_id else self.player0_id

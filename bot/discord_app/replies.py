@@ -14,6 +14,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from io import BytesIO
 from typing import Any
 
@@ -43,7 +44,20 @@ def who(interaction: discord.Interaction[Any]) -> tuple[Actor, Where]:
         guild_id=interaction.guild_id,
         guild_locale=str(guild_locale) if guild_locale else None,
     )
-    return user_actor(interaction.user, interaction.locale), where
+    actor = user_actor(interaction.user, interaction.locale)
+    if interaction.guild_id is not None and _organizer(interaction):
+        actor = replace(actor, organizer=True)
+    return actor, where
+
+
+def _organizer(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the member may organize tournaments: Manage Server, or the configured role."""
+    if interaction.permissions.manage_guild:
+        return True
+    service = getattr(interaction.client, "service", None)
+    role = service.settings.organizer_role if service is not None else None
+    roles = getattr(interaction.user, "roles", ())
+    return role is not None and any(role in (str(r.id), r.name) for r in roles)
 
 
 def _content(reply: Reply) -> str:
@@ -95,6 +109,7 @@ async def answer(
     reply = await work
     await deliver(interaction, reply, component=component, deferred_private=private)
     await _ping(interaction, reply)
+    await _followups(interaction, reply)
     log.log(
         logging.INFO if deferred else logging.DEBUG,
         "%s by %s answered in %.0f ms%s",
@@ -120,6 +135,20 @@ async def _ping(interaction: discord.Interaction[Any], reply: Reply) -> None:
         await interaction.followup.send(reply.ping, allowed_mentions=mentions)
     except discord.HTTPException:
         log.warning("could not send the turn notice of interaction %s", interaction.id)
+
+
+async def _followups(interaction: discord.Interaction[Any], reply: Reply) -> None:
+    """Post the messages the action made besides its reply (a tournament's next boards and
+    standings), each a message of its own in the channel."""
+    for extra in reply.followups:
+        try:
+            await interaction.followup.send(
+                _content(extra),
+                allowed_mentions=_mentions(extra),
+                **_new_message_extras(extra, build_view(extra)),
+            )
+        except discord.HTTPException:
+            log.warning("could not post a follow-up of interaction %s", interaction.id)
 
 
 def _what(interaction: discord.Interaction[Any]) -> str:

@@ -14,6 +14,7 @@ from bot.service.present import board_reply
 from bot.service.refusal import Refusal
 from bot.service.replies import Reply
 from bot.service.tables import Seated, localized, seat_names, seated
+from bot.service.tournaments import Tournaments
 from bot.service.turns import finish
 from db.models import GameStatus
 
@@ -23,10 +24,13 @@ __all__ = ["Buttons"]
 class Buttons:
     """:meth:`press`: every button of every message."""
 
-    def __init__(self, deps: Deps, games: Games, challenges: Challenges) -> None:
+    def __init__(
+        self, deps: Deps, games: Games, challenges: Challenges, tournaments: Tournaments
+    ) -> None:
         self.deps = deps
         self.games = games
         self.challenges = challenges
+        self.tournaments = tournaments
 
     def press(self, actor: Actor, where: Where, custom_id: str, value: str | None = None) -> Reply:
         """A button or select menu press (``value``: the option chosen in a select menu)."""
@@ -38,6 +42,8 @@ class Buttons:
         challenge_action = ChallengeAction.parse(custom_id)
         if challenge_action is not None:
             return self.challenges.answer(actor, where, challenge_action)
+        if custom_id.startswith("tn:"):
+            return self.tournaments.press(actor, where, custom_id)
         return self._unknown(actor)
 
     @answers

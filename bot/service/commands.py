@@ -122,6 +122,34 @@ _SCOPES = (
 _LANGUAGES = tuple(Label(f"settings.lang_{code}", code) for code in LANGUAGE_CHOICES)
 _THEMES = tuple(Label(f"theme.{name}", name) for name in THEME_CHOICES)
 _SETTING = Kind.FLAG
+# /tournament: one command, what to do as its first option (the terminal takes it bare:
+# "/tournament join").
+_TOURNAMENT_ACTIONS = (
+    "create", "join", "leave", "start", "standings", "info", "list", "disqualify", "cancel",
+)  # fmt: skip
+_TOURNAMENT_FORMATS = ("knockout", "round_robin", "swiss", "arena")
+_TOURNAMENT = (
+    Option(
+        "action",
+        required=True,
+        choices=tuple(Label(f"cmd.tournament.choice.{a}", a) for a in _TOURNAMENT_ACTIONS),
+    ),
+    Option("name", low=1, high=100),
+    Option(
+        "format",
+        choices=tuple(Label(f"tournament.format.{f}", f) for f in _TOURNAMENT_FORMATS),
+    ),
+    Option("points", Kind.INTEGER, low=1, high=Settings().max_match_length),
+    Option("cube", Kind.FLAG, default=True),
+    Option("rated", Kind.FLAG, default=False),
+    Option("start", Kind.INTEGER, low=0, high=10080),  # minutes from now
+    Option("minutes", Kind.INTEGER, low=5, high=1440),
+    Option("rounds", Kind.INTEGER, low=1, high=20),
+    Option("limit", Kind.INTEGER, low=2, high=256),
+    Option("clock", low=3, high=7),  # "12+2"
+    Option("player", Kind.USER),
+    Option("tournament", Kind.INTEGER, low=1, high=GAME_ID_MAX),
+)
 
 COMMANDS: tuple[Command, ...] = (
     # Playing
@@ -177,6 +205,8 @@ COMMANDS: tuple[Command, ...] = (
         (Option("game", Kind.INTEGER, True, arg="game_id", low=1, high=GAME_ID_MAX),),
     ),
     Command("dice", "dice_stats", (_USER,)),
+    # Tournaments
+    Command("tournament", "tournament", _TOURNAMENT, guild_only=True),
     # Settings
     Command(
         "settings",

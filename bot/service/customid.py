@@ -23,7 +23,15 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
-__all__ = ["CHALLENGE_ID_RE", "GAME_ID_RE", "Answer", "ChallengeAction", "GameAction", "Press"]
+__all__ = [
+    "CHALLENGE_ID_RE",
+    "GAME_ID_RE",
+    "TOURNAMENT_ID_RE",
+    "Answer",
+    "ChallengeAction",
+    "GameAction",
+    "Press",
+]
 
 
 class Press(StrEnum):
@@ -62,6 +70,8 @@ GAME_ID_RE = (
     r"(?::(?P<arg>[\w\-/*() ]{1,60}))?"
 )
 CHALLENGE_ID_RE = r"ch:(?P<challenge>\d{1,12}):(?P<action>" + "|".join(Answer) + ")"
+# A tournament's buttons (bot.service.tournaments): any action word, refused there if unknown.
+TOURNAMENT_ID_RE = r"tn:(?P<tournament>\d{1,12}):(?P<action>[a-z_]{1,16})"
 
 _GAME = re.compile(GAME_ID_RE)
 _CHALLENGE = re.compile(CHALLENGE_ID_RE)

@@ -25,6 +25,7 @@ from sqlalchemy.orm.exc import StaleDataError
 
 from bot.dice import GameDice
 from bot.i18n import Text, error_text, language
+from bot.service.model import Table
 from bot.service.people import Actor, Prefs, Where
 from bot.service.refusal import Refusal
 from bot.service.replies import Reply
@@ -34,7 +35,18 @@ from db.models import Game as GameRow
 from db.types import utcnow
 from engine import BackgammonError
 
-__all__ = ["Deps", "Settings", "Who", "answers", "refusal_text", "shared_lang"]
+__all__ = [
+    "Deps",
+    "GameEndHook",
+    "GameSaveHook",
+    "Settings",
+    "Who",
+    "answers",
+    "collect_posts",
+    "post",
+    "refusal_text",
+    "shared_lang",
+]
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +61,7 @@ class Settings:
     challenge_ttl: timedelta = timedelta(minutes=15)
     move_timeout: timedelta = timedelta(hours=24)
     max_match_length: int = 25
+    organizer_role: str | None = None  # tournaments: a role (name or id) that may organize
 
 
 @dataclass
@@ -62,6 +75,33 @@ class Who:
 
 # The language the running action found for its actor (set by Deps.who, read by answers).
 _found_lang: ContextVar[list[str] | None] = ContextVar("_found_lang", default=None)
+# Messages the running action posts besides its reply (a tournament's next matches, its
+# standings): collected here, attached to the reply by answers (or collect_posts) on success.
+_posts: ContextVar[list[Reply] | None] = ContextVar("_posts", default=None)
+
+GameEndHook = Callable[[Session, GameRow], None]
+"""Called in the unit of work that ends a game (a tournament records the result)."""
+GameSaveHook = Callable[[Session, GameRow, Table], None]
+"""Called before a game's new state is written, the row still holding the old one (a
+tournament's clock charges the time the player took)."""
+
+
+def post(reply: Reply) -> None:
+    """Post ``reply`` as a message of its own once the running action commits."""
+    box = _posts.get()
+    if box is not None:
+        box.append(reply)
+
+
+@contextmanager
+def collect_posts() -> Iterator[list[Reply]]:
+    """Collect what the actions run inside post (the sweeps, which have no reply of their own)."""
+    box: list[Reply] = []
+    token = _posts.set(box)
+    try:
+        yield box
+    finally:
+        _posts.reset(token)
 
 
 @dataclass
@@ -79,6 +119,8 @@ class Deps:
     clock: Callable[[], datetime] = utcnow
     new_dice: Callable[[], GameDice] = GameDice.fresh
     dice_for: Callable[[bytes, int], GameDice] = GameDice
+    game_end: list[GameEndHook] = field(default_factory=list)
+    game_saving: list[GameSaveHook] = field(default_factory=list)
 
     @contextmanager
     def unit(self) -> Iterator[Session]:
@@ -132,14 +174,19 @@ def answers(
     def run(self: S, actor: Actor, /, *args: P.args, **kwargs: P.kwargs) -> Reply:
         box: list[str] = []
         token = _found_lang.set(box)
+        posts: list[Reply] = []
+        posted = _posts.set(posts)
         try:
-            return method(self, actor, *args, **kwargs)
+            reply = method(self, actor, *args, **kwargs)
+            reply.followups.extend(posts)
+            return reply
         except (Refusal, BackgammonError, GameMovedOn, GameNotFound, DatabaseUnavailable) as error:
             return Reply(
                 text=refusal_text(error, _refusal_lang(self, actor, box, error)), ephemeral=True
             )
         finally:
             _found_lang.reset(token)
+            _posts.reset(posted)
 
     return run
 

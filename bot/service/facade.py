@@ -27,6 +27,7 @@ from bot.service.info import Info
 from bot.service.integrity import Integrity
 from bot.service.settings import PlayerSettings
 from bot.service.timers import Timers
+from bot.service.tournaments import Tournaments
 from db.types import utcnow
 from engine import Position
 
@@ -56,6 +57,7 @@ class Service:
         games, challenges = Games(deps), Challenges(deps)
         analysis, info, integrity = Analysis(deps), Info(deps), Integrity(deps)
         timers, prefs = Timers(deps), PlayerSettings(deps)
+        tournaments = Tournaments(deps)  # hooks itself on the end of every game
         # Playing
         self.play = games.play
         self.move = games.move
@@ -65,7 +67,7 @@ class Service:
         self.autocomplete_moves = games.autocomplete_moves
         self.text_board = games.text_board
         self.challenge = challenges.challenge
-        self.press = Buttons(deps, games, challenges).press
+        self.press = Buttons(deps, games, challenges, tournaments).press
         # Analysis, information, fair dice, settings
         self.hint = analysis.hint
         self.review = analysis.review
@@ -78,6 +80,9 @@ class Service:
         self.verify = integrity.verify
         self.dice_stats = integrity.dice_stats
         self.settings_command = prefs.settings_command
+        # Tournaments
+        self.tournament = tournaments.tournament
+        self.tournament_sweep = tournaments.sweep
         # The move timer
         self.sweep = timers.sweep
         self.reminder_before = timers.reminder_before

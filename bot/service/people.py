@@ -16,12 +16,15 @@ DEFAULT_THEME = "classic"  # render.BoardView's default
 @dataclass(frozen=True)
 class Actor:
     """The person behind an action. ``locale`` is Discord's ``interaction.locale`` (or the
-    terminal's language); ``is_bot`` marks bot accounts, which cannot be challenged."""
+    terminal's language); ``is_bot`` marks bot accounts, which cannot be challenged;
+    ``organizer``: the adapter found he may organize tournaments here (Manage Server or the
+    configured role; the terminal's local player always may)."""
 
     id: int
     name: str
     locale: str | None = None
     is_bot: bool = False
+    organizer: bool = False
 
 
 @dataclass(frozen=True)

@@ -65,6 +65,8 @@ class Reply:
     :param match_id: its Match ID.
     :param mentions: user ids the message may ping (the player whose turn it is).
     :param attachments: further files (at most 9 with the picture: Discord takes 10).
+    :param followups: further messages to post in the channel after this one (a tournament's
+        next matches and standings), each a reply of its own.
     :param ping: a short line for the player whose turn it now is, sent as a message of its
         own (the game message is usually edited, and an edit notifies nobody).
     """
@@ -81,6 +83,7 @@ class Reply:
     game_id: int | None = None
     attachments: list[Attachment] = field(default_factory=list)
     ping: str | None = None
+    followups: list[Reply] = field(default_factory=list)
 
     @property
     def buttons(self) -> list[Button]:

@@ -130,9 +130,14 @@ def save(deps: Deps, s: Session, row: GameRow, table: Table, dice: GameDice) -> 
         # The seed is published with the result: from now on anyone can check every die.
         table.revealed_seed = row.dice_seed
         row.dice_revealed_at = deps.clock()
+    for saving in deps.game_saving:  # a tournament's clock, while the row has the old turn
+        saving(s, row, table)
     save_match(s, row, table.match, now=deps.clock())
     s.flush()  # finishing a match writes the row once more: buttons need the last version
     table.version = row.version
+    if table.match.is_over:
+        for ended in deps.game_end:  # a tournament's result, in the same unit of work
+            ended(s, row)
 
 
 def finish(

@@ -219,7 +219,8 @@ def test_the_linter_catches_what_discord_rejects(payload: list[dict[str, Any]]) 
 # -- what the payload says ----------------------------------------------------------------------
 
 COMMANDS = ["play", "challenge", "move", "undo", "board", "resign", "hint", "review", "export"]
-COMMANDS += ["leaderboard", "stats", "history", "rules", "help", "verify", "dice", "settings"]
+COMMANDS += ["leaderboard", "stats", "history", "rules", "help", "verify", "dice", "tournament"]
+COMMANDS += ["settings"]
 
 
 def test_every_command_is_there_in_english_and_french(payload: list[dict[str, Any]]) -> None:
@@ -242,7 +243,7 @@ def test_every_command_is_there_in_english_and_french(payload: list[dict[str, An
 def test_where_commands_can_be_used(payload: list[dict[str, Any]]) -> None:
     for command in payload:
         assert command["integration_types"] == [GUILD_INSTALL, USER_INSTALL]
-        if command["name"] == "challenge":  # a challenge waits in a channel both players see
+        if command["name"] in ("challenge", "tournament"):  # in a channel everybody sees
             assert command["contexts"] == [GUILD] and command["dm_permission"] is False
         else:
             assert command["contexts"] == [GUILD, BOT_DM, PRIVATE_CHANNEL]

@@ -13,6 +13,7 @@ import logging
 from collections import deque
 from typing import Any
 
+import discord
 import pytest
 import simcord
 from simcord import Env, InteractionResult, MemberActor, ResponseMessage, UserHandle
@@ -530,3 +531,48 @@ async def test_every_play_made_by_itself_is_a_picture(env: Env, script: deque[in
     started = response(await ann.slash("play", level="beginner", position=pid, cube=False))
     assert [a.filename for a in started.attachments] == ["board.png", "play-1.png"]
     assert "20/9" in started.content and "Computer (beginner) rolled 3-1" in started.content
+
+
+# -- a tournament (issue 17) ----------------------------------------------------------------------
+
+
+async def test_a_tournament_created_joined_started_played_and_its_standings(
+    env: Env, guild: Any, channel: Any
+) -> None:
+    staff = guild.create_role("Staff", permissions=discord.Permissions(manage_guild=True))
+    olga = guild.add_member(env.create_user("olga"), roles=[staff])
+    ann, bob = member(env, guild, "ann"), member(env, guild, "bob")
+    refused = await ann.slash(channel, "tournament", action="create", name="Friday")
+    assert refused.ephemeral  # no Manage Server
+    made = await olga.slash(
+        channel, "tournament", action="create", name="Friday", format="knockout"
+    )
+    announcement = response(made)
+    assert not made.ephemeral and "Friday" in announcement.content
+    assert labels(announcement) == ["Join", "Leave", "Start"]
+    for player in (ann, bob):
+        joined = await player.click(announcement, label="Join")
+        assert not joined.ephemeral
+    assert "ann, bob" in fresh(env, announcement).content  # the list, updated in place
+    early = await ann.click(announcement, label="Start")
+    assert early.ephemeral  # only the organizer starts
+    started = await olga.click(announcement, label="Start")
+    assert not started.ephemeral
+    boards = [f for f in started.followups if is_board(f)]
+    assert len(boards) == 1 and f"<@{ann.id}>" in boards[0].content
+    # The match: whoever is to play resigns, the other accepts; the result is reported.
+    mover, other = (ann, bob) if f"<@{ann.id}>" in boards[0].content.split("\n")[0] else (bob, ann)
+    offer = await mover.slash(channel, "resign")
+    if offer.ephemeral:  # not his turn: the other one resigns
+        mover, other = other, mover
+        offer = await mover.slash(channel, "resign")
+    assert not offer.ephemeral
+    over = await other.click(response(offer), label="Accept")
+    assert not over.ephemeral
+    champion = [f for f in over.followups if "champion" in f.content]
+    assert champion and [a.filename for a in champion[0].attachments] == ["standings.png"]
+    standings = await ann.slash(channel, "tournament", action="standings", tournament=1)
+    assert not standings.ephemeral
+    assert [a.filename for a in response(standings).attachments] == ["standings.png"]
+    history = await bob.slash(channel, "tournament", action="list")
+    assert "Friday" in response(history).content and "🏆" in response(history).content

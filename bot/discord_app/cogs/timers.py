@@ -38,7 +38,10 @@ class Timers(commands.Cog):
     async def sweep(self) -> None:
         # Any shard process may sweep: the notice stages in the database make sure a notice is
         # sent once, and the REST API reaches a channel whichever shard serves its guild.
-        notices = await asyncio.to_thread(self.bot.service.sweep, lang_of=self._lang_of)
+        # Tournaments first (starts, arenas closing, no-shows and empty time banks forfeiting),
+        # so that a tournament game is decided before the move timer offers a claim.
+        notices = await asyncio.to_thread(self.bot.service.tournament_sweep)
+        notices += await asyncio.to_thread(self.bot.service.sweep, lang_of=self._lang_of)
         for notice in notices:
             await self._post(notice)
 

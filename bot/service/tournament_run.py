@@ -1,0 +1,225 @@
+"""Running a tournament: the start (seeding), pairing what is due as usual games, the result
+of each game as it ends, withdrawals and the end.
+
+Every function here runs inside the caller's unit of work with the tournament locked
+(:func:`db.tournaments.lock`): a result, the pairings it makes possible and the new games are
+committed together with the move that ended the game, or not at all. A crash at any moment
+therefore loses nothing and pairs nobody twice, and several processes take turns on the lock.
+What the channel should see (the new boards, the standings, the champion) is posted with
+:func:`bot.service.deps.post` once the action commits.
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import timedelta
+
+from sqlalchemy.orm import Session
+
+from bot.i18n import t
+from bot.service.deps import Deps, post
+from bot.service.model import Notes, Seat, Table
+from bot.service.newgame import NewGames
+from bot.service.present import board_reply
+from bot.service.tables import load_table, prefs_of
+from bot.service.tournament_clock import TournamentClock
+from bot.service.tournament_plan import Pairing, State, champion, finished, next_pairings
+from bot.service.tournament_view import standings_reply
+from bot.service.turns import save
+from bot.tournaments import Format, seed_at_random, seed_by_rating
+from db import players as player_repo
+from db import tournaments as repo
+from db.games import NewGame, active_game_in_channel, expire_game, get_game
+from db.gamestate import load_match
+from db.models import (
+    EntrantStatus,
+    GameStatus,
+    MatchStatus,
+    ResultKind,
+    Tournament,
+    TournamentMatch,
+    TournamentStatus,
+)
+from db.models import Game as GameRow
+from engine import Match
+
+__all__ = ["Runner"]
+
+_MAX_PASSES = 1000  # walkovers can free further matches: a bound, never reached
+_WIN_TYPE = {ResultKind.GAMMON: 2, ResultKind.BACKGAMMON: 3}
+
+
+class Runner:
+    """The tournament side of the games: start, pair, record, finish."""
+
+    def __init__(self, deps: Deps) -> None:
+        self.deps = deps
+        self.new = NewGames(deps)
+        self.clock = TournamentClock(deps.clock)
+
+    def state(self, s: Session, tour: Tournament, *, names: bool = False) -> State:
+        entrants = repo.entrants(s, tour.id)
+        found = repo.player_names(s, [e.player_id for e in entrants]) if names else {}
+        return State(tour, entrants, repo.matches(s, tour.id), found)
+
+    def start(self, s: Session, tour: Tournament) -> None:
+        """Seed the players and pair the first matches (the tournament is locked)."""
+        now = self.deps.clock()
+        entrants = [e for e in repo.entrants(s, tour.id) if e.status is EntrantStatus.ACTIVE]
+        ratings = repo.ratings_of(s, [e.player_id for e in entrants])
+        ids = [e.player_id for e in entrants]
+        if tour.rated or tour.format == Format.ARENA:
+            order = seed_by_rating(ids, ratings)
+        else:
+            order = seed_at_random(ids, random.Random(tour.seed))
+        seed = {p: i + 1 for i, p in enumerate(order)}
+        for e in entrants:
+            e.seed, e.rating = seed[e.player_id], ratings[e.player_id]
+        tour.status, tour.started_at = TournamentStatus.RUNNING, now
+        if tour.format == Format.ARENA:
+            tour.ends_at = now + timedelta(minutes=tour.minutes or 60)
+        s.flush()
+        self.advance(s, tour)
+
+    def advance(self, s: Session, tour: Tournament) -> None:
+        """Pair every match that is due; close the tournament when nothing is left to play."""
+        if tour.status is not TournamentStatus.RUNNING:
+            return
+        now = self.deps.clock()
+        for _ in range(_MAX_PASSES):
+            state = self.state(s, tour)
+            pairings = next_pairings(state, now)
+            if not pairings:
+                break
+            for pairing in pairings:
+                self._store(s, tour, pairing)
+        if finished(state, now):
+            self._finish(s, tour, state)
+
+    def _store(self, s: Session, tour: Tournament, p: Pairing) -> None:
+        now = self.deps.clock()
+        if p.player1 is None:
+            new = repo.NewMatch(p.round, p.slot, p.player0, None, status=MatchStatus.BYE)
+            repo.add_match(s, tour, new, now=now)
+            return
+        if p.walkover is not None:
+            match = repo.add_match(s, tour, repo.NewMatch(p.round, p.slot, p.player0, p.player1))
+            score = (tour.match_length, 0)
+            repo.record_result(s, tour, match, winner_id=p.walkover, score=score, now=now)
+            return
+        game = self._game(s, tour, p.player0, p.player1)
+        new = repo.NewMatch(p.round, p.slot, p.player0, p.player1, game_id=game.id)
+        self.clock.start(tour, repo.add_match(s, tour, new, now=now), game)
+
+    def _game(self, s: Session, tour: Tournament, p0: int, p1: int) -> GameRow:
+        """Start the match's game, a usual one, and post its board in the channel."""
+        names = [_name(s, p) for p in (p0, p1)]
+        seats = (Seat(names[0], user_id=p0), Seat(names[1], user_id=p1))
+        match = Match(length=tour.match_length, cube=tour.cube)
+        table = Table(0, 0, seats, match, rated=tour.rated)
+        # One active game per player and channel: a player busy in the tournament's channel
+        # (a casual game) gets his match outside it; the buttons work anywhere.
+        channel: int | None = tour.channel_id
+        if any(active_game_in_channel(s, channel, player_id=p) for p in (p0, p1)):
+            channel = None
+        new = NewGame(
+            player0_id=p0,
+            player1_id=p1,
+            rated=tour.rated,
+            guild_id=tour.guild_id,
+            channel_id=channel,
+            deadline=self.deps.clock() + self.deps.settings.move_timeout,
+        )
+        notes = Notes()
+        notes.add("tournament.match_intro", name=tour.name, p0=f"<@{p0}>", p1=f"<@{p1}>")
+        row = self.new.start(s, table, new, notes, prefs_of(s, table), tour.lang)
+        reply = board_reply(table, tour.lang, notes)
+        reply.mentions = (p0, p1)
+        post(reply)
+        return row
+
+    def on_game_end(self, s: Session, row: GameRow) -> None:
+        """The hook of :func:`bot.service.turns.save`: a tournament game ended, record it."""
+        found = repo.match_of_game(s, row.id)
+        if found is None or found.status is not MatchStatus.PLAYING:
+            return
+        tour = repo.lock(s, found.tournament_id)
+        match = repo.match_of_game(s, row.id)  # read again under the lock
+        if tour is None or match is None or match.status is not MatchStatus.PLAYING:
+            return
+        if row.winner is None:
+            return
+        self._record(s, tour, match, row)
+        self.advance(s, tour)
+        if tour.status is TournamentStatus.RUNNING:
+            post(standings_reply(self.state(s, tour, names=True), tour.lang))
+
+    def _record(self, s: Session, tour: Tournament, match: TournamentMatch, row: GameRow) -> None:
+        seat = row.winner
+        assert seat is not None
+        winner = row.player_id(seat)
+        assert winner is not None
+        score = load_match(row).score
+        won, lost = score[seat], score[1 - seat]
+        if row.result_kind is ResultKind.TIMEOUT or won <= lost:
+            won = max(tour.match_length, lost + 1)  # a forfeit: the match is the winner's
+        kind = _WIN_TYPE.get(row.result_kind or ResultKind.SINGLE, 1)
+        now = self.deps.clock()
+        repo.record_result(
+            s, tour, match, winner_id=winner, score=(won, lost), win_type=kind, now=now
+        )
+
+    def forfeit(self, s: Session, match: TournamentMatch, loser: int) -> None:
+        """``loser`` gives up his match in progress: his game ends as a forfeit (the hook then
+        records the result and pairs on)."""
+        assert match.game_id is not None
+        row = get_game(s, match.game_id)
+        seat = row.seat_of(loser)
+        if row.status is not GameStatus.ACTIVE or seat is None:
+            return
+        table = load_table(self.deps, s, row)
+        table.match.forfeit(seat)
+        save(self.deps, s, row, table, self.deps.dice(row))
+
+    def leave(self, s: Session, tour: Tournament, player: int, status: EntrantStatus) -> None:
+        """A player withdraws or is disqualified: he forfeits the match he is playing and
+        loses the ones he was still to play by walkover."""
+        for entrant in repo.entrants(s, tour.id):
+            if entrant.player_id == player:
+                entrant.status = status
+        s.flush()
+        for match in repo.matches(s, tour.id):
+            if match.status is MatchStatus.PLAYING and player in (
+                match.player0_id,
+                match.player1_id,
+            ):
+                self.forfeit(s, match, player)
+        self.advance(s, tour)
+
+    def cancel(self, s: Session, tour: Tournament) -> None:
+        """Stop everything: the games in progress end without a result, the matches are void."""
+        now = self.deps.clock()
+        for match in repo.matches(s, tour.id):
+            if match.status is MatchStatus.PLAYING:
+                match.status = MatchStatus.VOID
+                if match.game_id is not None:
+                    row = get_game(s, match.game_id)
+                    if row.status is GameStatus.ACTIVE:
+                        expire_game(s, row, now=now)
+        tour.status, tour.finished_at = TournamentStatus.CANCELLED, now
+        s.flush()
+
+    def _finish(self, s: Session, tour: Tournament, state: State) -> None:
+        tour.status = TournamentStatus.FINISHED
+        tour.finished_at = self.deps.clock()
+        tour.champion_id = champion(state)
+        s.flush()
+        reply = standings_reply(self.state(s, tour, names=True), tour.lang)
+        name = _name(s, tour.champion_id) if tour.champion_id else "-"
+        reply.text = t("tournament.champion", tour.lang, name=tour.name, player=name)
+        post(reply)
+
+
+def _name(s: Session, player_id: int) -> str:
+    row = player_repo.get_player(s, player_id)
+    return row.display_name if row else str(player_id)

@@ -1,0 +1,160 @@
+"""What a tournament looks like in the channel: its announcement (rules, Join / Leave / Start
+buttons), its standings (a bracket for a knockout, a table for the others, in the viewer's
+language) and the server's list of tournaments."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import cast
+
+from bot.i18n import t
+from bot.service.replies import Button, Component, Reply
+from bot.service.tournament_plan import State, bracket, standings, winners
+from bot.tournaments import Format
+from bot.tournaments.pictures import bracket_picture, standings_picture
+from db.models import MatchStatus, Tournament, TournamentStatus
+from render.tournament import TableFormat
+
+__all__ = [
+    "TOURNAMENT_BUTTONS",
+    "announcement",
+    "format_name",
+    "list_text",
+    "rules_text",
+    "standings_reply",
+    "tournament_id",
+]
+
+TOURNAMENT_BUTTONS = ("join", "leave", "start", "standings")
+"""The buttons of a tournament message: ``tn:<tournament>:<action>``."""
+
+
+def tournament_id(tournament: int, action: str) -> str:
+    """A tournament button's id.
+
+    >>> tournament_id(7, "join")
+    'tn:7:join'
+    """
+    return f"tn:{tournament}:{action}"
+
+
+def format_name(tour: Tournament, lang: str) -> str:
+    return t(f"tournament.format.{tour.format}", lang)
+
+
+def rules_text(tour: Tournament, lang: str) -> str:
+    """The tournament's rules in one paragraph."""
+    parts = [
+        t("tournament.rules.format", lang, format=format_name(tour, lang)),
+        _length(tour, lang),
+        t("tournament.rules.cube_on" if tour.cube else "tournament.rules.cube_off", lang),
+        t("tournament.rules.rated" if tour.rated else "tournament.rules.unrated", lang),
+    ]
+    if tour.format == Format.SWISS:
+        parts.append(t("tournament.rules.rounds", lang, rounds=tour.rounds or 0))
+    if tour.format == Format.ARENA:
+        parts.append(t("tournament.rules.minutes", lang, minutes=tour.minutes or 0))
+    if tour.max_players:
+        parts.append(t("tournament.rules.limit", lang, limit=tour.max_players))
+    if tour.clock_delay is not None and tour.clock_bank is not None:
+        clock = t(
+            "tournament.rules.clock", lang, delay=tour.clock_delay, bank=tour.clock_bank // 60
+        )
+        parts.append(clock)
+    else:
+        parts.append(t("tournament.rules.no_clock", lang))
+    return " · ".join(parts)
+
+
+def announcement(tour: Tournament, players: Sequence[str], lang: str) -> Reply:
+    """The tournament's message: name, rules, who joined, and the buttons that apply."""
+    lines = [t("tournament.announce", lang, id=tour.id, name=tour.name), rules_text(tour, lang)]
+    if tour.starts_at is not None and tour.status is TournamentStatus.REGISTERING:
+        stamp = int(tour.starts_at.timestamp())
+        lines.append(t("tournament.starts_at", lang, when=f"<t:{stamp}:R>"))
+    lines.append(t(f"tournament.status.{tour.status.value}", lang))
+    shown = ", ".join(players[:40]) + (" …" if len(players) > 40 else "")
+    lines.append(t("tournament.players", lang, count=len(players), names=shown or "-"))
+    row: list[Component] = []
+    if tour.status is TournamentStatus.REGISTERING:
+        row = [
+            Button(tournament_id(tour.id, "join"), t("button.tournament_join", lang), "success"),
+            Button(tournament_id(tour.id, "leave"), t("button.tournament_leave", lang), "danger"),
+            Button(tournament_id(tour.id, "start"), t("button.tournament_start", lang), "primary"),
+        ]
+    elif tour.status is not TournamentStatus.CANCELLED:
+        label = t("button.tournament_standings", lang)
+        row = [Button(tournament_id(tour.id, "standings"), label, "secondary")]
+    return Reply(text="\n".join(lines)[:2000], rows=[row] if row else [])
+
+
+def standings_reply(state: State, lang: str, viewer: int | None = None) -> Reply:
+    """The standings: a bracket picture for a knockout, a table picture for the others."""
+    tour = state.tournament
+    title = tour.name
+    subtitle = f"{format_name(tour, lang)} · {rules_summary(state, lang)}"
+    names = state.names
+    if tour.format == Format.KNOCKOUT:
+        scores = _scores(state)
+        image = bracket_picture(
+            bracket(state),
+            winners(state),
+            names,
+            scores=scores,
+            title=title,
+            subtitle=subtitle,
+            lang=lang,
+        )
+    else:
+        rows = standings(state)
+        kind = cast(TableFormat, tour.format)  # not a knockout: a table format
+        image = standings_picture(
+            kind, rows, names, viewer=viewer, title=title, subtitle=subtitle, lang=lang
+        )
+    text = t("tournament.standings", lang, name=tour.name, played=_played(state))
+    return Reply(text=text, image=image, image_name="standings.png")
+
+
+def rules_summary(state: State, lang: str) -> str:
+    return _length(state.tournament, lang)
+
+
+def _length(tour: Tournament, lang: str) -> str:
+    if tour.match_length == 1:
+        return t("tournament.rules.length_one", lang)
+    return t("tournament.rules.length", lang, points=tour.match_length)
+
+
+def _played(state: State) -> int:
+    return sum(1 for m in state.matches if m.status is MatchStatus.FINISHED)
+
+
+def _scores(state: State) -> dict[tuple[int, int], tuple[int, int]]:
+    out = {}
+    for m in state.matches:
+        if m.status is MatchStatus.FINISHED and m.winner_id is not None:
+            won, lost = m.winner_points or 0, m.loser_points or 0
+            top_won = m.winner_id == m.player0_id
+            out[(m.round, m.slot)] = (won, lost) if top_won else (lost, won)
+    return out
+
+
+def list_text(tours: Sequence[Tournament], names: dict[int, str], lang: str) -> str:
+    """The server's tournaments, newest first, one line each."""
+    if not tours:
+        return t("tournament.list_empty", lang)
+    lines = [t("tournament.list_title", lang)]
+    for tour in tours:
+        champion = names.get(tour.champion_id or 0, "")
+        lines.append(
+            t(
+                "tournament.list_line",
+                lang,
+                id=tour.id,
+                name=tour.name,
+                format=format_name(tour, lang),
+                status=t(f"tournament.status.{tour.status.value}", lang),
+                champion=f" 🏆 {champion}" if champion else "",
+            )
+        )
+    return "\n".join(lines)[:2000]

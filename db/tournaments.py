@@ -1,0 +1,274 @@
+"""Tournaments: create them, register players, store pairings and results.
+
+Every change of a tournament starts with :func:`lock`: an ``UPDATE tournaments SET version =
+version + 1`` that takes the row for the rest of the unit of work (PostgreSQL's row lock;
+SQLite's write lock), so the writers of one tournament (two results arriving at once, a Start
+and a Join, several bot processes) run one after the other and each reads what the previous one
+committed. Pairing under that lock, plus the unique ``(tournament, round, slot)`` of a match and
+the unique game of a match, is what makes it impossible to pair anyone twice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import delete, func, select, update
+from sqlalchemy.orm import Session
+
+from db.models import (
+    EntrantStatus,
+    Game,
+    GameStatus,
+    MatchStatus,
+    Player,
+    Rating,
+    Tournament,
+    TournamentEntrant,
+    TournamentMatch,
+    TournamentStatus,
+)
+from db.types import utcnow
+
+__all__ = [
+    "NewMatch",
+    "add_entrant",
+    "add_match",
+    "create_tournament",
+    "current",
+    "due_to_start",
+    "entrants",
+    "get_tournament",
+    "guild_tournaments",
+    "lock",
+    "match_of_game",
+    "matches",
+    "overdue_games",
+    "player_names",
+    "ratings_of",
+    "record_result",
+    "remove_entrant",
+    "running_arenas_due",
+]
+
+_FRESH = {"populate_existing": True}
+
+
+def create_tournament(session: Session, tournament: Tournament) -> Tournament:
+    """Store a new tournament (its id is set on return)."""
+    tournament.version = 1
+    session.add(tournament)
+    session.flush()
+    return tournament
+
+
+def get_tournament(session: Session, tournament_id: int) -> Tournament | None:
+    """The tournament as last committed (no lock: for reading)."""
+    return session.get(Tournament, tournament_id, populate_existing=True)
+
+
+def lock(session: Session, tournament_id: int) -> Tournament | None:
+    """Take the tournament for this unit of work (see the module) and read it fresh; None when
+    there is no such tournament."""
+    result = session.execute(
+        update(Tournament)
+        .where(Tournament.id == tournament_id)
+        .values(version=Tournament.version + 1)
+        .execution_options(synchronize_session=False)
+    )
+    if getattr(result, "rowcount", 0) != 1:
+        return None
+    return session.get(Tournament, tournament_id, populate_existing=True)
+
+
+def entrants(session: Session, tournament_id: int) -> list[TournamentEntrant]:
+    """Every entrant (withdrawn ones too), in the order they registered."""
+    stmt = (
+        select(TournamentEntrant)
+        .where(TournamentEntrant.tournament_id == tournament_id)
+        .order_by(TournamentEntrant.joined)
+        .execution_options(**_FRESH)
+    )
+    return list(session.scalars(stmt))
+
+
+def add_entrant(
+    session: Session, tournament: Tournament, player_id: int, *, now: datetime | None = None
+) -> TournamentEntrant:
+    """Register a player (the caller checked he is not registered: the primary key would
+    refuse him anyway)."""
+    joined = session.scalar(
+        select(func.count()).where(TournamentEntrant.tournament_id == tournament.id)
+    )
+    entrant = TournamentEntrant(
+        tournament_id=tournament.id,
+        player_id=player_id,
+        joined=int(joined or 0),
+        status=EntrantStatus.ACTIVE,
+        rating=1500.0,
+        joined_at=now or utcnow(),
+    )
+    session.add(entrant)
+    session.flush()
+    return entrant
+
+
+def matches(session: Session, tournament_id: int) -> list[TournamentMatch]:
+    """Every match of the tournament, in the order they were paired."""
+    stmt = (
+        select(TournamentMatch)
+        .where(TournamentMatch.tournament_id == tournament_id)
+        .order_by(TournamentMatch.id)
+        .execution_options(**_FRESH)
+    )
+    return list(session.scalars(stmt))
+
+
+@dataclass(frozen=True, slots=True)
+class NewMatch:
+    """A pairing to store: ``player1_id`` None is a bye; a walkover has a winner and no game."""
+
+    round: int
+    slot: int
+    player0_id: int
+    player1_id: int | None
+    game_id: int | None = None
+    status: MatchStatus = MatchStatus.PLAYING
+
+
+def add_match(
+    session: Session, tournament: Tournament, new: NewMatch, *, now: datetime | None = None
+) -> TournamentMatch:
+    """Store one pairing (unique per round and slot: a second store of it fails)."""
+    row = TournamentMatch(
+        tournament_id=tournament.id,
+        round=new.round,
+        slot=new.slot,
+        player0_id=new.player0_id,
+        player1_id=new.player1_id,
+        game_id=new.game_id,
+        status=new.status,
+        created_at=now or utcnow(),
+    )
+    session.add(row)
+    session.flush()
+    return row
+
+
+def record_result(
+    session: Session,
+    tournament: Tournament,
+    match: TournamentMatch,
+    *,
+    winner_id: int,
+    score: tuple[int, int],
+    win_type: int = 1,
+    now: datetime | None = None,
+) -> None:
+    """Close a match with its winner and score (winner's, loser's); the tournament (locked by
+    the caller) numbers its results in the order they came."""
+    if match.status is not MatchStatus.PLAYING:
+        raise ValueError(f"tournament match #{match.id} is already {match.status}")
+    tournament.results += 1
+    match.status = MatchStatus.FINISHED
+    match.winner_id = winner_id
+    match.winner_points, match.loser_points = score
+    match.win_type = win_type
+    match.result_no = tournament.results
+    match.finished_at = now or utcnow()
+    session.flush()
+
+
+def match_of_game(session: Session, game_id: int) -> TournamentMatch | None:
+    """The tournament match a game is played for, if any."""
+    stmt = select(TournamentMatch).where(TournamentMatch.game_id == game_id)
+    return session.scalars(stmt.execution_options(**_FRESH)).first()
+
+
+def guild_tournaments(
+    session: Session, guild_id: int | None, *, limit: int = 10
+) -> Sequence[Tournament]:
+    """A server's tournaments, newest first."""
+    stmt = (
+        select(Tournament)
+        .where(Tournament.guild_id == guild_id)
+        .order_by(Tournament.id.desc())
+        .limit(limit)
+    )
+    return session.scalars(stmt).all()
+
+
+def due_to_start(session: Session, now: datetime, *, limit: int = 20) -> Sequence[int]:
+    """Tournaments still registering whose start time has come."""
+    stmt = (
+        select(Tournament.id)
+        .where(Tournament.status == TournamentStatus.REGISTERING, Tournament.starts_at <= now)
+        .order_by(Tournament.starts_at)
+        .limit(limit)
+    )
+    return session.scalars(stmt).all()
+
+
+def running_arenas_due(session: Session, now: datetime, *, limit: int = 20) -> Sequence[int]:
+    """Running tournaments past their end time (arenas), for the sweep to close."""
+    stmt = (
+        select(Tournament.id)
+        .where(Tournament.status == TournamentStatus.RUNNING, Tournament.ends_at <= now)
+        .limit(limit)
+    )
+    return session.scalars(stmt).all()
+
+
+def ratings_of(session: Session, player_ids: Sequence[int]) -> dict[int, float]:
+    """The players' ratings (1500 for a player without a rated match yet)."""
+    stmt = select(Rating.player_id, Rating.rating).where(Rating.player_id.in_(player_ids))
+    found = {pid: float(r) for pid, r in session.execute(stmt)}
+    return {pid: found.get(pid, 1500.0) for pid in player_ids}
+
+
+def player_names(session: Session, player_ids: Sequence[int]) -> dict[int, str]:
+    """The players' display names."""
+    stmt = select(Player.id, Player.display_name).where(Player.id.in_(player_ids))
+    return {pid: name for pid, name in session.execute(stmt)}
+
+
+def remove_entrant(session: Session, tournament_id: int, player_id: int) -> bool:
+    """Take a player off a tournament that has not started; False if he was not on it."""
+    result = session.execute(
+        delete(TournamentEntrant).where(
+            TournamentEntrant.tournament_id == tournament_id,
+            TournamentEntrant.player_id == player_id,
+        )
+    )
+    return bool(getattr(result, "rowcount", 0))
+
+
+def current(session: Session, guild_id: int | None) -> Tournament | None:
+    """The server's newest tournament still registering or running."""
+    stmt = (
+        select(Tournament)
+        .where(
+            Tournament.guild_id == guild_id,
+            Tournament.status.in_([TournamentStatus.REGISTERING, TournamentStatus.RUNNING]),
+        )
+        .order_by(Tournament.id.desc())
+        .limit(1)
+    )
+    return session.scalars(stmt).first()
+
+
+def overdue_games(session: Session, now: datetime, *, limit: int = 50) -> Sequence[int]:
+    """Tournament games whose player to move let the move timer run out."""
+    stmt = (
+        select(Game.id)
+        .join(TournamentMatch, TournamentMatch.game_id == Game.id)
+        .where(
+            TournamentMatch.status == MatchStatus.PLAYING,
+            Game.status == GameStatus.ACTIVE,
+            Game.deadline <= now,
+        )
+        .order_by(Game.deadline)
+        .limit(limit)
+    )
+    return session.scalars(stmt).all()

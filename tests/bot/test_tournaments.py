@@ -1,0 +1,359 @@
+"""Whole tournaments through the service: computer-driven players register, the organizer
+starts, every game is played to its end through the service's actions (the player to move
+resigns, the other accepts), the bot restarts in the middle (a new Service over the same
+database), and the tournament reaches its champion with everything consistent."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+from collections import Counter
+from collections.abc import Iterator
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from sqlalchemy.orm import Session, sessionmaker
+
+from bot.service import Actor, Reply, Service, Where
+from bot.service.refusal import aware
+from bot.terminal import Terminal, user_id
+from bot.tournaments import swiss_standings
+from db import tournaments as repo
+from db.connection import make_engine, make_session_factory
+from db.games import get_game
+from db.gamestate import load_match
+from db.migrate import upgrade
+from db.models import GameStatus, MatchStatus, TournamentStatus
+from tests.bot.conftest import Clock
+from tests.bot.tournament_players import (
+    ORGANIZER,
+    people,
+    play_some,
+    playing,
+    resign_one,
+    tournament_of,
+)
+
+HERE = Where(channel_id=7000, guild_id=9100, guild_locale="en-US")
+
+
+@pytest.fixture
+def db_factory(tmp_path: Path) -> Iterator[sessionmaker[Session]]:
+    engine = make_engine(f"sqlite:///{tmp_path / 'tour.sqlite3'}")
+    upgrade(engine)
+    yield make_session_factory(engine)
+    engine.dispose()
+
+
+def open_tournament(service: Service, players: list[Actor], **options: object) -> tuple[int, Reply]:
+    created = service.tournament(ORGANIZER, HERE, "create", name="Club night", **options)
+    assert not created.ephemeral, created.text
+    tid = int(created.buttons[0].custom_id.split(":")[1])
+    for p in players:
+        joined = service.tournament(p, HERE, "join")
+        assert not joined.ephemeral, joined.text
+    started = service.tournament(ORGANIZER, HERE, "start")
+    assert not started.ephemeral, started.text
+    return tid, started
+
+
+def check_consistent(factory: sessionmaker[Session], tid: int) -> None:
+    """Every result comes from its game; nobody plays twice in a round; nothing half done."""
+    with factory() as s:
+        tour = repo.get_tournament(s, tid)
+        assert tour is not None
+        matches = repo.matches(s, tid)
+        for m in matches:
+            if m.status is MatchStatus.FINISHED and m.game_id is not None:
+                row = get_game(s, m.game_id)
+                assert row.status in (GameStatus.FINISHED, GameStatus.ABANDONED)
+                assert row.winner is not None and row.player_id(row.winner) == m.winner_id
+            if m.status is MatchStatus.PLAYING:
+                assert m.game_id is not None
+                assert get_game(s, m.game_id).status is GameStatus.ACTIVE
+        per_round = Counter(
+            (m.round, p) for m in matches for p in (m.player0_id, m.player1_id) if p is not None
+        )
+        assert max(per_round.values()) == 1, "a player paired twice in one round"
+        numbers = sorted(m.result_no for m in matches if m.result_no is not None)
+        assert numbers == list(range(1, tour.results + 1))
+
+
+def run_to_the_end(
+    factory: sessionmaker[Session],
+    clock: Clock,
+    tid: int,
+    players: list[Actor],
+    *,
+    restart_after: int,
+    seed: int,
+) -> int:
+    """Play every game; a new Service (a restart) after ``restart_after`` games. Returns the
+    number of match results."""
+    by_id = {p.id: p for p in players}
+    rng = random.Random(seed)
+    ended = play_some(Service(factory, clock=clock), factory, tid, by_id, HERE,
+                      games=restart_after, rng=rng)  # fmt: skip
+    check_consistent(factory, tid)
+    again = Service(factory, clock=clock)  # the restart: nothing in memory survives
+    ended += play_some(again, factory, tid, by_id, HERE, games=10_000, rng=rng)
+    assert ended >= tournament_of(factory, tid).results  # a longer match takes several games
+    return tournament_of(factory, tid).results
+
+
+def test_a_16_player_knockout(db_factory: sessionmaker[Session]) -> None:
+    clock = Clock()
+    players = people(16)
+    tid, started = open_tournament(Service(db_factory, clock=clock), players, format="knockout")
+    assert len(started.followups) == 8  # the eight boards of the first round
+    ended = run_to_the_end(db_factory, clock, tid, players, restart_after=9, seed=1)
+    tour = tournament_of(db_factory, tid)
+    assert ended == 15 and tour.status is TournamentStatus.FINISHED
+    check_consistent(db_factory, tid)
+    with db_factory() as s:
+        final = max(repo.matches(s, tid), key=lambda m: m.round)
+    assert final.round == 3 and tour.champion_id == final.winner_id
+
+
+def test_an_8_player_round_robin(db_factory: sessionmaker[Session]) -> None:
+    clock = Clock()
+    players = people(8)
+    tid, _ = open_tournament(Service(db_factory, clock=clock), players, format="round_robin")
+    ended = run_to_the_end(db_factory, clock, tid, players, restart_after=13, seed=2)
+    assert ended == 28
+    check_consistent(db_factory, tid)
+    with db_factory() as s:
+        pairs = Counter(frozenset((m.player0_id, m.player1_id)) for m in repo.matches(s, tid))
+        wins = Counter(m.winner_id for m in repo.matches(s, tid))
+    assert len(pairs) == 28 and set(pairs.values()) == {1}
+    tour = tournament_of(db_factory, tid)
+    assert tour.status is TournamentStatus.FINISHED
+    assert wins[tour.champion_id] == max(wins.values())
+
+
+def test_a_20_player_5_round_swiss(db_factory: sessionmaker[Session]) -> None:
+    clock = Clock()
+    players = people(20)
+    tid, _ = open_tournament(
+        Service(db_factory, clock=clock), players, format="swiss", rounds=5, points=3
+    )
+    ended = run_to_the_end(db_factory, clock, tid, players, restart_after=23, seed=3)
+    assert ended == 50
+    check_consistent(db_factory, tid)
+    with db_factory() as s:
+        matches = repo.matches(s, tid)
+    pairs = Counter(frozenset((m.player0_id, m.player1_id)) for m in matches)
+    assert max(pairs.values()) == 1, "a Swiss pairing repeated"
+    assert {m.round for m in matches} == set(range(5))
+    results = [
+        __import__("bot.service.tournament_plan", fromlist=["_result"])._result(m) for m in matches
+    ]
+    table = swiss_standings([p.id for p in players], results)
+    tour = tournament_of(db_factory, tid)
+    assert tour.status is TournamentStatus.FINISHED
+    assert tour.champion_id == table[0].player
+
+
+def test_a_12_player_arena(db_factory: sessionmaker[Session]) -> None:
+    clock = Clock()
+    players = people(12)
+    service = Service(db_factory, clock=clock)
+    tid, started = open_tournament(service, players, format="arena", minutes=30)
+    assert len(started.followups) == 6
+    by_id = {p.id: p for p in players}
+    rng = random.Random(4)
+    ended = play_some(service, db_factory, tid, by_id, HERE, games=20, rng=rng)
+    service = Service(db_factory, clock=clock)  # a restart in the middle
+    ended += play_some(service, db_factory, tid, by_id, HERE, games=20, rng=rng)
+    assert ended == 40  # free players are paired again at once: the arena goes on
+    clock.advance(minutes=31)
+    assert service.tournament_sweep() == []  # the time is up, games still going: no post
+    assert tournament_of(db_factory, tid).status is TournamentStatus.RUNNING
+    ended += play_some(service, db_factory, tid, by_id, HERE, games=100, rng=rng)
+    assert playing(db_factory, tid) == []
+    tour = tournament_of(db_factory, tid)
+    assert tour.status is TournamentStatus.FINISHED and tour.results == ended
+    check_consistent(db_factory, tid)
+    standings = service.tournament(players[0], HERE, "standings", tournament=tid)
+    assert standings.image is not None and standings.image[:4] == b"\x89PNG"
+
+
+def test_withdrawal_disqualification_and_cancel(db_factory: sessionmaker[Session]) -> None:
+    clock = Clock()
+    players = people(4)
+    service = Service(db_factory, clock=clock)
+    tid, _ = open_tournament(service, players, format="knockout")
+    game_id, mover, other = playing(db_factory, tid)[0]
+    by_id = {p.id: p for p in players}
+    left = service.tournament(by_id[mover], HERE, "leave")
+    assert not left.ephemeral, left.text
+    with db_factory() as s:
+        row = get_game(s, game_id)
+        match = repo.match_of_game(s, game_id)
+        assert row.status is GameStatus.ABANDONED and match is not None
+        assert match.winner_id == other  # the withdrawn player forfeits his match
+    # A player who is not the organizer may not disqualify; the organizer may.
+    target = by_id[playing(db_factory, tid)[0][1]]
+    refused = service.tournament(by_id[other], HERE, "disqualify", player=target)
+    assert refused.ephemeral
+    done = service.tournament(ORGANIZER, HERE, "disqualify", player=target)
+    assert not done.ephemeral, done.text
+    check_consistent(db_factory, tid)
+    # The final is under way between the two winners: cancelling voids it, no result.
+    final = playing(db_factory, tid)
+    assert len(final) == 1
+    cancelled = service.tournament(ORGANIZER, HERE, "cancel")
+    assert not cancelled.ephemeral
+    with db_factory() as s:
+        assert get_game(s, final[0][0]).status is GameStatus.EXPIRED
+        assert {m.status for m in repo.matches(s, tid)} <= {MatchStatus.FINISHED, MatchStatus.VOID}
+    assert tournament_of(db_factory, tid).status is TournamentStatus.CANCELLED
+    assert service.tournament(by_id[other], HERE, "join").ephemeral
+
+
+def test_refusals_change_nothing(db_factory: sessionmaker[Session]) -> None:
+    service = Service(db_factory, clock=Clock())
+    member = Actor(55, "Member")
+    assert service.tournament(member, HERE, "create", name="Mine").ephemeral  # no permission
+    assert service.tournament(ORGANIZER, HERE, "create", name="", format="knockout").ephemeral
+    assert service.tournament(ORGANIZER, HERE, "create", name="x", format="bridge").ephemeral
+    assert service.tournament(ORGANIZER, HERE, "create", name="x", clock="soon").ephemeral
+    assert service.tournament(ORGANIZER, HERE, "create", name="x", points=99).ephemeral
+    assert service.tournament(member, HERE, "join").ephemeral  # there is none
+    assert service.tournament(ORGANIZER, Where(channel_id=1), "list").ephemeral  # a DM
+    with db_factory() as s:
+        assert repo.guild_tournaments(s, HERE.guild_id) == []
+    created = service.tournament(ORGANIZER, HERE, "create", name="Open", limit=2)
+    assert not created.ephemeral
+    assert not service.tournament(member, HERE, "join").ephemeral
+    assert service.tournament(member, HERE, "join").ephemeral  # twice
+    assert service.tournament(member, HERE, "start").ephemeral  # not the organizer
+    assert service.tournament(ORGANIZER, HERE, "start").ephemeral  # one player
+    assert not service.tournament(Actor(56, "Other"), HERE, "join").ephemeral
+    assert service.tournament(Actor(57, "Third"), HERE, "join").ephemeral  # full
+
+
+def test_a_no_show_forfeits_after_the_deadline(db_factory: sessionmaker[Session]) -> None:
+    clock = Clock()
+    players = people(2)
+    service = Service(db_factory, clock=clock)
+    tid, _ = open_tournament(service, players, format="knockout")
+    _, _, other = playing(db_factory, tid)[0]
+    assert service.tournament_sweep() == []
+    clock.advance(hours=25)
+    notices = service.tournament_sweep()
+    assert notices and all(n.channel_id == HERE.channel_id for n in notices)
+    tour = tournament_of(db_factory, tid)
+    assert tour.status is TournamentStatus.FINISHED and tour.champion_id == other
+    assert service.tournament_sweep() == []  # once
+
+
+def test_start_time_and_buttons(db_factory: sessionmaker[Session]) -> None:
+    clock = Clock()
+    service = Service(db_factory, clock=clock)
+    created = service.tournament(ORGANIZER, HERE, "create", name="Timed", start=30)
+    join = next(b for b in created.buttons if b.custom_id.endswith(":join"))
+    for p in people(3):
+        reply = service.press(p, HERE, join.custom_id)
+        assert reply.edit and not reply.ephemeral
+    assert service.tournament_sweep() == []
+    clock.advance(minutes=31)
+    notices = service.tournament_sweep()
+    assert len(notices) == 2  # the announcement, now under way, and the one board
+    tid = int(join.custom_id.split(":")[1])
+    assert tournament_of(db_factory, tid).status is TournamentStatus.RUNNING
+    game = playing(db_factory, tid)[0]
+    by_id = {p.id: p for p in people(3)}
+    reply = resign_one(service, by_id, HERE, game, 1)
+    assert any(f.image for f in reply.followups)  # standings after the result
+
+
+def test_a_whole_tournament_in_the_terminal(
+    db_factory: sessionmaker[Session], tmp_path: Path
+) -> None:
+    """Without Discord: ``/as NAME`` switches player, the typed commands do the rest."""
+    service = Service(db_factory, clock=Clock())
+    out = io.StringIO()
+    term = Terminal(service, out=out, json_mode=True, images=tmp_path, user="Olga")
+    names = ["Ann", "Bob", "Cy", "Dee", "Eve"]
+    term.run(["/tournament create name:Weekly format:knockout points:1"])
+    for name in names:
+        term.run([f"/as {name}", "/tournament join"])
+    term.run(["/as Olga", "/tournament start"])
+    by_id = {user_id(n): n for n in names}
+    for _ in range(4):  # five players, four matches
+        game = playing(db_factory, 1)
+        assert len(game) >= 1
+        _, mover, other = game[0]
+        term.run([f"/as {by_id[mover]}", "/resign", f"/as {by_id[other]}", "Accept"])
+    term.run(["/tournament standings", "/tournament list"])
+    replies = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert not [r for r in replies if r.get("ephemeral") and "now" not in r["text"]]
+    assert any("is the champion" in r["text"] for r in replies)
+    assert replies[-1]["text"].startswith("Tournaments on this server")
+    assert "🏆" in replies[-1]["text"]
+    assert replies[-2]["image"] and Path(replies[-2]["image"]).exists()
+    assert tournament_of(db_factory, 1).status is TournamentStatus.FINISHED
+
+
+def test_a_clock_charges_the_bank_and_an_empty_bank_loses(
+    db_factory: sessionmaker[Session],
+) -> None:
+    """12 s a move + 2 min a point: a move after 100 s costs 88 s of the bank; a player who
+    lets his whole bank run out loses the match."""
+    clock = Clock()
+    players = people(2)
+    service = Service(db_factory, clock=clock)
+    tid, _ = open_tournament(service, players, format="knockout", clock="12+2")
+    game_id, mover, other = playing(db_factory, tid)[0]
+    with db_factory() as s:
+        row = get_game(s, game_id)
+        seat = row.seat_of(mover)
+        assert seat is not None
+        assert row.deadline is not None
+        assert aware(row.deadline) - clock.now == timedelta(seconds=132)  # delay + bank
+        play = str(load_match(row).game.legal_plays()[0])
+    clock.advance(seconds=100)
+    moved = service.move(next(p for p in players if p.id == mover), HERE, play)
+    assert not moved.ephemeral, moved.text
+    with db_factory() as s:
+        match = repo.match_of_game(s, game_id)
+        assert match is not None
+        banks = (match.bank0, match.bank1)
+        row = get_game(s, game_id)
+        assert row.turn == 1 - seat and row.deadline is not None
+        assert aware(row.deadline) - clock.now == timedelta(seconds=132)  # his full bank
+    assert banks[seat] == pytest.approx(120 - 88) and banks[1 - seat] == 120
+    clock.advance(seconds=131)
+    assert service.tournament_sweep() == []  # a second left
+    clock.advance(seconds=2)
+    assert service.tournament_sweep()
+    tour = tournament_of(db_factory, tid)
+    assert tour.status is TournamentStatus.FINISHED and tour.champion_id == mover
+    assert other != mover
+
+
+def test_the_command_offers_every_action_and_format() -> None:
+    from bot.service.commands import by_name
+    from bot.service.tournaments import ACTIONS, FORMATS
+
+    command = by_name("tournament")
+    assert command is not None
+    options = {o.name: o for o in command.options}
+    assert tuple(c.value for c in options["action"].choices) == ACTIONS
+    assert {c.value for c in options["format"].choices} == set(FORMATS)
+
+
+def test_a_rated_tournament_feeds_the_ratings(db_factory: sessionmaker[Session]) -> None:
+    clock = Clock()
+    players = people(2)
+    service = Service(db_factory, clock=clock)
+    tid, _ = open_tournament(service, players, format="knockout", rated=True, points=1)
+    game = playing(db_factory, tid)[0]
+    resign_one(service, {p.id: p for p in players}, HERE, game, 1)
+    with db_factory() as s:
+        ratings = repo.ratings_of(s, [game[1], game[2]])
+    assert ratings[game[2]] > 1500 > ratings[game[1]]  # the one who resigned lost
+    assert service.tournament(players[0], HERE, "standings", tournament=-1).ephemeral
