@@ -6,7 +6,7 @@ The bot maps each one to a specific reply; none of them leaves a half-written ac
 
 from __future__ import annotations
 
-__all__ = ["ChallengeClosed", "DbError", "GameMovedOn", "GameNotFound"]
+__all__ = ["ChallengeClosed", "ChallengePending", "DbError", "GameMovedOn", "GameNotFound"]
 
 
 class DbError(Exception):
@@ -42,3 +42,12 @@ class ChallengeClosed(DbError):
         super().__init__(f"challenge #{challenge_id} is no longer pending ({status or 'missing'})")
         self.challenge_id = challenge_id
         self.status = status
+
+
+class ChallengePending(DbError):
+    """The two players already have a pending challenge between them (``challenge_id``, made
+    by either of them): one at a time per pair, enforced by a unique index."""
+
+    def __init__(self, challenge_id: int | None) -> None:
+        super().__init__(f"a challenge is already pending between them (#{challenge_id})")
+        self.challenge_id = challenge_id

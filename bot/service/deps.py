@@ -44,6 +44,10 @@ class Settings:
     challenge_ttl: timedelta = timedelta(minutes=15)
     move_timeout: timedelta = timedelta(hours=24)
     max_match_length: int = 25
+    # Against floods of challenges (each one mentions its target): a pause between two
+    # challenges of one person, and a cap on those waiting for an answer.
+    challenge_cooldown: timedelta = timedelta(seconds=10)
+    max_pending_challenges: int = 5
 
 
 @dataclass
