@@ -127,6 +127,7 @@ MESSAGES: dict[str, str] = {
     "error.challenge_pending_pair": "There is already a challenge between you and {name} waiting for an answer (challenge #{id}): answer or cancel that one first.",
     "error.challenge_too_many": "You already have {count} challenges waiting for an answer: wait for them, or cancel one, before you challenge someone else.",
     "error.challenge_cooldown": "You challenged someone a moment ago: wait {seconds} second(s) before the next challenge.",
+    "history.practice": " · practice",
     "stats.practice": "Practice from positions: {count} game(s) (not counted in records or ratings)",
     # -- levels ---------------------------------------------------------------------------------
     "level.beginner": "beginner",

@@ -128,6 +128,7 @@ MESSAGES: dict[str, str] = {
     "error.challenge_pending_pair": "Un défi entre vous et {name} attend déjà une réponse (défi n°{id}) : répondez-y ou annulez-le d’abord.",
     "error.challenge_too_many": "Vous avez déjà {count} défis en attente de réponse : attendez-les, ou annulez-en un, avant de défier quelqu’un d’autre.",
     "error.challenge_cooldown": "Vous venez de lancer un défi : attendez {seconds} seconde(s) avant le suivant.",
+    "history.practice": " · entraînement",
     "stats.practice": "Entraînement sur des positions : {count} partie(s) (hors bilans et classement)",
     # -- niveaux -----------------------------------------------------------------------------------
     "level.beginner": "débutant",
