@@ -7,20 +7,24 @@ challenge past its time is closed when someone answers it (nothing sweeps them).
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
-from sqlalchemy import update
+from sqlalchemy import func, or_, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from db.errors import ChallengeClosed
+from db.errors import ChallengeClosed, ChallengePending
 from db.ids import in_range
-from db.models import Challenge, ChallengeStatus
+from db.models import Challenge, ChallengeStatus, Player
 from db.types import utcnow
 
 __all__ = [
     "answer_challenge",
     "create_challenge",
     "get_challenge",
+    "pending_between",
+    "pending_from",
+    "stamp_challenger",
 ]
 
 
@@ -46,7 +50,10 @@ def create_challenge(
         raise ValueError("a player cannot challenge himself")
     if expires_at <= now:
         raise ValueError("the challenge would expire before it is made")
+    _expire_between(session, challenger_id, challenged_id, now)
     challenge = Challenge(
+        pair_low=min(challenger_id, challenged_id),
+        pair_high=max(challenger_id, challenged_id),
         challenger_id=challenger_id,
         challenged_id=challenged_id,
         guild_id=guild_id,
@@ -58,9 +65,83 @@ def create_challenge(
         created_at=now,
         expires_at=expires_at,
     )
-    session.add(challenge)
-    session.flush()
+    try:
+        with session.begin_nested():  # a savepoint: the refusal can still read the winner
+            session.add(challenge)
+            session.flush()
+    except IntegrityError:
+        first = pending_between(session, challenger_id, challenged_id, now=now)
+        raise ChallengePending(first.id if first else None) from None
     return challenge
+
+
+def _pair(a: int, b: int) -> tuple[int, int]:
+    return min(a, b), max(a, b)
+
+
+def _expire_between(session: Session, a: int, b: int, now: datetime) -> None:
+    """Close the pair's pending challenge whose time is up: it must not block a new one."""
+    low, high = _pair(a, b)
+    session.execute(
+        update(Challenge)
+        .where(
+            Challenge.pair_low == low,
+            Challenge.pair_high == high,
+            Challenge.status == ChallengeStatus.PENDING,
+            Challenge.expires_at <= now,
+        )
+        .values(status=ChallengeStatus.EXPIRED, resolved_at=now)
+        .execution_options(synchronize_session=False)
+    )
+
+
+def pending_between(
+    session: Session, a: int, b: int, *, now: datetime | None = None
+) -> Challenge | None:
+    """The challenge still waiting for an answer between ``a`` and ``b``, made by either."""
+    now = now or utcnow()
+    low, high = _pair(a, b)
+    return session.scalars(
+        select(Challenge).where(
+            Challenge.pair_low == low,
+            Challenge.pair_high == high,
+            Challenge.status == ChallengeStatus.PENDING,
+            Challenge.expires_at > now,
+        )
+    ).first()
+
+
+def pending_from(session: Session, challenger_id: int, *, now: datetime | None = None) -> int:
+    """How many of the player's challenges wait for an answer."""
+    now = now or utcnow()
+    stmt = select(func.count()).where(
+        Challenge.challenger_id == challenger_id,
+        Challenge.status == ChallengeStatus.PENDING,
+        Challenge.expires_at > now,
+    )
+    return session.scalar(stmt) or 0
+
+
+def stamp_challenger(
+    session: Session, player_id: int, *, now: datetime, cooldown: timedelta
+) -> datetime | None:
+    """Note that the player challenges someone now, unless he did less than ``cooldown`` ago:
+    then nothing changes and the time of that last challenge is returned. A conditional
+    UPDATE of his row: of two requests at once, the second waits for the first and then sees
+    its stamp (and his challenges are counted one request at a time)."""
+    result = session.execute(
+        update(Player)
+        .where(
+            Player.id == player_id,
+            or_(Player.challenged_at.is_(None), Player.challenged_at <= now - cooldown),
+        )
+        .values(challenged_at=now)
+        .execution_options(synchronize_session=False)
+    )
+    if getattr(result, "rowcount", 0) == 1:
+        return None
+    last = session.scalar(select(Player.challenged_at).where(Player.id == player_id))
+    return last or now
 
 
 def get_challenge(session: Session, challenge_id: int) -> Challenge | None:

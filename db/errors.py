@@ -8,6 +8,7 @@ from __future__ import annotations
 
 __all__ = [
     "ChallengeClosed",
+    "ChallengePending",
     "DatabaseUnavailable",
     "DbError",
     "GameMovedOn",
@@ -63,3 +64,12 @@ class DatabaseUnavailable(DbError):
     def __init__(self, detail: str) -> None:
         super().__init__(f"the database is unavailable: {detail}")
         self.detail = detail
+
+
+class ChallengePending(DbError):
+    """The two players already have a pending challenge between them (``challenge_id``, made
+    by either of them): one at a time per pair, enforced by a unique index."""
+
+    def __init__(self, challenge_id: int | None) -> None:
+        super().__init__(f"a challenge is already pending between them (#{challenge_id})")
+        self.challenge_id = challenge_id

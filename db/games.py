@@ -105,6 +105,7 @@ class NewGame:
     deadline: datetime | None = None
     dice_commitment: str | None = None
     dice_seed: str | None = None
+    practice: bool = False  # from a Position ID: kept out of every record and rating
 
     def __post_init__(self) -> None:
         if self.rated and self.computer_level is not None:
@@ -291,9 +292,11 @@ def _record_result(session: Session, game: Game, finish: Finish, now: datetime) 
     # After the game row's flush: on SQLite the write lock is held, and on PostgreSQL the row is
     # locked, before any shared row (ratings, records) is read.
     ratings = None
-    if game.computer_level is not None:
+    # A practice position proves nothing: no record, no rating (db.stats shows it apart).
+    counted = not game.practice
+    if counted and game.computer_level is not None:
         _count_computer_game(session, game, finish.winner, finish.points, now)
-    elif game.rated:
+    elif counted and game.rated:
         ratings = apply_rated_result(session, game, finish.winner, now=now)
     if game.guild_id is not None:
         for pid in _people(game.player0_id, game.player1_id):

@@ -32,6 +32,7 @@ from sqlalchemy import (
     UniqueConstraint,
     text,
 )
+from sqlalchemy import false as sa_false
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from db.types import UTCDateTime, utcnow
@@ -129,6 +130,8 @@ class Player(Base):
     preferences: Mapped[dict[str, Any]] = mapped_column(default=dict)
     created_at: Mapped[Timestamp]
     seen_at: Mapped[Timestamp]
+    # When he last challenged someone: the cooldown between two challenges (revision 0008).
+    challenged_at: Mapped[datetime | None]
 
 
 class GuildMember(Base):
@@ -219,6 +222,13 @@ class Game(Base):
     # How far the sweeper got with the current deadline: 0 nothing sent, 1 reminder sent,
     # 2 the waiting player was told he may claim the game. Reset by every state change.
     timer_stage: Mapped[int] = mapped_column(SmallInteger, default=0, server_default="0")
+    # Seconds the player on roll had left for his move when he offered something (a double, a
+    # resignation) that his opponent now answers with a deadline of his own; the answer gives
+    # them back to him (revision 0008). An offer neither stops nor restarts his clock.
+    time_left_held: Mapped[float | None] = mapped_column(Double)
+    # Started from a Position ID (/play position:...): practice, kept out of every record,
+    # rating and leaderboard (revision 0008).
+    practice: Mapped[bool] = mapped_column(Boolean, default=False, server_default=sa_false())
     # The post-game review (engine.analysis.Review.to_dict), computed once on request.
     review: Mapped[dict[str, Any] | None]
 
@@ -297,6 +307,16 @@ class Challenge(Base):
     __table_args__ = (
         Index(None, "status", "expires_at"),  # the expiry sweep
         Index(None, "challenged_id", "status"),
+        # One pending challenge per pair of players, whoever challenged whom, even when two
+        # challenges race (revision 0008; the service also refuses it first, with a message).
+        Index(
+            "uq_challenges_pending_pair",
+            "pair_low",
+            "pair_high",
+            unique=True,
+            sqlite_where=text("status = 'pending'"),
+            postgresql_where=text("status = 'pending'"),
+        ),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -314,6 +334,10 @@ class Challenge(Base):
     expires_at: Mapped[datetime]
     resolved_at: Mapped[datetime | None]
     game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"))
+    # The two players, smaller id first, whoever challenged whom: the key of the index above
+    # (written by db.challenges.create_challenge; revision 0008 filled the older rows).
+    pair_low: Mapped[int | None] = mapped_column(BigInteger)
+    pair_high: Mapped[int | None] = mapped_column(BigInteger)
 
 
 class Rating(Base):

@@ -128,22 +128,25 @@ class PlayerStats:
     losses_vs_people: int
     active_games: int
     computer: dict[str, tuple[int, int, int, int]]  # level -> wins, losses, points won, lost
+    practice_games: int = 0  # finished games from a Position ID: in no record above
 
 
 def player_stats(session: Session, player_id: int) -> PlayerStats:
     """A player's record: rating, rank, results against people and per computer level."""
     rating = session.get(Rating, player_id)
-    wins = losses = active = 0
+    wins = losses = active = practice = 0
     for seat, column in ((0, Game.player0_id), (1, Game.player1_id)):
-        done = Game.status.in_(_DONE) & Game.computer_level.is_(None)
-        w, lo, a = session.execute(
+        over = Game.status.in_(_DONE)
+        done = over & Game.computer_level.is_(None) & Game.practice.is_(False)
+        w, lo, a, p = session.execute(
             select(
                 func.count().filter(done & (Game.winner == seat)),
                 func.count().filter(done & (Game.winner == 1 - seat)),
                 func.count().filter(Game.status == GameStatus.ACTIVE),
+                func.count().filter(over & Game.practice.is_(True)),
             ).where(column == player_id)
         ).one()
-        wins, losses, active = wins + w, losses + lo, active + a
+        wins, losses, active, practice = wins + w, losses + lo, active + a, practice + p
     computer = {
         c.level: (c.wins, c.losses, c.points_won, c.points_lost)
         for c in session.scalars(
@@ -161,6 +164,7 @@ def player_stats(session: Session, player_id: int) -> PlayerStats:
         losses_vs_people=losses,
         active_games=active,
         computer=computer,
+        practice_games=practice,
     )
 
 

@@ -17,6 +17,7 @@ import string
 from collections.abc import Mapping
 
 from bot.i18n import en, fr
+from bot.i18n.markdown import NAME_PARAMS, RAW_MESSAGES, escape_code, escape_name
 
 __all__ = ["CATALOGS", "DEFAULT", "LANGUAGES", "Text", "error_text", "language", "t"]
 
@@ -50,7 +51,26 @@ def t(key: str, lang: str = DEFAULT, /, **params: object) -> str:
     :raises KeyError: for an unknown key or a missing parameter (a bug, caught by the tests).
     """
     catalog = CATALOGS.get(lang, CATALOGS[DEFAULT])
-    return string.Formatter().vformat(catalog[key], (), _Strict(params))
+    return string.Formatter().vformat(catalog[key], (), _Strict(_plain(key, params)))
+
+
+def _plain(key: str, params: dict[str, object]) -> dict[str, object]:
+    """The parameters with every person's name escaped for Discord markdown, and a person's
+    input made safe in the code span of an engine refusal (see :mod:`bot.i18n.markdown`)."""
+    if key in RAW_MESSAGES:
+        return params
+    out = dict(params)
+    for name, value in params.items():
+        if name in NAME_PARAMS and isinstance(value, str):
+            out[name] = escape_name(value)
+    if key.startswith("engine."):
+        for name in _INPUT_PARAMS:  # what the player wrote, quoted in a code span
+            if isinstance(params.get(name), str):
+                out[name] = escape_code(str(params[name]))
+    return out
+
+
+_INPUT_PARAMS = ("text", "rest")
 
 
 class Text:

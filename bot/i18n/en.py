@@ -126,6 +126,15 @@ MESSAGES: dict[str, str] = {
     "engine.match.not_playing": "That Match ID describes a game that is over: give one of a game being played.",
     "turn.ping": "{mention}, your turn in game #{id}.",
     "error.position_stuck": "Nobody could ever move in that position: both sides are shut out.",
+    # -- harden (issue 20): resignation clock, challenge limits, practice ----------------------
+    "timer.reminder_offer": "⏰ {player}, {offerer} offers to resign in game #{id}: answer within {minutes} minute(s), or the offer is accepted for you.",
+    "timer.offer_accepted": "⌛ {name} did not answer in time: {offerer}'s resignation is accepted.",
+    "error.claim_during_offer": "Nobody can claim the game while a resignation offer waits for its answer: unanswered at the deadline, it is accepted.",
+    "error.challenge_pending_pair": "There is already a challenge between you and {name} waiting for an answer (challenge #{id}): answer or cancel that one first.",
+    "error.challenge_too_many": "You already have {count} challenges waiting for an answer: wait for them, or cancel one, before you challenge someone else.",
+    "error.challenge_cooldown": "You challenged someone a moment ago: wait {seconds} second(s) before the next challenge.",
+    "history.practice": " · practice",
+    "stats.practice": "Practice from positions: {count} game(s) (not counted in records or ratings)",
     # -- levels ---------------------------------------------------------------------------------
     "level.beginner": "beginner",
     "level.casual": "casual",

@@ -127,6 +127,15 @@ MESSAGES: dict[str, str] = {
     "engine.match.not_playing": "Ce Match ID décrit une partie terminée : donnez celui d’une partie en cours.",
     "turn.ping": "{mention}, à vous de jouer dans la partie n°{id}.",
     "error.position_stuck": "Personne ne pourrait jamais jouer dans cette position : les deux camps sont enfermés.",
+    # -- harden (issue 20) : temps des abandons, limites des défis, entraînement ---------------
+    "timer.reminder_offer": "⏰ {player}, {offerer} propose d’abandonner dans la partie n°{id} : répondez dans les {minutes} minute(s), sinon l’abandon est accepté pour vous.",
+    "timer.offer_accepted": "⌛ {name} n’a pas répondu à temps : l’abandon de {offerer} est accepté.",
+    "error.claim_during_offer": "Personne ne peut réclamer la partie tant qu’une proposition d’abandon attend sa réponse : sans réponse à l’échéance, elle est acceptée.",
+    "error.challenge_pending_pair": "Un défi entre vous et {name} attend déjà une réponse (défi n°{id}) : répondez-y ou annulez-le d’abord.",
+    "error.challenge_too_many": "Vous avez déjà {count} défis en attente de réponse : attendez-les, ou annulez-en un, avant de défier quelqu’un d’autre.",
+    "error.challenge_cooldown": "Vous venez de lancer un défi : attendez {seconds} seconde(s) avant le suivant.",
+    "history.practice": " · entraînement",
+    "stats.practice": "Entraînement sur des positions : {count} partie(s) (hors bilans et classement)",
     # -- niveaux -----------------------------------------------------------------------------------
     "level.beginner": "débutant",
     "level.casual": "occasionnel",

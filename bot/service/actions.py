@@ -154,6 +154,10 @@ def _claim(p: Pressed) -> UiState:
     the cube). In a match he abandons the match: a player who vanished is not waited for
     game after game."""
     loser = p.game.turn
+    if p.game.phase is Phase.RESIGNED:
+        # Nobody wins on time while a resignation waits for its answer: the offerer cannot
+        # (he is waiting on his own offer), and an unanswered offer is accepted at the deadline.
+        raise Refusal("error.claim_during_offer")
     if not p.table.out_of_time or loser is None or loser == p.seat:
         raise Refusal("error.cannot_claim")
     p.table.match.forfeit(loser)

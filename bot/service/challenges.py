@@ -3,6 +3,9 @@ buttons; Accept starts the game in the same message."""
 
 from __future__ import annotations
 
+import math
+from typing import Any
+
 from sqlalchemy.orm import Session
 
 from bot.i18n import t
@@ -12,12 +15,12 @@ from bot.service.model import Notes, Seat, Table
 from bot.service.newgame import NewGames
 from bot.service.people import Actor, Where
 from bot.service.present import board_reply
-from bot.service.refusal import Refusal
+from bot.service.refusal import Refusal, aware
 from bot.service.replies import Button, Component, Reply, Style
 from bot.service.tables import prefs_of
 from db import challenges as challenge_repo
 from db import players as player_repo
-from db.errors import ChallengeClosed
+from db.errors import ChallengeClosed, ChallengePending
 from db.games import NewGame
 from db.models import Challenge, ChallengeStatus
 
@@ -62,8 +65,10 @@ class Challenges:
             player_repo.ensure_player(s, opponent.id, opponent.name[:100], now=deps.clock())
             self.new.no_game_here(s, opponent.id, where, "error.opponent_busy", name=opponent.name)
             now = deps.clock()
-            challenge = challenge_repo.create_challenge(
+            self._limits(s, actor, opponent)
+            challenge = self._create(
                 s,
+                opponent,
                 challenger_id=actor.id,
                 challenged_id=opponent.id,
                 expires_at=now + deps.settings.challenge_ttl,
@@ -75,6 +80,32 @@ class Challenges:
                 now=now,
             )
             return self._invitation(challenge, actor, opponent, lang)
+
+    def _limits(self, s: Session, actor: Actor, opponent: Actor) -> None:
+        """One pending challenge per pair, a pause between two challenges of one person, and
+        a cap on his pending ones (checked in this order: the most useful refusal first)."""
+        settings, now = self.deps.settings, self.deps.clock()
+        pending = challenge_repo.pending_between(s, actor.id, opponent.id, now=now)
+        if pending is not None:
+            raise Refusal("error.challenge_pending_pair", name=opponent.name, id=pending.id)
+        cooldown = settings.challenge_cooldown
+        last = challenge_repo.stamp_challenger(s, actor.id, now=now, cooldown=cooldown)
+        if last is not None:
+            wait = max(1, math.ceil((aware(last) + cooldown - now).total_seconds()))
+            raise Refusal("error.challenge_cooldown", seconds=wait)
+        count = challenge_repo.pending_from(s, actor.id, now=now)
+        if count >= settings.max_pending_challenges:
+            raise Refusal("error.challenge_too_many", count=count)
+
+    @staticmethod
+    def _create(s: Session, opponent: Actor, **columns: Any) -> Challenge:
+        """The challenge; refused when a racing request made one for the pair first."""
+        try:
+            return challenge_repo.create_challenge(s, **columns)
+        except ChallengePending as first:
+            raise Refusal(
+                "error.challenge_pending_pair", name=opponent.name, id=first.challenge_id or "?"
+            ) from None
 
     @staticmethod
     def _check(s: Session, actor: Actor, where: Where, opponent: Actor) -> None:

@@ -62,6 +62,10 @@ class Settings:
     move_timeout: timedelta = timedelta(hours=24)
     max_match_length: int = 25
     organizer_role: str | None = None  # tournaments: a role (name or id) that may organize
+    # Against floods of challenges (each one mentions its target): a pause between two
+    # challenges of one person, and a cap on those waiting for an answer.
+    challenge_cooldown: timedelta = timedelta(seconds=10)
+    max_pending_challenges: int = 5
 
 
 @dataclass

@@ -69,6 +69,7 @@ class Games:
                 computer_level=level_name,
                 guild_id=where.guild_id,
                 channel_id=where.channel_id,
+                practice=bool(position_id),
             )
             self.new.start(s, table, new, notes, (who.prefs, Prefs()), lang)
             prefs = who.prefs

@@ -158,6 +158,8 @@ def _stats_lines(
             lines.append(
                 t("stats.computer", lang, level=level_name, wins=w, losses=lo, won=pw, lost=pl)
             )
+    if st.practice_games:
+        lines.append(t("stats.practice", lang, count=st.practice_games))
     if st.active_games:
         lines.append(t("stats.active", lang, count=st.active_games))
     return lines
@@ -187,6 +189,8 @@ def _history_line(row: GameRow, player_id: int, opponent: str, lang: str) -> str
     if row.result_kind is not None:
         how = t(f"history.kind_{ResultKind(row.result_kind).value}", lang)
     rated = t("game.rated", lang) if row.rated else ""
+    if row.practice:
+        rated += t("history.practice", lang)
     return t(
         "history.line",
         lang,

@@ -18,6 +18,7 @@ from db import players as player_repo
 from db.gamestate import load_match
 from db.models import Game as GameRow
 from db.models import GameStatus
+from engine import Phase
 
 __all__ = [
     "Seated",
@@ -43,11 +44,14 @@ def load_table(deps: Deps, s: Session, row: GameRow) -> Table:
             seats.append(Seat(name=player.display_name if player else str(pid), user_id=pid))
     revealed = row.dice_seed if row.status is not GameStatus.ACTIVE else None
     late = row.deadline is not None and aware(row.deadline) <= deps.clock()
+    match = load_match(row)
+    # No claim while a resignation offer waits (see bot.service.timers: it is accepted then).
+    late = late and match.game.phase is not Phase.RESIGNED
     return Table(
         row.id,
         row.version,
         (seats[0], seats[1]),
-        load_match(row),
+        match,
         row.rated,
         row.dice_commitment,
         revealed,

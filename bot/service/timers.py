@@ -24,11 +24,13 @@ from bot.service.present import board_reply
 from bot.service.refusal import aware
 from bot.service.replies import Reply
 from bot.service.tables import load_table, localized, seat_names
+from bot.service.turns import finish
 from db import games as game_repo
 from db.errors import GameMovedOn
 from db.games import TimerStage
 from db.models import Game as GameRow
 from db.models import GameStatus
+from engine import Phase
 
 __all__ = ["Notice", "Timers"]
 
@@ -80,22 +82,41 @@ class Timers:
     def _sweep_one(
         self, game_id: int, now: datetime, lang_of: Callable[[int | None], str]
     ) -> Notice | None:
-        with self.deps.unit() as s:
-            row = game_repo.get_game(s, game_id)
-            if row.status is not GameStatus.ACTIVE or row.deadline is None:
-                return None
-            table = load_table(self.deps, s, row)
-            turn = table.game.turn
-            if turn is None or table.seats[turn].user_id is None:
-                return None
-            deadline = aware(row.deadline)
-            due = self._due(row, now)
-            if due is None or not self._claim_stage(s, row, due, now):
-                return None
-            lang = lang_of(row.guild_id)
-            where = (row.channel_id, row.guild_id)
+        try:
+            with self.deps.unit() as s:
+                row = game_repo.get_game(s, game_id)
+                if row.status is not GameStatus.ACTIVE or row.deadline is None:
+                    return None
+                table = load_table(self.deps, s, row)
+                turn = table.game.turn
+                if turn is None or table.seats[turn].user_id is None:
+                    return None
+                deadline, due = aware(row.deadline), self._due(row, now)
+                lang, where = lang_of(row.guild_id), (row.channel_id, row.guild_id)
+                offer = table.game.phase is Phase.RESIGNED
+                if due is not None and offer and due != TimerStage.REMINDED:
+                    reply = self._accept_unanswered(s, row, table, lang)
+                    return Notice(game_id, where[0], where[1], reply)
+                if due is None or not self._claim_stage(s, row, due, now):
+                    return None
+        except GameMovedOn:  # the game moved on meanwhile: nothing is due any more
+            return None
         reply = self._notice(table, turn, due, deadline, now, lang)
         return Notice(game_id, where[0], where[1], reply)
+
+    def _accept_unanswered(self, s: Session, row: GameRow, table: Table, lang: str) -> Reply:
+        """A resignation offer left unanswered past the deadline is accepted: the game ends
+        as the offerer proposed. (He must not win on time while waiting on his own offer, and
+        the game must not stall on it.)"""
+        game = table.game
+        assert game.resigned_by is not None
+        names = seat_names(table, lang)
+        notes = Notes()
+        offerer, answerer = names[game.resigned_by], names[1 - game.resigned_by]
+        notes.add("timer.offer_accepted", name=answerer, offerer=offerer)
+        game.accept_resignation()
+        finish(self.deps, s, row, table, notes, lang)
+        return board_reply(localized(table, lang), lang, notes)
 
     def _due(self, row: GameRow, now: datetime) -> int | None:
         """The notice due for this game (a timer stage; EXPIRED past the expiry), if any."""
@@ -143,10 +164,19 @@ class Timers:
             return reply
         minutes = max(1, int((deadline - now).total_seconds() // 60))
         player = f"<@{late.user_id}>"
-        return Reply(
-            text=t("timer.reminder", lang, player=player, id=table.game_id, minutes=minutes),
-            mentions=_ids(late.user_id),
-        )
+        if table.game.phase is Phase.RESIGNED:
+            offerer = seat_names(table, lang)[1 - turn]
+            text = t(
+                "timer.reminder_offer",
+                lang,
+                player=player,
+                id=table.game_id,
+                minutes=minutes,
+                offerer=offerer,
+            )
+        else:
+            text = t("timer.reminder", lang, player=player, id=table.game_id, minutes=minutes)
+        return Reply(text=text, mentions=_ids(late.user_id))
 
 
 def _ids(*user_ids: int | None) -> tuple[int, ...]:

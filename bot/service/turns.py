@@ -4,6 +4,8 @@ match), then the match is saved with its move timer."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from sqlalchemy.orm import Session
 
 from bot.dice import GameDice
@@ -12,8 +14,9 @@ from bot.service.computer import computer_acts
 from bot.service.deps import Deps
 from bot.service.model import RESIGN_NAMES, WON, Notes, Table
 from bot.service.people import Prefs
+from bot.service.refusal import aware
 from bot.service.tables import prefs_of, seat_names
-from db.gamestate import save_match
+from db.gamestate import END_KIND, save_match
 from db.models import Game as GameRow
 from engine import EventKind, Game, Phase
 
@@ -109,23 +112,9 @@ def after_roll(game: Game, notes: Notes, names: tuple[str, str]) -> None:
 
 
 def save(deps: Deps, s: Session, row: GameRow, table: Table, dice: GameDice) -> None:
-    """Store the action. The move timer starts again only when the decision passes to the
-    other player (or a new game begins): rolling, moving checkers and taking them back go
-    on with the same player's move, and its deadline."""
+    """Store the action, with the move timer (see :func:`_set_clock`)."""
     row.dice_counter = dice.counter
-    game = table.game
-    human_turn = (
-        not table.match.is_over
-        and game.turn is not None
-        and not table.seats[game.turn].is_computer
-        and not table.against_computer
-    )
-    games_before = len((row.state or {}).get("games", ()))
-    handed_over = row.turn != game.turn or games_before != len(table.match.games)
-    if handed_over or not human_turn or row.deadline is None:
-        row.deadline = deps.clock() + deps.settings.move_timeout if human_turn else None
-        row.timer_stage = 0  # a new deadline: its reminder and claim notices are to come
-        table.out_of_time = False
+    _set_clock(deps, row, table)
     if table.match.is_over:
         # The seed is published with the result: from now on anyone can check every die.
         table.revealed_seed = row.dice_seed
@@ -138,6 +127,55 @@ def save(deps: Deps, s: Session, row: GameRow, table: Table, dice: GameDice) -> 
     if table.match.is_over:
         for ended in deps.game_end:  # a tournament's result, in the same unit of work
             ended(s, row)
+
+
+# Events that end a turn (a play, or a roll that cannot be played) or begin or end a game.
+_TURN_ENDS = frozenset({EventKind.MOVE.value, EventKind.OPENING.value, END_KIND})
+
+
+def _set_clock(deps: Deps, row: GameRow, table: Table) -> None:
+    """The move timer belongs to whoever must act. A turn gets a fresh deadline; rolling,
+    moving checkers and taking them back go on with it. An offer by the player on roll (a
+    double, a resignation) stops his clock and gives the answer a deadline of its own; the
+    answer (a take, a rejection) gives him back the time he had left, so offering again and
+    again never buys him time, and an offer can never make the opponent the late one."""
+    game, now = table.game, deps.clock()
+    human_turn = (
+        not table.match.is_over
+        and game.turn is not None
+        and not table.seats[game.turn].is_computer
+        and not table.against_computer
+    )
+    held, row.time_left_held = row.time_left_held, None
+    answering = game.phase in (Phase.DOUBLED, Phase.RESIGNED) and game.turn != game.on_roll
+    if not human_turn:
+        row.deadline = None
+    elif row.deadline is None or _turn_ended(row, table):
+        row.deadline = now + deps.settings.move_timeout
+    elif answering and held is None:  # he offers: his clock stops, the answer has its own
+        row.time_left_held = max(0.0, (aware(row.deadline) - now).total_seconds())
+        row.deadline = now + deps.settings.move_timeout
+    elif answering:
+        row.time_left_held = held  # still waiting for the answer
+        return
+    elif held is not None:  # answered: the rest of his time, where he left it
+        row.deadline = now + timedelta(seconds=held)
+    elif row.turn == game.turn:
+        return  # the same player goes on with the same decision: the same deadline
+    else:  # (a game saved before revision 0008, in the middle of an offer)
+        row.deadline = now + deps.settings.move_timeout
+    row.timer_stage = 0  # a new deadline: its reminder and claim notices are to come
+    table.out_of_time = row.deadline is not None and aware(row.deadline) <= now
+
+
+def _turn_ended(row: GameRow, table: Table) -> bool:
+    """Whether this action ended a turn or a game (the next decision is a new turn's)."""
+    kinds = [k for g in table.match.games for k in _kinds(g)]
+    return any(k in _TURN_ENDS for k in kinds[row.event_count :])
+
+
+def _kinds(game: Game) -> list[str]:
+    return [e.kind.value for e in game.events] + ([END_KIND] if game.result else [])
 
 
 def finish(

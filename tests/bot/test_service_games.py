@@ -298,6 +298,7 @@ def test_rematch_after_the_end(service: Service, script: deque[int]) -> None:
     dropped = press(service, ALICE, press(service, BOB, board, "Double"), "Drop")
     assert labels(dropped) == ["Rematch"]
     assert press(service, CAROL, dropped, "Rematch").ephemeral  # not her game
+    service.clock.advance(seconds=10)  # type: ignore[attr-defined]  # (the challenge cooldown)
     challenge = press(service, ALICE, dropped, "Rematch")
     assert "challenges you" in challenge.text and challenge.mentions == (BOB.id,)
 
@@ -322,6 +323,7 @@ def test_accepting_when_the_challenger_is_already_playing_here(
     # Alice challenges Bob and Carol; Bob accepts first. Carol's accept is refused because
     # Alice is busy, and the refusal must say so (not "You already have a game here").
     to_bob = service.challenge(ALICE, CHANNEL, BOB)
+    service.clock.advance(seconds=10)  # type: ignore[attr-defined]  # (the challenge cooldown)
     to_carol = service.challenge(ALICE, CHANNEL, CAROL)
     script.extend([5, 2])
     assert not press(service, BOB, to_bob, "Accept").ephemeral
@@ -343,6 +345,7 @@ def test_a_second_click_on_accept_does_not_wipe_the_board(
     assert "already been answered" in again.text
     assert again.ephemeral and not again.edit
     # An expired challenge still turns into "expired" in place (its buttons go away).
+    service.clock.advance(seconds=10)  # type: ignore[attr-defined]  # (the challenge cooldown)
     late = service.challenge(ALICE, Where(channel_id=5001, guild_id=9000), CAROL)
     service.clock.advance(minutes=16)  # type: ignore[attr-defined]
     expired = press(service, CAROL, late, "Accept", Where(channel_id=5001, guild_id=9000))

@@ -212,3 +212,119 @@ def test_a_button_of_an_expired_game_says_the_game_is_over(
     assert len(timed.sweep()) == 1  # expired
     answer = press(timed, ALICE, board, "13")
     assert answer.ephemeral and "This game is over" in answer.text
+
+
+# -- issue 20, item 2: a resignation offer must not move the clock ------------------------------
+
+
+def rated_start(service: Service, script: deque[int]):  # type: ignore[no-untyped-def]
+    made = service.challenge(ALICE, CHANNEL, BOB, rated=True)
+    script.extend([5, 2])
+    return press(service, BOB, made, "Accept")  # Alice to play 5-2
+
+
+def test_offering_to_resign_again_and_again_buys_no_time(
+    timed: Service, script: deque[int], clock: Clock, factory: sessionmaker[Session]
+) -> None:
+    # The stall found by the attack: offer, have it rejected, get a fresh deadline, forever.
+    # Now the offerer's clock stops while Bob answers and goes on where it stopped after.
+    board = rated_start(timed, script)
+    for cycle in range(1, 9):
+        clock.advance(minutes=30)  # Alice takes half an hour to offer each time
+        offered = timed.resign(ALICE, CHANNEL, 1)
+        assert "offers to resign" in offered.text
+        clock.advance(minutes=50)  # Bob takes his time to answer: not Alice's time
+        rejected = press(timed, BOB, offered, "Reject")
+        assert "play on" in rejected.text
+        # Her 4 hours are gone after 8 offers of half an hour each, not before.
+        assert ("Claim the game" in labels(rejected)) == (cycle == 8)
+    assert "Claim the game" in labels(rejected)
+    over = press(timed, BOB, rejected, "Claim the game")
+    assert "Bob claims the game" in over.text
+    stored = row(factory, board.game_id or 0)
+    assert stored.status is GameStatus.ABANDONED and stored.winner == 1
+
+
+def test_the_answer_gives_back_exactly_the_time_left(
+    timed: Service, script: deque[int], clock: Clock, factory: sessionmaker[Session]
+) -> None:
+    board = rated_start(timed, script)
+    game_id = board.game_id or 0
+    clock.advance(hours=1)
+    offered = timed.resign(ALICE, CHANNEL, 1)
+    answer_by = row(factory, game_id).deadline  # Bob's own deadline to answer
+    assert answer_by == clock.now + timedelta(hours=HOURS)
+    clock.advance(hours=2)
+    press(timed, BOB, offered, "Reject")
+    # Alice had 3 hours left when she offered; Bob's 2 hours are not hers.
+    assert row(factory, game_id).deadline == clock.now + timedelta(hours=HOURS - 1)
+    assert row(factory, game_id).time_left_held is None
+
+
+def test_the_offerer_cannot_claim_an_unanswered_offer_it_is_accepted(
+    timed: Service, script: deque[int], clock: Clock, factory: sessionmaker[Session]
+) -> None:
+    # Worse than the stall: Bob leaves Alice's offer unanswered past the deadline, and Alice
+    # claimed the rated game on time. Now the offer is accepted: Alice loses what she offered.
+    board = rated_start(timed, script)
+    game_id = board.game_id or 0
+    offered = timed.resign(ALICE, CHANNEL, 1)
+    clock.advance(hours=HOURS - 1, minutes=1)
+    (reminder,) = timed.sweep()
+    assert reminder.reply.mentions == (BOB.id,)
+    assert "Alice offers to resign" in reminder.reply.text and "<@202>" in reminder.reply.text
+    clock.advance(hours=1)
+    from bot.service.customid import GameAction
+
+    claim = GameAction(game_id, row(factory, game_id).version, "claim").custom_id
+    refused = timed.press(ALICE, CHANNEL, claim)
+    assert refused.ephemeral and "while a resignation offer waits" in refused.text
+    assert "Claim the game" not in labels(timed.board(BOB, CHANNEL))
+    (notice,) = timed.sweep()
+    assert "Bob did not answer in time: Alice's resignation is accepted" in notice.reply.text
+    assert "Bob** wins a single game" in notice.reply.text
+    stored = row(factory, game_id)
+    assert stored.status is GameStatus.FINISHED and stored.winner == 1
+    assert stored.result_kind is ResultKind.RESIGN
+    assert timed.sweep() == []
+    assert press(timed, BOB, offered, "Accept").ephemeral  # over: nothing more to answer
+
+
+def test_an_offer_by_the_waiting_player_leaves_the_movers_clock_alone(
+    timed: Service, script: deque[int], clock: Clock, factory: sessionmaker[Session]
+) -> None:
+    # Bob offers while Alice is to move: Alice must answer (and then move) on her own clock;
+    # Bob, waiting on his own offer, cannot win on time; unanswered, his offer is accepted.
+    board = rated_start(timed, script)
+    game_id = board.game_id or 0
+    deadline = row(factory, game_id).deadline
+    clock.advance(hours=1)
+    timed.resign(BOB, CHANNEL, 2)
+    assert row(factory, game_id).deadline == deadline
+    clock.advance(hours=HOURS)
+    from bot.service.customid import GameAction
+
+    claim = GameAction(game_id, row(factory, game_id).version, "claim").custom_id
+    assert timed.press(BOB, CHANNEL, claim).ephemeral
+    (notice,) = timed.sweep()
+    assert "Alice did not answer in time: Bob's resignation is accepted" in notice.reply.text
+    stored = row(factory, game_id)
+    assert stored.winner == 0 and stored.points == 2
+
+
+def test_a_double_and_its_take_give_the_doubler_no_fresh_deadline(
+    timed: Service, script: deque[int], clock: Clock, factory: sessionmaker[Session]
+) -> None:
+    # The sibling of the resignation: a take hands the turn back to the doubler, who used to
+    # get a whole new period for the same turn.
+    board = start(timed, script)  # Alice to play 5-2 (money game, cube)
+    moved = timed.move(ALICE, CHANNEL, "13/8 13/11")  # Bob's turn, fresh deadline
+    game_id = moved.game_id or 0
+    clock.advance(hours=3)
+    doubled = press(timed, BOB, moved, "Double")
+    clock.advance(hours=2)
+    taken = press(timed, ALICE, doubled, "Take")
+    assert "Alice takes" in taken.text
+    # Bob had an hour left when he doubled: he has that hour again, not four.
+    assert row(factory, game_id).deadline == clock.now + timedelta(hours=1)
+    assert board.game_id == game_id

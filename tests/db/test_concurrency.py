@@ -151,12 +151,12 @@ def test_actions_on_different_games_do_not_conflict(
 def test_two_clicks_on_accept_start_one_game(factory: Factory, other_factory: Factory) -> None:
     with factory.begin() as s:
         add_players(s)
-        ids = [
-            challenges.create_challenge(
+
+    def make() -> int:  # one pending challenge per pair at a time: the next after the race
+        with factory.begin() as s:
+            return challenges.create_challenge(
                 s, challenger_id=ALICE, challenged_id=BOB, expires_at=utcnow() + timedelta(hours=1)
             ).id
-            for _ in range(ROUNDS)
-        ]
 
     def accept(f: Factory, challenge_id: int) -> Callable[..., str]:
         def action(barrier: threading.Barrier) -> str:
@@ -175,7 +175,8 @@ def test_two_clicks_on_accept_start_one_game(factory: Factory, other_factory: Fa
 
         return action
 
-    for challenge_id in ids:
+    for _ in range(ROUNDS):
+        challenge_id = make()
         outcomes = race(accept(factory, challenge_id), accept(other_factory, challenge_id))
         assert sorted(outcomes) == ["accepted", "closed accepted"]
     with factory() as s:

@@ -95,7 +95,23 @@ def seed_0001(conn: Connection) -> None:
                 "position_id": "4HPwATDgc/ABMA",
                 "match_id": "cAkAAAAAAAAA",
                 "created_at": T0,
-            }
+            },
+            {  # an ordinary game begins with its opening roll (a practice game does not)
+                "game_id": 2,
+                "seq": 0,
+                "game_no": 1,
+                "player": 0,
+                "actor_id": a,
+                "kind": "opening",
+                "die1": 3,
+                "die2": 1,
+                "play": None,
+                "cube_value": None,
+                "points": None,
+                "position_id": "4HPwATDgc/ABMA",
+                "match_id": "cAkAAAAAAAAA",
+                "created_at": T0,
+            },
         ],
     )
     conn.execute(

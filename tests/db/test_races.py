@@ -251,3 +251,44 @@ def test_two_settings_changed_at_once_both_stay(factory: Factory, other_factory:
             assert player.preferences == {"language": f"l{round_no}", "auto_play_forced": round_no}
         with factory.begin() as s:
             players.set_preferences(s, ALICE, language=None, auto_play_forced=None)
+
+
+# A downgrade that rebuilds ``games`` (SQLite drops its triggers then) must keep the rule too.
+
+LATER = revisions()[revisions().index("0006") : -1]
+
+
+@pytest.mark.parametrize("target", LATER)
+def test_a_downgrade_keeps_one_active_game_per_person_and_channel(
+    empty_url: URL, target: str
+) -> None:
+    from db.connection import make_engine
+    from db.migrate import downgrade
+
+    engine = make_engine(empty_url)
+    try:
+        upgrade(engine)
+        downgrade(engine, target)
+        with engine.begin() as conn:
+            conn.exec_driver_sql(
+                "INSERT INTO players (id, display_name, preferences, created_at, seen_at)"
+                " VALUES (1, 'a', '{}', '2026-01-01', '2026-01-01'),"
+                " (2, 'b', '{}', '2026-01-01', '2026-01-01'),"
+                " (3, 'c', '{}', '2026-01-01', '2026-01-01')"
+            )
+
+        def add(gid: int, p0: int, p1: int) -> None:
+            with engine.begin() as conn:
+                conn.exec_driver_sql(
+                    "INSERT INTO games (id, player0_id, player1_id, channel_id, match_length,"
+                    " cube, rated, position_id, match_id, state, event_count, version, status,"
+                    f" created_at, updated_at, dice_counter) VALUES ({gid}, {p0}, {p1}, 70, 0,"
+                    " true, false, 'x', 'y', '{}', 0, 1, 'active', '2026-01-01', '2026-01-01',"
+                    " 0)"
+                )
+
+        add(901, 1, 2)
+        with pytest.raises(IntegrityError):
+            add(902, 3, 1)  # Alice, seated 0 in game 901, now in seat 1 of the same channel
+    finally:
+        engine.dispose()
