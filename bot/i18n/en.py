@@ -366,7 +366,7 @@ MESSAGES: dict[str, str] = {
     "tournament.status.finished": "Finished.",
     "tournament.status.cancelled": "Cancelled.",
     "tournament.players": "Players ({count}): {names}",
-    "tournament.match_intro": "🏆 {name}: {p0} against {p1}. Good luck!",
+    "tournament.match_intro": "🏆 {name}: {mention0} against {mention1}. Good luck!",
     "tournament.standings": "🏆 **{name}**: standings after {played} matches.",
     "tournament.champion": "🏆 **{name}** is over: **{player}** is the champion! Congratulations.",
     "tournament.list_title": "**Tournaments on this server**",

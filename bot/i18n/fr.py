@@ -373,7 +373,7 @@ MESSAGES: dict[str, str] = {
     "tournament.status.finished": "Terminé.",
     "tournament.status.cancelled": "Annulé.",
     "tournament.players": "Joueurs ({count}) : {names}",
-    "tournament.match_intro": "🏆 {name} : {p0} contre {p1}. Bonne chance !",
+    "tournament.match_intro": "🏆 {name} : {mention0} contre {mention1}. Bonne chance !",
     "tournament.standings": "🏆 **{name}** : classement après {played} matchs.",
     "tournament.champion": "🏆 **{name}** est terminé : **{player}** est champion ! Félicitations.",
     "tournament.list_title": "**Les tournois de ce serveur**",

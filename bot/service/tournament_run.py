@@ -131,7 +131,9 @@ class Runner:
             deadline=self.deps.clock() + self.deps.settings.move_timeout,
         )
         notes = Notes()
-        notes.add("tournament.match_intro", name=tour.name, p0=f"<@{p0}>", p1=f"<@{p1}>")
+        notes.add(
+            "tournament.match_intro", name=tour.name, mention0=f"<@{p0}>", mention1=f"<@{p1}>"
+        )
         row = self.new.start(s, table, new, notes, prefs_of(s, table), tour.lang)
         reply = board_reply(table, tour.lang, notes)
         reply.mentions = (p0, p1)
