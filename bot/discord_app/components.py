@@ -19,13 +19,13 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.service.customid import CHALLENGE_ID_RE, GAME_ID_RE
+from bot.service.customid import CHALLENGE_ID_RE, GAME_ID_RE, PAGE_ID_RE
 from bot.service.replies import Button, Component, Reply, Select
 
 if TYPE_CHECKING:
     from re import Match
 
-__all__ = ["ChallengeComponent", "GameComponent", "build_view"]
+__all__ = ["ChallengeComponent", "GameComponent", "PageComponent", "build_view"]
 
 log = logging.getLogger(__name__)
 
@@ -73,6 +73,19 @@ class ChallengeComponent(discord.ui.DynamicItem[Wrapped], template=CHALLENGE_ID_
         await _press(interaction, self.custom_id)
 
 
+class PageComponent(discord.ui.DynamicItem[Wrapped], template=PAGE_ID_RE):
+    """Previous / Next under ``/games``: ``gl:<page>``."""
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: Wrapped, match: Match[str], /
+    ) -> PageComponent:
+        return cls(item)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _press(interaction, self.custom_id)
+
+
 def _item(component: Component, row: int) -> discord.ui.Item[Any]:
     if isinstance(component, Select):
         inner: Wrapped = discord.ui.Select(
@@ -99,6 +112,8 @@ def _item(component: Component, row: int) -> discord.ui.Item[Any]:
         )
     if component.custom_id.startswith("ch:"):
         return ChallengeComponent(inner)
+    if component.custom_id.startswith("gl:"):
+        return PageComponent(inner)
     return GameComponent(inner)
 
 

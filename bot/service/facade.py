@@ -21,12 +21,16 @@ from bot.dice import GameDice
 from bot.service.analysis import Analysis
 from bot.service.buttons import Buttons
 from bot.service.challenges import Challenges
+from bot.service.dashboard import Dashboard
 from bot.service.deps import Deps, Settings
 from bot.service.games import Games
 from bot.service.info import Info
 from bot.service.integrity import Integrity
+from bot.service.notices import TurnNotices
 from bot.service.settings import PlayerSettings
+from bot.service.threads import GameThreads
 from bot.service.timers import Timers
+from bot.service.watch import Watching
 from db.types import utcnow
 from engine import Position
 
@@ -65,7 +69,8 @@ class Service:
         self.autocomplete_moves = games.autocomplete_moves
         self.text_board = games.text_board
         self.challenge = challenges.challenge
-        self.press = Buttons(deps, games, challenges).press
+        watching, dashboard = Watching(deps), Dashboard(deps)
+        self.press = Buttons(deps, games, challenges, watching, dashboard).press
         # Analysis, information, fair dice, settings
         self.hint = analysis.hint
         self.review = analysis.review
@@ -81,6 +86,15 @@ class Service:
         # The move timer
         self.sweep = timers.sweep
         self.reminder_before = timers.reminder_before
+        # Playing together: threads, spectators, turn notices, /games
+        threads, notices = GameThreads(deps), TurnNotices(deps)
+        self.server_command = threads.server_command
+        self.game_moved = threads.game_moved
+        self.board_posted = threads.board_posted
+        self.watch = watching.watch
+        self.games = dashboard.games
+        self.turn_notices = notices.turn_notices
+        self.still_waiting = notices.still_waiting
 
     @property
     def factory(self) -> sessionmaker[Session]:
