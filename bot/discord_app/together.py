@@ -30,8 +30,10 @@ ARCHIVE_MINUTES: Literal[10080] = 10080  # a week: correspondence games are slow
 def can_open_threads(interaction: discord.Interaction[Any]) -> bool:
     """A server text channel where the bot itself is installed and may open public threads
     and write in them (never a thread, a DM or a user install)."""
-    if interaction.guild_id is None or not interaction.is_guild_integration():
+    if interaction.guild_id is None:
         return False
+    if interaction.is_user_integration() and not interaction.is_guild_integration():
+        return False  # installed by the user only: the bot is no member of this server
     channel = interaction.channel
     if channel is None or getattr(channel, "type", None) not in THREAD_CHANNELS:
         return False
@@ -48,11 +50,14 @@ async def open_game_thread(
     interaction: discord.Interaction[Any], reply: Reply, *, component: bool
 ) -> bool:
     """Carry out ``reply.thread``: True when the game now lives in its thread (the reply was
-    posted there), False to show the reply as usual."""
+    posted there), False to show the reply as usual (the press is then acknowledged already:
+    :func:`~bot.discord_app.replies.deliver` edits the message)."""
     plan = reply.thread
     message = interaction.message
     if plan is None or not component or reply.ephemeral or message is None:
         return False
+    if not interaction.response.is_done():
+        await interaction.response.defer()  # opening the thread takes a few requests
     try:
         thread = await message.create_thread(name=plan.name, auto_archive_duration=ARCHIVE_MINUTES)
     except discord.HTTPException as error:  # Forbidden, or a channel without threads
@@ -77,15 +82,12 @@ async def open_game_thread(
     moved = await asyncio.to_thread(service.game_moved, plan.game_id, thread.id, parent, board.id)
     if not moved:  # the game ended meanwhile (it cannot, but say so rather than lose it)
         log.warning("game %s was not moved to its thread %s", plan.game_id, thread.id)
-    intro = discord.AllowedMentions.none()
-    if interaction.response.is_done():
-        await interaction.edit_original_response(
-            content=plan.intro, attachments=[], view=None, allowed_mentions=intro
-        )
-    else:
-        await interaction.response.edit_message(
-            content=plan.intro, attachments=[], view=None, allowed_mentions=intro
-        )
+    await interaction.edit_original_response(
+        content=plan.intro,
+        attachments=[],
+        view=None,
+        allowed_mentions=discord.AllowedMentions.none(),
+    )
     return True
 
 

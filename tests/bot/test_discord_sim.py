@@ -13,6 +13,7 @@ import logging
 from collections import deque
 from typing import Any
 
+import discord
 import pytest
 import simcord
 from simcord import Env, InteractionResult, MemberActor, ResponseMessage, UserHandle
@@ -79,7 +80,10 @@ def guild(env: Env) -> Any:
 
 @pytest.fixture
 def channel(guild: Any) -> Any:
-    return guild.create_text_channel("tables")
+    """A channel where the bot may not open threads: games are played in it (the threads of
+    games have their tests in test_discord_together.py)."""
+    no_threads = discord.PermissionOverwrite(create_public_threads=False)
+    return guild.create_text_channel("tables", overwrites={guild.me: no_threads})
 
 
 def member(env: Env, guild: Any, name: str) -> MemberActor:
