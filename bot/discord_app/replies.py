@@ -154,18 +154,8 @@ async def deliver(
     view = build_view(reply)
     base: dict[str, Any] = {"allowed_mentions": _mentions(reply)}
     replace = component and reply.edit and not reply.ephemeral
-    edited = interaction.message.id if interaction.message is not None else None
     if not interaction.response.is_done():
-        if replace:
-            await interaction.response.edit_message(
-                content=_content(reply), attachments=_files(reply), view=view, **base
-            )
-            return edited
-        extra = _new_message_extras(reply, view)
-        sent = await interaction.response.send_message(
-            _content(reply), ephemeral=reply.ephemeral, **extra, **base
-        )
-        return sent.message_id if sent is not None else None
+        return await _respond(interaction, reply, view, base, replace=replace)
     retract = not component and reply.ephemeral and not deferred_private
     if replace or not (component or retract):
         # A deferred component edits its message; a deferred command resolves its "thinking"
@@ -187,6 +177,27 @@ async def deliver(
         _content(reply), ephemeral=reply.ephemeral, wait=True, **extra, **base
     )
     return followup.id
+
+
+async def _respond(
+    interaction: discord.Interaction[Any],
+    reply: Reply,
+    view: discord.ui.View | None,
+    base: dict[str, Any],
+    *,
+    replace: bool,
+) -> int | None:
+    """The first response: the pressed message edited, or a new message."""
+    if replace:
+        await interaction.response.edit_message(
+            content=_content(reply), attachments=_files(reply), view=view, **base
+        )
+        return interaction.message.id if interaction.message is not None else None
+    extra = _new_message_extras(reply, view)
+    sent = await interaction.response.send_message(
+        _content(reply), ephemeral=reply.ephemeral, **extra, **base
+    )
+    return sent.message_id if sent is not None else None
 
 
 def _new_message_extras(reply: Reply, view: discord.ui.View | None) -> dict[str, Any]:

@@ -64,15 +64,7 @@ async def open_game_thread(
         log.info("no thread for game %s (%s): played in the channel", plan.game_id, error)
         return False
     try:
-        for user_id in plan.members:
-            await thread.add_user(discord.Object(user_id))
-        files = [discord.File(BytesIO(reply.image), reply.image_name)] if reply.image else []
-        view = build_view(reply) or discord.utils.MISSING
-        board = await thread.send(
-            reply.text[:2000], files=files, view=view, allowed_mentions=_mentions(reply)
-        )
-        if reply.ping:
-            await thread.send(reply.ping, allowed_mentions=_mentions(reply))
+        board = await _post_in_thread(thread, reply, plan.members)
     except discord.HTTPException as error:
         log.warning("thread of game %s unusable (%s): played in the channel", plan.game_id, error)
         await _delete(thread)
@@ -89,6 +81,22 @@ async def open_game_thread(
         allowed_mentions=discord.AllowedMentions.none(),
     )
     return True
+
+
+async def _post_in_thread(
+    thread: discord.Thread, reply: Reply, members: tuple[int, ...]
+) -> discord.Message:
+    """Add the players to the thread and post the board there (and the turn line)."""
+    for user_id in members:
+        await thread.add_user(discord.Object(user_id))
+    files = [discord.File(BytesIO(reply.image), reply.image_name)] if reply.image else []
+    view = build_view(reply) or discord.utils.MISSING
+    board = await thread.send(
+        reply.text[:2000], files=files, view=view, allowed_mentions=_mentions(reply)
+    )
+    if reply.ping:
+        await thread.send(reply.ping, allowed_mentions=_mentions(reply))
+    return board
 
 
 async def _delete(thread: discord.Thread) -> None:

@@ -69,7 +69,7 @@ class Service:
         self.autocomplete_moves = games.autocomplete_moves
         self.text_board = games.text_board
         self.challenge = challenges.challenge
-        watching, dashboard = Watching(deps), Dashboard(deps)
+        watching, dashboard = self._together()
         self.press = Buttons(deps, games, challenges, watching, dashboard).press
         # Analysis, information, fair dice, settings
         self.hint = analysis.hint
@@ -86,8 +86,12 @@ class Service:
         # The move timer
         self.sweep = timers.sweep
         self.reminder_before = timers.reminder_before
-        # Playing together: threads, spectators, turn notices, /games
-        threads, notices = GameThreads(deps), TurnNotices(deps)
+
+    def _together(self) -> tuple[Watching, Dashboard]:
+        """Playing together: threads, spectators, turn notices, /games (its buttons are
+        dispatched by :class:`Buttons`)."""
+        watching, dashboard = Watching(self.deps), Dashboard(self.deps)
+        threads, notices = GameThreads(self.deps), TurnNotices(self.deps)
         self.server_command = threads.server_command
         self.game_moved = threads.game_moved
         self.board_posted = threads.board_posted
@@ -95,6 +99,7 @@ class Service:
         self.games = dashboard.games
         self.turn_notices = notices.turn_notices
         self.still_waiting = notices.still_waiting
+        return watching, dashboard
 
     @property
     def factory(self) -> sessionmaker[Session]:
