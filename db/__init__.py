@@ -16,7 +16,8 @@ and one unit of work per user action (run it in a thread: the calls are synchron
 
 Modules: :mod:`db.models` (tables), :mod:`db.players`, :mod:`db.games`, :mod:`db.challenges`,
 :mod:`db.gamestate` (the engine's Match in a game row), :mod:`db.ratings` (FIBS),
-:mod:`db.stats` (leaderboards, histories),
+:mod:`db.stats` (leaderboards, histories), :mod:`db.together` (server settings, a game's
+thread and board message, turn notices, a player's games everywhere),
 :mod:`db.resilience` (time limits, outages as :class:`DatabaseUnavailable`), :mod:`db.migrate`.
 """
 

@@ -48,6 +48,7 @@ __all__ = [
     "GameEvent",
     "GameStatus",
     "GuildMember",
+    "GuildSettings",
     "MatchStatus",
     "Player",
     "Rating",
@@ -148,6 +149,17 @@ class GuildMember(Base):
     last_seen: Mapped[Timestamp]
 
 
+class GuildSettings(Base):
+    """A Discord server's settings, changed by its managers (``/server``); a server without a
+    row has the defaults."""
+
+    __tablename__ = "guild_settings"
+
+    guild_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    threads: Mapped[bool] = mapped_column(Boolean, default=True, server_default=text("true"))
+    updated_at: Mapped[Timestamp]
+
+
 class Game(Base):
     """A game or a match (``match_length`` points; 0 is a money game) between two people, or a
     person and the computer at ``computer_level`` (the computer's seat has no player id)."""
@@ -194,6 +206,14 @@ class Game(Base):
 
     guild_id: Mapped[int | None] = mapped_column(BigInteger, index=True)  # None: a DM
     channel_id: Mapped[int | None] = mapped_column(BigInteger, index=True)
+    # Play together (revision 0009): a game played in its own thread has the thread as its
+    # channel and remembers the channel the thread was opened from (its result is told there);
+    # the board message is what a turn notice and /games link to.
+    parent_channel_id: Mapped[int | None] = mapped_column(BigInteger)
+    board_message_id: Mapped[int | None] = mapped_column(BigInteger)
+    # The deadline (one per turn between two people) whose "your turn" notice was sent: a
+    # notice is claimed by an atomic UPDATE, so it goes out once whatever the processes.
+    noticed_deadline: Mapped[datetime | None]
 
     match_length: Mapped[int] = mapped_column(default=0)
     cube: Mapped[bool] = mapped_column(Boolean, default=True)

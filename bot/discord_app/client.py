@@ -12,7 +12,12 @@ from discord.ext import commands
 
 from bot.config import Config
 from bot.discord_app.commands import build_commands
-from bot.discord_app.components import ChallengeComponent, GameComponent, TournamentComponent
+from bot.discord_app.components import (
+    ChallengeComponent,
+    GameComponent,
+    PageComponent,
+    TournamentComponent,
+)
 from bot.discord_app.replies import answer, report_error, who
 from bot.discord_app.translator import CatalogTranslator
 
@@ -26,8 +31,8 @@ __all__ = ["EXTENSIONS", "BackgammonBot", "BackgammonTree"]
 log = logging.getLogger(__name__)
 
 # The slash commands come from the service's command table (bot.discord_app.commands); the
-# timers cog owns the background sweep of move deadlines.
-EXTENSIONS = ("bot.discord_app.cogs.timers",)
+# timers cog owns the background sweep of move deadlines, the notices cog the "your turn" DMs.
+EXTENSIONS = ("bot.discord_app.cogs.timers", "bot.discord_app.cogs.notices")
 
 
 class BackgammonTree(app_commands.CommandTree["BackgammonBot"]):
@@ -85,7 +90,9 @@ class BackgammonBot(commands.AutoShardedBot):
             self.tree.add_command(command)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        self.add_dynamic_items(GameComponent, ChallengeComponent, TournamentComponent)
+        self.add_dynamic_items(
+            GameComponent, ChallengeComponent, TournamentComponent, PageComponent
+        )
         if self.config.dev_guild_id:
             # Development only: guild commands appear at once. Global sync is an explicit step.
             guild = discord.Object(self.config.dev_guild_id)

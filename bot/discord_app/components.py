@@ -19,13 +19,19 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.service.customid import CHALLENGE_ID_RE, GAME_ID_RE, TOURNAMENT_ID_RE
+from bot.service.customid import CHALLENGE_ID_RE, GAME_ID_RE, PAGE_ID_RE, TOURNAMENT_ID_RE
 from bot.service.replies import Button, Component, Reply, Select
 
 if TYPE_CHECKING:
     from re import Match
 
-__all__ = ["ChallengeComponent", "GameComponent", "TournamentComponent", "build_view"]
+__all__ = [
+    "ChallengeComponent",
+    "GameComponent",
+    "PageComponent",
+    "TournamentComponent",
+    "build_view",
+]
 
 log = logging.getLogger(__name__)
 
@@ -86,6 +92,19 @@ class TournamentComponent(discord.ui.DynamicItem[Wrapped], template=TOURNAMENT_I
         await _press(interaction, self.custom_id)
 
 
+class PageComponent(discord.ui.DynamicItem[Wrapped], template=PAGE_ID_RE):
+    """Previous / Next under ``/games``: ``gl:<page>``."""
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: Wrapped, match: Match[str], /
+    ) -> PageComponent:
+        return cls(item)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _press(interaction, self.custom_id)
+
+
 def _item(component: Component, row: int) -> discord.ui.Item[Any]:
     if isinstance(component, Select):
         inner: Wrapped = discord.ui.Select(
@@ -114,6 +133,8 @@ def _item(component: Component, row: int) -> discord.ui.Item[Any]:
         return ChallengeComponent(inner)
     if component.custom_id.startswith("tn:"):
         return TournamentComponent(inner)
+    if component.custom_id.startswith("gl:"):
+        return PageComponent(inner)
     return GameComponent(inner)
 
 

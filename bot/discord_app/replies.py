@@ -21,6 +21,12 @@ from typing import Any
 import discord
 
 from bot.discord_app.components import build_view
+from bot.discord_app.together import (
+    can_open_threads,
+    open_game_thread,
+    remember_board,
+    send_posts,
+)
 from bot.i18n import language, t
 from bot.service import Actor, Reply, Where
 
@@ -43,6 +49,8 @@ def who(interaction: discord.Interaction[Any]) -> tuple[Actor, Where]:
         channel_id=interaction.channel_id,
         guild_id=interaction.guild_id,
         guild_locale=str(guild_locale) if guild_locale else None,
+        threads=can_open_threads(interaction),
+        manager=bool(interaction.guild_id and interaction.permissions.manage_guild),
     )
     actor = user_actor(interaction.user, interaction.locale)
     if interaction.guild_id is not None and _organizer(interaction):
@@ -107,9 +115,14 @@ async def answer(
         else:
             await interaction.response.defer(thinking=True, ephemeral=private)
     reply = await work
-    await deliver(interaction, reply, component=component, deferred_private=private)
-    await _ping(interaction, reply)
+    if not await open_game_thread(interaction, reply, component=component):
+        message_id = await deliver(
+            interaction, reply, component=component, deferred_private=private
+        )
+        await remember_board(interaction, reply, message_id, component=component)
+        await _ping(interaction, reply)
     await _followups(interaction, reply)
+    await send_posts(interaction.client, reply)
     log.log(
         logging.INFO if deferred else logging.DEBUG,
         "%s by %s answered in %.0f ms%s",
@@ -164,30 +177,22 @@ async def deliver(
     *,
     component: bool = False,
     deferred_private: bool = False,
-) -> None:
-    """Show ``reply``: the first response, or after a deferral an edit or a follow-up."""
+) -> int | None:
+    """Show ``reply``: the first response, or after a deferral an edit or a follow-up. Returns
+    the id of the message that shows it, when known."""
     view = build_view(reply)
     base: dict[str, Any] = {"allowed_mentions": _mentions(reply)}
     replace = component and reply.edit and not reply.ephemeral
     if not interaction.response.is_done():
-        if replace:
-            await interaction.response.edit_message(
-                content=_content(reply), attachments=_files(reply), view=view, **base
-            )
-            return
-        extra = _new_message_extras(reply, view)
-        await interaction.response.send_message(
-            _content(reply), ephemeral=reply.ephemeral, **extra, **base
-        )
-        return
+        return await _respond(interaction, reply, view, base, replace=replace)
     retract = not component and reply.ephemeral and not deferred_private
     if replace or not (component or retract):
         # A deferred component edits its message; a deferred command resolves its "thinking"
         # message (whose visibility was fixed by the deferral).
-        await interaction.edit_original_response(
+        message = await interaction.edit_original_response(
             content=_content(reply), attachments=_files(reply), view=view, **base
         )
-        return
+        return message.id
     extra = _new_message_extras(reply, view)
     if retract:
         # A refusal after a public "thinking" message, whose visibility cannot change: while it
@@ -196,8 +201,32 @@ async def deliver(
         await interaction.edit_original_response(content=_content(reply), **base)
         await interaction.followup.send(_content(reply), ephemeral=True, **extra, **base)
         await interaction.delete_original_response()
-        return
-    await interaction.followup.send(_content(reply), ephemeral=reply.ephemeral, **extra, **base)
+        return None
+    followup = await interaction.followup.send(
+        _content(reply), ephemeral=reply.ephemeral, wait=True, **extra, **base
+    )
+    return followup.id
+
+
+async def _respond(
+    interaction: discord.Interaction[Any],
+    reply: Reply,
+    view: discord.ui.View | None,
+    base: dict[str, Any],
+    *,
+    replace: bool,
+) -> int | None:
+    """The first response: the pressed message edited, or a new message."""
+    if replace:
+        await interaction.response.edit_message(
+            content=_content(reply), attachments=_files(reply), view=view, **base
+        )
+        return interaction.message.id if interaction.message is not None else None
+    extra = _new_message_extras(reply, view)
+    sent = await interaction.response.send_message(
+        _content(reply), ephemeral=reply.ephemeral, **extra, **base
+    )
+    return sent.message_id if sent is not None else None
 
 
 def _new_message_extras(reply: Reply, view: discord.ui.View | None) -> dict[str, Any]:

@@ -329,6 +329,67 @@ MESSAGES: dict[str, str] = {
     "history.kind_resign": " by resignation",
     "history.kind_drop": " by a dropped double",
     "history.kind_timeout": " on time",
+    # -- playing together: threads, spectators, turn notices, /games (issue 16) ----------------
+    "thread.name": "Game #{id}: {p0} vs {p1}",
+    "thread.intro": "🎲 **{p0}** vs **{p1}**: game #{id} is played in the thread below. "
+    "Anyone may follow it there.",
+    "thread.result": "🏁 Game #{id}, {p0} vs {p1}: {result}",
+    "thread.result_match": "🏆 Game #{id}: **{name}** beats {other} {a}–{b}.",
+    "server.text": "**This server's settings**\nA thread for each game: {threads}",
+    "server.not_here": "Server settings exist in servers only.",
+    "server.not_manager": "Only members who may manage this server can change its settings.",
+    "watch.header": "👀 Watching game #{id} (Refresh shows the board as it is now).",
+    "watch.no_game_of": "{name} has no game in progress.",
+    "watch.which": "Which game? Give its number (`game`) or one of its players (`player`).",
+    "watch.private": "Game #{id} is played in direct messages: only its players can see it.",
+    "error.spectator": "You are watching game #{id}: only its players can press its buttons. "
+    "`/watch` shows you its board with a Refresh button.",
+    "error.quiet_hours": "“{value}” is not quiet hours: write them like `22-08` (from 22:00 to "
+    "08:00, in your time zone), or `off`.",
+    "error.timezone": "“{value}” is not a time zone: use a name like `Europe/Paris`, "
+    "`America/New_York` or `UTC`.",
+    "export.rated_in_progress": "Game #{id} is a rated game in progress: export it once it is "
+    "over.",
+    "settings.notify_text": "“Your turn” messages: {notify} · quiet hours: {quiet} · time zone: "
+    "{timezone}",
+    "notice.your_turn": "🎲 Your turn against **{opponent}** in game #{id}. {link}",
+    "games.none": "You have no game in progress and no challenge waiting.",
+    "games.header": "**Your games and challenges** ({count}) · page {page}/{pages}",
+    "games.game": "**#{id}** against **{opponent}** · {score}\n{whose} · deadline {deadline}\n"
+    "{link}",
+    "games.score_match": "{length}-point match, {a}–{b}",
+    "games.score_money": "money game, cube {cube}",
+    "games.your_turn": "your turn",
+    "games.their_turn": "{name}'s turn",
+    "games.no_deadline": "none",
+    "games.challenge_sent": "Challenge #{id} to **{name}** · {kind} · waiting until {expires}\n"
+    "{link}",
+    "games.challenge_received": "Challenge #{id} from **{name}** · {kind} · answer before "
+    "{expires}\n{link}",
+    "button.refresh": "Refresh",
+    "button.previous": "Previous",
+    "button.next": "Next",
+    "cmd.watch.name": "watch",
+    "cmd.watch.description": "Watch a game: its board now, with a Refresh button.",
+    "cmd.watch.opt.game.name": "game",
+    "cmd.watch.opt.game.description": "The game's number.",
+    "cmd.watch.opt.player.name": "player",
+    "cmd.watch.opt.player.description": "A player of the game.",
+    "cmd.games.name": "games",
+    "cmd.games.description": "Your games and challenges in every server and DM.",
+    "cmd.server.name": "server",
+    "cmd.server.description": "Show or change this server's settings (managers).",
+    "cmd.server.opt.threads.name": "threads",
+    "cmd.server.opt.threads.description": "Play each accepted challenge in a thread of its own.",
+    "cmd.settings.opt.notify.name": "notify",
+    "cmd.settings.opt.notify.description": "A direct message when a game waits for you.",
+    "cmd.settings.opt.quiet.name": "quiet",
+    "cmd.settings.opt.quiet.description": "Hours without messages, like 22-08, or off.",
+    "cmd.settings.opt.timezone.name": "timezone",
+    "cmd.settings.opt.timezone.description": "Your time zone, like Europe/Paris.",
+    "help.watch": "the board of a game (by number or player), for anyone.",
+    "help.games": "your games and challenges everywhere, with links.",
+    "help.server": "this server's settings: a thread for each game (managers).",
     # -- settings -------------------------------------------------------------------------------------
     "settings.text": "**Your settings**\nLanguage: {language}\nRoll automatically when there "
     "is no cube decision: {auto_roll}\nPlay forced moves automatically: {auto_forced}\nHome "

@@ -336,6 +336,69 @@ MESSAGES: dict[str, str] = {
     "history.kind_resign": " par abandon",
     "history.kind_drop": " sur un double refusé",
     "history.kind_timeout": " au temps",
+    # -- jouer ensemble : fils, spectateurs, avis de tour, /parties (issue 16) ------------------
+    "thread.name": "Partie n° {id} : {p0} contre {p1}",
+    "thread.intro": "🎲 **{p0}** contre **{p1}** : la partie n° {id} se joue dans le fil "
+    "ci-dessous. Tout le monde peut la suivre.",
+    "thread.result": "🏁 Partie n° {id}, {p0} contre {p1} : {result}",
+    "thread.result_match": "🏆 Partie n° {id} : **{name}** bat {other} {a}–{b}.",
+    "server.text": "**Réglages de ce serveur**\nUn fil pour chaque partie : {threads}",
+    "server.not_here": "Les réglages de serveur n’existent que sur un serveur.",
+    "server.not_manager": "Seuls les membres qui peuvent gérer ce serveur changent ses réglages.",
+    "watch.header": "👀 Vous regardez la partie n° {id} (Actualiser montre le plateau tel qu’il "
+    "est).",
+    "watch.no_game_of": "{name} n’a pas de partie en cours.",
+    "watch.which": "Quelle partie ? Donnez son numéro (`partie`) ou l’un de ses joueurs "
+    "(`joueur`).",
+    "watch.private": "La partie n° {id} se joue en messages privés : seuls ses joueurs la voient.",
+    "error.spectator": "Vous regardez la partie n° {id} : seuls ses joueurs peuvent appuyer sur "
+    "ses boutons. `/regarder` vous montre son plateau avec un bouton Actualiser.",
+    "error.quiet_hours": "« {value} » n’est pas une plage de silence : écrivez-la comme `22-08` "
+    "(de 22 h à 8 h, dans votre fuseau horaire), ou `off`.",
+    "error.timezone": "« {value} » n’est pas un fuseau horaire : utilisez un nom comme "
+    "`Europe/Paris`, `America/Montreal` ou `UTC`.",
+    "export.rated_in_progress": "La partie n° {id} est une partie classée en cours : "
+    "exportez-la quand elle sera finie.",
+    "settings.notify_text": "Messages « à vous de jouer » : {notify} · heures de silence : "
+    "{quiet} · fuseau horaire : {timezone}",
+    "notice.your_turn": "🎲 À vous de jouer contre **{opponent}** dans la partie n° {id}. {link}",
+    "games.none": "Vous n’avez ni partie en cours ni défi en attente.",
+    "games.header": "**Vos parties et défis** ({count}) · page {page}/{pages}",
+    "games.game": "**n° {id}** contre **{opponent}** · {score}\n{whose} · échéance {deadline}\n"
+    "{link}",
+    "games.score_match": "match en {length} points, {a}–{b}",
+    "games.score_money": "partie d’argent, videau {cube}",
+    "games.your_turn": "à vous de jouer",
+    "games.their_turn": "au tour de {name}",
+    "games.no_deadline": "aucune",
+    "games.challenge_sent": "Défi n° {id} lancé à **{name}** · {kind} · en attente jusqu’au "
+    "{expires}\n{link}",
+    "games.challenge_received": "Défi n° {id} de **{name}** · {kind} · à accepter avant le "
+    "{expires}\n{link}",
+    "button.refresh": "Actualiser",
+    "button.previous": "Précédent",
+    "button.next": "Suivant",
+    "cmd.watch.name": "regarder",
+    "cmd.watch.description": "Regarder une partie : son plateau, avec un bouton Actualiser.",
+    "cmd.watch.opt.game.name": "partie",
+    "cmd.watch.opt.game.description": "Le numéro de la partie.",
+    "cmd.watch.opt.player.name": "joueur",
+    "cmd.watch.opt.player.description": "Un joueur de la partie.",
+    "cmd.games.name": "parties",
+    "cmd.games.description": "Vos parties et défis sur tous les serveurs et en privé.",
+    "cmd.server.name": "serveur",
+    "cmd.server.description": "Voir ou changer les réglages de ce serveur (gestionnaires).",
+    "cmd.server.opt.threads.name": "fils",
+    "cmd.server.opt.threads.description": "Jouer chaque défi accepté dans un fil à lui.",
+    "cmd.settings.opt.notify.name": "avis",
+    "cmd.settings.opt.notify.description": "Un message privé quand une partie vous attend.",
+    "cmd.settings.opt.quiet.name": "silence",
+    "cmd.settings.opt.quiet.description": "Heures sans messages, comme 22-08, ou off.",
+    "cmd.settings.opt.timezone.name": "fuseau",
+    "cmd.settings.opt.timezone.description": "Votre fuseau horaire, comme Europe/Paris.",
+    "help.watch": "le plateau d’une partie (par numéro ou joueur), pour tous.",
+    "help.games": "vos parties et défis partout, avec des liens.",
+    "help.server": "les réglages de ce serveur : un fil par partie (gestionnaires).",
     # -- réglages -------------------------------------------------------------------------------------
     "settings.text": "**Vos réglages**\nLangue : {language}\nLancer automatiquement quand il n’y "
     "a pas de décision de videau : {auto_roll}\nJouer les coups forcés automatiquement : "

@@ -41,12 +41,14 @@ class Pressed:
 class Then(Enum):
     """What happens after the action: play on to the next human decision and save (ADVANCE),
     save only (STEP: a checker step leaves the turn to its player), nothing (SHOW: only the
-    message changes), or a new game in a unit of work of its own (NEW_GAME)."""
+    message changes), a new game in a unit of work of its own (NEW_GAME), or the board drawn
+    again for whoever asks, player or spectator, whatever the version (VIEW)."""
 
     ADVANCE = "advance"
     STEP = "step"
     SHOW = "show"
     NEW_GAME = "new_game"
+    VIEW = "view"
 
 
 @dataclass(frozen=True)
@@ -169,6 +171,10 @@ def _rematch(p: Pressed) -> UiState:  # pragma: no cover - Then.NEW_GAME: see bu
     raise Refusal("error.unknown_button")
 
 
+def _refresh(p: Pressed) -> UiState:  # pragma: no cover - Then.VIEW: see watch.Watching.refresh
+    raise Refusal("error.unknown_button")
+
+
 ACTIONS: dict[Press, Action] = {
     Press.ROLL: Action(_roll, "button.roll", "primary", Then.ADVANCE),
     Press.DOUBLE: Action(_double, "button.double", "success", Then.ADVANCE),
@@ -186,5 +192,6 @@ ACTIONS: dict[Press, Action] = {
     Press.PLAY: Action(_play, "select.whole_play", "secondary", Then.ADVANCE),
     Press.CLAIM: Action(_claim, "button.claim", "danger", Then.ADVANCE, anyone=True),
     Press.REMATCH: Action(_rematch, "button.rematch", "primary", Then.NEW_GAME, anyone=True),
+    Press.REFRESH: Action(_refresh, "button.refresh", "secondary", Then.VIEW, anyone=True),
 }
 assert set(ACTIONS) == set(Press), "every button has its entry"

@@ -121,6 +121,8 @@ class Analysis:
         with self.deps.unit() as s:
             lang = self.deps.who(s, actor).lang
             row = chosen_game(s, actor, where, game_id, "export.none")
+            if row.status is GameStatus.ACTIVE and row.rated:  # rated: people only
+                raise Refusal("export.rated_in_progress", id=row.id)  # no analysis meanwhile
             table = localized(load_table(self.deps, s, row), lang)
             events = game_repo.game_events(s, row.id)
             number = row.id

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from bot.service.actions import ACTIONS, Pressed, Then
 from bot.service.challenges import Challenges
-from bot.service.customid import ChallengeAction, GameAction
+from bot.service.customid import ChallengeAction, GameAction, PageAction
+from bot.service.dashboard import Dashboard
 from bot.service.deps import Deps, answers
 from bot.service.games import Games
 from bot.service.model import Notes, UiState
@@ -14,8 +15,10 @@ from bot.service.present import board_reply
 from bot.service.refusal import Refusal
 from bot.service.replies import Reply
 from bot.service.tables import Seated, localized, seat_names, seated
+from bot.service.threads import result_posts
 from bot.service.tournaments import Tournaments
 from bot.service.turns import finish
+from bot.service.watch import Watching
 from db.models import GameStatus
 
 __all__ = ["Buttons"]
@@ -25,25 +28,39 @@ class Buttons:
     """:meth:`press`: every button of every message."""
 
     def __init__(
-        self, deps: Deps, games: Games, challenges: Challenges, tournaments: Tournaments
+        self,
+        deps: Deps,
+        games: Games,
+        challenges: Challenges,
+        tournaments: Tournaments,
+        watching: Watching,
+        dashboard: Dashboard,
     ) -> None:
         self.deps = deps
         self.games = games
         self.challenges = challenges
         self.tournaments = tournaments
+        self.watching = watching
+        self.dashboard = dashboard
 
     def press(self, actor: Actor, where: Where, custom_id: str, value: str | None = None) -> Reply:
         """A button or select menu press (``value``: the option chosen in a select menu)."""
         game_action = GameAction.parse(custom_id)
         if game_action is not None:
-            if ACTIONS[game_action.action].then is Then.NEW_GAME:
+            then = ACTIONS[game_action.action].then
+            if then is Then.NEW_GAME:
                 return self.rematch(actor, where, game_action)
+            if then is Then.VIEW:
+                return self.watching.refresh(actor, where, game_action)
             return self._game_press(actor, where, game_action, value)
         challenge_action = ChallengeAction.parse(custom_id)
         if challenge_action is not None:
             return self.challenges.answer(actor, where, challenge_action)
         if custom_id.startswith("tn:"):
             return self.tournaments.press(actor, where, custom_id)
+        page = PageAction.parse(custom_id)
+        if page is not None:
+            return self.dashboard.turn_page(actor, where, page)
         return self._unknown(actor)
 
     @answers
@@ -57,7 +74,9 @@ class Buttons:
         deps = self.deps
         with deps.unit() as s:
             here = seated(deps, s, actor, where, action.game_id)
-            seat = here.player_seat
+            if here.seat is None:
+                raise Refusal("error.spectator", id=here.row.id)
+            seat = here.seat
             if here.row.status is not GameStatus.ACTIVE:
                 raise Refusal("error.game_over")  # before "out of date: use /board"
             if here.row.version != action.version:
@@ -75,7 +94,10 @@ class Buttons:
             if spec.then is not Then.SHOW:
                 advance = spec.then is Then.ADVANCE
                 finish(deps, s, here.row, here.table, notes, here.lang, dice, advance_game=advance)
-        return self._board(here, notes, ui)
+            posts = result_posts(here.row, here.table, here.lang)
+        reply = self._board(here, notes, ui)
+        reply.posts = posts
+        return reply
 
     @staticmethod
     def _board(here: Seated, notes: Notes, ui: UiState) -> Reply:

@@ -18,6 +18,7 @@ from bot.service.present import board_reply
 from bot.service.refusal import Refusal, aware
 from bot.service.replies import Button, Component, Reply, Style
 from bot.service.tables import prefs_of
+from bot.service.threads import thread_plan
 from db import challenges as challenge_repo
 from db import players as player_repo
 from db.errors import ChallengeClosed, ChallengePending
@@ -159,7 +160,9 @@ class Challenges:
                 text = t(_CLOSED[status], lang, name=actor.name, challenger=challenger_name)
                 return Reply(text=text, edit=True)
             table, notes = self._start(s, actor, challenge, challenger_name, lang)
-        return board_reply(table, lang, notes, acting=1, edit=True)
+        reply = board_reply(table, lang, notes, acting=1, edit=True)
+        reply.thread = thread_plan(deps, where, table, lang)
+        return reply
 
     def _start(
         self, s: Session, actor: Actor, challenge: Challenge, challenger_name: str, lang: str

@@ -94,6 +94,8 @@ class Command:
     :param private: its answer is only for the person who asked (Discord: ephemeral).
     :param guild_only: usable in server channels only.
     :param help_discord: a help key for Discord when it says more there (autocomplete).
+    :param manager: shown by Discord to members who may manage the server only (the service
+        checks it again).
     """
 
     name: str
@@ -103,6 +105,7 @@ class Command:
     guild_only: bool = False
     surface: Surface = Surface.BOTH
     help_discord: str | None = None
+    manager: bool = False
 
     @property
     def help(self) -> str:
@@ -217,8 +220,24 @@ COMMANDS: tuple[Command, ...] = (
             Option("auto_forced", _SETTING),
             Option("mirrored", _SETTING),
             Option("theme", choices=_THEMES),
+            # Playing together: "your turn" messages
+            Option("notify", _SETTING),
+            Option("quiet", low=1, high=20),
+            Option("timezone", low=1, high=64),
         ),
         private=True,
+    ),
+    # Playing together
+    Command("watch", "watch", (_GAME, Option("player", Kind.USER, arg="user")), private=True),
+    Command("games", "games", private=True),
+    Command(
+        "server",
+        "server_command",
+        (Option("threads", _SETTING),),
+        private=True,
+        guild_only=True,
+        surface=Surface.DISCORD,  # the terminal has no server to set
+        manager=True,
     ),
     # The terminal's own
     Command("as", None, (Option("name", required=True, rest=True),), surface=Surface.TERMINAL),

@@ -5,6 +5,7 @@ press on a stale message (an earlier state) is refused, never applied twice::
 
     bg:<game>:<version>:<action>[:<argument>]      e.g. bg:42:17:pt:13-6
     ch:<challenge>:<answer>                         e.g. ch:7:accept
+    gl:<page>                                       e.g. gl:2 (a page of /games)
 
 Both stay far below Discord's 100-character limit. The actions are typed (:class:`Press`,
 :class:`Answer`); what each does, and how its button looks, is in :mod:`bot.service.actions`.
@@ -26,10 +27,12 @@ from enum import StrEnum
 __all__ = [
     "CHALLENGE_ID_RE",
     "GAME_ID_RE",
+    "PAGE_ID_RE",
     "TOURNAMENT_ID_RE",
     "Answer",
     "ChallengeAction",
     "GameAction",
+    "PageAction",
     "Press",
 ]
 
@@ -53,6 +56,7 @@ class Press(StrEnum):
     PLAY = "play"  # the select menu of whole plays: the value is the play
     CLAIM = "claim"
     REMATCH = "rematch"
+    REFRESH = "refresh"  # a spectator's board (/watch) drawn again
 
 
 class Answer(StrEnum):
@@ -73,7 +77,10 @@ CHALLENGE_ID_RE = r"ch:(?P<challenge>\d{1,12}):(?P<action>" + "|".join(Answer) +
 # A tournament's buttons (bot.service.tournaments): any action word, refused there if unknown.
 TOURNAMENT_ID_RE = r"tn:(?P<tournament>\d{1,12}):(?P<action>[a-z_]{1,16})"
 
+PAGE_ID_RE = r"gl:(?P<page>\d{1,4})"
+
 _GAME = re.compile(GAME_ID_RE)
+_PAGE = re.compile(PAGE_ID_RE)
 _CHALLENGE = re.compile(CHALLENGE_ID_RE)
 _PRESSES = {p.value: p for p in Press}
 
@@ -113,3 +120,23 @@ class ChallengeAction:
         if m is None:
             return None
         return cls(int(m["challenge"]), Answer(m["action"]))
+
+
+@dataclass(frozen=True)
+class PageAction:
+    """Previous / Next under ``/games``: the page to show (of the presser's own games).
+
+    >>> PageAction.parse("gl:2")
+    PageAction(page=2)
+    """
+
+    page: int
+
+    @property
+    def custom_id(self) -> str:
+        return f"gl:{self.page}"
+
+    @classmethod
+    def parse(cls, custom_id: str) -> PageAction | None:
+        m = _PAGE.fullmatch(custom_id)
+        return cls(int(m["page"])) if m else None

@@ -21,13 +21,17 @@ from bot.dice import GameDice
 from bot.service.analysis import Analysis
 from bot.service.buttons import Buttons
 from bot.service.challenges import Challenges
+from bot.service.dashboard import Dashboard
 from bot.service.deps import Deps, Settings
 from bot.service.games import Games
 from bot.service.info import Info
 from bot.service.integrity import Integrity
+from bot.service.notices import TurnNotices
 from bot.service.settings import PlayerSettings
+from bot.service.threads import GameThreads
 from bot.service.timers import Timers
 from bot.service.tournaments import Tournaments
+from bot.service.watch import Watching
 from db.types import utcnow
 from engine import Position
 
@@ -67,7 +71,8 @@ class Service:
         self.autocomplete_moves = games.autocomplete_moves
         self.text_board = games.text_board
         self.challenge = challenges.challenge
-        self.press = Buttons(deps, games, challenges, tournaments).press
+        watching, dashboard = self._together()
+        self.press = Buttons(deps, games, challenges, tournaments, watching, dashboard).press
         # Analysis, information, fair dice, settings
         self.hint = analysis.hint
         self.review = analysis.review
@@ -86,6 +91,20 @@ class Service:
         # The move timer
         self.sweep = timers.sweep
         self.reminder_before = timers.reminder_before
+
+    def _together(self) -> tuple[Watching, Dashboard]:
+        """Playing together: threads, spectators, turn notices, /games (its buttons are
+        dispatched by :class:`Buttons`)."""
+        watching, dashboard = Watching(self.deps), Dashboard(self.deps)
+        threads, notices = GameThreads(self.deps), TurnNotices(self.deps)
+        self.server_command = threads.server_command
+        self.game_moved = threads.game_moved
+        self.board_posted = threads.board_posted
+        self.watch = watching.watch
+        self.games = dashboard.games
+        self.turn_notices = notices.turn_notices
+        self.still_waiting = notices.still_waiting
+        return watching, dashboard
 
     @property
     def factory(self) -> sessionmaker[Session]:

@@ -16,6 +16,7 @@ from bot.service.present import board_reply, text_picture
 from bot.service.refusal import Refusal
 from bot.service.replies import Reply
 from bot.service.tables import current_game, localized, seated
+from bot.service.threads import result_posts
 from bot.service.turns import RESIGN_VALUES, finish, resign_offer
 from db.errors import GameNotFound
 from db.games import NewGame
@@ -96,10 +97,13 @@ class Games:
             if act(here.table.game, seat, notes):
                 finish(deps, s, row, here.table, notes, here.lang, advance_game=advance)
             prefs = here.who.prefs
+            posts = result_posts(row, here.table, here.lang)
         table = localized(here.table, here.lang)
-        return board_reply(
+        reply = board_reply(
             table, here.lang, notes, acting=seat, mirrored=prefs.mirrored, theme=prefs.theme
         )
+        reply.posts = posts
+        return reply
 
     def move(self, actor: Actor, where: Where, notation: str) -> Reply:
         """``/move play:<notation>``: a whole play in standard notation."""

@@ -29,11 +29,19 @@ class Actor:
 
 @dataclass(frozen=True)
 class Where:
-    """Where an action happens: a guild channel, or a DM (``guild_id`` None)."""
+    """Where an action happens: a guild channel, or a DM (``guild_id`` None).
+
+    :param threads: the adapter can open a thread from a message here (a server's text
+        channel where the bot may create public threads; never a thread, a DM or a user
+        install).
+    :param manager: the person may change the server's settings (Manage Server).
+    """
 
     channel_id: int | None = None
     guild_id: int | None = None
     guild_locale: str | None = None
+    threads: bool = False
+    manager: bool = False
 
     @property
     def is_dm(self) -> bool:
@@ -49,6 +57,9 @@ class Prefs:
     :param auto_forced: play a forced move (the only legal play) automatically.
     :param mirrored: draw the home board on the left.
     :param theme: the board's colours, one of :data:`render.THEMES`.
+    :param notify: a DM when a game between people waits for him ("your turn").
+    :param quiet: quiet hours ``(from, to)`` in his time zone (no notice then), or None.
+    :param timezone: his IANA time zone (``Europe/Paris``), or None for UTC.
     """
 
     lang: str | None = None
@@ -56,6 +67,9 @@ class Prefs:
     auto_forced: bool = True
     mirrored: bool = False
     theme: str = DEFAULT_THEME
+    notify: bool = False
+    quiet: tuple[int, int] | None = None
+    timezone: str | None = None
 
     @classmethod
     def from_json(cls, data: dict[str, Any] | None) -> Prefs:
@@ -68,8 +82,20 @@ class Prefs:
             auto_forced=bool(data.get("auto_forced", True)),
             mirrored=bool(data.get("mirrored", False)),
             theme=theme if theme in THEMES else DEFAULT_THEME,
+            notify=bool(data.get("notify", False)),
+            quiet=_hours(data.get("quiet")),
+            timezone=data.get("timezone") if isinstance(data.get("timezone"), str) else None,
         )
 
     def language(self, locale: str | None) -> str:
         """The language to answer in: the setting, else the Discord locale."""
         return self.lang or language(locale)
+
+
+def _hours(value: Any) -> tuple[int, int] | None:
+    """Stored quiet hours ``[from, to]``, or None when absent or malformed."""
+    if isinstance(value, list | tuple) and len(value) == 2:
+        a, b = value
+        if isinstance(a, int) and isinstance(b, int) and 0 <= a < 24 and 0 <= b < 24 and a != b:
+            return a, b
+    return None

@@ -10,7 +10,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-__all__ = ["Attachment", "Button", "Choice", "Component", "Reply", "Select", "Style"]
+__all__ = [
+    "Attachment",
+    "Button",
+    "Choice",
+    "Component",
+    "Post",
+    "Reply",
+    "Select",
+    "Style",
+    "ThreadPlan",
+]
 
 Style = Literal["primary", "secondary", "success", "danger"]
 
@@ -52,6 +62,28 @@ class Attachment:
     data: bytes
 
 
+@dataclass(frozen=True)
+class ThreadPlan:
+    """Play this game in a thread of its own: open a thread named ``name`` from the message the
+    action came from, add ``members``, post the reply there and leave ``intro`` (one line) in
+    the channel; then tell the service where the game went (``Service.game_moved``). Where no
+    thread can be opened, the reply is shown as if there were no plan."""
+
+    game_id: int
+    name: str
+    members: tuple[int, ...]
+    intro: str
+
+
+@dataclass(frozen=True)
+class Post:
+    """A message for another channel than the one of the action (a game's result in the
+    channel its thread was opened from)."""
+
+    channel_id: int
+    text: str
+
+
 @dataclass
 class Reply:
     """One message to show.
@@ -69,6 +101,8 @@ class Reply:
         next matches and standings), each a reply of its own.
     :param ping: a short line for the player whose turn it now is, sent as a message of its
         own (the game message is usually edited, and an edit notifies nobody).
+    :param thread: play the game in a thread of its own, where the adapter can open one.
+    :param posts: messages for other channels, sent after the reply.
     """
 
     text: str
@@ -84,6 +118,8 @@ class Reply:
     attachments: list[Attachment] = field(default_factory=list)
     ping: str | None = None
     followups: list[Reply] = field(default_factory=list)
+    thread: ThreadPlan | None = None
+    posts: list[Post] = field(default_factory=list)
 
     @property
     def buttons(self) -> list[Button]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from bot.i18n import CATALOGS, LANGUAGES, t
 from bot.service.deps import Deps, answers
+from bot.service.notices import notify_changes, notify_text
 from bot.service.people import Actor, Prefs, Where
 from bot.service.refusal import Refusal
 from bot.service.replies import Reply
@@ -42,11 +43,15 @@ class PlayerSettings:
         auto_forced: bool | None = None,
         mirrored: bool | None = None,
         theme: str | None = None,
+        notify: bool | None = None,
+        quiet: str | None = None,
+        timezone: str | None = None,
     ) -> Reply:
         """``/settings``: show or change the player's settings."""
         with self.deps.unit() as s:
             who = self.deps.who(s, actor)
             changes = _changes(language, theme)
+            changes.update(notify_changes(notify, quiet, timezone))
             for key, value in (
                 ("auto_roll", auto_roll),
                 ("auto_forced", auto_forced),
@@ -85,6 +90,7 @@ def _shown(prefs: Prefs, lang: str, *, saved: bool) -> Reply:
         mirrored=yes if prefs.mirrored else no,
         theme=theme_label(prefs.theme, lang),
     )
+    text += "\n" + notify_text(prefs, lang)
     if saved:
         text = t("settings.saved", lang) + "\n" + text
     return Reply(text=text, ephemeral=True)

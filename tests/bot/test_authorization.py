@@ -98,7 +98,7 @@ def test_buttons_only_for_the_player_to_act(
             assert not answer.ephemeral, (phase, label, answer.text)
             return  # the rightful player could act (the state moved on)
         assert answer.ephemeral, (phase, role, label)
-        expected = "not your turn" if role == "opponent" else "not your game"
+        expected = "not your turn" if role == "opponent" else "You are watching game"
         assert expected in answer.text
         assert version(factory, board.game_id) == before
     assert role != "mover"
@@ -140,7 +140,7 @@ def test_stranger_cannot_use_a_button_id_from_elsewhere(
     before = version(factory, board.game_id)
     forged = GameAction(board.game_id, before, "pt", "13-5").custom_id
     answer = service.press(STRANGER, STRANGER_DM, forged)
-    assert answer.ephemeral and "not your game" in answer.text
+    assert answer.ephemeral and "You are watching game" in answer.text
     assert version(factory, board.game_id) == before
 
 

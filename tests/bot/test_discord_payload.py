@@ -199,7 +199,7 @@ def test_the_linter_catches_what_discord_rejects(payload: list[dict[str, Any]]) 
     broken[1]["contexts"] = None
     broken[2]["name_localizations"]["fr"] = "défi"  # the French name of /challenge
     broken[3]["options"] = [dict(broken[0]["options"][1], name=f"o{i}") for i in range(26)]
-    settings = broken[-1]["options"][0]
+    settings = next(c for c in broken if c["name"] == "settings")["options"][0]
     settings["choices"] = [{"name": "n" * 100, "value": "v" * 101} for _ in range(25)]
     found = "\n".join(lint(broken))
     for expected in (
@@ -221,6 +221,8 @@ def test_the_linter_catches_what_discord_rejects(payload: list[dict[str, Any]]) 
 COMMANDS = ["play", "challenge", "move", "undo", "board", "resign", "hint", "review", "export"]
 COMMANDS += ["leaderboard", "stats", "history", "rules", "help", "verify", "dice", "tournament"]
 COMMANDS += ["settings"]
+COMMANDS += ["watch", "games", "server"]  # playing together
+MANAGERS_ONLY = {"server"}  # Discord shows them to members who may manage the server
 
 
 def test_every_command_is_there_in_english_and_french(payload: list[dict[str, Any]]) -> None:
@@ -243,7 +245,7 @@ def test_every_command_is_there_in_english_and_french(payload: list[dict[str, An
 def test_where_commands_can_be_used(payload: list[dict[str, Any]]) -> None:
     for command in payload:
         assert command["integration_types"] == [GUILD_INSTALL, USER_INSTALL]
-        if command["name"] in ("challenge", "tournament"):  # in a channel everybody sees
+        if command["name"] in ("challenge", "tournament", "server"):  # in a channel
             assert command["contexts"] == [GUILD] and command["dm_permission"] is False
         else:
             assert command["contexts"] == [GUILD, BOT_DM, PRIVATE_CHANNEL]

@@ -141,7 +141,7 @@ def test_challenge_accept_and_turns_between_two_people(
     refused = press(service, BOB, board, "13")
     assert refused.ephemeral and "not your turn" in refused.text
     spectator = press(service, CAROL, board, "13")
-    assert spectator.ephemeral and "not your game" in spectator.text
+    assert spectator.ephemeral and "only its players can press" in spectator.text
     after = service.move(ALICE, CHANNEL, "13/8 13/11")
     assert "Alice played **13/11 13/8**" in after.text
     assert after.mentions == (BOB.id,)

@@ -287,3 +287,31 @@ def test_settings_choose_a_theme_and_refuse_unknown_values(
     assert "Unknown language" in xx and "en, fr, auto" in xx
     term.run(["/play level:beginner"])  # the player's boards are drawn in his theme
     assert themes and set(themes) == {theme}
+
+
+def test_watch_and_games_in_the_terminal(service: Service, script) -> None:  # type: ignore[no-untyped-def]
+    out = io.StringIO()
+    term = Terminal(service, out=out, json_mode=True, images=Path("/tmp/unused"), user="Ann")
+    script.extend([5, 2])
+    term.run(
+        [
+            "/challenge Ben",
+            "/as Ben",
+            "Accept",
+            "/as Cid",
+            "/watch player:Ben",
+            "Refresh",
+            "/as Ann",
+            "/games",
+            "/help",
+        ]
+    )
+    replies = [json.loads(line) for line in out.getvalue().splitlines()]
+    watched, refreshed, games = replies[4], replies[5], replies[7]
+    assert "Watching game #1" in watched["text"] and watched["buttons"] == ["Refresh"]
+    assert watched["image"] and watched.get("ephemeral") is True  # only for Cid
+    assert "Watching game #1" in refreshed["text"] and refreshed["buttons"] == ["Refresh"]
+    assert "#1 against Ben" in games["text"] and "your turn" in games["text"]
+    help_text = replies[8]["text"]
+    assert "/watch" in help_text and "/games" in help_text
+    assert "/server" not in help_text  # no server settings in the terminal

@@ -183,7 +183,15 @@ def seed_0001(conn: Connection) -> None:
     )
 
 
-SEEDS: dict[str, Callable[[Connection], None]] = {"0001": seed_0001}
+def seed_0009(conn: Connection) -> None:
+    """Playing together: a server's settings."""
+    t = _tables(conn)
+    conn.execute(
+        t["guild_settings"].insert(), [{"guild_id": 9, "threads": False, "updated_at": T0}]
+    )
+
+
+SEEDS: dict[str, Callable[[Connection], None]] = {"0001": seed_0001, "0009": seed_0009}
 """Rows to add when the walk reaches a revision (a revision that adds a table adds a seed)."""
 
 DROPPED: dict[str, set[str]] = {"0005": {"games.message_id", "challenges.message_id"}}

@@ -1,0 +1,141 @@
+"""Playing together, the Discord side: whether a thread can be opened here, carrying out the
+service's :class:`~bot.service.replies.ThreadPlan` (open a thread from the challenge message,
+add both players, post the board there, leave one line in the channel), the messages for other
+channels (a result told in the parent channel) and the board message a game's links point to.
+
+Every step that Discord may refuse (no permission, a channel that takes no threads) falls back
+to playing where the challenge was made, as if there were no plan.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from io import BytesIO
+from typing import Any, Literal
+
+import discord
+
+from bot.discord_app.components import build_view
+from bot.service import Reply
+
+__all__ = ["can_open_threads", "open_game_thread", "remember_board", "send_posts"]
+
+log = logging.getLogger(__name__)
+
+THREAD_CHANNELS = (discord.ChannelType.text, discord.ChannelType.news)
+ARCHIVE_MINUTES: Literal[10080] = 10080  # a week: correspondence games are slow
+
+
+def can_open_threads(interaction: discord.Interaction[Any]) -> bool:
+    """A server text channel where the bot itself is installed and may open public threads
+    and write in them (never a thread, a DM or a user install)."""
+    if interaction.guild_id is None:
+        return False
+    if interaction.is_user_integration() and not interaction.is_guild_integration():
+        return False  # installed by the user only: the bot is no member of this server
+    channel = interaction.channel
+    if channel is None or getattr(channel, "type", None) not in THREAD_CHANNELS:
+        return False
+    perms = interaction.app_permissions
+    return bool(perms.create_public_threads and perms.send_messages_in_threads)
+
+
+def _mentions(reply: Reply) -> discord.AllowedMentions:
+    users = [discord.Object(i) for i in reply.mentions]
+    return discord.AllowedMentions(everyone=False, roles=False, users=users or False)
+
+
+async def open_game_thread(
+    interaction: discord.Interaction[Any], reply: Reply, *, component: bool
+) -> bool:
+    """Carry out ``reply.thread``: True when the game now lives in its thread (the reply was
+    posted there), False to show the reply as usual (the press is then acknowledged already:
+    :func:`~bot.discord_app.replies.deliver` edits the message)."""
+    plan = reply.thread
+    message = interaction.message
+    if plan is None or not component or reply.ephemeral or message is None:
+        return False
+    if not interaction.response.is_done():
+        await interaction.response.defer()  # opening the thread takes a few requests
+    try:
+        thread = await message.create_thread(name=plan.name, auto_archive_duration=ARCHIVE_MINUTES)
+    except discord.HTTPException as error:  # Forbidden, or a channel without threads
+        log.info("no thread for game %s (%s): played in the channel", plan.game_id, error)
+        return False
+    try:
+        board = await _post_in_thread(thread, reply, plan.members)
+    except discord.HTTPException as error:
+        log.warning("thread of game %s unusable (%s): played in the channel", plan.game_id, error)
+        await _delete(thread)
+        return False
+    parent = message.channel.id
+    service = interaction.client.service
+    moved = await asyncio.to_thread(service.game_moved, plan.game_id, thread.id, parent, board.id)
+    if not moved:  # the game ended meanwhile (it cannot, but say so rather than lose it)
+        log.warning("game %s was not moved to its thread %s", plan.game_id, thread.id)
+    await interaction.edit_original_response(
+        content=plan.intro,
+        attachments=[],
+        view=None,
+        allowed_mentions=discord.AllowedMentions.none(),
+    )
+    return True
+
+
+async def _post_in_thread(
+    thread: discord.Thread, reply: Reply, members: tuple[int, ...]
+) -> discord.Message:
+    """Add the players to the thread and post the board there (and the turn line)."""
+    for user_id in members:
+        await thread.add_user(discord.Object(user_id))
+    files = [discord.File(BytesIO(reply.image), reply.image_name)] if reply.image else []
+    view = build_view(reply) or discord.utils.MISSING
+    board = await thread.send(
+        reply.text[:2000], files=files, view=view, allowed_mentions=_mentions(reply)
+    )
+    if reply.ping:
+        await thread.send(reply.ping, allowed_mentions=_mentions(reply))
+    return board
+
+
+async def _delete(thread: discord.Thread) -> None:
+    try:
+        await thread.delete()
+    except discord.HTTPException:
+        log.warning("could not remove the unusable thread %s", thread.id)
+
+
+async def remember_board(
+    interaction: discord.Interaction[Any],
+    reply: Reply,
+    message_id: int | None,
+    *,
+    component: bool,
+) -> None:
+    """A game's board posted as a new message (a command, an accepted challenge, a rematch):
+    its links point there from now on. A press that edits its board changes nothing."""
+    if reply.game_id is None or reply.ephemeral or message_id is None:
+        return
+    custom_id = str(dict(interaction.data or {}).get("custom_id", ""))
+    if component and reply.edit and not custom_id.startswith("ch:"):
+        return
+    channel_id = interaction.channel_id
+    if channel_id is None:
+        return
+    service = interaction.client.service
+    await asyncio.to_thread(service.board_posted, reply.game_id, channel_id, message_id)
+
+
+async def send_posts(client: discord.Client, reply: Reply) -> None:
+    """The reply's messages for other channels; one that cannot be posted is only logged."""
+    for post in reply.posts:
+        try:
+            channel = client.get_channel(post.channel_id) or await client.fetch_channel(
+                post.channel_id
+            )
+            if isinstance(channel, discord.abc.Messageable):
+                quiet = discord.AllowedMentions.none()
+                await channel.send(post.text[:2000], allowed_mentions=quiet)
+        except discord.HTTPException:
+            log.warning("could not post in channel %s", post.channel_id)
