@@ -26,6 +26,11 @@ One JSON object a line, sorted by ``id``:
 * ``played_equity``, ``error`` (= the first choice's equity minus ``played_equity``);
 * ``source``: how it was made (levels, seed, depth, engine).
 
+Each kept puzzle is then analysed once more at 4 plies (:func:`stable`, the check of
+``python -m bench puzzles``): a puzzle whose best answer the deeper analysis does not confirm is
+dropped, so that its answer holds. ``--refilter`` applies that check to the existing file and
+tops it up from further games (numbered after the last one in it).
+
 It needs bgsage. Time it takes is printed; a game is reviewed in about 3 s on one core.
 """
 
@@ -161,6 +166,14 @@ def puzzle(d: Decision, ident: str, source: dict[str, Any]) -> dict[str, Any] | 
     return record
 
 
+def stable(record: dict[str, Any]) -> bool:
+    """Whether a deeper analysis (4 plies) finds the same best answer."""
+    from bench.bench_puzzles import recheck
+
+    best, _ = recheck(record)
+    return bool(best == record["choices"][0]["answer"])
+
+
 def candidates(k: int, min_error: float, per_game: int) -> Iterator[dict[str, Any]]:
     match, who = self_play(k)
     review = review_match(match, plies=PLIES)
@@ -173,7 +186,7 @@ def candidates(k: int, min_error: float, per_game: int) -> Iterator[dict[str, An
             break
         ident = f"{k:04d}-{d.game}-{d.move:03d}-{d.kind.replace(' ', '-')}"
         record = puzzle(d, ident, source)
-        if record is not None:
+        if record is not None and stable(record):
             kept += 1
             yield record
 
@@ -184,6 +197,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--min-error", type=float, default=0.050)
     parser.add_argument("--per-game", type=int, default=6, help="at most this many per match")
     parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument(
+        "--refilter", action="store_true", help="drop the unstable puzzles of --out, top it up"
+    )
     args = parser.parse_args(argv)
     if backend() != "bgsage":
         parser.error("the puzzles are analysed by bgsage, which is not installed")
@@ -191,6 +207,9 @@ def main(argv: list[str] | None = None) -> int:
     seen: set[tuple[str, str]] = set()
     out: list[dict[str, Any]] = []
     k = 0
+    if args.refilter:
+        out, k = _refiltered(args.out)
+        seen = {(r["position_id"], str(r["dice"])) for r in out}
     while len(out) < args.count:
         for record in candidates(k, args.min_error, args.per_game):
             key = (record["position_id"], str(record["dice"]))
@@ -213,6 +232,19 @@ def main(argv: list[str] | None = None) -> int:
         file=sys.stderr,
     )
     return 0
+
+
+def _refiltered(path: Path) -> tuple[list[dict[str, Any]], int]:
+    """The stable puzzles of ``path`` and the number of the next game to play."""
+    with path.open(encoding="utf-8") as f:
+        records = [json.loads(line) for line in f if line.strip()]
+    kept = []
+    for record in records:
+        if stable(record):
+            kept.append(record)
+        else:
+            print(f"dropped {record['id']}: not stable at 4 plies", file=sys.stderr, flush=True)
+    return kept, 1 + max(int(r["id"][:4]) for r in records)
 
 
 if __name__ == "__main__":
