@@ -6,7 +6,7 @@ reply: its text, a text board, the path of the PNG it rendered and the buttons t
 message would carry. With ``--json`` every reply is one JSON object on one line, flushed at once::
 
     {"text": str, "image": str | null, "position_id": str | null, "match_id": str | null,
-     "buttons": [str]}
+     "xgid": str | null, "buttons": [str]}
 
 ``/as NAME`` switches the acting person, so two people can play on one keyboard.
 """
@@ -37,6 +37,7 @@ from bot.service.commands import (
     usage,
 )
 from bot.service.customid import ChallengeAction, GameAction
+from bot.service.present import xgid_of
 
 __all__ = ["Terminal", "user_id"]
 
@@ -262,6 +263,7 @@ class Terminal:
             "image": image,
             "position_id": reply.position_id,
             "match_id": reply.match_id,
+            "xgid": xgid_of(reply.position_id, reply.match_id) if reply.position_id else None,
             "buttons": [b.label for b in reply.buttons if not b.disabled],
         }
         if files:

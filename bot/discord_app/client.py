@@ -12,7 +12,7 @@ from discord.ext import commands
 
 from bot.config import Config
 from bot.discord_app.commands import build_commands
-from bot.discord_app.components import ChallengeComponent, GameComponent
+from bot.discord_app.components import ChallengeComponent, GameComponent, PuzzleComponent
 from bot.discord_app.replies import answer, report_error, who
 from bot.discord_app.translator import CatalogTranslator
 
@@ -85,7 +85,7 @@ class BackgammonBot(commands.AutoShardedBot):
             self.tree.add_command(command)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        self.add_dynamic_items(GameComponent, ChallengeComponent)
+        self.add_dynamic_items(GameComponent, ChallengeComponent, PuzzleComponent)
         if self.config.dev_guild_id:
             # Development only: guild commands appear at once. Global sync is an explicit step.
             guild = discord.Object(self.config.dev_guild_id)

@@ -45,6 +45,8 @@ def _command(spec: Command) -> app_commands.Command[Any, ..., None]:
     if choices:
         callback = app_commands.choices(**choices)(callback)
     callback = (guilds_only if spec.guild_only else everywhere)(callback)
+    if spec.admin:
+        callback = app_commands.default_permissions(manage_guild=True)(callback)
     command: app_commands.Command[Any, ..., None] = app_commands.Command(
         name=ls(f"cmd.{spec.name}.name"),
         description=ls(f"cmd.{spec.name}.description"),

@@ -19,13 +19,13 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.service.customid import CHALLENGE_ID_RE, GAME_ID_RE
+from bot.service.customid import CHALLENGE_ID_RE, GAME_ID_RE, PUZZLE_ID_RE
 from bot.service.replies import Button, Component, Reply, Select
 
 if TYPE_CHECKING:
     from re import Match
 
-__all__ = ["ChallengeComponent", "GameComponent", "build_view"]
+__all__ = ["ChallengeComponent", "GameComponent", "PuzzleComponent", "build_view"]
 
 log = logging.getLogger(__name__)
 
@@ -73,6 +73,20 @@ class ChallengeComponent(discord.ui.DynamicItem[Wrapped], template=CHALLENGE_ID_
         await _press(interaction, self.custom_id)
 
 
+class PuzzleComponent(discord.ui.DynamicItem[Wrapped], template=PUZZLE_ID_RE):
+    """An answer to a puzzle or a position of the day: ``pz:<puzzle>:<choice>``,
+    ``pd:<post>:<choice>``."""
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: Wrapped, match: Match[str], /
+    ) -> PuzzleComponent:
+        return cls(item)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _press(interaction, self.custom_id)
+
+
 def _item(component: Component, row: int) -> discord.ui.Item[Any]:
     if isinstance(component, Select):
         inner: Wrapped = discord.ui.Select(
@@ -99,6 +113,8 @@ def _item(component: Component, row: int) -> discord.ui.Item[Any]:
         )
     if component.custom_id.startswith("ch:"):
         return ChallengeComponent(inner)
+    if component.custom_id.startswith(("pz:", "pd:")):
+        return PuzzleComponent(inner)
     return GameComponent(inner)
 
 

@@ -9,15 +9,16 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy.orm import Session
 
 from bot.i18n import t
 from bot.service.deps import Deps, answers
-from bot.service.model import Table, UiState
+from bot.service.model import Seat, Table, UiState
 from bot.service.people import Actor, Where
-from bot.service.present import COLORS, board_view
+from bot.service.present import COLORS, board_view, xgid_of
 from bot.service.refusal import Refusal, check_game_id
 from bot.service.replies import Attachment, Reply
 from bot.service.tables import current_game, load_table, localized
@@ -34,6 +35,9 @@ __all__ = ["REVIEW_PLIES", "Analysis"]
 
 log = logging.getLogger(__name__)
 
+# Makes puzzles of a new review: (game id, its seats, the review) -> how many.
+Harvest = Callable[[int, tuple[Seat, Seat], Review], int]
+
 REVIEW_PLIES = 2
 HINT_PLIES = 2
 
@@ -41,8 +45,9 @@ HINT_PLIES = 2
 class Analysis:
     """``/hint``, ``/review`` and ``/export``."""
 
-    def __init__(self, deps: Deps) -> None:
+    def __init__(self, deps: Deps, harvest: Harvest | None = None) -> None:
         self.deps = deps
+        self.harvest = harvest
 
     # -- /hint ----------------------------------------------------------------------------------
 
@@ -92,6 +97,8 @@ class Analysis:
         if review is None:
             review = review_match(table.match, plies=REVIEW_PLIES)
             self._cache_review(row_id, review.to_dict())
+            if self.harvest is not None:  # its blunders become puzzles (bot.service.puzzles)
+                self.harvest(row_id, table.seats, review)
         return _review_reply(table, review, lang, table.seat_of(actor.id))
 
     def _cache_review(self, game_id: int, data: dict[str, Any]) -> None:
@@ -123,6 +130,7 @@ class Analysis:
             id=number,
             position_id=game.position_id(),
             match_id=game.match_id(),
+            xgid=xgid_of(game.position_id(), game.match_id()),
         )
         ids = _id_log(number, names, events)
         mat = write_mat(table.match, names).encode("utf-8")
@@ -145,16 +153,16 @@ class Analysis:
 
 
 def _id_log(number: int, names: tuple[str, str], events: list[GameEvent]) -> bytes:
-    """The Position ID and Match ID after every action of the move log."""
+    """The Position ID, Match ID and XGID after every action of the move log."""
     lines = [
         f"# game {number}: {names[0]} vs {names[1]}",
-        "# seq game kind player play -> Position ID : Match ID",
+        "# seq game kind player play -> Position ID : Match ID  XGID",
     ]
     for e in events:
         who = "-" if e.player is None else names[e.player]
         lines.append(
             f"{e.seq:4d} {e.game_no:2d} {e.kind:8s} {who[:16]:16s} {e.play or '':24s} "
-            f"-> {e.position_id}:{e.match_id}"
+            f"-> {e.position_id}:{e.match_id}  {xgid_of(e.position_id, e.match_id)}"
         )
     return "\n".join(lines).encode("utf-8") + b"\n"
 

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from bot.service.actions import ACTIONS, Pressed, Then
 from bot.service.challenges import Challenges
-from bot.service.customid import ChallengeAction, GameAction
+from bot.service.customid import ChallengeAction, GameAction, PuzzleAction
+from bot.service.daily import Daily
 from bot.service.deps import Deps, answers
 from bot.service.games import Games
 from bot.service.model import Notes, UiState
 from bot.service.people import Actor, Where
 from bot.service.present import board_reply
+from bot.service.puzzles import Puzzles
 from bot.service.refusal import Refusal
 from bot.service.replies import Reply
 from bot.service.tables import Seated, localized, seat_names, seated
@@ -23,10 +25,14 @@ __all__ = ["Buttons"]
 class Buttons:
     """:meth:`press`: every button of every message."""
 
-    def __init__(self, deps: Deps, games: Games, challenges: Challenges) -> None:
+    def __init__(
+        self, deps: Deps, games: Games, challenges: Challenges, puzzles: Puzzles, daily: Daily
+    ) -> None:
         self.deps = deps
         self.games = games
         self.challenges = challenges
+        self.puzzles = puzzles
+        self.daily = daily
 
     def press(self, actor: Actor, where: Where, custom_id: str, value: str | None = None) -> Reply:
         """A button or select menu press (``value``: the option chosen in a select menu)."""
@@ -38,6 +44,11 @@ class Buttons:
         challenge_action = ChallengeAction.parse(custom_id)
         if challenge_action is not None:
             return self.challenges.answer(actor, where, challenge_action)
+        puzzle_action = PuzzleAction.parse(custom_id)
+        if puzzle_action is not None:
+            if puzzle_action.daily:
+                return self.daily.vote(actor, where, puzzle_action.id, puzzle_action.arg, value)
+            return self.puzzles.answer(actor, where, puzzle_action, value)
         return self._unknown(actor)
 
     @answers

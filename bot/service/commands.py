@@ -93,6 +93,7 @@ class Command:
         ``method(actor, where, **options)``; None for the terminal's own commands.
     :param private: its answer is only for the person who asked (Discord: ephemeral).
     :param guild_only: usable in server channels only.
+    :param admin: for the server's managers (Discord's default permission "Manage Server").
     :param help_discord: a help key for Discord when it says more there (autocomplete).
     """
 
@@ -101,6 +102,7 @@ class Command:
     options: tuple[Option, ...] = ()
     private: bool = False
     guild_only: bool = False
+    admin: bool = False  # Discord shows it to those who may manage the server only
     surface: Surface = Surface.BOTH
     help_discord: str | None = None
 
@@ -132,7 +134,8 @@ COMMANDS: tuple[Command, ...] = (
             Option("level", choices=_LEVELS, default="intermediate"),
             _POINTS,
             _CUBE,
-            Option("position", arg="position_id", low=1, high=20),  # a Position ID: 14 characters
+            # A Position ID (14 characters) or an XGID (about 50)
+            Option("position", arg="position_id", low=1, high=80),
             Option("match", arg="match_id", low=1, high=20),  # a Match ID: 12
         ),
     ),
@@ -187,8 +190,22 @@ COMMANDS: tuple[Command, ...] = (
             Option("auto_forced", _SETTING),
             Option("mirrored", _SETTING),
             Option("theme", choices=_THEMES),
+            Option("puzzles", _SETTING),
         ),
         private=True,
+    ),
+    # Puzzles and the position of the day
+    Command("puzzle", "puzzle", (Option("mine", Kind.FLAG, default=False),), private=True),
+    Command("puzzle_leaderboard", "puzzle_leaderboard", guild_only=True),
+    Command(
+        "daily",
+        "daily",
+        (
+            Option("hour", Kind.INTEGER, default=18, low=0, high=23),
+            Option("timezone", default="UTC", low=1, high=64),
+        ),
+        guild_only=True,
+        admin=True,
     ),
     # The terminal's own
     Command("as", None, (Option("name", required=True, rest=True),), surface=Surface.TERMINAL),

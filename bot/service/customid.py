@@ -23,7 +23,16 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
-__all__ = ["CHALLENGE_ID_RE", "GAME_ID_RE", "Answer", "ChallengeAction", "GameAction", "Press"]
+__all__ = [
+    "CHALLENGE_ID_RE",
+    "GAME_ID_RE",
+    "PUZZLE_ID_RE",
+    "Answer",
+    "ChallengeAction",
+    "GameAction",
+    "Press",
+    "PuzzleAction",
+]
 
 
 class Press(StrEnum):
@@ -63,7 +72,12 @@ GAME_ID_RE = (
 )
 CHALLENGE_ID_RE = r"ch:(?P<challenge>\d{1,12}):(?P<action>" + "|".join(Answer) + ")"
 
+# A puzzle's answer (pz:<puzzle>:<choice>) or a position of the day's (pd:<post>:<choice>); the
+# choice is the answer's index in the puzzle's candidates, or "m" for the menu (its value).
+PUZZLE_ID_RE = r"(?P<kind>pz|pd):(?P<id>\d{1,12}):(?P<arg>\d{1,2}|m)"
+
 _GAME = re.compile(GAME_ID_RE)
+_PUZZLE = re.compile(PUZZLE_ID_RE)
 _CHALLENGE = re.compile(CHALLENGE_ID_RE)
 _PRESSES = {p.value: p for p in Press}
 
@@ -103,3 +117,29 @@ class ChallengeAction:
         if m is None:
             return None
         return cls(int(m["challenge"]), Answer(m["action"]))
+
+
+@dataclass(frozen=True)
+class PuzzleAction:
+    """An answer to a puzzle (``daily`` False: ``/puzzle``) or to a position of the day.
+
+    >>> PuzzleAction.parse("pd:7:1")
+    PuzzleAction(id=7, arg='1', daily=True)
+    >>> PuzzleAction(3, "m").custom_id
+    'pz:3:m'
+    """
+
+    id: int
+    arg: str
+    daily: bool = False
+
+    @property
+    def custom_id(self) -> str:
+        return f"{'pd' if self.daily else 'pz'}:{self.id}:{self.arg}"
+
+    @classmethod
+    def parse(cls, custom_id: str) -> PuzzleAction | None:
+        m = _PUZZLE.fullmatch(custom_id)
+        if m is None:
+            return None
+        return cls(int(m["id"]), m["arg"], m["kind"] == "pd")

@@ -44,6 +44,7 @@ class Settings:
     challenge_ttl: timedelta = timedelta(minutes=15)
     move_timeout: timedelta = timedelta(hours=24)
     max_match_length: int = 25
+    puzzle_min_error: float = 0.050  # a reviewed decision losing this much becomes a puzzle
 
 
 @dataclass

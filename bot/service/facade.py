@@ -21,10 +21,12 @@ from bot.dice import GameDice
 from bot.service.analysis import Analysis
 from bot.service.buttons import Buttons
 from bot.service.challenges import Challenges
+from bot.service.daily import Daily
 from bot.service.deps import Deps, Settings
 from bot.service.games import Games
 from bot.service.info import Info
 from bot.service.integrity import Integrity
+from bot.service.puzzles import Puzzles
 from bot.service.settings import PlayerSettings
 from bot.service.timers import Timers
 from db.types import utcnow
@@ -54,8 +56,9 @@ class Service:
         deps = Deps(factory, settings or Settings(), clock, new_dice, dice_for)
         self.deps = deps
         games, challenges = Games(deps), Challenges(deps)
-        analysis, info, integrity = Analysis(deps), Info(deps), Integrity(deps)
-        timers, prefs = Timers(deps), PlayerSettings(deps)
+        puzzles, daily = Puzzles(deps), Daily(deps)
+        analysis, info, integrity = Analysis(deps, puzzles.harvest), Info(deps), Integrity(deps)
+        timers, prefs = Timers(deps, daily), PlayerSettings(deps)
         # Playing
         self.play = games.play
         self.move = games.move
@@ -65,7 +68,7 @@ class Service:
         self.autocomplete_moves = games.autocomplete_moves
         self.text_board = games.text_board
         self.challenge = challenges.challenge
-        self.press = Buttons(deps, games, challenges).press
+        self.press = Buttons(deps, games, challenges, puzzles, daily).press
         # Analysis, information, fair dice, settings
         self.hint = analysis.hint
         self.review = analysis.review
@@ -78,6 +81,12 @@ class Service:
         self.verify = integrity.verify
         self.dice_stats = integrity.dice_stats
         self.settings_command = prefs.settings_command
+        # Puzzles and the position of the day
+        self.puzzle = puzzles.puzzle
+        self.puzzle_leaderboard = puzzles.puzzle_leaderboard
+        self.daily = daily.daily
+        self.puzzles = puzzles
+        self.daily_puzzles = daily
         # The move timer
         self.sweep = timers.sweep
         self.reminder_before = timers.reminder_before

@@ -46,6 +46,7 @@ class Prefs:
     :param auto_forced: play a forced move (the only legal play) automatically.
     :param mirrored: draw the home board on the left.
     :param theme: the board's colours, one of :data:`render.THEMES`.
+    :param puzzles: his blunders may become (anonymous) puzzles for others.
     """
 
     lang: str | None = None
@@ -53,6 +54,7 @@ class Prefs:
     auto_forced: bool = True
     mirrored: bool = False
     theme: str = DEFAULT_THEME
+    puzzles: bool = True
 
     @classmethod
     def from_json(cls, data: dict[str, Any] | None) -> Prefs:
@@ -65,6 +67,7 @@ class Prefs:
             auto_forced=bool(data.get("auto_forced", True)),
             mirrored=bool(data.get("mirrored", False)),
             theme=theme if theme in THEMES else DEFAULT_THEME,
+            puzzles=bool(data.get("puzzles", True)),
         )
 
     def language(self, locale: str | None) -> str:

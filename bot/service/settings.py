@@ -42,6 +42,7 @@ class PlayerSettings:
         auto_forced: bool | None = None,
         mirrored: bool | None = None,
         theme: str | None = None,
+        puzzles: bool | None = None,
     ) -> Reply:
         """``/settings``: show or change the player's settings."""
         with self.deps.unit() as s:
@@ -51,6 +52,7 @@ class PlayerSettings:
                 ("auto_roll", auto_roll),
                 ("auto_forced", auto_forced),
                 ("mirrored", mirrored),
+                ("puzzles", puzzles),
             ):
                 if value is not None:
                     changes[key] = bool(value)
@@ -84,6 +86,7 @@ def _shown(prefs: Prefs, lang: str, *, saved: bool) -> Reply:
         auto_forced=yes if prefs.auto_forced else no,
         mirrored=yes if prefs.mirrored else no,
         theme=theme_label(prefs.theme, lang),
+        puzzles=yes if prefs.puzzles else no,
     )
     if saved:
         text = t("settings.saved", lang) + "\n" + text

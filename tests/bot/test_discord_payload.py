@@ -199,7 +199,7 @@ def test_the_linter_catches_what_discord_rejects(payload: list[dict[str, Any]]) 
     broken[1]["contexts"] = None
     broken[2]["name_localizations"]["fr"] = "défi"  # the French name of /challenge
     broken[3]["options"] = [dict(broken[0]["options"][1], name=f"o{i}") for i in range(26)]
-    settings = broken[-1]["options"][0]
+    settings = next(c for c in broken if c["name"] == "settings")["options"][0]
     settings["choices"] = [{"name": "n" * 100, "value": "v" * 101} for _ in range(25)]
     found = "\n".join(lint(broken))
     for expected in (
@@ -220,6 +220,8 @@ def test_the_linter_catches_what_discord_rejects(payload: list[dict[str, Any]]) 
 
 COMMANDS = ["play", "challenge", "move", "undo", "board", "resign", "hint", "review", "export"]
 COMMANDS += ["leaderboard", "stats", "history", "rules", "help", "verify", "dice", "settings"]
+COMMANDS += ["puzzle", "puzzle_leaderboard", "daily"]
+GUILD_ONLY = ("challenge", "puzzle_leaderboard", "daily")  # a channel of a server
 
 
 def test_every_command_is_there_in_english_and_french(payload: list[dict[str, Any]]) -> None:
@@ -242,10 +244,13 @@ def test_every_command_is_there_in_english_and_french(payload: list[dict[str, An
 def test_where_commands_can_be_used(payload: list[dict[str, Any]]) -> None:
     for command in payload:
         assert command["integration_types"] == [GUILD_INSTALL, USER_INSTALL]
-        if command["name"] == "challenge":  # a challenge waits in a channel both players see
+        if command["name"] in GUILD_ONLY:  # a challenge waits in a channel both players see
             assert command["contexts"] == [GUILD] and command["dm_permission"] is False
         else:
             assert command["contexts"] == [GUILD, BOT_DM, PRIVATE_CHANNEL]
+        # The position of the day is set by the server's managers (Manage Server: 1 << 5).
+        expected = 1 << 5 if command["name"] == "daily" else None
+        assert command.get("default_member_permissions") == expected
 
 
 def test_options(payload: list[dict[str, Any]]) -> None:
