@@ -130,7 +130,17 @@ class Puzzles:
         row = puzzle_repo.puzzle_rating(s, actor.id, lock=True)
         now = self.deps.clock()
         if row is None:
-            row = PuzzleRating(player_id=actor.id, solved=0, attempts=0, streak=0, best_streak=0)
+            new = Glicko()
+            row = PuzzleRating(
+                player_id=actor.id,
+                rating=new.rating,
+                rd=new.rd,
+                volatility=new.volatility,
+                solved=0,
+                attempts=0,
+                streak=0,
+                best_streak=0,
+            )
             s.add(row)
         me, it = _glicko(row), _glicko_of_puzzle(puzzle)
         score = 1.0 if correct else 0.0
