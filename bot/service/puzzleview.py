@@ -153,6 +153,7 @@ def best_picture(puzzle: Puzzle, lang: str) -> bytes | None:
         last_play=best,
         last_play_by="mover",
         caption=(t("puzzle.best_caption", lang, play=str(best)),),
+        turn_marker=False,
         lang=lang,
     )
     return _draw(after, view)

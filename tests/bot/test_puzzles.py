@@ -144,7 +144,7 @@ def test_french(service: Service) -> None:
 
 
 @pytest.fixture
-def reviewed(service: Service) -> tuple[Service, Review, int]:
+def reviewed(service: Service) -> tuple[Service, Review, int, int]:
     """Alice plays a game against the computer as a careless player does, then reviews it: her
     blunders become puzzles. Only her puzzles are left in the database."""
     reply = service.play(ALICE, CHANNEL, level="expert")
@@ -154,14 +154,17 @@ def reviewed(service: Service) -> tuple[Service, Review, int]:
     with service.factory() as s:
         row = s.scalars(select(GameRow).order_by(GameRow.id.desc())).first()
         assert row is not None and row.review
-        review, game_id = Review.from_dict(row.review), row.id
+        review, game_id, seat = Review.from_dict(row.review), row.id, row.seat_of(ALICE.id)
+        assert seat is not None
     with service.factory.begin() as s:
         s.execute(delete(Puzzle).where(Puzzle.source_game_id.is_(None)))  # the starter set
-    return service, review, game_id
+    return service, review, game_id, seat
 
 
-def test_puzzles_are_graded_as_the_review_graded_them(reviewed: tuple[Service, Review, int]) -> None:
-    service, review, game_id = reviewed
+def test_puzzles_are_graded_as_the_review_graded_them(
+    reviewed: tuple[Service, Review, int, int],
+) -> None:
+    service, review, game_id, seat = reviewed
     with service.factory() as s:
         rows = list(s.scalars(select(Puzzle).where(Puzzle.source_game_id == game_id)))
     assert rows, "a careless game leaves blunders"
@@ -177,11 +180,11 @@ def test_puzzles_are_graded_as_the_review_graded_them(reviewed: tuple[Service, R
         assert lost == pytest.approx(d.error, abs=0.001)  # same equity loss
         assert grade(row, 0)[1:] == (0.0, True)
         assert row.choices["plies"] == review.plies
-        assert row.source_player_id == (ALICE.id if d.player == 0 else None) or d.player == 1
+        assert row.source_player_id == (ALICE.id if d.player == seat else None)  # the computer
 
 
-def test_nobody_is_served_his_own_blunder(reviewed: tuple[Service, Review, int]) -> None:
-    service, _, game_id = reviewed
+def test_nobody_is_served_his_own_blunder(reviewed: tuple[Service, Review, int, int]) -> None:
+    service = reviewed[0]
     with service.factory() as s:
         mine = set(s.scalars(select(Puzzle.id).where(Puzzle.source_player_id == ALICE.id)))
         others = set(s.scalars(select(Puzzle.id))) - mine
