@@ -19,6 +19,7 @@ from bot.service.deps import Deps, answers
 from bot.service.model import Seat, Table, UiState
 from bot.service.people import Actor, Where
 from bot.service.present import COLORS, board_view, xgid_of
+from bot.service.prstats import pr_line
 from bot.service.refusal import Refusal, check_game_id
 from bot.service.replies import Attachment, Reply
 from bot.service.tables import current_game, load_table, localized
@@ -244,11 +245,12 @@ def _review_reply(table: Table, review: Review, lang: str, asker: int | None = N
     when he played the game, else of its first human player."""
     names = (table.seats[0].name, table.seats[1].name)
     lines = [t("review.title", lang, id=table.game_id, p0=names[0], p1=names[1])]
-    lines += [
-        _player_line(review, player, names[player], lang)
-        for player in (0, 1)
-        if not table.seats[player].is_computer
-    ]
+    for player in (0, 1):
+        if not table.seats[player].is_computer:
+            lines.append(_player_line(review, player, names[player], lang))
+            pr = pr_line(review, player, lang)  # XG's PR beside the error rates
+            if pr:
+                lines.append(pr)
     human = next((i for i in (0, 1) if not table.seats[i].is_computer), 0)
     if asker is not None and not table.seats[asker].is_computer:
         human = asker

@@ -237,3 +237,29 @@ def test_a_bad_xgid_is_refused_clearly(service: Service) -> None:
     assert reply.ephemeral and "10 fields" in reply.text
     reply = service.play(ALICE, CHANNEL, position_id=XGID, match_id="cIkKAAAAAAAA")
     assert reply.ephemeral and "without a Match ID" in reply.text
+
+
+# -- PR -------------------------------------------------------------------------------------------
+
+
+def test_pr_in_review_and_in_stats_with_its_trend(service: Service) -> None:
+    from engine.analysis.pr import performance_rating
+
+    prs = []
+    for _ in range(2):
+        play_out(service, ALICE, CHANNEL, service.play(ALICE, CHANNEL, level="expert"))
+        review = service.review(ALICE, CHANNEL)
+        assert "PR **" in review.text and "non-obvious decision" in review.text
+        with service.factory() as s:
+            row = s.scalars(select(GameRow).order_by(GameRow.id.desc())).first()
+            assert row is not None and row.review
+            seat = row.seat_of(ALICE.id)
+            assert seat is not None
+            prs.append(performance_rating(Review.from_dict(row.review), seat))
+    assert f"PR **{prs[-1].value:.1f}**" in review.text
+    counted = [p for p in prs if p.counts_in_trend]
+    stats = service.stats(ALICE, CHANNEL)
+    if counted:
+        assert f"PR over your last {len(counted)} counted game(s)" in stats.text
+    if len(counted) == 2:
+        assert any(a.name == "pr.png" for a in stats.attachments) or stats.image
