@@ -122,6 +122,14 @@ class Terminal:
         except Exception as exc:
             reply = Reply(text=t("terminal.error", self.lang, detail=str(exc)), ephemeral=True)
         self.show(reply)
+        self._daily()
+
+    def _daily(self) -> None:
+        """The terminal's position of the day, when ``/daily`` set one and it is due (posted
+        once a day, as on Discord; only the terminal's own, whatever else shares the database)."""
+        daily = self.service.daily_puzzles
+        for notice in daily.sweep(lang_of=lambda _: self.lang, only=TERMINAL_GUILD):
+            self.show(notice.reply)
 
     def _dispatch(self, line: str) -> Reply:
         if not line.startswith("/"):

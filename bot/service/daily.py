@@ -67,16 +67,21 @@ class Daily:
         return Reply(text=t("daily.set", lang, hour=f"{hour:02d}:00", timezone=zone))
 
     def sweep(
-        self, now: datetime | None = None, *, lang_of: Callable[[int | None], str]
+        self,
+        now: datetime | None = None,
+        *,
+        lang_of: Callable[[int | None], str],
+        only: int | None = None,
     ) -> list[DailyNotice]:
-        """The positions of the day due now, each claimed for this process."""
+        """The positions of the day due now, each claimed for this process (``only``: of that
+        server only, as the terminal does for its own)."""
         now = now or self.deps.clock()
         with self.deps.factory() as s:
             due = [
                 (c.guild_id, c.channel_id, local)
                 for c in puzzle_repo.daily_channels(s)
                 for local in [now.astimezone(ZoneInfo(c.timezone))]
-                if local.hour >= c.hour
+                if local.hour >= c.hour and only in (None, c.guild_id)
             ]
         notices = []
         for guild_id, channel_id, local in due:
