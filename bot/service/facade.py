@@ -56,7 +56,7 @@ class Service:
         deps = Deps(factory, settings or Settings(), clock, new_dice, dice_for)
         self.deps = deps
         games, challenges = Games(deps), Challenges(deps)
-        puzzles, daily = Puzzles(deps), Daily(deps)
+        puzzles, daily = self._puzzle_features(deps)
         analysis, info, integrity = Analysis(deps, puzzles.harvest), Info(deps), Integrity(deps)
         timers, prefs = Timers(deps, daily), PlayerSettings(deps)
         # Playing
@@ -81,15 +81,19 @@ class Service:
         self.verify = integrity.verify
         self.dice_stats = integrity.dice_stats
         self.settings_command = prefs.settings_command
-        # Puzzles and the position of the day
-        self.puzzle = puzzles.puzzle
-        self.puzzle_leaderboard = puzzles.puzzle_leaderboard
-        self.daily = daily.daily
-        self.puzzles = puzzles
-        self.daily_puzzles = daily
         # The move timer
         self.sweep = timers.sweep
         self.reminder_before = timers.reminder_before
+
+    def _puzzle_features(self, deps: Deps) -> tuple[Puzzles, Daily]:
+        """Puzzles and the position of the day (``/puzzle``, ``/puzzle_leaderboard``,
+        ``/daily``; their buttons go through ``press``, their posts through ``sweep``)."""
+        puzzles, daily = Puzzles(deps), Daily(deps)
+        self.puzzle = puzzles.puzzle
+        self.puzzle_leaderboard = puzzles.puzzle_leaderboard
+        self.daily = daily.daily
+        self.puzzles, self.daily_puzzles = puzzles, daily
+        return puzzles, daily
 
     @property
     def factory(self) -> sessionmaker[Session]:

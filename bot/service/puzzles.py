@@ -130,17 +130,7 @@ class Puzzles:
         row = puzzle_repo.puzzle_rating(s, actor.id, lock=True)
         now = self.deps.clock()
         if row is None:
-            new = Glicko()
-            row = PuzzleRating(
-                player_id=actor.id,
-                rating=new.rating,
-                rd=new.rd,
-                volatility=new.volatility,
-                solved=0,
-                attempts=0,
-                streak=0,
-                best_streak=0,
-            )
+            row = _new_rating(actor.id)
             s.add(row)
         me, it = _glicko(row), _glicko_of_puzzle(puzzle)
         score = 1.0 if correct else 0.0
@@ -262,3 +252,17 @@ def _glicko(row: PuzzleRating | None) -> Glicko:
 
 def _glicko_of_puzzle(puzzle: Puzzle) -> Glicko:
     return Glicko(puzzle.rating, puzzle.rd, puzzle.volatility)
+
+
+def _new_rating(player_id: int) -> PuzzleRating:
+    new = Glicko()
+    return PuzzleRating(
+        player_id=player_id,
+        rating=new.rating,
+        rd=new.rd,
+        volatility=new.volatility,
+        solved=0,
+        attempts=0,
+        streak=0,
+        best_streak=0,
+    )
