@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import String, cast, func, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -21,6 +21,8 @@ from db.models import (
     DailyChannel,
     DailyPost,
     DailyVote,
+    Game,
+    GameStatus,
     Player,
     Puzzle,
     PuzzleAttempt,
@@ -41,6 +43,7 @@ __all__ = [
     "puzzle_rating",
     "record_attempt",
     "set_daily_channel",
+    "unreviewed_games",
     "votes",
 ]
 
@@ -110,6 +113,18 @@ def leaderboard(s: Session, guild_id: int, limit: int = 10) -> Sequence[tuple[st
         .limit(limit)
     )
     return [(name, rating) for name, rating in s.execute(query).tuples()]
+
+
+def unreviewed_games(s: Session, limit: int, skip: set[int] | None = None) -> list[int]:
+    """The latest finished games without a review, newest first (``skip``: ids to leave)."""
+    no_review = or_(Game.review.is_(None), cast(Game.review, String) == "null")
+    query = (
+        select(Game.id)
+        .where(Game.status == GameStatus.FINISHED, no_review)
+        .order_by(Game.id.desc())
+        .limit(limit + len(skip or ()))
+    )
+    return [i for i in s.scalars(query) if i not in (skip or set())][:limit]
 
 
 # -- The position of the day ---------------------------------------------------------------------

@@ -33,7 +33,11 @@ def open_service(config: Config) -> tuple[Service, Engine]:
 
     engine = make_engine(config.database_url)
     upgrade(engine)
-    settings = Settings(challenge_ttl=config.challenge_ttl, move_timeout=config.move_timeout)
+    settings = Settings(
+        challenge_ttl=config.challenge_ttl,
+        move_timeout=config.move_timeout,
+        review_finished_games=True,  # the timer sweep reviews finished games: puzzles
+    )
     return Service(make_session_factory(engine), settings=settings), engine
 
 

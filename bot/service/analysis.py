@@ -24,6 +24,7 @@ from bot.service.refusal import Refusal, check_game_id
 from bot.service.replies import Attachment, Reply
 from bot.service.tables import current_game, load_table, localized
 from db import games as game_repo
+from db import puzzles as puzzle_repo
 from db import stats as stats_repo
 from db.models import Game as GameRow
 from db.models import GameEvent, GameStatus
@@ -49,6 +50,7 @@ class Analysis:
     def __init__(self, deps: Deps, harvest: Harvest | None = None) -> None:
         self.deps = deps
         self.harvest = harvest
+        self._failed: set[int] = set()  # games review_finished could not review
 
     # -- /hint ----------------------------------------------------------------------------------
 
@@ -101,6 +103,26 @@ class Analysis:
             if self.harvest is not None:  # its blunders become puzzles (bot.service.puzzles)
                 self.harvest(row_id, table.seats, review)
         return _review_reply(table, review, lang, table.seat_of(actor.id))
+
+    def review_finished(self, limit: int = 1) -> int:
+        """Review the latest finished games that nobody reviewed yet (the timer sweep calls it
+        when ``Settings.review_finished_games``), so that every game's blunders become puzzles.
+        Returns how many were reviewed; a game whose review fails is not tried again here."""
+        with self.deps.factory() as s:
+            ids = puzzle_repo.unreviewed_games(s, limit, self._failed)
+        for game_id in ids:
+            try:
+                with self.deps.unit() as s:
+                    table = load_table(self.deps, s, game_repo.get_game(s, game_id))
+                review = review_match(table.match, plies=REVIEW_PLIES)
+            except Exception:
+                log.exception("reviewing game %s failed", game_id)
+                self._failed.add(game_id)
+                continue
+            self._cache_review(game_id, review.to_dict())
+            if self.harvest is not None:
+                self.harvest(game_id, table.seats, review)
+        return len(ids)
 
     def _cache_review(self, game_id: int, data: dict[str, Any]) -> None:
         # A unit of work of its own, touching only the cache column: play is never held up, and

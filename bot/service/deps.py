@@ -45,6 +45,7 @@ class Settings:
     move_timeout: timedelta = timedelta(hours=24)
     max_match_length: int = 25
     puzzle_min_error: float = 0.050  # a reviewed decision losing this much becomes a puzzle
+    review_finished_games: bool = False  # the sweep reviews finished games (the bot: True)
 
 
 @dataclass

@@ -58,7 +58,7 @@ class Service:
         games, challenges = Games(deps), Challenges(deps)
         puzzles, daily = self._puzzle_features(deps)
         analysis, info, integrity = Analysis(deps, puzzles.harvest), Info(deps), Integrity(deps)
-        timers, prefs = Timers(deps, daily), PlayerSettings(deps)
+        timers, prefs = Timers(deps, daily, analysis.review_finished), PlayerSettings(deps)
         # Playing
         self.play = games.play
         self.move = games.move

@@ -49,9 +49,15 @@ class Notice:
 class Timers:
     """The deadline sweep."""
 
-    def __init__(self, deps: Deps, daily: Daily | None = None) -> None:
+    def __init__(
+        self,
+        deps: Deps,
+        daily: Daily | None = None,
+        review_finished: Callable[[], int] | None = None,
+    ) -> None:
         self.deps = deps
         self.daily = daily
+        self.review_finished = review_finished
 
     def reminder_before(self) -> timedelta:
         """How long before the deadline the player is reminded: a quarter of the time per
@@ -80,6 +86,8 @@ class Timers:
         if self.daily is not None:  # the positions of the day due now (bot.service.daily)
             posts = self.daily.sweep(now, lang_of=lang_of)
             notices += [Notice(None, p.channel_id, p.guild_id, p.reply) for p in posts]
+        if self.review_finished is not None and self.deps.settings.review_finished_games:
+            self.review_finished()  # one finished game a sweep: its blunders become puzzles
         return [n for n in notices if n is not None]
 
     def _sweep_one(

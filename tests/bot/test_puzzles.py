@@ -263,3 +263,29 @@ def test_pr_in_review_and_in_stats_with_its_trend(service: Service) -> None:
         assert f"PR over your last {len(counted)} counted game(s)" in stats.text
     if len(counted) == 2:
         assert any(a.name == "pr.png" for a in stats.attachments) or stats.image
+
+
+def test_the_sweep_reviews_finished_games_into_puzzles(
+    factory: sessionmaker[Session], script: object, clock: object
+) -> None:
+    """The bot's timer sweep reviews the latest finished game nobody reviewed: every game's
+    blunders become puzzles, not only those of games someone asked to review."""
+    from bot.service import Settings
+
+    service = Service(factory, settings=Settings(review_finished_games=True))
+    play_out(service, ALICE, CHANNEL, service.play(ALICE, CHANNEL, level="expert"))
+    with factory() as s:
+        row = s.scalars(select(GameRow).order_by(GameRow.id.desc())).first()
+        assert row is not None and not row.review
+        game_id = row.id
+    service.sweep()
+    with factory() as s:
+        row = s.get(GameRow, game_id)
+        assert row is not None and row.review  # cached: /review answers at once
+        made = s.scalars(select(Puzzle).where(Puzzle.source_game_id == game_id)).all()
+    assert made
+    service.sweep()  # nothing left to review: nothing changes
+    with factory() as s:
+        assert len(s.scalars(select(Puzzle).where(Puzzle.source_game_id == game_id)).all()) == len(
+            made
+        )
