@@ -50,6 +50,7 @@ def build_service(config: Config, db_url: str | None = None):  # type: ignore[no
         challenge_ttl=config.challenge_ttl,
         move_timeout=config.move_timeout,
         review_finished_games=True,  # the timer sweep reviews finished games: puzzles
+        puzzle_min_error=config.puzzle_min_error / 1000,
     )
     return Service(make_session_factory(engine), settings=settings)
 
