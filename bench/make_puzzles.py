@@ -26,6 +26,11 @@ One JSON object a line, sorted by ``id``:
 * ``played_equity``, ``error`` (= the first choice's equity minus ``played_equity``);
 * ``source``: how it was made (levels, seed, depth, engine).
 
+Each kept puzzle is then analysed once more at 4 plies (:func:`stable`, the check of
+``python -m bench puzzles``): a puzzle whose best answer the deeper analysis does not confirm is
+dropped, so that its answer holds. ``--refilter`` applies that check to the existing file and
+tops it up from further games (numbered after the last one in it).
+
 It needs bgsage. Time it takes is printed; a game is reviewed in about 3 s on one core.
 """
 
@@ -40,28 +45,20 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from engine import Match, legal_plays
-from engine.analysis import get_evaluator, review_match
-from engine.analysis.hints import rank_plays
+from engine import Match
+from engine.analysis import review_match
+from engine.analysis.puzzle import CLEAR, TOP, cube_choices, make_puzzle
 from engine.analysis.review import Decision
 from engine.analysis.selfplay import play_match
 from engine.bots import backend, get_bot
-from engine.xgid import Xgid
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "engine" / "data" / "puzzles.jsonl"
 LEVELS = ("beginner", "casual")
 LENGTHS = (0, 5, 0, 7)  # money games and matches in turn
 PLIES = 3
-TOP = 5
-CLEAR = 0.010
-"""The best answer must beat the runner-up by this much: the issue asks puzzles' best answers to
-agree with a deeper analysis to 0.010, so a closer runner-up leaves no single right answer."""
+__all__ = ["CLEAR", "TOP", "cube_choices", "main", "puzzle", "stable"]
 SEED = "puzzles-2026"
-
-
-def _r(x: float) -> float:
-    return round(x, 6)
 
 
 def self_play(k: int) -> tuple[Match, str]:
@@ -74,91 +71,20 @@ def self_play(k: int) -> tuple[Match, str]:
     return play_match(bots, random.Random(f"{SEED}/{k}"), length=length), f"{a} v {b}"
 
 
-def checker_choices(d: Decision) -> tuple[list[dict[str, Any]], float] | None:
-    """The top plays and the played one at :data:`PLIES`, best first, and the played equity."""
-    assert d.dice is not None
-    played = d.played_play
-    if played is None:
-        return None
-    ev = get_evaluator(PLIES)
-    position = d.position
-    plays = legal_plays(position, d.dice)
-    ranked = rank_plays(ev, position, d.dice, plays, d.context, top=TOP, force=[played])
-    shown = ranked[:TOP]
-    mine = next(v for v in ranked if v.play == played)
-    if mine not in shown:
-        shown.append(mine)
-    choices = [
-        {
-            "answer": str(v.play),
-            "equity": _r(v.equity),
-            "steps": [[m.src, m.dst, m.die, m.hit] for m in v.play.moves],
-        }
-        for v in shown
-    ]
-    return choices, _r(mine.equity)
-
-
-def cube_choices(d: Decision) -> tuple[list[dict[str, Any]], float]:
-    """The two actions of a cube decision with the decider's equities, best first."""
-    assert d.cube is not None
-    nd, dt, dp = d.cube
-    if d.kind in ("take", "drop"):
-        options = {"take": -dt, "pass": -dp}
-    else:
-        # The double's equity is what the opponent's best answer leaves (CubeHint.error).
-        options = {"double": min(dt, dp), "no double": nd}
-    ordered = sorted(options.items(), key=lambda kv: -kv[1])
-    choices = [
-        {"answer": answer, "equity": _r(eq), "cube": [_r(nd), _r(dt), _r(dp)]}
-        for answer, eq in ordered
-    ]
-    played = "pass" if d.kind == "drop" else d.kind
-    return choices, _r(options[played])
-
-
 def puzzle(d: Decision, ident: str, source: dict[str, Any]) -> dict[str, Any] | None:
     """The record of decision ``d`` (None when its candidates no longer show the error)."""
-    if d.kind == "move":
-        found = checker_choices(d)
-        if found is None:
-            return None
-        choices, played_equity = found
-    else:
-        choices, played_equity = cube_choices(d)
-    error = _r(choices[0]["equity"] - played_equity)
-    # A puzzle is graded as the review graded the decision: same best answer, same loss.
-    if choices[0]["answer"] != d.best or abs(error - d.error) > 0.001 or error < 0.050:
+    record = make_puzzle(d, PLIES)
+    if record is None:
         return None
-    # One right answer: a runner-up within CLEAR of the best makes a coin toss, not a puzzle.
-    if choices[0]["equity"] - choices[1]["equity"] < CLEAR:
-        return None
-    ctx = d.context
-    record: dict[str, Any] = {
-        "id": ident,
-        "kind": "checker" if d.kind == "move" else "cube",
-        "decision": d.kind,
-        "position_id": d.position_id,
-        "match_id": d.match_id,
-        "xgid": str(Xgid.from_ids(d.position_id, d.match_id)),
-        "dice": list(d.dice) if d.dice else None,
-        "context": {
-            "cube": ctx.cube_value,
-            "owner": ctx.cube_owner,
-            "length": ctx.match_length,
-            "score": list(ctx.score),
-            "crawford": ctx.crawford,
-            "jacoby": ctx.jacoby,
-        },
-        "played": d.played if d.kind == "move" else ("pass" if d.kind == "drop" else d.kind),
-        "choices": choices,
-        "played_equity": played_equity,
-        "error": error,
-        "source": source,
-    }
-    if d.kind == "move":
-        record["played_steps"] = [list(s) for s in d.played_steps]
-    return record
+    return {"id": ident, **record, "source": source}
+
+
+def stable(record: dict[str, Any]) -> bool:
+    """Whether a deeper analysis (4 plies) finds the same best answer."""
+    from bench.bench_puzzles import recheck
+
+    best, _ = recheck(record)
+    return bool(best == record["choices"][0]["answer"])
 
 
 def candidates(k: int, min_error: float, per_game: int) -> Iterator[dict[str, Any]]:
@@ -173,7 +99,7 @@ def candidates(k: int, min_error: float, per_game: int) -> Iterator[dict[str, An
             break
         ident = f"{k:04d}-{d.game}-{d.move:03d}-{d.kind.replace(' ', '-')}"
         record = puzzle(d, ident, source)
-        if record is not None:
+        if record is not None and stable(record):
             kept += 1
             yield record
 
@@ -184,6 +110,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--min-error", type=float, default=0.050)
     parser.add_argument("--per-game", type=int, default=6, help="at most this many per match")
     parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument(
+        "--refilter", action="store_true", help="drop the unstable puzzles of --out, top it up"
+    )
     args = parser.parse_args(argv)
     if backend() != "bgsage":
         parser.error("the puzzles are analysed by bgsage, which is not installed")
@@ -191,6 +120,9 @@ def main(argv: list[str] | None = None) -> int:
     seen: set[tuple[str, str]] = set()
     out: list[dict[str, Any]] = []
     k = 0
+    if args.refilter:
+        out, k = _refiltered(args.out)
+        seen = {(r["position_id"], str(r["dice"])) for r in out}
     while len(out) < args.count:
         for record in candidates(k, args.min_error, args.per_game):
             key = (record["position_id"], str(record["dice"]))
@@ -213,6 +145,19 @@ def main(argv: list[str] | None = None) -> int:
         file=sys.stderr,
     )
     return 0
+
+
+def _refiltered(path: Path) -> tuple[list[dict[str, Any]], int]:
+    """The stable puzzles of ``path`` and the number of the next game to play."""
+    with path.open(encoding="utf-8") as f:
+        records = [json.loads(line) for line in f if line.strip()]
+    kept = []
+    for record in records:
+        if stable(record):
+            kept.append(record)
+        else:
+            print(f"dropped {record['id']}: not stable at 4 plies", file=sys.stderr, flush=True)
+    return kept, 1 + max(int(r["id"][:4]) for r in records)
 
 
 if __name__ == "__main__":

@@ -46,7 +46,12 @@ def build_service(config: Config, db_url: str | None = None):  # type: ignore[no
 
     engine = make_engine(db_url or config.database_url)
     upgrade(engine)
-    settings = Settings(challenge_ttl=config.challenge_ttl, move_timeout=config.move_timeout)
+    settings = Settings(
+        challenge_ttl=config.challenge_ttl,
+        move_timeout=config.move_timeout,
+        review_finished_games=True,  # the timer sweep reviews finished games: puzzles
+        puzzle_min_error=config.puzzle_min_error / 1000,
+    )
     return Service(make_session_factory(engine), settings=settings)
 
 

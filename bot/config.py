@@ -65,6 +65,7 @@ class Config:
     shard_count: int | None = None  # SHARD_COUNT
     challenge_minutes: int = 15  # CHALLENGE_MINUTES
     move_timeout_hours: int = 24  # MOVE_TIMEOUT_HOURS
+    puzzle_min_error: int = 50  # PUZZLE_MIN_ERROR: millipoints a decision loses to be a puzzle
     log_level: str = "INFO"  # LOG_LEVEL
     tournament_role: str | None = None  # TOURNAMENT_ROLE: a role (name or id) of organizers
     images_dir: Path = field(default_factory=lambda: Path("boards"))  # IMAGES_DIR (terminal)
@@ -82,6 +83,7 @@ class Config:
             shard_count=count or None,
             challenge_minutes=max(1, _int(env, "CHALLENGE_MINUTES", 15)),
             move_timeout_hours=max(1, _int(env, "MOVE_TIMEOUT_HOURS", 24)),
+            puzzle_min_error=max(1, _int(env, "PUZZLE_MIN_ERROR", 50)),
             log_level=env.get("LOG_LEVEL", "INFO").upper(),
             tournament_role=env.get("TOURNAMENT_ROLE", "").strip() or None,
             images_dir=Path(env.get("IMAGES_DIR", "boards")),

@@ -6,7 +6,7 @@ reply: its text, a text board, the path of the PNG it rendered and the buttons t
 message would carry. With ``--json`` every reply is one JSON object on one line, flushed at once::
 
     {"text": str, "image": str | null, "position_id": str | null, "match_id": str | null,
-     "buttons": [str]}
+     "xgid": str | null, "buttons": [str]}
 
 ``/as NAME`` switches the acting person, so two people can play on one keyboard.
 """
@@ -37,6 +37,7 @@ from bot.service.commands import (
     usage,
 )
 from bot.service.customid import ChallengeAction, GameAction
+from bot.service.present import xgid_of
 
 __all__ = ["Terminal", "user_id"]
 
@@ -100,7 +101,13 @@ class Terminal:
 
     @property
     def where(self) -> Where:
-        return Where(channel_id=TERMINAL_CHANNEL, guild_id=TERMINAL_GUILD, guild_locale=self.lang)
+        # The terminal's user owns its one server: he may change its settings (/daily).
+        return Where(
+            channel_id=TERMINAL_CHANNEL,
+            guild_id=TERMINAL_GUILD,
+            guild_locale=self.lang,
+            manager=True,
+        )
 
     # -- the loop -----------------------------------------------------------------------------
 
@@ -135,6 +142,14 @@ class Terminal:
         except Exception as exc:
             reply = Reply(text=t("terminal.error", self.lang, detail=str(exc)), ephemeral=True)
         self.show(reply)
+        self._daily()
+
+    def _daily(self) -> None:
+        """The terminal's position of the day, when ``/daily`` set one and it is due (posted
+        once a day, as on Discord; only the terminal's own, whatever else shares the database)."""
+        daily = self.service.daily_puzzles
+        for notice in daily.sweep(lang_of=lambda _: self.lang, only=TERMINAL_GUILD):
+            self.show(notice.reply)
 
     def _dispatch(self, line: str) -> Reply:
         if not line.startswith("/"):
@@ -276,6 +291,7 @@ class Terminal:
             "image": image,
             "position_id": reply.position_id,
             "match_id": reply.match_id,
+            "xgid": xgid_of(reply.position_id, reply.match_id) if reply.position_id else None,
             "buttons": [b.label for b in reply.buttons if not b.disabled],
             # The whole plays offered (the menu of the message), each as /move takes it.
             "plays": [c.value for select in reply.selects for c in select.choices],

@@ -13,7 +13,7 @@ primary key is his Discord user id; the terminal adapter picks ids of its own.
 from __future__ import annotations
 
 import enum
-from datetime import datetime
+from datetime import date, datetime
 from typing import Annotated, Any, ClassVar
 
 from sqlalchemy import (
@@ -21,6 +21,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     CheckConstraint,
+    Date,
     Double,
     Enum,
     ForeignKey,
@@ -43,6 +44,9 @@ __all__ = [
     "Challenge",
     "ChallengeStatus",
     "ComputerRecord",
+    "DailyChannel",
+    "DailyPost",
+    "DailyVote",
     "EntrantStatus",
     "Game",
     "GameEvent",
@@ -51,6 +55,9 @@ __all__ = [
     "GuildSettings",
     "MatchStatus",
     "Player",
+    "Puzzle",
+    "PuzzleAttempt",
+    "PuzzleRating",
     "Rating",
     "RatingHistory",
     "ResultKind",
@@ -526,3 +533,120 @@ class TournamentMatch(Base):
     def other(self, player_id: int) -> int | None:
         """The opponent of ``player_id`` in this match."""
         return self.player1_id if self.player0_id == player_id else self.player0_id
+
+
+# -- Puzzles and the position of the day (issue 18) ----------------------------------------------
+
+
+class Puzzle(Base):
+    """A decision that lost at least the puzzle threshold in a reviewed game, or a starter puzzle.
+
+    ``key`` identifies the moment (``<position id>:<match id>:<decision>``), so the same decision
+    is stored once whoever reviews it. ``source_player_id`` is who made the blunder (None for the
+    computer and the starter set): it is never shown, only used so that nobody is served his own
+    blunder. ``choices`` is the review's analysis: ``[{"answer", "equity", "steps"?, "cube"?}]``,
+    best first, equities at the review's depth.
+    """
+
+    __tablename__ = "puzzles"
+    __table_args__ = (Index(None, "rating"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    key: Mapped[str] = mapped_column(String(80), unique=True)
+    kind: Mapped[str] = mapped_column(String(8))  # "checker" or "cube"
+    decision: Mapped[str] = mapped_column(String(16))  # the review's kind: "move", "take"...
+    position_id: Mapped[str] = mapped_column(String(20))
+    match_id: Mapped[str] = mapped_column(String(20))
+    xgid: Mapped[str] = mapped_column(String(80))
+    dice: Mapped[str | None] = mapped_column(String(3))  # "6-4", None for a cube decision
+    context: Mapped[dict[str, Any]]
+    played: Mapped[str] = mapped_column(String(100))
+    choices: Mapped[dict[str, Any]]  # {"choices": [...], "plies": n}
+    error: Mapped[float] = mapped_column(Double)
+    source_game_id: Mapped[int | None] = mapped_column(
+        ForeignKey("games.id", ondelete="SET NULL"), index=True
+    )
+    source_player_id: Mapped[int | None] = mapped_column(BigInteger)
+    rating: Mapped[float] = mapped_column(Double, default=1500.0)
+    rd: Mapped[float] = mapped_column(Double, default=350.0)
+    volatility: Mapped[float] = mapped_column(Double, default=0.06)
+    attempts: Mapped[int] = mapped_column(default=0)
+    created_at: Mapped[Timestamp]
+
+
+class PuzzleRating(Base):
+    """A player's puzzle rating (Glicko-2) and streak."""
+
+    __tablename__ = "puzzle_ratings"
+
+    player_id: Mapped[int] = mapped_column(
+        BigInteger, ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    rating: Mapped[float] = mapped_column(Double, index=True)
+    rd: Mapped[float] = mapped_column(Double)
+    volatility: Mapped[float] = mapped_column(Double)
+    solved: Mapped[int] = mapped_column(default=0)
+    attempts: Mapped[int] = mapped_column(default=0)
+    streak: Mapped[int] = mapped_column(default=0)
+    best_streak: Mapped[int] = mapped_column(default=0)
+    updated_at: Mapped[Timestamp]
+
+
+class PuzzleAttempt(Base):
+    """One answer to a puzzle (``/puzzle``): the first answer counts, once."""
+
+    __tablename__ = "puzzle_attempts"
+
+    player_id: Mapped[int] = mapped_column(
+        BigInteger, ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    puzzle_id: Mapped[int] = mapped_column(
+        ForeignKey("puzzles.id", ondelete="CASCADE"), primary_key=True
+    )
+    guild_id: Mapped[int | None] = mapped_column(BigInteger, index=True)
+    answer: Mapped[str] = mapped_column(String(100))
+    lost: Mapped[float] = mapped_column(Double)
+    correct: Mapped[bool] = mapped_column(Boolean)
+    created_at: Mapped[Timestamp]
+
+
+class DailyChannel(Base):
+    """Where and when a server gets its position of the day (the hour in its time zone)."""
+
+    __tablename__ = "daily_channels"
+
+    guild_id: Mapped[Snowflake] = mapped_column(primary_key=True)
+    channel_id: Mapped[Snowflake]
+    hour: Mapped[int] = mapped_column(SmallInteger)
+    timezone: Mapped[str] = mapped_column(String(64))
+    updated_at: Mapped[Timestamp]
+
+
+class DailyPost(Base):
+    """The position of the day of one server: one row per (server, day), claimed with an
+    insert, so the post goes out once whichever process sweeps and however often."""
+
+    __tablename__ = "daily_posts"
+    __table_args__ = (UniqueConstraint("guild_id", "day"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    guild_id: Mapped[Snowflake]
+    day: Mapped[date] = mapped_column(Date)
+    channel_id: Mapped[Snowflake]
+    puzzle_id: Mapped[int] = mapped_column(ForeignKey("puzzles.id", ondelete="CASCADE"))
+    created_at: Mapped[Timestamp]
+
+
+class DailyVote(Base):
+    """A member's private answer to a position of the day (the first one counts)."""
+
+    __tablename__ = "daily_votes"
+
+    post_id: Mapped[int] = mapped_column(
+        ForeignKey("daily_posts.id", ondelete="CASCADE"), primary_key=True
+    )
+    player_id: Mapped[int] = mapped_column(
+        BigInteger, ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    answer: Mapped[str] = mapped_column(String(100))
+    created_at: Mapped[Timestamp]

@@ -37,6 +37,8 @@ def open_service(config: Config) -> tuple[Service, Engine]:
         challenge_ttl=config.challenge_ttl,
         move_timeout=config.move_timeout,
         organizer_role=config.tournament_role,
+        review_finished_games=True,  # the timer sweep reviews finished games: puzzles
+        puzzle_min_error=config.puzzle_min_error / 1000,
     )
     return Service(make_session_factory(engine), settings=settings), engine
 

@@ -16,6 +16,7 @@ from bot.discord_app.components import (
     ChallengeComponent,
     GameComponent,
     PageComponent,
+    PuzzleComponent,
     TournamentComponent,
 )
 from bot.discord_app.replies import answer, report_error, who
@@ -91,7 +92,7 @@ class BackgammonBot(commands.AutoShardedBot):
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self.add_dynamic_items(
-            GameComponent, ChallengeComponent, TournamentComponent, PageComponent
+            GameComponent, ChallengeComponent, TournamentComponent, PageComponent, PuzzleComponent
         )
         if self.config.dev_guild_id:
             # Development only: guild commands appear at once. Global sync is an explicit step.

@@ -19,7 +19,13 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.service.customid import CHALLENGE_ID_RE, GAME_ID_RE, PAGE_ID_RE, TOURNAMENT_ID_RE
+from bot.service.customid import (
+    CHALLENGE_ID_RE,
+    GAME_ID_RE,
+    PAGE_ID_RE,
+    PUZZLE_ID_RE,
+    TOURNAMENT_ID_RE,
+)
 from bot.service.replies import Button, Component, Reply, Select
 
 if TYPE_CHECKING:
@@ -29,6 +35,7 @@ __all__ = [
     "ChallengeComponent",
     "GameComponent",
     "PageComponent",
+    "PuzzleComponent",
     "TournamentComponent",
     "build_view",
 ]
@@ -73,6 +80,20 @@ class ChallengeComponent(discord.ui.DynamicItem[Wrapped], template=CHALLENGE_ID_
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: Wrapped, match: Match[str], /
     ) -> ChallengeComponent:
+        return cls(item)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _press(interaction, self.custom_id)
+
+
+class PuzzleComponent(discord.ui.DynamicItem[Wrapped], template=PUZZLE_ID_RE):
+    """An answer to a puzzle or a position of the day: ``pz:<puzzle>:<choice>``,
+    ``pd:<post>:<choice>``."""
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: Wrapped, match: Match[str], /
+    ) -> PuzzleComponent:
         return cls(item)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
@@ -135,6 +156,8 @@ def _item(component: Component, row: int) -> discord.ui.Item[Any]:
         return TournamentComponent(inner)
     if component.custom_id.startswith("gl:"):
         return PageComponent(inner)
+    if component.custom_id.startswith(("pz:", "pd:")):
+        return PuzzleComponent(inner)
     return GameComponent(inner)
 
 

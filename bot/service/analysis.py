@@ -9,19 +9,22 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy.orm import Session
 
 from bot.i18n import t
 from bot.service.deps import Deps, answers
-from bot.service.model import Table, UiState
+from bot.service.model import Seat, Table, UiState
 from bot.service.people import Actor, Prefs, Where
-from bot.service.present import COLORS, board_view
+from bot.service.present import COLORS, board_view, xgid_of
+from bot.service.prstats import pr_line
 from bot.service.refusal import Refusal, check_game_id
 from bot.service.replies import Attachment, Reply
 from bot.service.tables import current_game, load_table, localized
 from db import games as game_repo
+from db import puzzles as puzzle_repo
 from db import stats as stats_repo
 from db.models import Game as GameRow
 from db.models import GameEvent, GameStatus
@@ -34,6 +37,9 @@ __all__ = ["REVIEW_PLIES", "Analysis"]
 
 log = logging.getLogger(__name__)
 
+# Makes puzzles of a new review: (game id, its seats, the review) -> how many.
+Harvest = Callable[[int, tuple[Seat, Seat], Review], int]
+
 REVIEW_PLIES = 2
 HINT_PLIES = 2
 
@@ -41,8 +47,10 @@ HINT_PLIES = 2
 class Analysis:
     """``/hint``, ``/review`` and ``/export``."""
 
-    def __init__(self, deps: Deps) -> None:
+    def __init__(self, deps: Deps, harvest: Harvest | None = None) -> None:
         self.deps = deps
+        self.harvest = harvest
+        self._failed: set[int] = set()  # games review_finished could not review
 
     # -- /hint ----------------------------------------------------------------------------------
 
@@ -98,10 +106,32 @@ class Analysis:
             review = review_match(table.match, plies=REVIEW_PLIES)
             if not going_on:  # a game in progress changes: its review is never kept
                 self._cache_review(row_id, review.to_dict())
+                if self.harvest is not None:  # its blunders become puzzles (bot.service.puzzles)
+                    self.harvest(row_id, table.seats, review)
         reply = _review_reply(table, review, lang, table.seat_of(actor.id))
         if going_on:
             reply.text = t("review.so_far", lang, id=row_id) + "\n" + reply.text
         return reply
+
+    def review_finished(self, limit: int = 1) -> int:
+        """Review the latest finished games that nobody reviewed yet (the timer sweep calls it
+        when ``Settings.review_finished_games``), so that every game's blunders become puzzles.
+        Returns how many were reviewed; a game whose review fails is not tried again here."""
+        with self.deps.factory() as s:
+            ids = puzzle_repo.unreviewed_games(s, limit, self._failed)
+        for game_id in ids:
+            try:
+                with self.deps.unit() as s:
+                    table = load_table(self.deps, s, game_repo.get_game(s, game_id))
+                review = review_match(table.match, plies=REVIEW_PLIES)
+            except Exception:
+                log.exception("reviewing game %s failed", game_id)
+                self._failed.add(game_id)
+                continue
+            self._cache_review(game_id, review.to_dict())
+            if self.harvest is not None:
+                self.harvest(game_id, table.seats, review)
+        return len(ids)
 
     def _cache_review(self, game_id: int, data: dict[str, Any]) -> None:
         # A unit of work of its own, touching only the cache column: play is never held up, and
@@ -134,6 +164,7 @@ class Analysis:
             id=number,
             position_id=game.position_id(),
             match_id=game.match_id(),
+            xgid=xgid_of(game.position_id(), game.match_id()),
         )
         ids = _id_log(number, names, events)
         mat = write_mat(table.match, names).encode("utf-8")
@@ -142,16 +173,16 @@ class Analysis:
 
 
 def _id_log(number: int, names: tuple[str, str], events: list[GameEvent]) -> bytes:
-    """The Position ID and Match ID after every action of the move log."""
+    """The Position ID, Match ID and XGID after every action of the move log."""
     lines = [
         f"# game {number}: {names[0]} vs {names[1]}",
-        "# seq game kind player play -> Position ID : Match ID",
+        "# seq game kind player play -> Position ID : Match ID  XGID",
     ]
     for e in events:
         who = "-" if e.player is None else names[e.player]
         lines.append(
             f"{e.seq:4d} {e.game_no:2d} {e.kind:8s} {who[:16]:16s} {e.play or '':24s} "
-            f"-> {e.position_id}:{e.match_id}"
+            f"-> {e.position_id}:{e.match_id}  {xgid_of(e.position_id, e.match_id)}"
         )
     return "\n".join(lines).encode("utf-8") + b"\n"
 
@@ -243,11 +274,12 @@ def _review_reply(table: Table, review: Review, lang: str, asker: int | None = N
     when he played the game, else of its first human player."""
     names = (table.seats[0].name, table.seats[1].name)
     lines = [t("review.title", lang, id=table.game_id, p0=names[0], p1=names[1])]
-    lines += [
-        _player_line(review, player, names[player], lang)
-        for player in (0, 1)
-        if not table.seats[player].is_computer
-    ]
+    for player in (0, 1):
+        if not table.seats[player].is_computer:
+            lines.append(_player_line(review, player, names[player], lang))
+            pr = pr_line(review, player, lang)  # XG's PR beside the error rates
+            if pr:
+                lines.append(pr)
     human = next((i for i in (0, 1) if not table.seats[i].is_computer), 0)
     if asker is not None and not table.seats[asker].is_computer:
         human = asker

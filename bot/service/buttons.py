@@ -5,13 +5,15 @@ from __future__ import annotations
 
 from bot.service.actions import ACTIONS, Pressed, Then
 from bot.service.challenges import Challenges
-from bot.service.customid import ChallengeAction, GameAction, PageAction
+from bot.service.customid import ChallengeAction, GameAction, PageAction, PuzzleAction
+from bot.service.daily import Daily
 from bot.service.dashboard import Dashboard
 from bot.service.deps import Deps, answers
 from bot.service.games import Games
 from bot.service.model import Notes, UiState
 from bot.service.people import Actor, Where
 from bot.service.present import board_reply
+from bot.service.puzzles import Puzzles
 from bot.service.refusal import Refusal
 from bot.service.replies import Reply
 from bot.service.tables import Seated, localized, seat_names, seated
@@ -35,6 +37,8 @@ class Buttons:
         tournaments: Tournaments,
         watching: Watching,
         dashboard: Dashboard,
+        puzzles: Puzzles,
+        daily: Daily,
     ) -> None:
         self.deps = deps
         self.games = games
@@ -42,6 +46,8 @@ class Buttons:
         self.tournaments = tournaments
         self.watching = watching
         self.dashboard = dashboard
+        self.puzzles = puzzles
+        self.daily = daily
 
     def press(self, actor: Actor, where: Where, custom_id: str, value: str | None = None) -> Reply:
         """A button or select menu press (``value``: the option chosen in a select menu)."""
@@ -61,6 +67,11 @@ class Buttons:
         page = PageAction.parse(custom_id)
         if page is not None:
             return self.dashboard.turn_page(actor, where, page)
+        puzzle_action = PuzzleAction.parse(custom_id)
+        if puzzle_action is not None:
+            if puzzle_action.daily:
+                return self.daily.vote(actor, where, puzzle_action.id, puzzle_action.arg, value)
+            return self.puzzles.answer(actor, where, puzzle_action, value)
         return self._unknown(actor)
 
     @answers

@@ -163,7 +163,8 @@ COMMANDS: tuple[Command, ...] = (
             Option("level", choices=_LEVELS, default="intermediate"),
             _POINTS,
             _CUBE,
-            Option("position", arg="position_id", low=1, high=20),  # a Position ID: 14 characters
+            # A Position ID (14 characters) or an XGID (about 50)
+            Option("position", arg="position_id", low=1, high=80),
             Option("match", arg="match_id", low=1, high=20),  # a Match ID: 12
         ),
     ),
@@ -224,6 +225,7 @@ COMMANDS: tuple[Command, ...] = (
             Option("notify", _SETTING),
             Option("quiet", low=1, high=20),
             Option("timezone", low=1, high=64),
+            Option("puzzles", _SETTING),
         ),
         private=True,
     ),
@@ -237,6 +239,19 @@ COMMANDS: tuple[Command, ...] = (
         private=True,
         guild_only=True,
         surface=Surface.DISCORD,  # the terminal has no server to set
+        manager=True,
+    ),
+    # Puzzles and the position of the day
+    Command("puzzle", "puzzle", (Option("mine", Kind.FLAG, default=False),), private=True),
+    Command("puzzle_leaderboard", "puzzle_leaderboard", guild_only=True),
+    Command(
+        "daily",
+        "daily",
+        (
+            Option("hour", Kind.INTEGER, default=18, low=0, high=23),
+            Option("timezone", default="UTC", low=1, high=64),
+        ),
+        guild_only=True,
         manager=True,
     ),
     # The terminal's own

@@ -28,12 +28,14 @@ __all__ = [
     "CHALLENGE_ID_RE",
     "GAME_ID_RE",
     "PAGE_ID_RE",
+    "PUZZLE_ID_RE",
     "TOURNAMENT_ID_RE",
     "Answer",
     "ChallengeAction",
     "GameAction",
     "PageAction",
     "Press",
+    "PuzzleAction",
 ]
 
 
@@ -79,8 +81,13 @@ TOURNAMENT_ID_RE = r"tn:(?P<tournament>\d{1,12}):(?P<action>[a-z_]{1,16})"
 
 PAGE_ID_RE = r"gl:(?P<page>\d{1,4})"
 
+# A puzzle's answer (pz:<puzzle>:<choice>) or a position of the day's (pd:<post>:<choice>); the
+# choice is the answer's index in the puzzle's candidates, or "m" for the menu (its value).
+PUZZLE_ID_RE = r"(?P<kind>pz|pd):(?P<id>\d{1,12}):(?P<arg>\d{1,2}|m)"
+
 _GAME = re.compile(GAME_ID_RE)
 _PAGE = re.compile(PAGE_ID_RE)
+_PUZZLE = re.compile(PUZZLE_ID_RE)
 _CHALLENGE = re.compile(CHALLENGE_ID_RE)
 _PRESSES = {p.value: p for p in Press}
 
@@ -140,3 +147,29 @@ class PageAction:
     def parse(cls, custom_id: str) -> PageAction | None:
         m = _PAGE.fullmatch(custom_id)
         return cls(int(m["page"])) if m else None
+
+
+@dataclass(frozen=True)
+class PuzzleAction:
+    """An answer to a puzzle (``daily`` False: ``/puzzle``) or to a position of the day.
+
+    >>> PuzzleAction.parse("pd:7:1")
+    PuzzleAction(id=7, arg='1', daily=True)
+    >>> PuzzleAction(3, "m").custom_id
+    'pz:3:m'
+    """
+
+    id: int
+    arg: str
+    daily: bool = False
+
+    @property
+    def custom_id(self) -> str:
+        return f"{'pd' if self.daily else 'pz'}:{self.id}:{self.arg}"
+
+    @classmethod
+    def parse(cls, custom_id: str) -> PuzzleAction | None:
+        m = _PUZZLE.fullmatch(custom_id)
+        if m is None:
+            return None
+        return cls(int(m["id"]), m["arg"], m["kind"] == "pd")

@@ -66,6 +66,8 @@ class Settings:
     # challenges of one person, and a cap on those waiting for an answer.
     challenge_cooldown: timedelta = timedelta(seconds=10)
     max_pending_challenges: int = 5
+    puzzle_min_error: float = 0.050  # a reviewed decision losing this much becomes a puzzle
+    review_finished_games: bool = False  # the sweep reviews finished games (the bot: True)
 
 
 @dataclass

@@ -21,12 +21,14 @@ from bot.dice import GameDice
 from bot.service.analysis import Analysis
 from bot.service.buttons import Buttons
 from bot.service.challenges import Challenges
+from bot.service.daily import Daily
 from bot.service.dashboard import Dashboard
 from bot.service.deps import Deps, Settings
 from bot.service.games import Games
 from bot.service.info import Info
 from bot.service.integrity import Integrity
 from bot.service.notices import TurnNotices
+from bot.service.puzzles import Puzzles
 from bot.service.settings import PlayerSettings
 from bot.service.threads import GameThreads
 from bot.service.timers import Timers
@@ -62,6 +64,9 @@ class Service:
         analysis, info, integrity = Analysis(deps), Info(deps), Integrity(deps)
         timers, prefs = Timers(deps), PlayerSettings(deps)
         tournaments = Tournaments(deps)  # hooks itself on the end of every game
+        puzzles, daily = self._puzzle_features(deps)
+        analysis = Analysis(deps, puzzles.harvest)
+        timers = Timers(deps, daily, analysis.review_finished)
         # Playing
         self.play = games.play
         self.move = games.move
@@ -72,7 +77,9 @@ class Service:
         self.text_board = games.text_board
         self.challenge = challenges.challenge
         watching, dashboard = self._together()
-        self.press = Buttons(deps, games, challenges, tournaments, watching, dashboard).press
+        self.press = Buttons(
+            deps, games, challenges, tournaments, watching, dashboard, puzzles, daily
+        ).press
         # Analysis, information, fair dice, settings
         self.hint = analysis.hint
         self.review = analysis.review
@@ -105,6 +112,16 @@ class Service:
         self.turn_notices = notices.turn_notices
         self.still_waiting = notices.still_waiting
         return watching, dashboard
+
+    def _puzzle_features(self, deps: Deps) -> tuple[Puzzles, Daily]:
+        """Puzzles and the position of the day (``/puzzle``, ``/puzzle_leaderboard``,
+        ``/daily``; their buttons go through ``press``, their posts through ``sweep``)."""
+        puzzles, daily = Puzzles(deps), Daily(deps)
+        self.puzzle = puzzles.puzzle
+        self.puzzle_leaderboard = puzzles.puzzle_leaderboard
+        self.daily = daily.daily
+        self.puzzles, self.daily_puzzles = puzzles, daily
+        return puzzles, daily
 
     @property
     def factory(self) -> sessionmaker[Session]:

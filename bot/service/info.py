@@ -10,8 +10,9 @@ from bot.i18n import t
 from bot.service.commands import COMMANDS, PRESS_COMMANDS, Surface, usage
 from bot.service.deps import Deps, answers, shared_lang
 from bot.service.people import Actor, Where
+from bot.service.prstats import TREND_GAMES, pr_trend
 from bot.service.refusal import Refusal
-from bot.service.replies import Reply
+from bot.service.replies import Attachment, Reply
 from db import players as player_repo
 from db import stats as stats_repo
 from db.gamestate import load_match
@@ -71,12 +72,16 @@ class Info:
                 return Reply(text=t("stats.none", lang, name=target.name), ephemeral=True)
             st = stats_repo.player_stats(s, target.id)
             history = stats_repo.rating_history(s, target.id, limit=200)
+            recent = stats_repo.game_history(s, target.id, limit=TREND_GAMES)
+            pr_text, pr_chart = pr_trend(recent, target.id, lang)
             server_rank = (
                 stats_repo.player_rank(s, target.id, guild_id=where.guild_id)
                 if where.guild_id
                 else None
             )
         lines = _stats_lines(st, target.name, server_rank, lang)
+        if pr_text:
+            lines.append(pr_text)
         image = None
         if history:
             chronological = sorted(history, key=lambda h: h.id)
@@ -87,7 +92,10 @@ class Info:
                 baseline=1500.0,
                 x_label=t("stats.chart_x", lang),
             )
-        return Reply(text="\n".join(lines), image=image, image_name="rating.png")
+        files = [Attachment("pr.png", pr_chart)] if pr_chart else []
+        if image is None and pr_chart:
+            image, files = pr_chart, []
+        return Reply(text="\n".join(lines), image=image, image_name="rating.png", attachments=files)
 
     @answers
     def history(self, actor: Actor, where: Where, limit: int = 10) -> Reply:

@@ -19,6 +19,7 @@ from db.gamestate import create_match_game
 from db.models import Game as GameRow
 from engine import Match, MatchKey, encode_match_id
 from engine.movegen import nobody_can_move
+from engine.xgid import Xgid, is_xgid
 
 __all__ = ["NewGames"]
 
@@ -45,7 +46,13 @@ class NewGames:
 
     @staticmethod
     def match(length: int, cube: bool, position_id: str | None, match_id: str | None) -> Match:
-        """A new match; from a GNU Backgammon Position ID (and Match ID) to practise one."""
+        """A new match; from a GNU Backgammon Position ID (and Match ID) or an XGID (which holds
+        both) to practise one."""
+        if position_id and is_xgid(position_id):
+            if match_id:
+                raise Refusal("error.xgid_and_match_id")
+            xgid = Xgid.parse(position_id)
+            position_id, match_id = xgid.position_id(), xgid.match_id()
         if not position_id:
             if match_id:
                 raise Refusal("error.match_id_alone")

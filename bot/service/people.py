@@ -60,6 +60,7 @@ class Prefs:
     :param notify: a DM when a game between people waits for him ("your turn").
     :param quiet: quiet hours ``(from, to)`` in his time zone (no notice then), or None.
     :param timezone: his IANA time zone (``Europe/Paris``), or None for UTC.
+    :param puzzles: his blunders may become (anonymous) puzzles for others.
     """
 
     lang: str | None = None
@@ -70,6 +71,7 @@ class Prefs:
     notify: bool = False
     quiet: tuple[int, int] | None = None
     timezone: str | None = None
+    puzzles: bool = True
 
     @classmethod
     def from_json(cls, data: dict[str, Any] | None) -> Prefs:
@@ -85,6 +87,7 @@ class Prefs:
             notify=bool(data.get("notify", False)),
             quiet=_hours(data.get("quiet")),
             timezone=data.get("timezone") if isinstance(data.get("timezone"), str) else None,
+            puzzles=bool(data.get("puzzles", True)),
         )
 
     def language(self, locale: str | None) -> str:

@@ -19,6 +19,7 @@ from bot.service.replies import Button, Choice, Component, Reply, Select, Style
 from bot.service.shots import COLORS as COLORS
 from bot.service.shots import Shots, checker_colors
 from engine import EventKind, Game, MatchContext, Move, Phase, Position
+from engine.xgid import Xgid
 from render import BoardView, GameOver, Resignation, render_board, text_board
 
 __all__ = ["Notes", "Seat", "Table", "UiState", "board_reply", "board_view", "components"]
@@ -185,7 +186,13 @@ def _message_text(table: Table, lang: str, notes: Notes, ui: UiState) -> str:
     events = [n.render(lang) for n in notes.lines]
     tail = [
         _prompt(table, lang, ui),
-        t("game.ids", lang, position_id=game.position_id(), match_id=game.match_id()),
+        t(
+            "game.ids",
+            lang,
+            position_id=game.position_id(),
+            match_id=game.match_id(),
+            xgid=xgid_of(game.position_id(), game.match_id()),
+        ),
     ]
     lines = head + events + tail
     left_out = 0
@@ -418,3 +425,12 @@ def _move_components(table: Table, lang: str, ui: UiState) -> list[list[Componen
 
 def _point_label(point: int, lang: str) -> str:
     return t("button.bar", lang) if point == 25 else str(point)
+
+
+def xgid_of(position_id: str, match_id: str | None) -> str:
+    """The XGID of a moment given by GNU Backgammon's IDs ("-" when it has none: a finished
+    game)."""
+    try:
+        return str(Xgid.from_ids(position_id, match_id))
+    except ValueError:
+        return "-"

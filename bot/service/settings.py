@@ -46,6 +46,7 @@ class PlayerSettings:
         notify: bool | None = None,
         quiet: str | None = None,
         timezone: str | None = None,
+        puzzles: bool | None = None,
     ) -> Reply:
         """``/settings``: show or change the player's settings."""
         with self.deps.unit() as s:
@@ -56,6 +57,7 @@ class PlayerSettings:
                 ("auto_roll", auto_roll),
                 ("auto_forced", auto_forced),
                 ("mirrored", mirrored),
+                ("puzzles", puzzles),
             ):
                 if value is not None:
                     changes[key] = bool(value)
@@ -89,6 +91,7 @@ def _shown(prefs: Prefs, lang: str, *, saved: bool) -> Reply:
         auto_forced=yes if prefs.auto_forced else no,
         mirrored=yes if prefs.mirrored else no,
         theme=theme_label(prefs.theme, lang),
+        puzzles=yes if prefs.puzzles else no,
     )
     text += "\n" + notify_text(prefs, lang)
     if saved:

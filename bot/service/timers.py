@@ -18,6 +18,7 @@ from datetime import datetime, timedelta
 from sqlalchemy.orm import Session
 
 from bot.i18n import DEFAULT, t
+from bot.service.daily import Daily
 from bot.service.deps import Deps
 from bot.service.model import Notes, Table
 from bot.service.present import board_reply
@@ -41,7 +42,7 @@ EXPIRED = 3  # past the claim period: the game expires (beyond the stored timer 
 class Notice:
     """A message the bot posts on its own in a game's channel."""
 
-    game_id: int
+    game_id: int | None  # None for a position of the day
     channel_id: int | None
     guild_id: int | None
     reply: Reply
@@ -50,8 +51,15 @@ class Notice:
 class Timers:
     """The deadline sweep."""
 
-    def __init__(self, deps: Deps) -> None:
+    def __init__(
+        self,
+        deps: Deps,
+        daily: Daily | None = None,
+        review_finished: Callable[[], int] | None = None,
+    ) -> None:
         self.deps = deps
+        self.daily = daily
+        self.review_finished = review_finished
 
     def reminder_before(self) -> timedelta:
         """How long before the deadline the player is reminded: a quarter of the time per
@@ -77,6 +85,11 @@ class Timers:
                 limit=limit,
             )
         notices = [self._sweep_one(game_id, now, lang_of) for game_id in due]
+        if self.daily is not None:  # the positions of the day due now (bot.service.daily)
+            posts = self.daily.sweep(now, lang_of=lang_of)
+            notices += [Notice(None, p.channel_id, p.guild_id, p.reply) for p in posts]
+        if self.review_finished is not None and self.deps.settings.review_finished_games:
+            self.review_finished()  # one finished game a sweep: its blunders become puzzles
         return [n for n in notices if n is not None]
 
     def _sweep_one(

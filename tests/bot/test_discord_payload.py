@@ -222,7 +222,9 @@ COMMANDS = ["play", "challenge", "move", "undo", "board", "resign", "hint", "rev
 COMMANDS += ["leaderboard", "stats", "history", "rules", "help", "verify", "dice", "tournament"]
 COMMANDS += ["settings"]
 COMMANDS += ["watch", "games", "server"]  # playing together
-MANAGERS_ONLY = {"server"}  # Discord shows them to members who may manage the server
+COMMANDS += ["puzzle", "puzzle_leaderboard", "daily"]
+MANAGERS_ONLY = {"server", "daily"}  # Discord shows them to members who may manage the server
+GUILD_ONLY = ("challenge", "tournament", "server", "puzzle_leaderboard", "daily")  # a server's
 
 
 def test_every_command_is_there_in_english_and_french(payload: list[dict[str, Any]]) -> None:
@@ -245,10 +247,13 @@ def test_every_command_is_there_in_english_and_french(payload: list[dict[str, An
 def test_where_commands_can_be_used(payload: list[dict[str, Any]]) -> None:
     for command in payload:
         assert command["integration_types"] == [GUILD_INSTALL, USER_INSTALL]
-        if command["name"] in ("challenge", "tournament", "server"):  # in a channel
+        if command["name"] in GUILD_ONLY:  # a challenge waits in a channel both players see
             assert command["contexts"] == [GUILD] and command["dm_permission"] is False
         else:
             assert command["contexts"] == [GUILD, BOT_DM, PRIVATE_CHANNEL]
+        # The position of the day is set by the server's managers (Manage Server: 1 << 5).
+        expected = 1 << 5 if command["name"] == "daily" else None
+        assert command.get("default_member_permissions") == expected
 
 
 def test_options(payload: list[dict[str, Any]]) -> None:

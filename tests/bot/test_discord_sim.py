@@ -434,6 +434,7 @@ async def test_a_development_guild_gets_the_commands_on_start(service: Service) 
     try:
         channel = guild.create_text_channel("tests")
         ann = guild.add_member(env.create_user("ann"))
+        # /server and /daily are for the server's managers (Manage Server), which ann is not.
         assert set(ann.available_commands(channel)) == set(COMMANDS) - MANAGERS_ONLY
         assert env.create_user("bea").available_commands() == ()  # nothing global
         assert (await ann.slash(channel, "rules")).ephemeral

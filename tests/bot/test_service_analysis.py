@@ -10,6 +10,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from bot.service import Service
 from db.models import Game as GameRow
 from engine import Position, decode_match_id, read_mat
+from engine.xgid import Xgid
 from tests.bot.conftest import ALICE, BOB, CHANNEL, DM, play_out, press
 
 
@@ -110,9 +111,14 @@ def test_export_replays_in_the_engine(service: Service) -> None:
     lines = ids.data.decode().splitlines()[2:]
     assert len(lines) > 5 and all("->" in line for line in lines)
     for line in lines:
-        pid, mid = line.split("-> ")[1].split(":")
+        ids_part, xgid = line.split("-> ")[1].split("  ")  # and the XGID of the same moment
+        pid, mid = ids_part.split(":")
         Position.from_position_id(pid)
         decode_match_id(mid)
+        assert xgid == "-" or (Xgid.parse(xgid).position_id(), Xgid.parse(xgid).match_id()) == (
+            pid,
+            mid,
+        )
 
 
 def test_practice_from_a_position(service: Service, script: deque[int]) -> None:

@@ -1,0 +1,172 @@
+"""How a puzzle looks: the question (a board with the dice or the cube on offer, and the menu of
+answers), and the answer (the equity lost, the top plays with their equities, the best play as
+arrows). Shared by ``/puzzle`` and the position of the day."""
+
+from __future__ import annotations
+
+import logging
+import random
+from typing import Any
+
+from bot.i18n import t
+from bot.service.customid import PuzzleAction
+from bot.service.replies import Button, Choice, Component, Select
+from db.models import Puzzle
+from engine import Move, Play, Position
+from engine.context import MatchContext
+from render import BoardView, render_board
+
+__all__ = ["answer_lines", "answers_of", "best_picture", "components", "grade", "question_picture"]
+
+log = logging.getLogger(__name__)
+
+CUBE_LABELS = {
+    "double": "puzzle.double",
+    "no double": "puzzle.no_double",
+    "take": "puzzle.take",
+    "pass": "puzzle.pass",
+}
+
+
+def answers_of(puzzle: Puzzle) -> list[dict[str, Any]]:
+    """The candidates, best first (the review's analysis)."""
+    return list(puzzle.choices["choices"])
+
+
+def grade(puzzle: Puzzle, index: int) -> tuple[str, float, bool]:
+    """The answer ``index``, the equity it loses against the best one and whether it is the best:
+    the review's own numbers, so a puzzle is graded as the review graded the decision."""
+    choices = answers_of(puzzle)
+    chosen = choices[index]
+    lost = round(float(choices[0]["equity"]) - float(chosen["equity"]), 6)
+    return str(chosen["answer"]), max(0.0, lost), index == 0
+
+
+def components(puzzle: Puzzle, action_id: int, lang: str, *, daily: bool) -> list[list[Component]]:
+    """The answers: two buttons for a cube decision, else a menu of the candidate plays (the best
+    ones and the blunder played), shuffled the same way each time the puzzle is shown."""
+    choices = answers_of(puzzle)
+    order = list(range(len(choices)))
+    random.Random(f"puzzle/{puzzle.id}").shuffle(order)
+    if puzzle.kind == "cube":
+        return [
+            [
+                Button(
+                    PuzzleAction(action_id, str(k), daily).custom_id,
+                    t(CUBE_LABELS[str(choices[k]["answer"])], lang),
+                    "primary",
+                )
+                for k in order
+            ]
+        ]
+    menu = Select(
+        PuzzleAction(action_id, "m", daily).custom_id,
+        t("puzzle.pick", lang),
+        tuple(Choice(str(choices[k]["answer"]), str(choices[k]["answer"])) for k in order),
+    )
+    return [[menu]]
+
+
+def answer_lines(puzzle: Puzzle, index: int, lang: str) -> list[str]:
+    """The verdict, the equity lost and the candidates with their equities."""
+    answer, lost, correct = grade(puzzle, index)
+    choices = answers_of(puzzle)
+    best = str(choices[0]["answer"])
+    lines = [
+        t("puzzle.right", lang, answer=_label(puzzle, answer, lang))
+        if correct
+        else t(
+            "puzzle.wrong",
+            lang,
+            answer=_label(puzzle, answer, lang),
+            best=_label(puzzle, best, lang),
+            lost=f"{lost:.3f}",
+        )
+    ]
+    for rank, choice in enumerate(choices, start=1):
+        equity = float(choice["equity"])
+        diff = "" if rank == 1 else f" ({equity - float(choices[0]['equity']):+.3f})"
+        lines.append(
+            t(
+                "puzzle.line",
+                lang,
+                rank=rank,
+                answer=_label(puzzle, str(choice["answer"]), lang),
+                equity=f"{equity:+.3f}",
+                diff=diff,
+            )
+        )
+    return lines
+
+
+def _label(puzzle: Puzzle, answer: str, lang: str) -> str:
+    return t(CUBE_LABELS[answer], lang) if puzzle.kind == "cube" else answer
+
+
+def context_of(puzzle: Puzzle) -> MatchContext:
+    c = puzzle.context
+    owner = c.get("owner")
+    return MatchContext(
+        int(c["cube"]),
+        None if owner is None else int(owner),
+        int(c["length"]),
+        (int(c["score"][0]), int(c["score"][1])),
+        bool(c["crawford"]),
+        bool(c["jacoby"]),
+    )
+
+
+def dice_of(puzzle: Puzzle) -> tuple[int, int] | None:
+    if not puzzle.dice:
+        return None
+    a, b = puzzle.dice.split("-")
+    return int(a), int(b)
+
+
+def question_picture(puzzle: Puzzle, lang: str) -> bytes | None:
+    """The position to judge: the dice of a checker play, or the cube (offered for a take)."""
+    offered = puzzle.decision in ("take", "drop")
+    view = BoardView(
+        names=_names(lang, taker=offered),
+        dice=dice_of(puzzle),
+        context=context_of(puzzle),
+        double_offered_by="mover" if offered else None,
+        viewpoint="opponent" if offered else "mover",
+        caption=(puzzle.xgid,),
+        lang=lang,
+    )
+    return _draw(Position.from_position_id(puzzle.position_id), view)
+
+
+def best_picture(puzzle: Puzzle, lang: str) -> bytes | None:
+    """The best play drawn as arrows (a cube puzzle: the position again)."""
+    choices = answers_of(puzzle)
+    if puzzle.kind == "cube":
+        return question_picture(puzzle, lang)
+    best = Play(tuple(Move(int(a), int(b), int(c), bool(h)) for a, b, c, h in choices[0]["steps"]))
+    after = Position.from_position_id(puzzle.position_id).apply(best).swap_players()
+    view = BoardView(
+        names=_names(lang, taker=False),
+        dice=dice_of(puzzle),
+        dice_left=(),
+        context=context_of(puzzle),
+        last_play=best,
+        last_play_by="mover",
+        caption=(t("puzzle.best_caption", lang, play=str(best)),),
+        turn_marker=False,
+        lang=lang,
+    )
+    return _draw(after, view)
+
+
+def _names(lang: str, *, taker: bool) -> tuple[str, str]:
+    you, them = t("puzzle.you", lang), t("puzzle.opponent", lang)
+    return (them, you) if taker else (you, them)
+
+
+def _draw(position: Position, view: BoardView) -> bytes | None:
+    try:
+        return render_board(position, view=view)
+    except ValueError:
+        log.exception("drawing a puzzle failed")
+        return None
