@@ -251,8 +251,8 @@ def test_where_commands_can_be_used(payload: list[dict[str, Any]]) -> None:
             assert command["contexts"] == [GUILD] and command["dm_permission"] is False
         else:
             assert command["contexts"] == [GUILD, BOT_DM, PRIVATE_CHANNEL]
-        # The position of the day is set by the server's managers (Manage Server: 1 << 5).
-        expected = 1 << 5 if command["name"] == "daily" else None
+        # Server settings and the position of the day: for its managers (Manage Server: 1 << 5).
+        expected = 1 << 5 if command["name"] in MANAGERS_ONLY else None
         assert command.get("default_member_permissions") == expected
 
 

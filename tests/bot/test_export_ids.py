@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from bot.service import Service
+from bot.service.present import xgid_of
 from engine import Position, decode_match_id, parse_play
 from tests.bot.conftest import ALICE, DM, play_out
 from tests.tools._gnubg import gnubg_binary
@@ -33,7 +34,9 @@ def exported(service: Service, game_id: int | None = None) -> tuple[bytes, list[
     rows = []
     for line in ids.data.decode().splitlines()[2:]:
         left, right = line.split(" -> ")
-        pid, mid = right.split(":")
+        ids_, xgid = right.split("  ")  # "<position id>:<match id>  <XGID>"
+        pid, mid = ids_.split(":")
+        assert xgid == xgid_of(pid, mid)
         rows.append(Row(left[8:16].strip(), left[34:].strip(), pid, mid))
     return mat.data, rows
 

@@ -150,7 +150,9 @@ def test_a_20_player_5_round_swiss(db_factory: sessionmaker[Session]) -> None:
     results = [
         __import__("bot.service.tournament_plan", fromlist=["_result"])._result(m) for m in matches
     ]
-    table = swiss_standings([p.id for p in players], results)
+    with db_factory() as s:  # ties end in seed order: the tournament's own (a random draw)
+        seeded = sorted(repo.entrants(s, tid), key=lambda e: (e.seed or 10**6, e.joined))
+    table = swiss_standings([e.player_id for e in seeded], results)
     tour = tournament_of(db_factory, tid)
     assert tour.status is TournamentStatus.FINISHED
     assert tour.champion_id == table[0].player
