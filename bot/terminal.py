@@ -160,6 +160,7 @@ class Terminal:
             reply = Reply(text=refusal.text.render(self.lang), ephemeral=True)
         except Exception as exc:
             reply = Reply(text=t("terminal.error", self.lang, detail=str(exc)), ephemeral=True)
+        self._follow_language()  # /settings language:fr is answered in French
         if reply is not None:
             self.show(reply)
 
