@@ -87,9 +87,10 @@ def _line_editing() -> None:
         import readline
     except ImportError:  # Windows without pyreadline: plain input, still usable
         return
-    # Escape twice replaces the line with /undo all and sends it (one Escape starts the arrow
-    # keys' sequences, so it cannot be bound alone).
-    readline.parse_and_bind(r'"\e\e": "\C-a\C-k/undo all\C-m"')
+    # Escape then Enter sends /undo all, as a line holding only Escape does without readline
+    # (Escape alone starts the arrow keys' sequences, so it cannot be bound by itself).
+    for enter in (r"\r", r"\n"):
+        readline.parse_and_bind(rf'"\e{enter}": "\C-a\C-k/undo all\C-m"')
 
 
 def _run(config: Config) -> int:

@@ -217,8 +217,8 @@ def test_enter_a_digit_for_the_die_and_escape(service: Service, script: deque[in
     assert "Ann played 24/18 13/8" in confirmed and "Roll" in confirmed
     (rolled,) = blocks(term, "")  # Enter rolls
     assert "Ann rolls 4-2" in rolled
-    one, two = blocks(term, "4", "13")  # the 4, then a checker from 13 with it
-    assert "[Undo]" in two
+    picked_four, two = blocks(term, "4", "13")  # the 4, then a checker from 13 with it
+    assert "move with the 4" in picked_four and "[Undo]" in two
     (undone,) = blocks(term, "\x1b")  # Escape: the whole move back
     assert "[Undo]" not in undone and "[Die 2]" in undone
     assert "rolled 4-2: pick a highlighted point to move with the 4" in undone
