@@ -59,7 +59,7 @@ class Tty:
             cwd=tmp_path,
             env=env,
             close_fds=True,
-            preexec_fn=_controlling_terminal,  # noqa: PLW1509 - setsid and ioctl only
+            preexec_fn=_controlling_terminal,  # only setsid and an ioctl: safe before exec
         )
         os.close(slave)
         self.seen = ""
