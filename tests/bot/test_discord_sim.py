@@ -328,7 +328,7 @@ async def test_resign_accepted_ends_the_game(
     assert "alice offers to resign a gammon" in offered.content
     assert labels(offered) == ["Accept", "Reject"]
     over = response(await bob.click(offered, label="Accept"))
-    assert "🏁 **bob** wins a **gammon**: 2 point(s)." in over.content
+    assert "🏁 **bob** wins a **gammon**: 2 points." in over.content
 
 
 async def test_resign_with_the_buttons_against_the_computer(env: Env, script: deque[int]) -> None:
