@@ -203,6 +203,7 @@ MESSAGES: dict[str, str] = {
     "error.resign_which": "Say what you offer to resign, after /resign: {values}.",
     "cmd.undo.opt.all.name": "all",
     "cmd.undo.opt.all.description": "Take back every checker moved this turn (default: the last).",
+    "cmd.as.opt.name.name": "name",
     "cmd.quit.name": "quit",
     "terminal.private": "(only you)",
     "terminal.default_name": "Player",

@@ -212,6 +212,7 @@ MESSAGES: dict[str, str] = {
     "cmd.undo.opt.all.name": "tout",
     "cmd.undo.opt.all.description": "Reprendre toutes les dames déplacées pendant ce tour (par "
     "défaut : la dernière).",
+    "cmd.as.opt.name.name": "nom",
     "cmd.quit.name": "quitter",
     "terminal.private": "(vous seul)",
     "terminal.default_name": "Joueur",
