@@ -66,20 +66,36 @@ def _play(args: argparse.Namespace, config: Config) -> int:
         images=Path(args.images) if args.images else config.images_dir,
         user=args.user,
     )
-    if not args.json and sys.stdin.isatty():
-        terminal.run(_prompt_lines())
-    else:
-        terminal.run(sys.stdin)
+    interactive = not args.json and sys.stdin.isatty()
+    try:
+        terminal.run(_prompt_lines() if interactive else sys.stdin)
+    except KeyboardInterrupt:
+        # Ctrl-C leaves as Ctrl-D does: no traceback (the game is saved after every action).
+        print()
     return 0
 
 
 def _prompt_lines() -> Iterator[str]:
+    """Typed lines, with line editing and history (arrows) where ``readline`` exists; Ctrl-C
+    or Ctrl-D at the prompt ends the session."""
+    _line_editing()
     while True:
         try:
             yield input("> ")
-        except EOFError:
+        except (EOFError, KeyboardInterrupt):
             print()
             return
+
+
+def _line_editing() -> None:
+    try:
+        import readline
+    except ImportError:  # Windows without pyreadline: plain input, still usable
+        return
+    # Escape then Enter sends /undo all, as a line holding only Escape does without readline
+    # (Escape alone starts the arrow keys' sequences, so it cannot be bound by itself).
+    for enter in (r"\r", r"\n"):
+        readline.parse_and_bind(rf'"\e{enter}": "\C-a\C-k/undo all\C-m"')
 
 
 def _run(config: Config) -> int:
@@ -151,8 +167,8 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--images", help="folder for the board pictures (default: boards)")
     play.add_argument(
         "--user",
-        default=os.environ.get("USER") or os.environ.get("USERNAME") or "Player",
-        help="your name at the table (switch with /as NAME)",
+        default=os.environ.get("USER") or os.environ.get("USERNAME"),
+        help="your name at the table (default: your login, else Player; switch with /as NAME)",
     )
     sync = sub.add_parser("sync", help="register the slash commands with Discord")
     sync.add_argument("--guild", type=int, help="a guild id for an instant, guild-only sync")

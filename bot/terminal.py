@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import re
-import shlex
 import sys
 import zlib
 from collections.abc import Callable, Iterable
@@ -30,38 +29,36 @@ from bot.service.commands import (
     PRESS_COMMANDS,
     Command,
     Kind,
-    Option,
     Surface,
+    by_name,
     command_name,
-    option_name,
-    usage,
 )
-from bot.service.customid import ChallengeAction, GameAction
+from bot.service.customid import ChallengeAction, GameAction, Press
+from bot.service.options import parse_command
 from bot.service.present import xgid_of
+from bot.service.refusal import Refusal
 
 __all__ = ["Terminal", "user_id"]
 
 TERMINAL_CHANNEL = 1
 TERMINAL_GUILD = 1
-QUIT = ("/quit", "/exit")
+ESCAPE = "\x1b"  # a line holding only Escape (without line editing, Esc then Enter sends it)
 
 
-def _command_names() -> tuple[dict[str, Command], dict[tuple[str, str], Option]]:
-    """The commands and options of every language (``/jouer niveau:expert``, as the French help
-    and refusals name them), from the command table."""
+def _command_names() -> dict[str, Command]:
+    """The commands of every language (``/jouer``, as the French help and refusals name
+    them), from the command table."""
     commands: dict[str, Command] = {}
-    options: dict[tuple[str, str], Option] = {}
     for command in COMMANDS:
         if command.surface is Surface.DISCORD:
             continue
         for lang in LANGUAGES:
             commands[command_name(command, lang).lower()] = command
-            for option in command.options:
-                options[(command.name, option_name(command, option, lang).lower())] = option
-    return commands, options
+    return commands
 
 
-_COMMANDS, _OPTIONS = _command_names()
+_COMMANDS = _command_names()
+_QUIT = by_name("quit")
 
 
 def user_id(name: str) -> int:
@@ -75,24 +72,40 @@ def user_id(name: str) -> int:
 
 @dataclass
 class Terminal:
-    """One local session: who acts, where images go, how replies are printed."""
+    """One local session: who acts, where images go, how replies are printed.
+
+    ``lang`` is the language asked for (``--lang``); the session speaks the acting player's
+    own setting when he chose one (``/settings language:fr``), as Discord does.
+    """
 
     service: Service
     out: IO[str] = field(default_factory=lambda: sys.stdout)
     json_mode: bool = False
     lang: str = "en"
     images: Path = field(default_factory=lambda: Path("boards"))
-    user: str = "Player"
+    user: str | None = None  # None: "Player", "Joueur"... in the session's language
     _buttons: dict[str, str] = field(default_factory=dict)
     _selects: dict[str, str] = field(default_factory=dict)
     _labels: list[str] = field(default_factory=list)
+    _keys: Keys = field(default_factory=lambda: Keys())
+    _die_pressed: bool = False  # this line picked a die: digits are points until the next message
     _images_written: int = 0
+    _resumed: bool = False  # the game in progress is shown once, when the session starts
     _names: dict[int, str] = field(default_factory=dict)  # local ids, for <@id> mentions
+
+    def __post_init__(self) -> None:
+        self._asked_lang = self.lang
+        if not self.user:
+            self.user = t("terminal.default_name", self.lang)
+
+    @property
+    def name(self) -> str:
+        return self.user or t("terminal.default_name", self.lang)
 
     @property
     def actor(self) -> Actor:
         # The local player organizes tournaments: the keyboard is his server.
-        return replace(self._person(self.user, self.lang), organizer=True)
+        return replace(self._person(self.name, self.lang), organizer=True)
 
     def _person(self, name: str, locale: str | None = None) -> Actor:
         """A local player by name (remembered, so that a mention of him reads as his name)."""
@@ -112,14 +125,18 @@ class Terminal:
     # -- the loop -----------------------------------------------------------------------------
 
     def run(self, lines: Iterable[str]) -> None:
+        """Read commands until ``/quit`` or the end of input. In text mode an empty line is
+        Enter (roll, or confirm a complete move), as in the original program."""
         if not self.json_mode:
-            self._print_text(t("terminal.welcome", self.lang, name=self.user))
-        self.resume()
+            self._print_text(self.welcome())
+        if not self._resumed:
+            self._resumed = True
+            self.resume()
         for raw in lines:
-            line = raw.strip()
-            if not line or line.startswith("#"):
+            line = raw.strip(" \t\r\n")
+            if line.startswith("#") or (not line and self.json_mode):
                 continue
-            if line.split(" ")[0].lower() in QUIT:
+            if self._is_quit(line):
                 break
             self.handle(line)
 
@@ -135,13 +152,41 @@ class Terminal:
         note = t("terminal.resume", self.lang, id=reply.game_id)
         self.show(replace(reply, text=f"{note}\n{reply.text}"))
 
+    def welcome(self) -> str:
+        """The first line, naming the commands as they are typed in the session's language."""
+
+        def typed(name: str) -> str:
+            command = by_name(name)
+            return f"/{command_name(command, self.lang)}" if command else f"/{name}"
+
+        return t(
+            "terminal.welcome",
+            self.lang,
+            name=self.name,
+            help=typed("help"),
+            play=typed("play"),
+            as_command=typed("as"),
+            quit=typed("quit"),
+        )
+
+    def _is_quit(self, line: str) -> bool:
+        word = line.split(" ")[0].lower()
+        names = {f"/{command_name(_QUIT, code)}" for code in LANGUAGES} if _QUIT else set()
+        return word in names | {"/exit"}
+
     def handle(self, line: str) -> None:
         """Run one typed command and print its reply (never raises on bad input)."""
+        self._follow_language()
+        self._die_pressed = False
         try:
             reply = self._dispatch(line)
+        except Refusal as refusal:
+            reply = Reply(text=refusal.text.render(self.lang), ephemeral=True)
         except Exception as exc:
             reply = Reply(text=t("terminal.error", self.lang, detail=str(exc)), ephemeral=True)
-        self.show(reply)
+        self._follow_language()  # /settings language:fr is answered in French
+        if reply is not None:
+            self.show(reply)
         self._daily()
 
     def _daily(self) -> None:
@@ -151,7 +196,16 @@ class Terminal:
         for notice in daily.sweep(lang_of=lambda _: self.lang, only=TERMINAL_GUILD):
             self.show(notice.reply)
 
-    def _dispatch(self, line: str) -> Reply:
+    def _follow_language(self) -> None:
+        """Speak the acting player's language setting (else the one asked for)."""
+        me = Actor(user_id(self.name), self.name, locale=self._asked_lang)
+        self.lang = self.service.deps.language_of(me)
+
+    def _dispatch(self, line: str) -> Reply | None:
+        if not self.json_mode:
+            key = self._key(line)
+            if key is not None:
+                return key() if callable(key) else None
         if not line.startswith("/"):
             return self._press_label(line)
         word, _, rest = line.partition(" ")
@@ -161,11 +215,10 @@ class Terminal:
         command = _COMMANDS.get(name)
         if command is None:
             return Reply(text=t("terminal.unknown", self.lang, command=word), ephemeral=True)
-        try:
-            values = self._values(command, rest)
-        except _Missing:
-            text = t("terminal.usage", self.lang, usage=usage(command, self.lang))
-            return Reply(text=text, ephemeral=True)
+        values = parse_command(command, rest, self.lang)
+        for option in command.options:
+            if option.kind is Kind.USER and values[option.keyword] is not None:
+                values[option.keyword] = self._person(str(values[option.keyword]), self.lang)
         if command.method is None:
             return self._own(command, values)
         method: Callable[..., Reply] = getattr(self.service, command.method)
@@ -173,54 +226,39 @@ class Terminal:
             values["surface"] = Surface.TERMINAL
         return method(self.actor, self.where, **values)
 
-    def _values(self, command: Command, rest: str) -> dict[str, Any]:
-        """The service method's keywords from what was typed after the command: ``name:value``
-        options (in any language), bare words for the first option (the whole rest of the line
-        for a play in notation); a missing option takes its default."""
-        given: dict[str, str] = {}
-        first = command.options[0] if command.options else None
-        if first is not None and first.rest:
-            head, sep, tail = rest.strip().partition(":")
-            given[first.name] = tail if sep and (command.name, head.lower()) in _OPTIONS else rest
-        else:
-            for key, value in _options(rest).items():
-                option = _OPTIONS.get((command.name, key)) if key != "_" else first
-                if option is not None:
-                    given.setdefault(option.name, value)
-        values: dict[str, Any] = {}
-        for option in command.options:
-            raw = given.get(option.name, "").strip()
-            if not raw:
-                if option.required:
-                    raise _Missing(option.name)
-                values[option.keyword] = option.default
-            else:
-                values[option.keyword] = self._value(option, raw)
-        return values
+    def _key(self, line: str) -> Callable[[], Reply] | bool | None:
+        """The original program's keys: Enter rolls (or confirms a complete move), a digit
+        picks the die when both are playable, Escape takes the whole move back. None: not a
+        key, read the line as usual; False: a key with nothing to do now."""
+        keys = self._keys
+        if not line:
+            press = keys.enter
+            return (lambda: self._press_id(press)) if press else False
+        if line.strip(ESCAPE) == "" or line.lower() in ("esc", "échap"):
+            return lambda: self.service.undo(self.actor, self.where, everything=True)
+        if line.isdigit() and not keys.die_chosen and int(line) in keys.dice:
+            custom_id = keys.dice[int(line)]
+            return lambda: self._press_id(custom_id)
+        return None
 
-    def _value(self, option: Option, raw: str) -> object:
-        if option.kind is Kind.INTEGER:
-            return _number(raw)
-        if option.kind is Kind.FLAG:
-            return _flag(raw)
-        if option.kind is Kind.USER:
-            return self._person(raw, self.lang)
-        return raw
+    def _press_id(self, custom_id: str, value: str | None = None) -> Reply:
+        self._die_pressed = _is_die(custom_id)
+        return self.service.press(self.actor, self.where, custom_id, value)
 
     def _own(self, command: Command, values: dict[str, Any]) -> Reply:
         """The terminal's own commands: ``/as NAME`` (``/quit`` ends :meth:`run`)."""
         if command.name == "as":
             self.user = str(values["name"])[:32]
+            self._follow_language()
             return Reply(text=t("terminal.as", self.lang, name=self.user), ephemeral=True)
         return Reply(text=t("terminal.quit", self.lang), ephemeral=True)
 
     def _press_label(self, label: str) -> Reply:
         key = label.strip().lower()
         if key in self._buttons:
-            return self.service.press(self.actor, self.where, self._buttons[key])
+            return self._press_id(self._buttons[key])
         if key in self._selects:
-            custom_id = self._selects[key]
-            return self.service.press(self.actor, self.where, custom_id, label.strip())
+            return self._press_id(self._selects[key], label.strip())
         return self._no_button(label)
 
     def _press_action(self, action: str, arg: str) -> Reply:
@@ -231,7 +269,7 @@ class Terminal:
             if (game and game.action == action and (not arg or game.arg == arg)) or (
                 challenge and challenge.action == action
             ):
-                return self.service.press(self.actor, self.where, custom_id)
+                return self._press_id(custom_id)
         return self._no_button(action)
 
     def _no_button(self, label: str) -> Reply:
@@ -255,8 +293,10 @@ class Terminal:
             for select in reply.selects:
                 for choice in select.choices:
                     self._selects[choice.value.lower()] = select.custom_id
+            self._keys = Keys.of(reply, die_chosen=self._die_pressed)
         elif reply.edit and not reply.ephemeral:
             self._buttons, self._selects, self._labels = {}, {}, []
+            self._keys = Keys()
         image_path = self._save_image(reply)
         files = self._save_attachments(reply)
         if self.json_mode:
@@ -306,7 +346,7 @@ class Terminal:
         self.out.flush()
 
     def _print_reply(self, reply: Reply, image: str | None, files: list[str] = ()) -> None:  # type: ignore[assignment]
-        prefix = "(only you) " if reply.ephemeral else ""
+        prefix = t("terminal.private", self.lang) + " " if reply.ephemeral else ""
         self._print_text(prefix + self._plain(reply.text))
         if reply.position_id and reply.game_id is not None:
             board = self.service.text_board(self.actor, self.where, reply.game_id)
@@ -382,35 +422,30 @@ def _plain(text: str) -> str:
     return text.replace("**", "").replace("`", "")
 
 
-def _options(rest: str) -> dict[str, str]:
-    """``level:expert points:5`` -> {"level": "expert", "points": "5"}; a bare word -> "_"."""
-    out: dict[str, str] = {}
-    try:
-        words = shlex.split(rest)
-    except ValueError:
-        words = rest.split()
-    bare = []
-    for word in words:
-        key, sep, value = word.partition(":")
-        if sep and key.isidentifier():
-            out[key.lower()] = value
-        else:
-            bare.append(word)
-    if bare:
-        out["_"] = " ".join(bare)
-    return out
+@dataclass
+class Keys:
+    """What the original program's keys do on the latest message: Enter presses ``enter``
+    (Roll, or Confirm once the move is complete); while both dice are playable and none has
+    been picked by its digit yet, a digit presses that die's button (then digits are points)."""
+
+    enter: str | None = None
+    dice: dict[int, str] = field(default_factory=dict)
+    die_chosen: bool = False
+
+    @classmethod
+    def of(cls, reply: Reply, *, die_chosen: bool) -> Keys:
+        keys = cls(die_chosen=die_chosen)
+        for button in reply.buttons:
+            action = GameAction.parse(button.custom_id)
+            if action is None:
+                continue
+            if action.action in (Press.ROLL, Press.CONFIRM) and not button.disabled:
+                keys.enter = button.custom_id
+            if action.action is Press.DIE and action.arg and action.arg.isdigit():
+                keys.dice[int(action.arg)] = button.custom_id
+        return keys
 
 
-def _number(value: str) -> int:
-    try:
-        return int(value)
-    except ValueError:
-        return -1  # refused by the service with a clear message
-
-
-def _flag(value: str) -> bool:
-    return value.strip().lower() not in ("false", "no", "off", "0", "non")
-
-
-class _Missing(Exception):
-    """A required option was not typed."""
+def _is_die(custom_id: str) -> bool:
+    action = GameAction.parse(custom_id)
+    return action is not None and action.action is Press.DIE

@@ -12,7 +12,7 @@ placeholders are ``str.format`` fields.
 
 from __future__ import annotations
 
-__all__ = ["LABELS", "LANGUAGES", "label", "points_text", "result_text"]
+__all__ = ["LABELS", "LANGUAGES", "counted", "label", "points_text", "result_text"]
 
 LABELS: dict[str, dict[str, str]] = {
     "en": {
@@ -20,12 +20,14 @@ LABELS: dict[str, dict[str, str]] = {
         "pips": "pips",
         "crawford": "Crawford",
         "match_to": "{n}-point match",
+        "match_to_one": "{n}-point match",
         "money_game": "money game",
         "to_play": "to play",
         "rolled": "rolled",
         "doubles": "doubles",
         "cube": "cube",
         "off": "off",
+        "off_one": "off",
         "score": "score",
         "offers_double": "{name} offers a double",
         "resigns": "{name} offers to resign",
@@ -58,12 +60,14 @@ LABELS: dict[str, dict[str, str]] = {
         "pips": "pips",
         "crawford": "Crawford",
         "match_to": "match en {n} points",
+        "match_to_one": "match en {n} point",
         "money_game": "partie libre",
         "to_play": "à jouer",
         "rolled": "dés",
         "doubles": "doublet",
         "cube": "videau",
         "off": "sortis",
+        "off_one": "sorti",
         "score": "score",
         "offers_double": "{name} propose de doubler",
         "resigns": "{name} propose d'abandonner",
@@ -111,6 +115,17 @@ def label(lang: str, key: str, **fields: object) -> str:
         raise ValueError(f"no labels for language {lang!r}; choose one of {sorted(LANGUAGES)}")
     text = table[key]
     return text.format(**fields) if fields else text
+
+
+def counted(lang: str, key: str, n: int) -> str:
+    """The label ``key`` agreeing with the count ``n`` (its ``_one`` form for a singular).
+
+    >>> counted("fr", "off", 1), counted("fr", "off", 2), counted("fr", "match_to", 1)
+    ('sorti', 'sortis', 'match en 1 point')
+    """
+    singular = n in (0, 1) if lang == "fr" else n == 1
+    key = f"{key}_one" if singular and f"{key}_one" in LABELS.get(lang, {}) else key
+    return label(lang, key, n=n)
 
 
 def points_text(lang: str, n: int) -> str:

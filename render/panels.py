@@ -13,7 +13,7 @@ from PIL import Image, ImageDraw, ImageFont
 from render import geometry as g
 from render import sprites
 from render.fonts import bold, clean_name, regular, text_width, wrap
-from render.labels import label, points_text, result_text
+from render.labels import counted, label, points_text, result_text
 from render.theme import RGB, THEMES, Theme
 from render.view import BoardView, Side
 
@@ -120,7 +120,7 @@ def _draw_match_line(d: ImageDraw.ImageDraw, view: BoardView, t: Theme, cy: int)
     ctx = view.context
     if not ctx.match_length:
         return 0
-    text = label(view.lang, "match_to", n=ctx.match_length)
+    text = counted(view.lang, "match_to", ctx.match_length)
     if view.is_crawford_game():
         text += " · " + label(view.lang, "crawford")
     d.text((MATCH_LINE_X, cy), text, font=regular(23), fill=t.text_dim, anchor="mm")

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from engine import Play, Position
 from render.geometry import is_top, point_column, point_label, to_viewer
-from render.labels import label, points_text, result_text
+from render.labels import counted, label, points_text, result_text
 from render.view import BoardView, Side
 
 __all__ = ["text_board"]
@@ -134,7 +134,7 @@ def _info(position: Position, view: BoardView) -> dict[int, str]:
         head = f"{_symbol(side, view)}{label(lang, 'colon')}{name}" + (
             f" ({label(lang, 'to_play')})" if to_play else ""
         )
-        stats = f"{pips[i]} {label(lang, 'pips')} · {off[i]} {label(lang, 'off')}"
+        stats = f"{pips[i]} {label(lang, 'pips')} · {off[i]} {counted(lang, 'off', off[i])}"
         rows = (0, 1, 2, 3) if top else (12, 11, 10, 9)
         info[rows[0]] = head
         info[rows[1]] = stats
@@ -145,7 +145,7 @@ def _info(position: Position, view: BoardView) -> dict[int, str]:
     centred = owner is None and view.has_cube()
     middle = [f"{label(lang, 'cube')} {ctx.cube_value}"] if centred else []
     if ctx.match_length:
-        middle.append(label(lang, "match_to", n=ctx.match_length))
+        middle.append(counted(lang, "match_to", ctx.match_length))
         if view.is_crawford_game():
             middle.append(label(lang, "crawford"))
     else:

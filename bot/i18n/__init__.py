@@ -9,6 +9,18 @@ Handlers never build user-facing text themselves; they name a message and its va
 
 Engine refusals carry a code (``illegal.blocked`` ...) and parameters; :func:`error_text` shows
 them in the player's language.
+
+Two things are written the language's way inside a message: a plural, as
+``{points} {points:point|points}`` (the singular, then the plural; French counts 0 and 1 as
+singular, English only 1), and a decimal number (a float: ``{rate:.1f}`` is ``69.8`` in
+English, ``69,8`` in French; :func:`number` for one computed outside a message):
+
+>>> t("game.won_single", "en", name="Ann", points=1)
+'🏁 **Ann** wins a single game: 1 point.'
+>>> t("game.won_single", "fr", name="Ann", points=2)
+'🏁 **Ann** gagne une partie simple : 2 points.'
+>>> number(69.8, ".1f", "fr"), number(-0.25, "+.3f", "en")
+('69,8', '-0.250')
 """
 
 from __future__ import annotations
@@ -19,7 +31,7 @@ from collections.abc import Mapping
 from bot.i18n import en, fr
 from bot.i18n.markdown import NAME_PARAMS, RAW_MESSAGES, escape_code, escape_name
 
-__all__ = ["CATALOGS", "DEFAULT", "LANGUAGES", "Text", "error_text", "language", "t"]
+__all__ = ["CATALOGS", "DEFAULT", "LANGUAGES", "Text", "error_text", "language", "number", "t"]
 
 # The one list of languages: a language is its catalog module here (and its messages).
 CATALOGS: dict[str, Mapping[str, str]] = {"en": en.MESSAGES, "fr": fr.MESSAGES}
@@ -45,13 +57,52 @@ class _Strict(dict[str, object]):
         raise KeyError(f"message parameter {key!r} is missing")
 
 
+# The decimal separator of each language (English's is the point).
+DECIMAL = {"fr": ","}
+
+
+def number(value: float, spec: str, lang: str) -> str:
+    """A decimal number as ``lang`` writes it (``spec`` as in :func:`format`)."""
+    text = format(value, spec)
+    return text.replace(".", DECIMAL[lang]) if lang in DECIMAL else text
+
+
+def _singular(count: float, lang: str) -> bool:
+    return abs(count) < 2 if lang == "fr" else abs(count) == 1
+
+
+class _Formatter(string.Formatter):
+    """``{n:word|words}`` is a plural; a float is written with the language's decimal sign."""
+
+    def __init__(self, lang: str) -> None:
+        self.lang = lang
+
+    def format_field(self, value: object, format_spec: str) -> str:
+        if "|" in format_spec:
+            one, _, many = format_spec.partition("|")
+            count = _count(value)  # a count given as text ("3") is still a count
+            return one if count is not None and _singular(count, self.lang) else many
+        if isinstance(value, float):
+            return number(value, format_spec, self.lang)
+        return str(super().format_field(value, format_spec))
+
+
+def _count(value: object) -> float | None:
+    if isinstance(value, int | float):
+        return value
+    try:
+        return float(str(value))
+    except ValueError:
+        return None
+
+
 def t(key: str, lang: str = DEFAULT, /, **params: object) -> str:
     """The message ``key`` in ``lang`` with ``params`` filled in.
 
     :raises KeyError: for an unknown key or a missing parameter (a bug, caught by the tests).
     """
     catalog = CATALOGS.get(lang, CATALOGS[DEFAULT])
-    return string.Formatter().vformat(catalog[key], (), _Strict(_plain(key, params)))
+    return _Formatter(lang).vformat(catalog[key], (), _Strict(_plain(key, params)))
 
 
 def _plain(key: str, params: dict[str, object]) -> dict[str, object]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 MESSAGES: dict[str, str] = {
     # -- le message de la partie ------------------------------------------------------------------
     "game.headline": "**{p0}** ⚪ contre **{p1}** ⚫ · {kind}{score}{rated}{crawford}",
-    "game.kind_match": "match en {points} points",
+    "game.kind_match": "match en {points} {points:point|points}",
     "game.kind_money": "partie libre",
     "game.score": " · score {a}–{b}",
     "game.rated": " · classée",
@@ -13,9 +13,9 @@ MESSAGES: dict[str, str] = {
     "game.ids": "-# Position ID `{position_id}` · Match ID `{match_id}` · `{xgid}`",
     "game.your_turn": "{name}, à vous de jouer.",
     "game.computer_thinking": "L’ordinateur réfléchit…",
-    "game.won_single": "🏁 **{name}** gagne une partie simple : {points} point(s).",
-    "game.won_gammon": "🏁 **{name}** gagne un **gammon** : {points} point(s).",
-    "game.won_backgammon": "🏁 **{name}** gagne un **backgammon** : {points} point(s).",
+    "game.won_single": "🏁 **{name}** gagne une partie simple : {points} {points:point|points}.",
+    "game.won_gammon": "🏁 **{name}** gagne un **gammon** : {points} {points:point|points}.",
+    "game.won_backgammon": "🏁 **{name}** gagne un **backgammon** : {points} {points:point|points}.",
     "game.match_over": "🏆 **{name}** gagne le match {a}–{b}.",
     "computer.name": "Ordinateur ({level})",
     # -- invitations à jouer --------------------------------------------------------------------------
@@ -23,7 +23,7 @@ MESSAGES: dict[str, str] = {
     "prompt.roll_or_double": "**{name}**, lancez les dés ou doublez.",
     "prompt.take_or_drop": "**{name}**, acceptez-vous le videau à {value} ou refusez-vous ?",
     "prompt.accept_resignation": "**{name}**, votre adversaire propose d’abandonner "
-    "({offer}, {points} point(s)) : acceptez-vous ?",
+    "({offer}, {points} {points:point|points}) : acceptez-vous ?",
     "prompt.confirm": "**{name}**, confirmez votre coup (ou reprenez-le).",
     "prompt.forced_die": "**{name}** a fait {d1}-{d2} : un seul dé peut être joué, le {die}. "
     "Choisissez une case en surbrillance.",
@@ -49,7 +49,7 @@ MESSAGES: dict[str, str] = {
     "note.accepts_resignation": "{name} accepte l’abandon.",
     "note.rejects_resignation": "{name} refuse l’abandon : la partie continue.",
     "note.next_game": "La partie {number} commence (score {a}–{b}).",
-    "note.earlier": "… ({count} événement(s) précédent(s) non affiché(s))",
+    "note.earlier": "… ({count} {count:événement précédent non affiché|événements précédents non affichés})",
     # -- np-a : légendes des coups joués d'eux-mêmes (issue 15.2) --------------------------------
     "review.so_far": "-# La partie n°{id} n’est pas finie : voici l’analyse des coups joués jusqu’ici.",
     "terminal.resume": "Vous avez une partie en cours : la partie n°{id}, où elle en est.",
@@ -67,12 +67,12 @@ MESSAGES: dict[str, str] = {
     "dice.revealed": "-# Graine des dés, pour vérifier chaque lancer : `{seed}`",
     "verify.not_finished": "La partie n°{id} n’est pas terminée : sa graine de dés reste secrète jusqu’à la fin.",
     "verify.failed": "⚠️ La partie n°{id} NE correspond PAS à sa graine :\n{problems}",
-    "verify.ok": "✅ Les {count} dés de la partie n°{id} correspondent à sa graine.\nGraine `{seed}`\nEngagement (SHA-256 de la graine, publié au début) `{commitment}`",
+    "verify.ok": "✅ {count:Le|Les} {count} {count:dé|dés} de la partie n°{id} {count:correspond|correspondent} à sa graine.\nGraine `{seed}`\nEngagement (SHA-256 de la graine, publié au début) `{commitment}`",
     "dice.title_player": "🎲 **Dés — {name}**",
     "dice.title_server": "🎲 **Les dés sur ce serveur**",
     "dice.none": "Aucun lancer enregistré pour l’instant.",
-    "dice.rolls": "{rolls} lancers ; chaque face est attendue {expected} fois :",
-    "dice.doubles": "Doubles : {doubles} ({rate} %, avec des dés équitables : 16,7 %)",
+    "dice.rolls": "{rolls} {rolls:lancer|lancers} ; chaque face est attendue {expected} fois :",
+    "dice.doubles": "Doubles : {doubles} ({rate} %, avec des dés équitables : {fair:.1f} %)",
     "dice.faces_test": "Faces : χ² = {chi} (5 degrés de liberté), p = {p}",
     "dice.rolls_test": "Les 21 sortes de lancers : χ² = {chi} (20 degrés de liberté), p = {p}",
     "dice.verdict_ok": "Rien d’anormal : des dés équitables donnent de tels chiffres.",
@@ -92,9 +92,9 @@ MESSAGES: dict[str, str] = {
     "review.none": "Vous n’avez pas encore de partie terminée à analyser.",
     "review.not_finished": "La partie n°{id} entre deux personnes se joue encore : elle pourra être analysée une fois finie (`/analyse partie:` un autre numéro pour une autre partie).",
     "review.title": "📈 **Analyse de la partie n°{id}** : {p0} contre {p1}",
-    "review.player": "**{name}** : {rate} millipoints perdus par décision, **{rating}** (jeu des dames {checker} sur {moves} coup(s), videau {cube} sur {cubes} décision(s)) ; chance {luck} : {luck_rating}",
+    "review.player": "**{name}** : {rate} millipoints perdus par décision, **{rating}** (jeu des dames {checker} sur {moves} {moves:coup|coups}, videau {cube} sur {cubes} {cubes:décision|décisions}) ; chance {luck} points (l’équité apportée par les dés, en points par partie) : {luck_rating}",
     "review.none_short": "—",
-    "review.mistake": "Erreur {n} ({name}) : joué {played}, mieux {best} (−{error} millipoints)",
+    "review.mistake": "Erreur {n} ({name}) : joué {played}, mieux {best} (−{error} {error:millipoint|millipoints})",
     "rating.supernatural": "surnaturel",
     "rating.world class": "classe mondiale",
     "rating.expert": "expert",
@@ -115,8 +115,8 @@ MESSAGES: dict[str, str] = {
     "cube.double": "doubler",
     "cube.take": "accepter",
     "cube.pass": "refuser",
-    "timer.reminder": "⏰ {player}, à vous de jouer dans la partie n°{id} : il reste {minutes} minute(s) avant que votre adversaire puisse réclamer la partie.",
-    "timer.claim": "⌛ {late} a dépassé son temps. {waiting}, vous pouvez réclamer la partie ({points} point(s)) avec le bouton, ou continuer d’attendre.",
+    "timer.reminder": "⏰ {player}, à vous de jouer dans la partie n°{id} : il reste {minutes} {minutes:minute|minutes} avant que votre adversaire puisse réclamer la partie.",
+    "timer.claim": "⌛ {late} a dépassé son temps. {waiting}, vous pouvez réclamer la partie ({points} {points:point|points}) avec le bouton, ou continuer d’attendre.",
     "timer.expired": "La partie n°{id} entre {p0} et {p1} a expiré : personne ne l’a jouée ni réclamée à temps.",
     "note.claimed": "{name} réclame la partie : {loser} a dépassé son temps.",
     "button.claim": "Réclamer la partie",
@@ -128,14 +128,14 @@ MESSAGES: dict[str, str] = {
     "turn.ping": "{mention}, à vous de jouer dans la partie n°{id}.",
     "error.position_stuck": "Personne ne pourrait jamais jouer dans cette position : les deux camps sont enfermés.",
     # -- harden (issue 20) : temps des abandons, limites des défis, entraînement ---------------
-    "timer.reminder_offer": "⏰ {player}, {offerer} propose d’abandonner dans la partie n°{id} : répondez dans les {minutes} minute(s), sinon l’abandon est accepté pour vous.",
+    "timer.reminder_offer": "⏰ {player}, {offerer} propose d’abandonner dans la partie n°{id} : répondez dans les {minutes} {minutes:minute|minutes}, sinon l’abandon est accepté pour vous.",
     "timer.offer_accepted": "⌛ {name} n’a pas répondu à temps : l’abandon de {offerer} est accepté.",
     "error.claim_during_offer": "Personne ne peut réclamer la partie tant qu’une proposition d’abandon attend sa réponse : sans réponse à l’échéance, elle est acceptée.",
     "error.challenge_pending_pair": "Un défi entre vous et {name} attend déjà une réponse (défi n°{id}) : répondez-y ou annulez-le d’abord.",
     "error.challenge_too_many": "Vous avez déjà {count} défis en attente de réponse : attendez-les, ou annulez-en un, avant de défier quelqu’un d’autre.",
-    "error.challenge_cooldown": "Vous venez de lancer un défi : attendez {seconds} seconde(s) avant le suivant.",
+    "error.challenge_cooldown": "Vous venez de lancer un défi : attendez {seconds} {seconds:seconde|secondes} avant le suivant.",
     "history.practice": " · entraînement",
-    "stats.practice": "Entraînement sur des positions : {count} partie(s) (hors bilans et classement)",
+    "stats.practice": "Entraînement sur des positions : {count} {count:partie|parties} (hors bilans et classement)",
     # -- niveaux -----------------------------------------------------------------------------------
     "level.beginner": "débutant",
     "level.casual": "occasionnel",
@@ -164,7 +164,7 @@ MESSAGES: dict[str, str] = {
     "select.whole_play": "…ou choisissez un coup entier",
     # -- défis ---------------------------------------------------------------------------------------
     "challenge.made": "{mention}, **{challenger}** vous défie : {kind} ({rated}, {cube}). "
-    "Le défi expire dans {minutes} minutes.",
+    "Le défi expire dans {minutes} {minutes:minute|minutes}.",
     "challenge.rated": "classé",
     "challenge.unrated": "amical",
     "challenge.cube": "avec videau",
@@ -212,6 +212,29 @@ MESSAGES: dict[str, str] = {
     "error.scope": "La portée est « server » ou « global ».",
     "error.language": "Langue inconnue. Choisissez parmi : {values}.",
     "error.theme": "Thème de plateau inconnu. Choisissez parmi : {values}.",
+    # -- np-b : options tapées, abandons, touches du terminal (ticket 15) ------------------------
+    "error.no_options": "{command} ne prend aucune option.",
+    "error.unknown_option": "{command} n’a pas d’option « {name} ». Ses options : {options}",
+    "error.flag_value": "{option} prend oui ou non (ou on/off, vrai/faux), pas « {value} ».",
+    "error.integer_value": "{option} prend un nombre entier, pas « {value} ».",
+    "error.choice_value": "« {value} » n’est pas une valeur possible de {option}. Choisissez "
+    "parmi : {values}.",
+    "error.resign_no_gammon": "Vous avez déjà sorti une dame : votre adversaire ne peut plus "
+    "gagner de gammon, vous ne pouvez donc abandonner qu’une partie simple.",
+    "error.resign_no_backgammon": "Votre adversaire ne peut plus gagner de backgammon : vous "
+    "n’avez aucune dame sur la barre ni dans son jan intérieur, et plus aucune ne peut être "
+    "frappée. Abandonnez une partie simple ou un gammon.",
+    "error.resign_which": "Dites ce que vous proposez d’abandonner, après /abandonner : {values}.",
+    "cmd.undo.opt.all.name": "tout",
+    "cmd.undo.opt.all.description": "Reprendre toutes les dames déplacées pendant ce tour (par "
+    "défaut : la dernière).",
+    "cmd.as.opt.name.name": "nom",
+    "cmd.quit.name": "quitter",
+    "terminal.private": "(vous seul)",
+    "terminal.default_name": "Joueur",
+    "help.keys": "**Touches** : Entrée lance les dés, ou confirme un coup complet. Avec deux "
+    "dés jouables, un chiffre choisit le dé (6, 5…), puis tapez la case de départ. Échap puis "
+    "Entrée (ou /reprendre tout) reprend tout le coup avant sa confirmation.",
     # -- refus du moteur, par code ---------------------------------------------------------------------
     "engine.error": "Ce n’est pas possible ici.",
     "engine.syntax": "Je ne comprends pas ce coup. Écrivez-le comme `24/18 13/11`, `bar/22*`, "
@@ -263,7 +286,7 @@ MESSAGES: dict[str, str] = {
     "engine.illegal.forced_die": "`{text}` : un seul dé peut être joué, et ce doit être le {die}.",
     "engine.illegal.other": "`{text}` n’est pas un coup permis avec {dice} ici.",
     "engine.ambiguous": "`{text}` peut vouloir dire {candidates} : précisez lequel.",
-    "engine.turn.incomplete": "Le coup n’est pas complet : encore {left} dame(s) à déplacer.",
+    "engine.turn.incomplete": "Le coup n’est pas complet : encore {left} {left:dame|dames} à déplacer.",
     "engine.turn.no_die": "Il ne reste pas de {die} à jouer.",
     "engine.turn.complete": "Le coup est complet : confirmez-le ou reprenez-le.",
     "engine.turn.no_checker": "Vous n’avez pas de dame sur la case {point}.",
@@ -626,8 +649,8 @@ MESSAGES: dict[str, str] = {
     "daily.already": "Vous avez déjà répondu à cette position (la première réponse compte).",
     "daily.reveal": "**La position d’hier** : la meilleure réponse était **{best}** ; le joueur de la partie a choisi {played} et perdu {lost}.",
     "daily.vote_line": "• {answer} : {votes} ({share} %)",
-    "daily.voters": "-# {count} membre(s) ont répondu.",
-    "pr.line": "PR **{pr}** ({band}) sur {decisions} décision(s) non évidente(s)",
+    "daily.voters": "-# {count} {count:membre a répondu|membres ont répondu}.",
+    "pr.line": "PR **{pr:.1f}** ({band}) sur {decisions} {decisions:décision non évidente|décisions non évidentes}",
     "pr.band.world champ": "Champion du monde",
     "pr.band.world class": "Classe mondiale",
     "pr.band.expert": "Expert",
@@ -636,7 +659,7 @@ MESSAGES: dict[str, str] = {
     "pr.band.casual": "Occasionnel",
     "pr.band.beginner": "Débutant",
     "pr.band.distracted": "Distrait",
-    "pr.stats": "PR sur vos {games} dernière(s) partie(s) comptée(s) : **{pr}** ({band})",
+    "pr.stats": "PR sur vos {games} {games:dernière partie comptée|dernières parties comptées} : **{pr:.1f}** ({band})",
     "pr.chart_title": "PR par partie (plus bas, c’est mieux)",
     "cmd.puzzle.name": "problème",
     "cmd.puzzle.description": "Un problème tiré d’une vraie erreur, proche de votre classement.",
@@ -658,7 +681,7 @@ MESSAGES: dict[str, str] = {
     # -- adaptateur Discord -------------------------------------------------------------------------
     "discord.apology": "Désolé, quelque chose s’est mal passé de mon côté et rien n’a été modifié. Réessayez ; si cela se reproduit, prévenez la personne qui gère le bot.",
     # -- terminal ---------------------------------------------------------------------------------
-    "terminal.welcome": "Le backgammon dans le terminal. Vous êtes {name}. Tapez /help pour les commandes, /play pour jouer contre l’ordinateur, /as NOM pour changer de joueur, /quit pour quitter.",
+    "terminal.welcome": "Le backgammon dans le terminal. Vous êtes {name}. Tapez {help} pour les commandes, {play} pour jouer contre l’ordinateur, {as_command} NOM pour changer de joueur, {quit} pour quitter.",
     "terminal.error": "Erreur inattendue : {detail}",
     "terminal.usage": "Tapez {usage} (options sous la forme nom:valeur, NOM : obligatoire).",
     "terminal.as": "Vous êtes maintenant {name}.",
@@ -703,9 +726,9 @@ MESSAGES: dict[str, str] = {
     "help.challenge": "défier quelqu’un dans ce salon.",
     "help.move": "jouer un coup entier en notation, comme `24/18 13/11`.",
     "help.move_discord": "jouer un coup entier en notation, comme `24/18 13/11` (l’autocomplétion propose les coups permis).",
-    "help.undo": "reprendre la dernière dame jouée.",
+    "help.undo": "reprendre la dernière dame jouée (tout : le coup entier).",
     "help.board": "réafficher votre partie ici.",
-    "help.resign": "proposer d’abandonner (1 partie simple, 2 gammon, 3 backgammon).",
+    "help.resign": "proposer d’abandonner une partie simple, un gammon ou un backgammon (sans valeur : au choix dans un menu).",
     "help.hint": "les meilleurs coups ou la décision de videau (pas en partie classée).",
     "help.review": "taux d’erreur, chance et pires erreurs d’une partie ; sans numéro, votre partie ici (contre l’ordinateur seulement tant qu’elle dure), sinon votre dernière partie finie.",
     "help.export": "la partie en fichier .mat pour GNU Backgammon, avec ses ID après chaque action ; sans numéro, la même partie que /analyse.",

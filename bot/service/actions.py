@@ -13,6 +13,7 @@ from bot.service.customid import Press
 from bot.service.model import Notes, Table, UiState
 from bot.service.refusal import Refusal, int_arg, point_arg
 from bot.service.replies import Style
+from bot.service.resigning import check_possible
 from bot.service.turns import RESIGN_VALUES, after_roll, resign_offer
 from engine import Game, Phase
 
@@ -103,6 +104,7 @@ def _reject(p: Pressed) -> UiState:
 
 def _resign(p: Pressed) -> UiState:
     value = int_arg(p.arg, RESIGN_VALUES, "error.bad_button")
+    check_possible(p.game, p.seat, value)
     p.game.resign(p.seat, value)
     p.notes.add("note.resigns", name=p.name, offer=resign_offer(value))
     return UiState()

@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from bot.i18n import t
+from bot.i18n import number, t
 from bot.service.deps import Deps, answers
 from bot.service.model import Seat, Table, UiState
 from bot.service.people import Actor, Prefs, Where
@@ -79,7 +79,12 @@ class Analysis:
             h = cube_hint(game.position, game.context(game.on_roll), plies=HINT_PLIES)
             key = "hint.take" if h.response == "take" else "hint.pass"
             return Reply(
-                text=t(key, lang, dt=f"{-h.double_take:+.3f}", dp=f"{-h.double_pass:+.3f}"),
+                text=t(
+                    key,
+                    lang,
+                    dt=number(-h.double_take, "+.3f", lang),
+                    dp=number(-h.double_pass, "+.3f", lang),
+                ),
                 ephemeral=True,
             )
         raise Refusal("hint.nothing")
@@ -214,9 +219,9 @@ def _double_hint(game: Game, seat: int, lang: str) -> Reply:
             "hint.cube",
             lang,
             advice=_cube_advice(h.action, h.response, lang),
-            nd=f"{h.no_double:+.3f}",
-            dt=f"{h.double_take:+.3f}",
-            dp=f"{h.double_pass:+.3f}",
+            nd=number(h.no_double, "+.3f", lang),
+            dt=number(h.double_take, "+.3f", lang),
+            dp=number(h.double_pass, "+.3f", lang),
         ),
         ephemeral=True,
     )
@@ -228,8 +233,8 @@ def _play_hint(table: Table, seat: int, lang: str, prefs: Prefs) -> Reply:
     moves = hint(game.position, dice, game.context(seat), n=5, plies=HINT_PLIES)
     lines = [t("hint.title", lang, d1=dice[0], d2=dice[1])]
     for i, h in enumerate(moves, start=1):
-        diff = "" if i == 1 else f" ({h.difference:+.3f})"
-        equity, win = f"{h.equity:+.3f}", f"{100 * h.probs[0]:.1f}"
+        diff = "" if i == 1 else f" ({number(h.difference, '+.3f', lang)})"
+        equity, win = number(h.equity, "+.3f", lang), number(100 * h.probs[0], ".1f", lang)
         lines.append(
             t("hint.line", lang, rank=i, play=str(h.play), equity=equity, diff=diff, win=win)
         )
@@ -302,13 +307,13 @@ def _player_line(review: Review, player: int, name: str, lang: str) -> str:
         "review.player",
         lang,
         name=name,
-        rate=_rate(st.error_rate, none),
+        rate=_rate(st.error_rate, none, lang),
         rating=t(f"rating.{st.rating}", lang) if st.rating else none,
-        checker=_rate(st.checker_rate, none),
+        checker=_rate(st.checker_rate, none, lang),
         moves=st.unforced_moves,
-        cube=_rate(st.cube_rate, none),
+        cube=_rate(st.cube_rate, none, lang),
         cubes=st.cube_decisions,
-        luck=f"{st.luck:+.3f}",
+        luck=number(st.luck, "+.3f", lang),
         luck_rating=t(f"luck.{st.luck_rating}", lang) if st.luck_rating else none,
     )
 
@@ -327,7 +332,7 @@ def _mistakes(
                 name=names[decision.player],
                 played=_decision_text(decision.kind, decision.played, lang),
                 best=_decision_text(decision.kind, decision.best, lang),
-                error=f"{1000 * decision.error:.0f}",
+                error=round(1000 * decision.error),
             )
         )
         try:
@@ -345,5 +350,5 @@ def _decision_text(kind: str, what: str, lang: str) -> str:
     return t(f"cube.{what}", lang)
 
 
-def _rate(value: float | None, none: str) -> str:
-    return none if value is None else f"{value:.1f}"
+def _rate(value: float | None, none: str, lang: str) -> str:
+    return none if value is None else number(value, ".1f", lang)

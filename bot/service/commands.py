@@ -54,10 +54,12 @@ class Surface(Enum):
 
 @dataclass(frozen=True)
 class Label:
-    """A choice of an option: its label (a catalog key) and its value."""
+    """A choice of an option: its label (a catalog key), its value and other words typed for
+    it (the terminal accepts the value, the label in any language and these)."""
 
     key: str
     value: str | int
+    words: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -117,7 +119,11 @@ _CUBE = Option("cube", Kind.FLAG, default=True)
 _GAME = Option("game", Kind.INTEGER, arg="game_id", low=1, high=GAME_ID_MAX)
 _USER = Option("user", Kind.USER)
 _LEVELS = tuple(Label(f"level.{level}", level) for level in LEVELS)
-_RESIGN = (Label("resign.single", 1), Label("resign.gammon", 2), Label("resign.backgammon", 3))
+_RESIGN = (
+    Label("resign.single", 1, ("single", "simple")),
+    Label("resign.gammon", 2),
+    Label("resign.backgammon", 3),
+)
 _SCOPES = (
     Label("cmd.leaderboard.choice.server", "server"),
     Label("cmd.leaderboard.choice.global", "global"),
@@ -189,9 +195,10 @@ COMMANDS: tuple[Command, ...] = (
         ),
         help_discord="help.move_discord",
     ),
-    Command("undo", "undo"),
+    Command("undo", "undo", (Option("all", Kind.FLAG, default=False, arg="everything"),)),
     Command("board", "board"),
-    Command("resign", "resign", (Option("value", Kind.INTEGER, default=1, choices=_RESIGN),)),
+    # Without a value, /resign asks what to offer (the Resign button's menu).
+    Command("resign", "resign", (Option("value", Kind.INTEGER, choices=_RESIGN),)),
     # Analysis
     Command("hint", "hint", private=True),
     Command("review", "review", (_GAME,)),

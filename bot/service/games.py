@@ -9,12 +9,13 @@ from collections.abc import Callable
 
 from bot.i18n import LANGUAGES, Text, t
 from bot.service.deps import Deps, answers, shared_lang
-from bot.service.model import Notes, Seat, Table
+from bot.service.model import RESIGN_NAMES, Notes, Seat, Table, UiState
 from bot.service.newgame import NewGames
 from bot.service.people import Actor, Prefs, Where
 from bot.service.present import board_reply, text_picture
 from bot.service.refusal import Refusal
 from bot.service.replies import Reply
+from bot.service.resigning import check_possible, possible_values
 from bot.service.tables import current_game, localized, seated
 from bot.service.threads import result_posts
 from bot.service.turns import RESIGN_VALUES, finish, resign_offer
@@ -80,11 +81,17 @@ class Games:
 
     @answers
     def on_current_game(
-        self, actor: Actor, where: Where, act: GameCommand, *, advance: bool = True
+        self,
+        actor: Actor,
+        where: Where,
+        act: GameCommand,
+        *,
+        advance: bool = True,
+        ui: UiState | None = None,
     ) -> Reply:
         """A command on the actor's game in this channel: ``act`` changes the game (or raises a
         refusal) and says whether it did; the change is saved in the same unit of work and the
-        board drawn again."""
+        board drawn again (with ``ui``: the resign menu open)."""
         deps = self.deps
         with deps.unit() as s:
             row = current_game(s, actor, where)
@@ -100,7 +107,13 @@ class Games:
             posts = result_posts(row, here.table, here.lang)
         table = localized(here.table, here.lang)
         reply = board_reply(
-            table, here.lang, notes, acting=seat, mirrored=prefs.mirrored, theme=prefs.theme
+            table,
+            here.lang,
+            notes,
+            acting=seat,
+            ui=ui or UiState(),
+            mirrored=prefs.mirrored,
+            theme=prefs.theme,
         )
         reply.posts = posts
         return reply
@@ -121,13 +134,15 @@ class Games:
 
         return self.on_current_game(actor, where, act)
 
-    def undo(self, actor: Actor, where: Where) -> Reply:
-        """``/undo``: take back the last checker moved this turn."""
+    def undo(self, actor: Actor, where: Where, everything: bool = False) -> Reply:
+        """``/undo [all]``: take back the last checker moved this turn (all of them)."""
 
         def act(game: Game, seat: int, notes: Notes) -> bool:
-            if game.turn != seat or game.phase is not Phase.MOVE:
+            if game.turn != seat or game.phase is not Phase.MOVE or not game.partial.steps:
                 raise Refusal("error.nothing_to_undo")
             game.undo()
+            while everything and game.partial.steps:
+                game.undo()
             return True
 
         return self.on_current_game(actor, where, act, advance=False)
@@ -136,19 +151,27 @@ class Games:
         """``/board``: post the current game again (with working buttons)."""
         return self.on_current_game(actor, where, lambda game, seat, notes: False)
 
-    def resign(self, actor: Actor, where: Where, value: int = 1) -> Reply:
-        """``/resign [value]``: offer to resign a single game (1), gammon (2) or backgammon (3)."""
+    def resign(self, actor: Actor, where: Where, value: int | None = None) -> Reply:
+        """``/resign [value]``: offer to resign a single game (1), gammon (2) or backgammon
+        (3). Without a value it asks first, as the Resign button does: the menu of what the
+        opponent could still win."""
 
         def act(game: Game, seat: int, notes: Notes) -> bool:
-            if value not in RESIGN_VALUES:
-                raise Refusal("error.resign_value")
             if game.phase not in (Phase.ROLL, Phase.MOVE):
                 raise Refusal("error.cannot_resign_now")
+            if value is None:
+                if game.turn != seat:  # the menu's buttons are for the player to act
+                    raise Refusal("error.resign_which", values=_resign_words(game, seat))
+                return False
+            if value not in RESIGN_VALUES:
+                raise Refusal("error.resign_value")
+            check_possible(game, seat, value)
             game.resign(seat, value)
             notes.add("note.resigns", name=actor.name, offer=resign_offer(value))
             return True
 
-        return self.on_current_game(actor, where, act)
+        menu = UiState(resign_menu=True) if value is None else None
+        return self.on_current_game(actor, where, act, ui=menu)
 
     def autocomplete_moves(self, actor: Actor, where: Where, typed: str) -> list[str]:
         """Up to 25 legal plays of the current roll that match what is typed (prefix or
@@ -194,6 +217,22 @@ def _new_game_notes(actor: Actor, level: str, match: Match, *, from_position: bo
         game = match.game
         notes.add("note.from_position", position_id=game.position_id(), match_id=game.match_id())
     return notes
+
+
+class _Listed(Text):
+    """Catalog messages joined by commas, rendered in the reader's language."""
+
+    def __init__(self, keys: list[str]) -> None:
+        super().__init__(keys[0])
+        self.keys = keys
+
+    def render(self, lang: str) -> str:
+        return ", ".join(t(key, lang) for key in self.keys)
+
+
+def _resign_words(game: Game, seat: int) -> Text:
+    """The values ``seat`` may offer (what /resign takes), in the reader's language."""
+    return _Listed([f"resign.{RESIGN_NAMES[v]}" for v in possible_values(game, seat)])
 
 
 def level_named(name: str, lang: str) -> str:

@@ -6,7 +6,7 @@ from typing import Literal
 
 from sqlalchemy.orm import Session
 
-from bot.i18n import t
+from bot.i18n import number, t
 from bot.service.commands import COMMANDS, PRESS_COMMANDS, Surface, usage
 from bot.service.deps import Deps, answers, shared_lang
 from bot.service.people import Actor, Where
@@ -136,6 +136,7 @@ def help_text(lang: str, surface: Surface) -> str:
     if surface is Surface.TERMINAL:
         presses = ", ".join(f"/{p}" for p in PRESS_COMMANDS)
         lines.append(t("help.presses", lang, commands=presses))
+        lines.append(t("help.keys", lang))
     return "\n".join(lines) + "\n\n" + t("help.turn", lang)
 
 
@@ -153,7 +154,7 @@ def _stats_lines(
 ) -> list[str]:
     lines = [t("stats.title", lang, name=name)]
     rank = t("stats.rank", lang, rank=st.rank) if st.rank else t("stats.unranked", lang)
-    rating = f"{st.rating:.1f}"
+    rating = number(st.rating, ".1f", lang)
     lines.append(t("stats.rating", lang, rating=rating, experience=st.experience, rank=rank))
     if server_rank:
         lines.append(t("stats.server_rank", lang, rank=server_rank))

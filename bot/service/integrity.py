@@ -4,7 +4,7 @@ seed; ``/dice`` shows how a player's (or a server's) rolls compare with fair dic
 from __future__ import annotations
 
 from bot.dice import dice_of_events, verify_rolls
-from bot.i18n import t
+from bot.i18n import number, t
 from bot.service.deps import Deps, answers
 from bot.service.people import Actor, Where
 from bot.service.refusal import Refusal, check_game_id
@@ -79,22 +79,22 @@ def _dice_lines(summary: DiceSummary, lang: str) -> list[str]:
     faces_test, rolls_test = summary.faces_test, summary.rolls_test
     assert faces_test is not None and rolls_test is not None
     fair = min(faces_test.p_value, rolls_test.p_value) > 0.001
-    doubles_rate = f"{100 * summary.doubles_rate:.1f}"
+    doubles_rate = number(100 * summary.doubles_rate, ".1f", lang)
     return [
-        t("dice.rolls", lang, rolls=summary.rolls, expected=f"{expected:.1f}"),
+        t("dice.rolls", lang, rolls=summary.rolls, expected=number(expected, ".1f", lang)),
         f"`{faces}`",
-        t("dice.doubles", lang, doubles=summary.doubles, rate=doubles_rate),
+        t("dice.doubles", lang, doubles=summary.doubles, rate=doubles_rate, fair=100 / 6),
         t(
             "dice.faces_test",
             lang,
-            chi=f"{faces_test.statistic:.2f}",
-            p=f"{faces_test.p_value:.3f}",
+            chi=number(faces_test.statistic, ".2f", lang),
+            p=number(faces_test.p_value, ".3f", lang),
         ),
         t(
             "dice.rolls_test",
             lang,
-            chi=f"{rolls_test.statistic:.2f}",
-            p=f"{rolls_test.p_value:.3f}",
+            chi=number(rolls_test.statistic, ".2f", lang),
+            p=number(rolls_test.p_value, ".3f", lang),
         ),
         t("dice.verdict_ok" if fair else "dice.verdict_odd", lang),
     ]

@@ -16,6 +16,7 @@ from bot.service.customid import GameAction, Press
 from bot.service.model import RESIGN_NAMES, WON, Notes, Seat, Table, UiState
 from bot.service.people import DEFAULT_THEME
 from bot.service.replies import Button, Choice, Component, Reply, Select, Style
+from bot.service.resigning import possible_values
 from bot.service.shots import COLORS as COLORS
 from bot.service.shots import Shots, checker_colors
 from engine import EventKind, Game, MatchContext, Move, Phase, Position
@@ -383,9 +384,12 @@ def _decision_row(table: Table, lang: str) -> list[Component]:
 
 
 def _resign_menu(table: Table, lang: str) -> list[Component]:
+    # Only what the opponent could still win (no gammon once a checker is off...).
+    seat = table.game.turn if table.game.turn is not None else viewer_seat(table, None)
     row: list[Component] = [
         button(table, lang, Press.RESIGN, str(value), label=t(f"button.resign_{name}", lang))
-        for value, name in ((1, "single"), (2, "gammon"), (3, "backgammon"))
+        for value, name in RESIGN_NAMES.items()
+        if value in possible_values(table.game, seat)
     ]
     return [*row, button(table, lang, Press.CANCEL)]
 

@@ -28,7 +28,7 @@ def _line(pr: PerformanceRating, lang: str) -> str | None:
     if pr.value is None or pr.band is None:
         return None
     band = t(f"pr.band.{pr.band}", lang)
-    return t("pr.line", lang, pr=f"{pr.value:.1f}", band=band, decisions=pr.decisions)
+    return t("pr.line", lang, pr=float(pr.value), band=band, decisions=pr.decisions)
 
 
 def pr_trend(rows: Sequence[GameRow], player_id: int, lang: str) -> tuple[str | None, bytes | None]:
@@ -49,7 +49,7 @@ def pr_trend(rows: Sequence[GameRow], player_id: int, lang: str) -> tuple[str | 
     if total.value is None or total.band is None:
         return None, None
     band = t(f"pr.band.{total.band}", lang)
-    text = t("pr.stats", lang, games=len(counted), pr=f"{total.value:.1f}", band=band)
+    text = t("pr.stats", lang, games=len(counted), pr=float(total.value), band=band)
     chart = None
     if len(counted) >= 2:
         values = [r.value for r in counted if r.value is not None]

@@ -217,6 +217,6 @@ def test_a_french_resignation_offer_agrees_in_gender(service: Service, script: d
     press(service, yves, made, "Accepter", salon)
     single = service.resign(yves, salon, 1).text
     assert "Yves propose d’abandonner (une partie simple)." in single
-    assert "propose d’abandonner (une partie simple, 1 point(s))" in single
+    assert "propose d’abandonner (une partie simple, 1 point)" in single
     press(service, zoe, service.board(zoe, salon), "Refuser", salon)
     assert "(un gammon)" in service.resign(yves, salon, 2).text

@@ -67,9 +67,9 @@ def test_a_pause_between_two_challenges(service: Service, clock: Clock) -> None:
     service.challenge(ALICE, CHANNEL, BOB)
     clock.advance(seconds=4)
     early = service.challenge(ALICE, CHANNEL, CAROL)
-    assert early.ephemeral and "wait 6 second(s)" in early.text
+    assert early.ephemeral and "wait 6 seconds" in early.text
     fr = service.challenge(Actor(ALICE.id, "Alice", locale="fr"), CHANNEL, CAROL)
-    assert fr.ephemeral and "attendez 6 seconde(s)" in fr.text
+    assert fr.ephemeral and "attendez 6 secondes" in fr.text
     clock.advance(seconds=6)
     assert not service.challenge(ALICE, CHANNEL, CAROL).ephemeral
 

@@ -5,12 +5,11 @@ how the server voted."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import os
 import threading
 import uuid
 from collections.abc import Iterator
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -75,7 +74,7 @@ def test_once_a_day_across_restarts_and_the_next_post_reveals_the_votes(
     nxt = daily(restarted.sweep())
     assert len(nxt) == 1
     text = nxt[0].reply.text
-    assert "Yesterday's position" in text and "3 member(s) answered" in text
+    assert "Yesterday's position" in text and "3 members answered" in text
     assert "(67 %)" in text and "(33 %)" in text
     with factory() as s:
         assert len(s.scalars(select(DailyPost)).all()) == 2

@@ -125,7 +125,7 @@ def test_the_sweep_sends_no_claim_offer_when_the_late_player_moved_meanwhile(
     # Bob's fresh deadline gets its own notices, from the start.
     clock.advance(hours=HOURS - 1, minutes=1)
     (reminder,) = timed.sweep()
-    assert reminder.reply.mentions == (BOB.id,) and "minute(s) left" in reminder.reply.text
+    assert reminder.reply.mentions == (BOB.id,) and "minutes left" in reminder.reply.text
 
 
 class _Outage:

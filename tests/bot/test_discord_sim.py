@@ -338,7 +338,7 @@ async def test_resign_accepted_ends_the_game(
     assert "alice offers to resign a gammon" in offered.content
     assert labels(offered) == ["Accept", "Reject"]
     over = response(await bob.click(offered, label="Accept"))
-    assert "🏁 **bob** wins a **gammon**: 2 point(s)." in over.content
+    assert "🏁 **bob** wins a **gammon**: 2 points." in over.content
 
 
 async def test_resign_with_the_buttons_against_the_computer(env: Env, script: deque[int]) -> None:
@@ -566,10 +566,10 @@ async def test_a_tournament_created_joined_started_played_and_its_standings(
     assert len(boards) == 1 and f"<@{ann.id}>" in boards[0].content
     # The match: whoever is to play resigns, the other accepts; the result is reported.
     mover, other = (ann, bob) if f"<@{ann.id}>" in boards[0].content.split("\n")[0] else (bob, ann)
-    offer = await mover.slash(channel, "resign")
+    offer = await mover.slash(channel, "resign", value=1)
     if offer.ephemeral:  # not his turn: the other one resigns
         mover, other = other, mover
-        offer = await mover.slash(channel, "resign")
+        offer = await mover.slash(channel, "resign", value=1)
     assert not offer.ephemeral
     over = await other.click(response(offer), label="Accept")
     assert not over.ephemeral

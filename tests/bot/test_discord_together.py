@@ -101,7 +101,7 @@ async def test_a_challenge_is_played_in_its_own_thread_that_a_spectator_follows(
     assert refreshed.id == view.id and labels(refreshed) == ["Refresh"]
     position = response(moved).content.split("Position ID `")[1][:14]
     assert f"Position ID `{position}`" in refreshed.content  # the board as it is now
-    offer = response(await bob.slash(thread, "resign"))
+    offer = response(await bob.slash(thread, "resign", value=1))
     over = response(await alice.click(offer, label="Accept"))
     assert "🏁" in over.content and over.channel_id == thread.id
     # The result is told in the channel, in one line after the intro.

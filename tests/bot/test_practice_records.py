@@ -33,9 +33,9 @@ def test_practice_wins_count_in_no_record(
         assert s.query(Rating).count() == 0
     stats = service.stats(ALICE, DM)
     assert "Against the computer" not in stats.text
-    assert "Practice from positions: 3 game(s)" in stats.text
+    assert "Practice from positions: 3 games" in stats.text
     fr = service.stats(Actor(ALICE.id, "Alice", locale="fr"), DM)
-    assert "Entraînement sur des positions : 3 partie(s)" in fr.text
+    assert "Entraînement sur des positions : 3 parties" in fr.text
     history = service.history(ALICE, DM)
     assert history.text.count("· practice") == 3
 

@@ -174,7 +174,7 @@ def test_cube_take_redouble_and_drop(
     redouble = press(service, ALICE, played, "Double")
     assert "Alice doubles to 4" in redouble.text
     dropped = press(service, BOB, redouble, "Drop")
-    assert "Bob drops" in dropped.text and "Alice** wins a single game: 2 point(s)" in dropped.text
+    assert "Bob drops" in dropped.text and "Alice** wins a single game: 2 points" in dropped.text
     assert labels(dropped) == ["Rematch"]
     assert "Dice seed" in dropped.text  # the seed is revealed at the end
     game_id = dropped.game_id
@@ -194,7 +194,7 @@ def test_resignation_offer_and_answers(
     assert "play on" in rejected.text
     resigned = service.resign(BOB, CHANNEL, 1)
     accepted = press(service, ALICE, resigned, "Accept")
-    assert "Alice** wins a single game: 1 point(s)" in accepted.text
+    assert "Alice** wins a single game: 1 point." in accepted.text
     assert "wins the match 1–0" in accepted.text
     with factory() as s:
         ratings = {r.player_id: r.rating for r in s.query(Rating).all()}
@@ -312,7 +312,7 @@ def test_a_match_game_that_ends_says_who_won_it(service: Service, script: deque[
     script.extend([6, 1])  # the opening roll of game 2
     dropped = press(service, ALICE, doubled, "Drop")
     assert "Alice drops" in dropped.text
-    assert "Bob** wins a single game: 1 point(s)" in dropped.text
+    assert "Bob** wins a single game: 1 point." in dropped.text
     assert "Game 2 begins (score 0–1)" in dropped.text
     assert dropped.text.index("wins a single game") < dropped.text.index("Game 2 begins")
 

@@ -198,8 +198,8 @@ def test_bad_input_gets_a_clear_message(service: Service) -> None:
     assert "Unknown command /fly" in replies[0]["text"]
     assert "No button" in replies[1]["text"]
     assert "no game in this channel" in replies[2]["text"]
-    assert "Unknown level" in replies[3]["text"]
-    assert "1 to 25 points" in replies[4]["text"]
+    assert "not a valid level" in replies[3]["text"] and "world class" in replies[3]["text"]
+    assert "points takes a whole number, not “abc”" in replies[4]["text"]
     assert "/as NAME" in replies[5]["text"]
 
 
@@ -283,8 +283,8 @@ def test_settings_choose_a_theme_and_refuse_unknown_values(
     term.run([f"/settings theme:{theme}", "/settings theme:plaid", "/settings language:xx"])
     chosen, plaid, xx = (json.loads(line)["text"] for line in out.getvalue().splitlines())
     assert "Saved" in chosen and f"Board theme: {theme_label(theme, 'en')}" in chosen
-    assert "Unknown board theme" in plaid and all(name in plaid for name in THEMES)
-    assert "Unknown language" in xx and "en, fr, auto" in xx
+    assert "not a valid theme" in plaid and all(theme_label(n, "en") in plaid for n in THEMES)
+    assert "not a valid language" in xx and "English, French, Discord's language" in xx
     term.run(["/play level:beginner"])  # the player's boards are drawn in his theme
     assert themes and set(themes) == {theme}
 

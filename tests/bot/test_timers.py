@@ -49,7 +49,7 @@ def test_reminder_then_claim(
     clock.advance(hours=HOURS - 1, minutes=1)
     (reminder,) = timed.sweep()
     assert reminder.channel_id == CHANNEL.channel_id and reminder.reply.mentions == (ALICE.id,)
-    assert "<@101>" in reminder.reply.text and "59 minute(s) left" in reminder.reply.text
+    assert "<@101>" in reminder.reply.text and "59 minutes left" in reminder.reply.text
     assert timed.sweep() == []  # sent once
     # The board's buttons still work: a reminder does not change the game's version. (A view
     # change only: a checker moved would be a new action, and a new deadline.)
@@ -178,7 +178,7 @@ def test_games_waiting_for_a_claim_do_not_starve_other_notices(
     press(timed, BOB, made, "Accept", other)  # game 2: Alice to play, a fresh deadline
     clock.advance(hours=HOURS - 1, minutes=1)
     (reminder,) = timed.sweep(limit=1)
-    assert reminder.channel_id == other.channel_id and "minute(s) left" in reminder.reply.text
+    assert reminder.channel_id == other.channel_id and "minutes left" in reminder.reply.text
 
 
 def test_moving_a_checker_and_taking_it_back_does_not_restart_the_clock(

@@ -289,7 +289,7 @@ def test_a_whole_tournament_in_the_terminal(
         game = playing(db_factory, 1)
         assert len(game) >= 1
         _, mover, other = game[0]
-        term.run([f"/as {by_id[mover]}", "/resign", f"/as {by_id[other]}", "Accept"])
+        term.run([f"/as {by_id[mover]}", "/resign single", f"/as {by_id[other]}", "Accept"])
     term.run(["/tournament standings", "/tournament list"])
     replies = [json.loads(line) for line in out.getvalue().splitlines()]
     assert not [r for r in replies if r.get("ephemeral") and "now" not in r["text"]]

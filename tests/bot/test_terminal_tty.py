@@ -1,0 +1,148 @@
+"""``backgammon-bot play`` on a real terminal (a pseudo-terminal): line editing with history,
+and Ctrl-C leaving as cleanly as Ctrl-D (issue 15, item 5)."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import select
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pty = pytest.importorskip("pty")
+termios = pytest.importorskip("termios")
+pytest.importorskip("readline")
+
+UP = "\x1b[A"
+CTRL_C = "\x03"
+CTRL_D = "\x04"
+PATIENCE = 120.0  # a generous bound for a busy machine: the tests wait for output, not a time
+PROMPT = "\n> "
+
+
+def _controlling_terminal() -> None:
+    """In the child: a session of its own with the pseudo-terminal as its terminal, so that
+    Ctrl-C sends it SIGINT as a real terminal would."""
+    os.setsid()
+    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+
+class Tty:
+    """The game on the slave side of a pseudo-terminal; we type on the master side."""
+
+    def __init__(self, tmp_path: Path) -> None:
+        self.master, slave = pty.openpty()
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", "LOG_LEVEL": "WARNING", "TERM": "xterm"}
+        env.pop("DISCORD_TOKEN", None)
+        self.proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "bot",
+                "play",
+                "--db",
+                f"sqlite:///{tmp_path / 't.sqlite3'}",
+                "--images",
+                str(tmp_path / "boards"),
+                "--user",
+                "Ann",
+                "--lang",
+                "en",
+            ],
+            stdin=slave,
+            stdout=slave,
+            stderr=slave,
+            cwd=tmp_path,
+            env=env,
+            close_fds=True,
+            preexec_fn=_controlling_terminal,  # only setsid and an ioctl: safe before exec
+        )
+        os.close(slave)
+        self.seen = ""
+
+    def type(self, keys: str) -> None:
+        os.write(self.master, keys.encode())
+
+    def wait_for(self, text: str, count: int = 1) -> str:
+        """Read until ``text`` has appeared ``count`` times in all the output so far."""
+        deadline = time.monotonic() + PATIENCE
+        while self.seen.count(text) < count:
+            if time.monotonic() > deadline:
+                pytest.fail(f"never saw {text!r} x{count}; output:\n{self.seen}")
+            ready, _, _ = select.select([self.master], [], [], 1.0)
+            if ready:
+                try:
+                    chunk = os.read(self.master, 4096)
+                except OSError:  # the child closed the terminal
+                    break
+                self.seen += chunk.decode(errors="replace")
+        return self.seen
+
+    def finish(self) -> int:
+        code = self.proc.wait(timeout=PATIENCE)
+        try:
+            while True:
+                ready, _, _ = select.select([self.master], [], [], 0.2)
+                if not ready:
+                    break
+                chunk = os.read(self.master, 4096)
+                if not chunk:
+                    break
+                self.seen += chunk.decode(errors="replace")
+        except OSError:
+            pass
+        os.close(self.master)
+        return code
+
+
+def test_ctrl_c_leaves_cleanly(tmp_path: Path) -> None:
+    tty = Tty(tmp_path)
+    tty.wait_for(PROMPT)
+    tty.type(CTRL_C)
+    assert tty.finish() == 0
+    assert "Traceback" not in tty.seen and "KeyboardInterrupt" not in tty.seen
+
+
+def test_ctrl_d_leaves_cleanly(tmp_path: Path) -> None:
+    tty = Tty(tmp_path)
+    tty.wait_for(PROMPT)
+    tty.type(CTRL_D)
+    assert tty.finish() == 0
+    assert "Traceback" not in tty.seen
+
+
+def test_up_arrow_brings_back_the_last_line(tmp_path: Path) -> None:
+    tty = Tty(tmp_path)
+    tty.wait_for(PROMPT)
+    tty.type("/rules\r")
+    tty.wait_for(PROMPT, 2)
+    tty.type(UP + "\r")  # the same command again, from the history
+    tty.wait_for("Backgammon rules", 2)
+    tty.wait_for(PROMPT, 3)
+    tty.type(CTRL_D)
+    assert tty.finish() == 0
+    assert "Unknown command" not in tty.seen and "^[[A" not in tty.seen
+
+
+def test_escape_then_enter_undoes_the_whole_move(tmp_path: Path) -> None:
+    tty = Tty(tmp_path)
+    tty.wait_for(PROMPT)
+    tty.type("/play level:beginner cube:no\r")
+    tty.wait_for(PROMPT, 2)
+    moved = tty.seen.count("[Undo]")
+    buttons = tty.seen.rsplit("Buttons:", 1)[1].split("\n", 1)[0]
+    point = next(b.strip("[]") for b in buttons.split() if b.strip("[]").isdigit())
+    tty.type(f"{point}\r")  # a checker from the first point offered
+    tty.wait_for("[Undo]", moved + 1)
+    tty.wait_for(PROMPT, 3)
+    tty.type("\x1b\r")  # Escape then Enter: the line becomes /undo all and is sent
+    tty.wait_for("/undo all")
+    tty.wait_for(PROMPT, 4)
+    after = tty.seen.rsplit("/undo all", 1)[1]
+    assert "[Undo]" not in after and "Buttons:" in after  # the whole move is back
+    tty.type(CTRL_D)
+    assert tty.finish() == 0
