@@ -13,12 +13,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from io import BytesIO
 from typing import Any
 
 import discord
 
+from bot import heavy
 from bot.discord_app.components import build_view
 from bot.i18n import language, t
 from bot.service import Actor, Reply, Where
@@ -75,15 +76,29 @@ async def answer(
     *,
     component: bool = False,
     private: bool = False,
+    analysis: bool = False,
+    key: Hashable | None = None,
 ) -> None:
     """Run ``call`` (a service method) in a thread and show its reply.
 
     :param component: the interaction is a button or select press (replies may edit its message).
     :param private: the reply is always ephemeral (a deferral is then ephemeral too).
+    :param analysis: heavy work (a review, a hint): it runs in the bounded analysis pool, which
+        may refuse it at once ("busy"), never in the threads of ordinary interactions.
+    :param key: with ``analysis``, requests with the same key share one computation.
     """
     budget: float = getattr(interaction.client, "defer_after", 1.0)
     started = time.perf_counter()
-    work = asyncio.ensure_future(asyncio.to_thread(call))
+    if analysis:
+        try:
+            work = heavy.POOLS.analysis.submit(call, key=key, user=interaction.user.id)
+        except heavy.Busy as busy:
+            lang = language(str(interaction.locale) if interaction.locale else None)
+            refusal = Reply(t(busy.key, lang), ephemeral=True)
+            await deliver(interaction, refusal, component=component, deferred_private=private)
+            return
+    else:
+        work = asyncio.ensure_future(heavy.POOLS.ordinary_call(call))
     if budget > 0:
         await asyncio.wait({work}, timeout=budget)
     deferred = not work.done()

@@ -28,7 +28,7 @@ class Analysis(commands.Cog):
     async def hint(self, interaction: Interaction) -> None:
         actor, where = who(interaction)
         service = self.bot.service
-        await answer(interaction, lambda: service.hint(actor, where), private=True)
+        await answer(interaction, lambda: service.hint(actor, where), private=True, analysis=True)
 
     @app_commands.command(name=ls("cmd.review.name"), description=ls("cmd.review.description"))
     @app_commands.rename(game=ls("cmd.review.opt.game.name"))
@@ -37,7 +37,8 @@ class Analysis(commands.Cog):
     async def review(self, interaction: Interaction, game: GameId | None = None) -> None:
         actor, where = who(interaction)
         service = self.bot.service
-        await answer(interaction, lambda: service.review(actor, where, game))
+        # The review's computation is shared per game in the service (the reply is per reader).
+        await answer(interaction, lambda: service.review(actor, where, game), analysis=True)
 
     @app_commands.command(name=ls("cmd.export.name"), description=ls("cmd.export.description"))
     @app_commands.rename(game=ls("cmd.export.opt.game.name"))
