@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 
+from bot import heavy
 from bot.i18n import t
 from bot.service.people import Actor, Where
 from bot.service.present import COLORS, Table, UiState, board_view
@@ -142,7 +143,11 @@ class AnalysisMixin:
                 row_id = row.id
             review = Review.from_dict(cached) if cached else None
             if review is None:
-                review = review_match(table.match, plies=REVIEW_PLIES)
+                # One computation per game: a second request waits for the first's result.
+                review = heavy.POOLS.flights.run(
+                    ("review", row_id),
+                    lambda: heavy.POOLS.analyse(review_match, table.match, plies=REVIEW_PLIES),
+                )
                 self._cache_review(row_id, review.to_dict())
             return _review_reply(table, review, lang, table.seat_of(actor.id))
 
