@@ -22,6 +22,7 @@ import discord
 from bot import heavy
 from bot.discord_app.components import build_view
 from bot.i18n import language, t
+from bot.ops import metrics
 from bot.service import Actor, Reply, Where
 
 __all__ = ["answer", "apologize", "deliver", "report_error", "user_actor", "who"]
@@ -96,6 +97,7 @@ async def answer(
             lang = language(str(interaction.locale) if interaction.locale else None)
             refusal = Reply(t(busy.key, lang), ephemeral=True)
             await deliver(interaction, refusal, component=component, deferred_private=private)
+            metrics.observe("analysis", time.perf_counter() - started, "busy")
             return
     else:
         work = asyncio.ensure_future(heavy.POOLS.ordinary_call(call))
@@ -109,6 +111,13 @@ async def answer(
             await interaction.response.defer(thinking=True, ephemeral=private)
     reply = await work
     await deliver(interaction, reply, component=component, deferred_private=private)
+    refused = reply.ephemeral and not private  # a private answer is not always a refusal
+    metrics.observe(
+        "analysis" if analysis else "ordinary",
+        time.perf_counter() - started,
+        "refused" if refused else "ok",
+        deferred=deferred,
+    )
     await _ping(interaction, reply)
     log.log(
         logging.INFO if deferred else logging.DEBUG,
@@ -210,6 +219,7 @@ async def apologize(interaction: discord.Interaction[Any]) -> None:
 
 async def report_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
     """Log an unexpected error with its context and apologize to the player."""
+    metrics.error()
     original = getattr(error, "original", error)
     log.error(
         "%s failed (user %s, channel %s)",
