@@ -6,7 +6,8 @@ of reviews fills it and an ordinary press waits for them (issue 20: 87.6 s). So:
 
 - ordinary interactions run in :data:`POOLS.ordinary`, a thread pool of its own, large enough
   that a thread is always free (the threads mostly wait: on the database, on a search);
-- analysis (``/review``, ``/hint``; later puzzle analysis) goes through :class:`HeavyPool`: a few
+- analysis (``/review``; later puzzle analysis) and ``/hint`` go through a :class:`HeavyPool` each
+  (:attr:`Pools.analysis`, :attr:`Pools.hints`, so a hint does not wait behind reviews): a few
   workers, a bounded queue, one computation per key (a second request for a game's review waits
   for the first's result instead of computing it again), a per-user limit, and a clear
   :class:`Busy` outcome when full. A job whose caller gave up before it started is skipped;
@@ -288,20 +289,28 @@ class Pools:
     def __init__(
         self,
         *,
-        ordinary_threads: int = 32,
+        ordinary_threads: int = 16,
         compute_threads: int = CORES,
         analysis_workers: int = max(1, CORES // 2),
         analysis_queue: int = 8,
+        hint_queue: int = 16,
         per_user: int = 1,
     ) -> None:
         self.ordinary: Executor = ThreadPoolExecutor(ordinary_threads, thread_name_prefix="act")
         self.searches: Executor = ThreadPoolExecutor(compute_threads, thread_name_prefix="search")
         self.analysis = HeavyPool(analysis_workers, queue=analysis_queue, per_user=per_user)
+        # Hints take tens of milliseconds: a lane of their own, not behind the reviews.
+        self.hints = HeavyPool(1, queue=hint_queue, per_user=per_user)
         self.flights = SingleFlight()
         self._compute_threads: set[int] = set()
         self._processes: ProcessPoolExecutor | None = None
         self._process_count = 0
         self._process_lock = threading.Lock()
+
+    def queued(self) -> tuple[int, int]:
+        """(waiting, running) over the analysis and hint pools, for the metrics."""
+        pools = (self.analysis, self.hints)
+        return sum(p.waiting for p in pools), sum(p.running for p in pools)
 
     def use_processes(self, count: int) -> None:
         """Run :meth:`analyse` computations in ``count`` worker processes (0: in the calling

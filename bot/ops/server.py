@@ -84,9 +84,9 @@ class MetricsServer:
                 metrics.ACTIVE_GAMES.set(count)
             except Exception:
                 log.warning("counting the active games failed", exc_info=True)
-        pool = heavy.POOLS.analysis
-        metrics.ANALYSIS_QUEUE.set(pool.waiting)
-        metrics.ANALYSIS_RUNNING.set(pool.running)
+        waiting, running = heavy.POOLS.queued()
+        metrics.ANALYSIS_QUEUE.set(waiting)
+        metrics.ANALYSIS_RUNNING.set(running)
         body = generate_latest(metrics.REGISTRY)
         return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE_LATEST})
 

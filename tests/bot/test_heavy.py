@@ -199,6 +199,9 @@ async def test_slow_reviews_filling_their_pool_do_not_hold_up_a_press(
     moved = pressed.timing.reply
     assert moved is not None and not moved.ephemeral and "Undo" in [b.label for b in moved.buttons]
     assert pressed.sent == [moved.text]
+    asked = FakeInteraction(client, ALICE, CHANNEL, None, "hint")
+    await asyncio.wait_for(cog.hint.callback(cog, asked), SAFETY)  # type: ignore[arg-type,call-arg]
+    assert len(asked.sent) == 1 and "Best plays for 6-5" in asked.sent[0]  # not behind reviews
     assert not gate.open.is_set() and gate.started == 2  # the reviews are still stuck
     assert not any(task.done() for task in reviews)
 
