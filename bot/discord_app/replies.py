@@ -15,7 +15,7 @@ import logging
 import time
 from collections.abc import Callable, Hashable
 from io import BytesIO
-from typing import Any
+from typing import Any, Literal
 
 import discord
 
@@ -77,22 +77,24 @@ async def answer(
     *,
     component: bool = False,
     private: bool = False,
-    analysis: bool = False,
+    analysis: Literal["analysis", "hints"] | None = None,
     key: Hashable | None = None,
 ) -> None:
     """Run ``call`` (a service method) in a thread and show its reply.
 
     :param component: the interaction is a button or select press (replies may edit its message).
     :param private: the reply is always ephemeral (a deferral is then ephemeral too).
-    :param analysis: heavy work (a review, a hint): it runs in the bounded analysis pool, which
-        may refuse it at once ("busy"), never in the threads of ordinary interactions.
+    :param analysis: heavy work, run in that bounded pool of :data:`bot.heavy.POOLS` (reviews:
+        ``analysis``; ``hints``), which may refuse it at once ("busy"), never in the threads of
+        ordinary interactions.
     :param key: with ``analysis``, requests with the same key share one computation.
     """
     budget: float = getattr(interaction.client, "defer_after", 1.0)
     started = time.perf_counter()
     if analysis:
         try:
-            work = heavy.POOLS.analysis.submit(call, key=key, user=interaction.user.id)
+            pool: heavy.HeavyPool = getattr(heavy.POOLS, analysis)
+            work = pool.submit(call, key=key, user=interaction.user.id)
         except heavy.Busy as busy:
             lang = language(str(interaction.locale) if interaction.locale else None)
             refusal = Reply(t(busy.key, lang), ephemeral=True)

@@ -28,7 +28,9 @@ class Analysis(commands.Cog):
     async def hint(self, interaction: Interaction) -> None:
         actor, where = who(interaction)
         service = self.bot.service
-        await answer(interaction, lambda: service.hint(actor, where), private=True, analysis=True)
+        await answer(
+            interaction, lambda: service.hint(actor, where), private=True, analysis="hints"
+        )
 
     @app_commands.command(name=ls("cmd.review.name"), description=ls("cmd.review.description"))
     @app_commands.rename(game=ls("cmd.review.opt.game.name"))
@@ -38,7 +40,7 @@ class Analysis(commands.Cog):
         actor, where = who(interaction)
         service = self.bot.service
         # The review's computation is shared per game in the service (the reply is per reader).
-        await answer(interaction, lambda: service.review(actor, where, game), analysis=True)
+        await answer(interaction, lambda: service.review(actor, where, game), analysis="analysis")
 
     @app_commands.command(name=ls("cmd.export.name"), description=ls("cmd.export.description"))
     @app_commands.rename(game=ls("cmd.export.opt.game.name"))
