@@ -57,9 +57,9 @@ from db.migrate import upgrade
 
 DISCORD_LIMIT = 3.0  # seconds: Discord drops an interaction not acknowledged by then
 COMPUTER_SHARE = 0.2  # games against the computer at world class
-MACHINE_SHARE = 0.03  # games whose players press at machine pace
+MACHINE_GAMES = 3  # games whose players press at machine pace (scripts), whatever the size
 HUMAN_THINK = 30.0  # seconds between two presses of a game at human pace (mean)
-MACHINE_THINK = 0.05
+MACHINE_THINK = 0.2
 HINT_SHARE = 0.05  # presses preceded by a /hint
 REVIEWERS = 4
 
@@ -247,12 +247,12 @@ class Load:
 
     # -- setup (not measured) -----------------------------------------------------------------
 
-    def add_games(self, count: int, *, computer_share: float, machine_share: float) -> None:
-        """Open ``count`` games (each in a channel of its own) through the service."""
-        for _ in range(count):
+    def add_games(self, count: int, *, computer_share: float, machine: int = 0) -> None:
+        """Open ``count`` games (each in a channel of its own) through the service, the first
+        ``machine`` of them played at machine pace."""
+        for n in range(count):
             where = Where(channel_id=self._new_id(), guild_id=7)
-            machine = self.rng.random() < machine_share
-            think = MACHINE_THINK if machine else HUMAN_THINK
+            think = MACHINE_THINK if n < machine else HUMAN_THINK
             if self.rng.random() < computer_share:
                 ann = Actor(self._new_id(), f"p{self.next_id}")
                 reply = self.service.play(ann, where, level="world class")
@@ -413,6 +413,14 @@ class Level:
 def _open(db_url: str) -> tuple[Any, Service, Any]:
     from bot.discord_app import create_bot
 
+    try:  # as run_bot does: reviews in worker processes (ANALYSIS_PROCESSES)
+        from bot import heavy
+
+        processes = getattr(Config.from_env(), "analysis_processes", 0)
+        heavy.POOLS.use_processes(processes)
+    except ImportError:  # before the heavy pools existed
+        pass
+
     engine = make_engine(db_url)
     upgrade(engine)
     service = Service(make_session_factory(engine))
@@ -449,7 +457,7 @@ async def _levels(db_url: str, sizes: list[int], seconds: float, reviews: bool) 
                 load.add_games,
                 size - len(load.tables),
                 computer_share=COMPUTER_SHARE,
-                machine_share=MACHINE_SHARE,
+                machine=0 if load.tables else MACHINE_GAMES,
             )
             gc.collect()
             load.stop.clear()
@@ -564,7 +572,7 @@ async def _throughput(db_url: str, games: int, seconds: float, offset: int) -> d
     load.next_id = offset
     load.rng = random.Random(offset)
     try:
-        await asyncio.to_thread(load.add_games, games, computer_share=0.0, machine_share=1.0)
+        await asyncio.to_thread(load.add_games, games, computer_share=0.0, machine=games)
         for table in load.tables:
             table.think = 0.0
         tasks = [asyncio.create_task(load.play(table)) for table in load.tables]
