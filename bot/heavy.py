@@ -4,8 +4,9 @@ An ordinary press takes a few tens of milliseconds of one thread; a review takes
 a world-class move about 150 ms. Run in the thread pool that serves every interaction, a handful
 of reviews fills it and an ordinary press waits for them (issue 20: 87.6 s). So:
 
-- ordinary interactions run in :data:`POOLS.ordinary`, a thread pool of its own, large enough
-  that a thread is always free (the threads mostly wait: on the database, on a search);
+- ordinary interactions run in :data:`POOLS.ordinary`, a thread pool of its own (8 threads:
+  they wait on the database or a search at times; more only add GIL contention, memory and
+  SQLite lock waits: with 16, the load benchmark's process grew to 1,028 MB at 1,000 games);
 - analysis (``/review``; later puzzle analysis) and ``/hint`` go through a :class:`HeavyPool` each
   (:attr:`Pools.analysis`, :attr:`Pools.hints`, so a hint does not wait behind reviews): a few
   workers, a bounded queue, one computation per key (a second request for a game's review waits
@@ -289,7 +290,7 @@ class Pools:
     def __init__(
         self,
         *,
-        ordinary_threads: int = 16,
+        ordinary_threads: int = 8,
         compute_threads: int = CORES,
         analysis_workers: int = max(1, CORES // 2),
         analysis_queue: int = 8,
