@@ -29,7 +29,8 @@ and, when ``TEST_POSTGRES_URL`` is set, on PostgreSQL with one process and with 
 (separate interpreters, run with ``python -m bench.bench_load --throughput``).
 
 Environment: ``BENCH_LOAD_SIZES`` (e.g. ``10,100``) and ``BENCH_LOAD_SECONDS`` override the sizes
-and the measuring window.
+and the measuring window; ``BENCH_LOAD_SWITCH_INTERVAL`` sets the GIL's switch interval
+(``sys.setswitchinterval``, default 0.005 s).
 """
 
 from __future__ import annotations
@@ -643,6 +644,9 @@ def _pg_url() -> str | None:
 
 
 def run(quick: bool = False) -> list[Figure]:
+    switch = os.environ.get("BENCH_LOAD_SWITCH_INTERVAL")  # seconds, to try the GIL's setting
+    if switch:
+        sys.setswitchinterval(float(switch))
     sizes_env = os.environ.get("BENCH_LOAD_SIZES")
     sizes = [int(x) for x in sizes_env.split(",")] if sizes_env else [10, 100, 1000]
     if quick and not sizes_env:
