@@ -13,14 +13,16 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from io import BytesIO
-from typing import Any
+from typing import Any, Literal
 
 import discord
 
+from bot import heavy
 from bot.discord_app.components import build_view
 from bot.i18n import language, t
+from bot.ops import metrics
 from bot.service import Actor, Reply, Where
 
 __all__ = ["answer", "apologize", "deliver", "report_error", "user_actor", "who"]
@@ -75,15 +77,32 @@ async def answer(
     *,
     component: bool = False,
     private: bool = False,
+    analysis: Literal["analysis", "hints"] | None = None,
+    key: Hashable | None = None,
 ) -> None:
     """Run ``call`` (a service method) in a thread and show its reply.
 
     :param component: the interaction is a button or select press (replies may edit its message).
     :param private: the reply is always ephemeral (a deferral is then ephemeral too).
+    :param analysis: heavy work, run in that bounded pool of :data:`bot.heavy.POOLS` (reviews:
+        ``analysis``; ``hints``), which may refuse it at once ("busy"), never in the threads of
+        ordinary interactions.
+    :param key: with ``analysis``, requests with the same key share one computation.
     """
     budget: float = getattr(interaction.client, "defer_after", 1.0)
     started = time.perf_counter()
-    work = asyncio.ensure_future(asyncio.to_thread(call))
+    if analysis:
+        try:
+            pool: heavy.HeavyPool = getattr(heavy.POOLS, analysis)
+            work = pool.submit(call, key=key, user=interaction.user.id)
+        except heavy.Busy as busy:
+            lang = language(str(interaction.locale) if interaction.locale else None)
+            refusal = Reply(t(busy.key, lang), ephemeral=True)
+            await deliver(interaction, refusal, component=component, deferred_private=private)
+            metrics.observe("analysis", time.perf_counter() - started, "busy")
+            return
+    else:
+        work = asyncio.ensure_future(heavy.POOLS.ordinary_call(call))
     if budget > 0:
         await asyncio.wait({work}, timeout=budget)
     deferred = not work.done()
@@ -94,6 +113,13 @@ async def answer(
             await interaction.response.defer(thinking=True, ephemeral=private)
     reply = await work
     await deliver(interaction, reply, component=component, deferred_private=private)
+    refused = reply.ephemeral and not private  # a private answer is not always a refusal
+    metrics.observe(
+        "analysis" if analysis else "ordinary",
+        time.perf_counter() - started,
+        "refused" if refused else "ok",
+        deferred=deferred,
+    )
     await _ping(interaction, reply)
     log.log(
         logging.INFO if deferred else logging.DEBUG,
@@ -195,6 +221,7 @@ async def apologize(interaction: discord.Interaction[Any]) -> None:
 
 async def report_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
     """Log an unexpected error with its context and apologize to the player."""
+    metrics.error()
     original = getattr(error, "original", error)
     log.error(
         "%s failed (user %s, channel %s)",

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import Literal
 
 from bot.i18n import CATALOGS, t
 from bot.service.customid import Answer, Press
@@ -94,6 +95,9 @@ class Command:
     :param private: its answer is only for the person who asked (Discord: ephemeral).
     :param guild_only: usable in server channels only.
     :param help_discord: a help key for Discord when it says more there (autocomplete).
+    :param lane: heavy analysis: the adapter runs it in that bounded pool of
+        :data:`bot.heavy.POOLS` (``analysis`` for reviews, ``hints``), which may answer "busy" at
+        once, never in the threads of ordinary interactions.
     """
 
     name: str
@@ -103,6 +107,7 @@ class Command:
     guild_only: bool = False
     surface: Surface = Surface.BOTH
     help_discord: str | None = None
+    lane: Literal["analysis", "hints"] | None = None
 
     @property
     def help(self) -> str:
@@ -161,8 +166,8 @@ COMMANDS: tuple[Command, ...] = (
     Command("board", "board"),
     Command("resign", "resign", (Option("value", Kind.INTEGER, default=1, choices=_RESIGN),)),
     # Analysis
-    Command("hint", "hint", private=True),
-    Command("review", "review", (_GAME,)),
+    Command("hint", "hint", private=True, lane="hints"),
+    Command("review", "review", (_GAME,), lane="analysis"),
     Command("export", "export", (_GAME,), private=True),
     # Information
     Command("leaderboard", "leaderboard", (Option("scope", default="server", choices=_SCOPES),)),
