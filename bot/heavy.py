@@ -115,6 +115,10 @@ class HeavyPool:
         """Jobs accepted and not started yet (the queue length)."""
         return self._jobs - self._running
 
+    def crowded(self) -> bool:
+        """A job submitted now would wait: every worker has one (running or about to)."""
+        return self._jobs >= self.workers
+
     # -- use ----------------------------------------------------------------------------------
 
     def submit(
@@ -298,6 +302,8 @@ class Pools:
         per_user: int = 1,
     ) -> None:
         self.ordinary: Executor = ThreadPoolExecutor(ordinary_threads, thread_name_prefix="act")
+        self.ordinary_threads = ordinary_threads
+        self._ordinary_jobs = 0  # ordinary interactions running or waiting (event loop only)
         self.searches: Executor = ThreadPoolExecutor(compute_threads, thread_name_prefix="search")
         self.analysis = HeavyPool(analysis_workers, queue=analysis_queue, per_user=per_user)
         # Hints take tens of milliseconds: a lane of their own, not behind the reviews.
@@ -343,7 +349,16 @@ class Pools:
     async def ordinary_call(self, fn: Callable[[], T]) -> T:
         """Run an ordinary interaction off the event loop (the adapter's ``to_thread``)."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.ordinary, _bind(contextvars.copy_context().run, fn))
+        self._ordinary_jobs += 1
+        try:
+            work = _bind(contextvars.copy_context().run, fn)
+            return await loop.run_in_executor(self.ordinary, work)
+        finally:
+            self._ordinary_jobs -= 1
+
+    def crowded(self) -> bool:
+        """An ordinary interaction started now would wait for a thread (event loop only)."""
+        return self._ordinary_jobs >= self.ordinary_threads
 
     def compute(self, fn: Callable[[], T]) -> T:
         """Run a search (blocking, from a worker thread) on the bounded compute threads."""

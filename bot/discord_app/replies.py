@@ -5,7 +5,9 @@ Discord wants every interaction acknowledged within 3 seconds. The service usual
 few milliseconds, but it may block (database, picture, the computer thinking), so it always runs
 in a thread; :func:`answer` waits for it ``bot.defer_after`` seconds at most, then defers and
 sends the reply when it comes. Answering directly when the work is fast saves a round trip, and
-lets a refusal be ephemeral even for a command whose success is public.
+lets a refusal be ephemeral even for a command whose success is public. When the work cannot
+start at once (every thread of its pool is taken: the process is saturated), it defers at once:
+the player sees the loading state immediately instead of nothing for up to a second.
 """
 
 from __future__ import annotations
@@ -89,20 +91,14 @@ async def answer(
         ordinary interactions.
     :param key: with ``analysis``, requests with the same key share one computation.
     """
-    budget: float = getattr(interaction.client, "defer_after", 1.0)
     started = time.perf_counter()
-    if analysis:
-        try:
-            pool: heavy.HeavyPool = getattr(heavy.POOLS, analysis)
-            work = pool.submit(call, key=key, user=interaction.user.id)
-        except heavy.Busy as busy:
-            lang = language(str(interaction.locale) if interaction.locale else None)
-            refusal = Reply(t(busy.key, lang), ephemeral=True)
-            await deliver(interaction, refusal, component=component, deferred_private=private)
-            metrics.observe("analysis", time.perf_counter() - started, "busy")
-            return
-    else:
-        work = asyncio.ensure_future(heavy.POOLS.ordinary_call(call))
+    work, crowded = await _start(interaction, call, analysis, key, component, private)
+    if work is None:  # refused at once: the lane is full
+        return
+    # The reply waits ``defer_after`` at most before a deferral; none at all when the work
+    # cannot start at once (every thread of its pool taken): the player sees Discord's
+    # "thinking" state now rather than nothing, and the reply follows.
+    budget: float = 0.0 if crowded else getattr(interaction.client, "defer_after", 1.0)
     if budget > 0:
         await asyncio.wait({work}, timeout=budget)
     deferred = not work.done()
@@ -129,6 +125,31 @@ async def answer(
         (time.perf_counter() - started) * 1000,
         " (deferred)" if deferred else "",
     )
+
+
+async def _start(
+    interaction: discord.Interaction[Any],
+    call: Callable[[], Reply],
+    analysis: Literal["analysis", "hints"] | None,
+    key: Hashable | None,
+    component: bool,
+    private: bool,
+) -> tuple[asyncio.Future[Reply] | None, bool]:
+    """Start ``call`` in its pool: (its future, whether it must wait for a thread), or (None,
+    False) when its analysis lane refused it (the "busy" reply is then shown)."""
+    if not analysis:
+        crowded = heavy.POOLS.crowded()
+        return asyncio.ensure_future(heavy.POOLS.ordinary_call(call)), crowded
+    pool: heavy.HeavyPool = getattr(heavy.POOLS, analysis)
+    crowded = pool.crowded()
+    try:
+        return pool.submit(call, key=key, user=interaction.user.id), crowded
+    except heavy.Busy as busy:
+        lang = language(str(interaction.locale) if interaction.locale else None)
+        refusal = Reply(t(busy.key, lang), ephemeral=True)
+        await deliver(interaction, refusal, component=component, deferred_private=private)
+        metrics.observe("analysis", 0.0, "busy")
+        return None, False
 
 
 async def _ping(interaction: discord.Interaction[Any], reply: Reply) -> None:

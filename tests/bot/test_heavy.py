@@ -11,7 +11,8 @@ import asyncio
 import threading
 from collections import deque
 from collections.abc import Callable
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, Literal
 
 import pytest
 
@@ -22,8 +23,9 @@ from bot.config import Config
 from bot.discord_app import create_bot
 from bot.discord_app.commands import build_commands
 from bot.discord_app.components import _press
+from bot.discord_app.replies import answer
 from bot.i18n import t
-from bot.service import Actor, Service, Where
+from bot.service import Actor, Reply, Service, Where
 from tests.bot.conftest import ALICE, BOB, CHANNEL
 
 SAFETY = 60.0  # seconds: only so that a broken build fails instead of hanging
@@ -146,6 +148,34 @@ def test_compute_runs_on_the_search_threads() -> None:
 
 
 # -- through the adapter --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lane", [None, "hints"])
+async def test_work_that_must_wait_for_a_thread_is_acknowledged_at_once(
+    lane: Literal["hints"] | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pools = heavy.Pools(ordinary_threads=1)  # the hints lane has one worker too
+    monkeypatch.setattr(heavy, "POOLS", pools)
+    client = SimpleNamespace(defer_after=SAFETY)  # without a free thread: no deferral for long
+    gate = Gate()
+    first = FakeInteraction(client, ALICE, CHANNEL, "bg:1:1:roll", None)
+    second = FakeInteraction(client, BOB, CHANNEL, "bg:2:1:roll", None)
+    one = asyncio.create_task(
+        answer(first, gate(Reply("first")), component=True, analysis=lane)  # type: ignore[arg-type]
+    )
+    await until(lambda: gate.started == 1)
+    assert not first.response.is_done()  # it had a thread: it is answered when done, directly
+    two = asyncio.create_task(
+        answer(second, gate(Reply("second")), component=True, analysis=lane)  # type: ignore[arg-type]
+    )
+    await until(second.response.is_done)  # the deferral, while its work still waits
+    assert gate.started == 1 and second.sent == []  # nothing shown yet
+    gate.open.set()
+    await asyncio.wait_for(asyncio.gather(one, two), SAFETY)
+    assert first.sent == ["first"] and second.sent == ["second"]
+    assert first.timing.first == first.timing.final  # no deferral: the answer came first
+    assert second.timing.first is not None and second.timing.final is not None
+    assert second.timing.first < second.timing.final
 
 
 def _finished_game(service: Service, n: int) -> tuple[Actor, int]:
