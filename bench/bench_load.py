@@ -30,7 +30,8 @@ and, when ``TEST_POSTGRES_URL`` is set, on PostgreSQL with one process and with 
 
 Environment: ``BENCH_LOAD_SIZES`` (e.g. ``10,100``) and ``BENCH_LOAD_SECONDS`` override the sizes
 and the measuring window; ``BENCH_LOAD_SWITCH_INTERVAL`` sets the GIL's switch interval
-(``sys.setswitchinterval``, default 0.005 s).
+(``sys.setswitchinterval``; by default what ``run_bot`` sets, :func:`bot.heavy.tune_process`);
+``BENCH_LOAD_UNTUNED=1`` leaves the process as Python starts it (switch interval, malloc arenas).
 """
 
 from __future__ import annotations
@@ -313,8 +314,10 @@ class Load:
         _BOX.set(interaction.timing)
         try:
             await slash(self.bot, name).callback(interaction, **options)
-        except Exception:
+        except Exception as error:
             self.stats.errors += 1
+            if self.stats.errors == 1:  # say what broke, once per level
+                print(f"  /{name} failed: {error!r}", file=sys.stderr, flush=True)
         return interaction.timing
 
     async def play(self, table: Table) -> None:
@@ -392,15 +395,22 @@ def _choose(reply: Reply) -> str | None:
     return points[0] if points else None
 
 
-def rss_mb() -> float:
-    """Resident memory of this process (Linux; 0 elsewhere)."""
+def rss_mb(pid: int | str = "self") -> float:
+    """Resident memory of this process, or of process ``pid`` (Linux; 0 elsewhere)."""
     try:
-        for line in Path("/proc/self/status").read_text().splitlines():
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
             if line.startswith("VmRSS:"):
                 return int(line.split()[1]) / 1024
     except OSError:
         pass
     return 0.0
+
+
+def workers_rss_mb() -> float:
+    """Resident memory of this process's children (the review worker processes)."""
+    import multiprocessing
+
+    return sum(rss_mb(child.pid or 0) for child in multiprocessing.active_children())
 
 
 # -- runs ----------------------------------------------------------------------------------------
@@ -412,6 +422,7 @@ class Level:
     seconds: float
     stats: Stats
     rss: float
+    workers: float = 0.0  # the review worker processes' RSS
 
     def actions_per_second(self) -> float:
         presses = len(self.stats.ordinary.final) + len(self.stats.computer.final)
@@ -425,6 +436,11 @@ def _open(db_url: str) -> tuple[Any, Service, Any]:
         from bot import heavy
 
         processes = getattr(Config.from_env(), "analysis_processes", 0)
+        if not os.environ.get("BENCH_LOAD_UNTUNED"):  # as run_bot does, unless told not to
+            heavy.tune_process()
+        switch = os.environ.get("BENCH_LOAD_SWITCH_INTERVAL")  # seconds, to try the GIL's
+        if switch:
+            sys.setswitchinterval(float(switch))
         heavy.POOLS.use_processes(processes)
     except ImportError:  # before the heavy pools existed
         pass
@@ -480,7 +496,7 @@ async def _levels(db_url: str, sizes: list[int], seconds: float, reviews: bool) 
             await asyncio.sleep(seconds)
             elapsed = time.perf_counter() - started
             stats = load.stats
-            levels.append(Level(size, elapsed, stats, rss_mb()))
+            levels.append(Level(size, elapsed, stats, rss_mb(), workers_rss_mb()))
             load.stop.set()
             _check_tasks(await asyncio.gather(*tasks, return_exceptions=True))
             print(f"  {size} games: {_summary(levels[-1])}", file=sys.stderr, flush=True)
@@ -545,6 +561,7 @@ def _figures(levels: list[Level]) -> list[Figure]:
         fig("event-loop lag max", _p(s.lags, 100), "ms", None)
         fig("event-loop lag p99", _p(s.lags, 99), "ms", 20.0)
         fig("memory (RSS)", level.rss, "MB", 1024.0)
+        fig("memory of the review worker processes (RSS)", level.workers, "MB", None)
         fig("first responses later than 3 s", s.late(), "", 0.0)
         fig("errors", s.errors, "", 0.0)
     if len(levels) >= 2:
@@ -651,9 +668,6 @@ def _pg_url() -> str | None:
 
 
 def run(quick: bool = False) -> list[Figure]:
-    switch = os.environ.get("BENCH_LOAD_SWITCH_INTERVAL")  # seconds, to try the GIL's setting
-    if switch:
-        sys.setswitchinterval(float(switch))
     sizes_env = os.environ.get("BENCH_LOAD_SIZES")
     sizes = [int(x) for x in sizes_env.split(",")] if sizes_env else [10, 100, 1000]
     if quick and not sizes_env:

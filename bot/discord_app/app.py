@@ -59,6 +59,7 @@ def run_bot(config: Config) -> int:
     from bot.ops.server import serving
 
     bot = create_bot(config)
+    heavy.tune_process()
     heavy.POOLS.use_processes(config.analysis_processes)  # reviews off the bot's GIL
 
     async def main() -> None:
