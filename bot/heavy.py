@@ -376,8 +376,19 @@ class Pools:
         return fn()
 
 
+WORKER_NICENESS = 10  # the review workers' scheduling priority, below the bot's (0)
+
+
 def _warm_worker() -> None:
-    """Load the networks once per worker process (the first search loads them)."""
+    """Lower the worker process's priority, then load the networks once (the first search
+    loads them).
+
+    A review is background work that already made the player wait (the interaction was
+    deferred); on a busy machine it must not take the CPU from the bot's process, where
+    ordinary presses wait for it: at niceness 10 the kernel gives it about a tenth of a core
+    when both want one, and all of an idle one."""
+    with contextlib.suppress(OSError, AttributeError):  # no os.nice on Windows
+        os.nice(WORKER_NICENESS)
     try:
         from engine.bots import get_bot
         from engine.position import Position
