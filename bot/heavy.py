@@ -13,7 +13,11 @@ of reviews fills it and an ordinary press waits for them (issue 20: 87.6 s). So:
   for the first's result instead of computing it again), a per-user limit, and a clear
   :class:`Busy` outcome when full. A job whose caller gave up before it started is skipped;
 - the computer's searches go through :func:`compute`, which runs them on at most ``cores``
-  threads (:data:`POOLS.searches`), so that a stream of world-class moves cannot take every core.
+  threads (:data:`POOLS.searches`), so that a stream of world-class moves cannot take every core;
+- :meth:`Pools.crowded` and :meth:`HeavyPool.crowded` say when new work would wait for a thread:
+  the adapter then acknowledges the interaction at once instead of after ``defer_after``;
+- :func:`tune_process` (called by ``run_bot``) shortens the GIL's switch interval and caps
+  glibc's malloc arenas; review worker processes run at a lower priority (niceness 10).
 
 Computer searches stay in threads: bgsage releases the GIL while it searches (measured: with
 four world-class searches in threads, the event loop's longest stall was 13 ms, its p99 3 ms),
