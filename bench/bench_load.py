@@ -423,6 +423,7 @@ class Level:
     stats: Stats
     rss: float
     workers: float = 0.0  # the review worker processes' RSS
+    cpu: float = 0.0  # CPU seconds of this process (every thread) over the window
 
     def actions_per_second(self) -> float:
         presses = len(self.stats.ordinary.final) + len(self.stats.computer.final)
@@ -492,11 +493,13 @@ async def _levels(db_url: str, sizes: list[int], seconds: float, reviews: bool) 
                 tasks += [asyncio.create_task(load.review(i)) for i in range(REVIEWERS)]
             await asyncio.sleep(min(HUMAN_THINK, seconds) / 3)  # ramp up, not measured
             load.stats = Stats()
-            started = time.perf_counter()
+            started, cpu = time.perf_counter(), time.process_time()
             await asyncio.sleep(seconds)
             elapsed = time.perf_counter() - started
             stats = load.stats
-            levels.append(Level(size, elapsed, stats, rss_mb(), workers_rss_mb()))
+            level = Level(size, elapsed, stats, rss_mb(), workers_rss_mb())
+            level.cpu = time.process_time() - cpu
+            levels.append(level)
             load.stop.set()
             _check_tasks(await asyncio.gather(*tasks, return_exceptions=True))
             print(f"  {size} games: {_summary(levels[-1])}", file=sys.stderr, flush=True)
@@ -545,6 +548,9 @@ def _figures(levels: list[Level]) -> list[Figure]:
                 out.append(Figure("load", f"{tag}: {name}", value, unit))
 
         fig("actions per second (presses)", level.actions_per_second(), "/s", None)
+        # What the process used (the bot, the searches and the simulated players; not the
+        # review workers): how close it came to the machine's cores.
+        fig("CPU of the process (cores)", level.cpu / level.seconds, "", None)
         for q in (50, 95, 99, 100):
             label = "max" if q == 100 else f"p{q}"
             bound = {95: 50.0, 99: 150.0}.get(q)
