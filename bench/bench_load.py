@@ -31,7 +31,9 @@ and, when ``TEST_POSTGRES_URL`` is set, on PostgreSQL with one process and with 
 Environment: ``BENCH_LOAD_SIZES`` (e.g. ``10,100``) and ``BENCH_LOAD_SECONDS`` override the sizes
 and the measuring window; ``BENCH_LOAD_SWITCH_INTERVAL`` sets the GIL's switch interval
 (``sys.setswitchinterval``; by default what ``run_bot`` sets, :func:`bot.heavy.tune_process`);
-``BENCH_LOAD_UNTUNED=1`` leaves the process as Python starts it (switch interval, malloc arenas).
+``BENCH_LOAD_UNTUNED=1`` leaves the process as Python starts it (switch interval, malloc arenas);
+``BENCH_LOAD_CROWD`` sets ``heavy.POOLS.crowd`` (presses in flight from which a new one is
+acknowledged at once).
 """
 
 from __future__ import annotations
@@ -442,6 +444,9 @@ def _open(db_url: str) -> tuple[Any, Service, Any]:
         switch = os.environ.get("BENCH_LOAD_SWITCH_INTERVAL")  # seconds, to try the GIL's
         if switch:
             sys.setswitchinterval(float(switch))
+        crowd = os.environ.get("BENCH_LOAD_CROWD")  # presses in flight before deferring at once
+        if crowd:
+            heavy.POOLS.crowd = int(crowd)
         heavy.POOLS.use_processes(processes)
     except ImportError:  # before the heavy pools existed
         pass

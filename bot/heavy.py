@@ -310,7 +310,9 @@ class Pools:
         per_user: int = 1,
     ) -> None:
         self.ordinary: Executor = ThreadPoolExecutor(ordinary_threads, thread_name_prefix="act")
-        self.ordinary_threads = ordinary_threads
+        # Ordinary interactions in flight from which a new one is acknowledged at once (see
+        # crowded): every thread taken by default.
+        self.crowd = ordinary_threads
         self._ordinary_jobs = 0  # ordinary interactions running or waiting (event loop only)
         self.searches: Executor = ThreadPoolExecutor(compute_threads, thread_name_prefix="search")
         self.analysis = HeavyPool(analysis_workers, queue=analysis_queue, per_user=per_user)
@@ -365,8 +367,9 @@ class Pools:
             self._ordinary_jobs -= 1
 
     def crowded(self) -> bool:
-        """An ordinary interaction started now would wait for a thread (event loop only)."""
-        return self._ordinary_jobs >= self.ordinary_threads
+        """An ordinary interaction started now would wait for a thread, or share the CPU with
+        :attr:`crowd` others (event loop only)."""
+        return self._ordinary_jobs >= self.crowd
 
     def compute(self, fn: Callable[[], T]) -> T:
         """Run a search (blocking, from a worker thread) on the bounded compute threads."""
