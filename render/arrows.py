@@ -184,14 +184,14 @@ def draw_arrow(
     im.paste(color, origin, body)
 
 
-@lru_cache(maxsize=128)
+@lru_cache(maxsize=64)
 def _arrow_masks(start: XY, end: XY, width: int) -> tuple[XY, Image.Image, Image.Image]:
     """Where the arrow's masks go, its outline's and its body's (read only, shared).
 
     Drawing them (supersampled, a curved line with round joints) costs about 1 ms each; the
     same arrows come back often (a play's arrows are drawn again on the next press, and the
-    same moves recur from game to game: 80 % of them in the load benchmark's games), and 128
-    of them take about 10 MB."""
+    same moves recur from game to game: 80 % of them in the load benchmark's games, with 64
+    places as with 1,024); 64 of them take under 16 MB (a long arrow's two masks 250 KB)."""
     shaft, head = _shape(start, end, width)
     # The outline is the same arrow drawn fatter underneath: a wider shaft and a head grown by
     # the same margin (its corners pushed out from its centre).
