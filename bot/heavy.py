@@ -311,8 +311,9 @@ class Pools:
     ) -> None:
         self.ordinary: Executor = ThreadPoolExecutor(ordinary_threads, thread_name_prefix="act")
         # Ordinary interactions in flight from which a new one is acknowledged at once (see
-        # crowded): every thread taken by default.
-        self.crowd = ordinary_threads
+        # crowded): one per core. Beyond, a press shares the CPU with as many others and
+        # takes several times its ~10 ms: it would be seen late, so Discord shows it loading.
+        self.crowd = min(CORES, ordinary_threads)
         self._ordinary_jobs = 0  # ordinary interactions running or waiting (event loop only)
         self.searches: Executor = ThreadPoolExecutor(compute_threads, thread_name_prefix="search")
         self.analysis = HeavyPool(analysis_workers, queue=analysis_queue, per_user=per_user)
