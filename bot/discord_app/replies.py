@@ -109,20 +109,28 @@ async def answer(
             await interaction.response.defer(thinking=True, ephemeral=private)
     reply = await work
     await deliver(interaction, reply, component=component, deferred_private=private)
-    refused = reply.ephemeral and not private  # a private answer is not always a refusal
-    metrics.observe(
-        "analysis" if analysis else "ordinary",
-        time.perf_counter() - started,
-        "refused" if refused else "ok",
-        deferred=deferred,
-    )
+    kind = "analysis" if analysis else "ordinary"
+    _record(interaction, kind, reply, time.perf_counter() - started, deferred, private)
     await _ping(interaction, reply)
+
+
+def _record(
+    interaction: discord.Interaction[Any],
+    kind: str,
+    reply: Reply,
+    seconds: float,
+    deferred: bool,
+    private: bool,
+) -> None:
+    """Count an answered interaction in the metrics and log it (deferred ones at INFO)."""
+    refused = reply.ephemeral and not private  # a private answer is not always a refusal
+    metrics.observe(kind, seconds, "refused" if refused else "ok", deferred=deferred)
     log.log(
         logging.INFO if deferred else logging.DEBUG,
         "%s by %s answered in %.0f ms%s",
         _what(interaction),
         interaction.user.id,
-        (time.perf_counter() - started) * 1000,
+        seconds * 1000,
         " (deferred)" if deferred else "",
     )
 
