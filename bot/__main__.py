@@ -4,7 +4,9 @@ backgammon-bot                 the Discord bot when DISCORD_TOKEN is set, else t
 backgammon-bot run             the Discord bot (needs DISCORD_TOKEN)
 backgammon-bot play [--db URL] [--json] [--lang fr|en] [--images DIR]
 backgammon-bot sync [--guild ID]   register the slash commands with Discord
-backgammon-bot migrate [--db URL]  upgrade the database to the latest schema
+backgammon-bot migrate [--db URL]  upgrade the database to the latest schema, then exit
+backgammon-bot check [--db URL]    configuration, database reachable, migrations current, the
+                               computer engine in use (exit 1 if anything is wrong)
 backgammon-bot verify --seed HEX --commitment HEX [--dice 5,4,1,4,...] [--count N]
                                check a game's dice offline, without the bot or its database
 """
@@ -130,6 +132,12 @@ def _migrate(args: argparse.Namespace, config: Config) -> int:
     return 0
 
 
+def _check(args: argparse.Namespace, config: Config) -> int:
+    from bot.ops.checks import run_checks
+
+    return run_checks(config, args.db)
+
+
 def _verify(args: argparse.Namespace) -> int:
     from bot.dice import commitment, derive_die, verify_rolls
 
@@ -174,6 +182,8 @@ def _parser() -> argparse.ArgumentParser:
     sync.add_argument("--guild", type=int, help="a guild id for an instant, guild-only sync")
     migrate = sub.add_parser("migrate", help="upgrade the database schema")
     migrate.add_argument("--db", help="database URL")
+    check = sub.add_parser("check", help="check the configuration, database and computer engine")
+    check.add_argument("--db", help="database URL")
     verify = sub.add_parser("verify", help="check a game's dice offline from its revealed seed")
     verify.add_argument("--seed", required=True, help="the seed revealed at the end (hex)")
     verify.add_argument("--commitment", required=True, help="the commitment shown at the start")
@@ -204,6 +214,8 @@ def main(argv: list[str] | None = None) -> int:
         return _sync(args, config)
     if args.command == "migrate":
         return _migrate(args, config)
+    if args.command == "check":
+        return _check(args, config)
     if config.token:
         return _run(config)
     if sys.stdin.isatty() and sys.stdout.isatty():

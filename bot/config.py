@@ -44,6 +44,16 @@ def _int(env: Mapping[str, str], key: str, default: int) -> int:
         raise SystemExit(f"{key} must be a whole number, not {raw!r}") from None
 
 
+def _port(env: Mapping[str, str], key: str) -> int | None:
+    raw = env.get(key, "").strip()
+    if not raw:
+        return None
+    port = _int(env, key, 0)
+    if not 0 <= port <= 65535:
+        raise SystemExit(f"{key} is a TCP port (0 to 65535), not {raw!r}")
+    return port
+
+
 def _ids(env: Mapping[str, str], key: str) -> tuple[int, ...] | None:
     raw = env.get(key, "").strip()
     if not raw:
@@ -69,6 +79,10 @@ class Config:
     log_level: str = "INFO"  # LOG_LEVEL
     tournament_role: str | None = None  # TOURNAMENT_ROLE: a role (name or id) of organizers
     images_dir: Path = field(default_factory=lambda: Path("boards"))  # IMAGES_DIR (terminal)
+    metrics_port: int | None = None  # METRICS_PORT: /healthz and /metrics (off when unset)
+    metrics_host: str = "127.0.0.1"  # METRICS_HOST (0.0.0.0 in a container)
+    analysis_processes: int = field(default_factory=lambda: os.cpu_count() or 1)
+    # ANALYSIS_PROCESSES: worker processes for reviews (0: in a thread of the bot's process)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
@@ -87,6 +101,9 @@ class Config:
             log_level=env.get("LOG_LEVEL", "INFO").upper(),
             tournament_role=env.get("TOURNAMENT_ROLE", "").strip() or None,
             images_dir=Path(env.get("IMAGES_DIR", "boards")),
+            metrics_port=_port(env, "METRICS_PORT"),
+            metrics_host=env.get("METRICS_HOST", "").strip() or "127.0.0.1",
+            analysis_processes=max(0, _int(env, "ANALYSIS_PROCESSES", os.cpu_count() or 1)),
         )
 
     @property

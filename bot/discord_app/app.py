@@ -61,13 +61,19 @@ def run_bot(config: Config) -> int:
     if not config.token:
         print("DISCORD_TOKEN is not set.", file=sys.stderr)
         return 2
+    from bot import heavy
+    from bot.ops.server import serving
+
     bot = create_bot(config)
+    heavy.tune_process()
+    heavy.POOLS.use_processes(config.analysis_processes)  # reviews off the bot's GIL
 
     async def main() -> None:
         loop = asyncio.get_running_loop()
         with contextlib.suppress(NotImplementedError, RuntimeError):  # Windows has no SIGTERM
             loop.add_signal_handler(signal.SIGTERM, lambda: asyncio.ensure_future(bot.close()))
-        async with bot:
+        factory = bot.service.factory
+        async with bot, serving(config.metrics_port, factory, config.metrics_host):
             await bot.start(config.token or "")
 
     try:

@@ -67,7 +67,12 @@ def _callback(spec: Command) -> Callback:
         actor, where = who(interaction)
         kwargs = {o.keyword: _service_value(o, values.get(o.name, o.default)) for o in spec.options}
         method = getattr(interaction.client.service, method_name)
-        await answer(interaction, lambda: method(actor, where, **kwargs), private=spec.private)
+        await answer(
+            interaction,
+            lambda: method(actor, where, **kwargs),
+            private=spec.private,
+            analysis=spec.lane,
+        )
 
     interaction = inspect.Parameter(
         "interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction

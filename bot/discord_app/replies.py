@@ -5,7 +5,9 @@ Discord wants every interaction acknowledged within 3 seconds. The service usual
 few milliseconds, but it may block (database, picture, the computer thinking), so it always runs
 in a thread; :func:`answer` waits for it ``bot.defer_after`` seconds at most, then defers and
 sends the reply when it comes. Answering directly when the work is fast saves a round trip, and
-lets a refusal be ephemeral even for a command whose success is public.
+lets a refusal be ephemeral even for a command whose success is public. When the work cannot
+start at once (every thread of its pool is taken: the process is saturated), it defers at once:
+the player sees the loading state immediately instead of nothing for up to a second.
 """
 
 from __future__ import annotations
@@ -13,13 +15,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import replace
 from io import BytesIO
-from typing import Any
+from typing import Any, Literal
 
 import discord
 
+from bot import heavy
 from bot.discord_app.components import build_view
 from bot.discord_app.together import (
     can_open_threads,
@@ -28,6 +31,7 @@ from bot.discord_app.together import (
     send_posts,
 )
 from bot.i18n import language, t
+from bot.ops import metrics
 from bot.service import Actor, Reply, Where
 
 __all__ = ["answer", "apologize", "deliver", "report_error", "user_actor", "who"]
@@ -97,15 +101,26 @@ async def answer(
     *,
     component: bool = False,
     private: bool = False,
+    analysis: Literal["analysis", "hints"] | None = None,
+    key: Hashable | None = None,
 ) -> None:
     """Run ``call`` (a service method) in a thread and show its reply.
 
     :param component: the interaction is a button or select press (replies may edit its message).
     :param private: the reply is always ephemeral (a deferral is then ephemeral too).
+    :param analysis: heavy work, run in that bounded pool of :data:`bot.heavy.POOLS` (reviews:
+        ``analysis``; ``hints``), which may refuse it at once ("busy"), never in the threads of
+        ordinary interactions.
+    :param key: with ``analysis``, requests with the same key share one computation.
     """
-    budget: float = getattr(interaction.client, "defer_after", 1.0)
     started = time.perf_counter()
-    work = asyncio.ensure_future(asyncio.to_thread(call))
+    work, crowded = await _start(interaction, call, analysis, key, component, private)
+    if work is None:  # refused at once: the lane is full
+        return
+    # The reply waits ``defer_after`` at most before a deferral; none at all when the work
+    # cannot start at once (every thread of its pool taken): the player sees Discord's
+    # "thinking" state now rather than nothing, and the reply follows.
+    budget: float = 0.0 if crowded else getattr(interaction.client, "defer_after", 1.0)
     if budget > 0:
         await asyncio.wait({work}, timeout=budget)
     deferred = not work.done()
@@ -115,6 +130,16 @@ async def answer(
         else:
             await interaction.response.defer(thinking=True, ephemeral=private)
     reply = await work
+    await _show(interaction, reply, component=component, private=private)
+    kind = "analysis" if analysis else "ordinary"
+    _record(interaction, kind, reply, time.perf_counter() - started, deferred, private)
+
+
+async def _show(
+    interaction: discord.Interaction[Any], reply: Reply, *, component: bool, private: bool
+) -> None:
+    """Show the reply: in the game's new thread when it opens one, else where it was asked;
+    then the turn ping, the follow-ups and the messages for other channels."""
     if not await open_game_thread(interaction, reply, component=component):
         message_id = await deliver(
             interaction, reply, component=component, deferred_private=private
@@ -123,14 +148,52 @@ async def answer(
         await _ping(interaction, reply)
     await _followups(interaction, reply)
     await send_posts(interaction.client, reply)
+
+
+def _record(
+    interaction: discord.Interaction[Any],
+    kind: str,
+    reply: Reply,
+    seconds: float,
+    deferred: bool,
+    private: bool,
+) -> None:
+    """Count an answered interaction in the metrics and log it (deferred ones at INFO)."""
+    refused = reply.ephemeral and not private  # a private answer is not always a refusal
+    metrics.observe(kind, seconds, "refused" if refused else "ok", deferred=deferred)
     log.log(
         logging.INFO if deferred else logging.DEBUG,
         "%s by %s answered in %.0f ms%s",
         _what(interaction),
         interaction.user.id,
-        (time.perf_counter() - started) * 1000,
+        seconds * 1000,
         " (deferred)" if deferred else "",
     )
+
+
+async def _start(
+    interaction: discord.Interaction[Any],
+    call: Callable[[], Reply],
+    analysis: Literal["analysis", "hints"] | None,
+    key: Hashable | None,
+    component: bool,
+    private: bool,
+) -> tuple[asyncio.Future[Reply] | None, bool]:
+    """Start ``call`` in its pool: (its future, whether it must wait for a thread), or (None,
+    False) when its analysis lane refused it (the "busy" reply is then shown)."""
+    if not analysis:
+        crowded = heavy.POOLS.crowded()
+        return asyncio.ensure_future(heavy.POOLS.ordinary_call(call)), crowded
+    pool: heavy.HeavyPool = getattr(heavy.POOLS, analysis)
+    crowded = pool.crowded()
+    try:
+        return pool.submit(call, key=key, user=interaction.user.id), crowded
+    except heavy.Busy as busy:
+        lang = language(str(interaction.locale) if interaction.locale else None)
+        refusal = Reply(t(busy.key, lang), ephemeral=True)
+        await deliver(interaction, refusal, component=component, deferred_private=private)
+        metrics.observe("analysis", 0.0, "busy")
+        return None, False
 
 
 async def _ping(interaction: discord.Interaction[Any], reply: Reply) -> None:
@@ -253,6 +316,7 @@ async def apologize(interaction: discord.Interaction[Any]) -> None:
 
 async def report_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
     """Log an unexpected error with its context and apologize to the player."""
+    metrics.error()
     original = getattr(error, "original", error)
     log.error(
         "%s failed (user %s, channel %s)",

@@ -680,6 +680,8 @@ MESSAGES: dict[str, str] = {
     "help.daily": "la position du jour dans ce salon, à une heure de votre fuseau (gestionnaires du serveur).",
     # -- adaptateur Discord -------------------------------------------------------------------------
     "discord.apology": "Désolé, quelque chose s’est mal passé de mon côté et rien n’a été modifié. Réessayez ; si cela se reproduit, prévenez la personne qui gère le bot.",
+    "busy.full": "Le bot est occupé à analyser d’autres parties : rien n’a été modifié. Réessayez dans une minute.",
+    "busy.user": "Votre analyse précédente est encore en cours de calcul : attendez sa réponse avant d’en demander une autre.",
     # -- terminal ---------------------------------------------------------------------------------
     "terminal.welcome": "Le backgammon dans le terminal. Vous êtes {name}. Tapez {help} pour les commandes, {play} pour jouer contre l’ordinateur, {as_command} NOM pour changer de joueur, {quit} pour quitter.",
     "terminal.error": "Erreur inattendue : {detail}",

@@ -1,8 +1,10 @@
 """Hints, post-game reviews and exports: what strong players come back for.
 
 The computing (a hint takes tens of milliseconds, a review about a second) runs in the calling
-thread, which adapters keep off the event loop; a review is computed once per game and cached in
-the database, outside the game's unit of work, so it never holds up play.
+thread, which adapters keep off the event loop (the Discord adapter in the bounded lanes of
+:mod:`bot.heavy`, named by the command table); a review is computed once per game (single
+flight: a second request waits for the first), in a worker process when the bot runs them, and
+cached in the database, outside the game's unit of work, so it never holds up play.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from bot import heavy
 from bot.i18n import number, t
 from bot.service.deps import Deps, answers
 from bot.service.model import Seat, Table, UiState
@@ -106,9 +109,15 @@ class Analysis:
                 raise Refusal("review.not_finished", id=row.id)
             cached = None if going_on else row.review
             row_id = row.id
+            moment = row.version if going_on else None  # a game in progress moves on
         review = Review.from_dict(cached) if cached else None
         if review is None:
-            review = review_match(table.match, plies=REVIEW_PLIES)
+            # One computation per game and moment (a second request waits for the first's
+            # result), in a worker process when the bot runs them (a review holds the GIL).
+            review = heavy.POOLS.flights.run(
+                ("review", row_id, moment),
+                lambda: heavy.POOLS.analyse(review_match, table.match, plies=REVIEW_PLIES),
+            )
             if not going_on:  # a game in progress changes: its review is never kept
                 self._cache_review(row_id, review.to_dict())
                 if self.harvest is not None:  # its blunders become puzzles (bot.service.puzzles)
@@ -128,7 +137,7 @@ class Analysis:
             try:
                 with self.deps.unit() as s:
                     table = load_table(self.deps, s, game_repo.get_game(s, game_id))
-                review = review_match(table.match, plies=REVIEW_PLIES)
+                review = heavy.POOLS.analyse(review_match, table.match, plies=REVIEW_PLIES)
             except Exception:
                 log.exception("reviewing game %s failed", game_id)
                 self._failed.add(game_id)
@@ -140,7 +149,7 @@ class Analysis:
 
     def _cache_review(self, game_id: int, data: dict[str, Any]) -> None:
         # A unit of work of its own, touching only the cache column: play is never held up, and
-        # a lost race (two reviews at once) only computes the same review twice.
+        # a lost race (two processes reviewing at once) only computes the same review twice.
         try:
             with self.deps.unit() as s:
                 game_repo.cache_review(s, game_id, data)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import Literal
 
 from bot.i18n import CATALOGS, t
 from bot.service.customid import Answer, Press
@@ -98,6 +99,9 @@ class Command:
     :param help_discord: a help key for Discord when it says more there (autocomplete).
     :param manager: shown by Discord to members who may manage the server only (the service
         checks it again).
+    :param lane: heavy analysis: the adapter runs it in that bounded pool of
+        :data:`bot.heavy.POOLS` (``analysis`` for reviews, ``hints``), which may answer "busy" at
+        once, never in the threads of ordinary interactions.
     """
 
     name: str
@@ -108,6 +112,7 @@ class Command:
     surface: Surface = Surface.BOTH
     help_discord: str | None = None
     manager: bool = False
+    lane: Literal["analysis", "hints"] | None = None
 
     @property
     def help(self) -> str:
@@ -200,8 +205,8 @@ COMMANDS: tuple[Command, ...] = (
     # Without a value, /resign asks what to offer (the Resign button's menu).
     Command("resign", "resign", (Option("value", Kind.INTEGER, choices=_RESIGN),)),
     # Analysis
-    Command("hint", "hint", private=True),
-    Command("review", "review", (_GAME,)),
+    Command("hint", "hint", private=True, lane="hints"),
+    Command("review", "review", (_GAME,), lane="analysis"),
     Command("export", "export", (_GAME,), private=True),
     # Information
     Command("leaderboard", "leaderboard", (Option("scope", default="server", choices=_SCOPES),)),

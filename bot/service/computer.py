@@ -9,6 +9,7 @@ import logging
 from collections.abc import Callable
 from functools import lru_cache
 
+from bot import heavy
 from bot.service.model import Notes
 from engine import Game, Phase
 from engine.bots import ComputerPlayer, get_bot
@@ -86,7 +87,8 @@ def _after_roll(
 
 def _play(game: Game, seat: int, bot: ComputerPlayer, notes: Notes, name: str) -> None:
     dice = game.partial.dice
-    play = bot.choose_play(game.position, dice, game.context(seat))
+    # On the bounded search threads: a stream of world-class moves cannot take every core.
+    play = heavy.compute(lambda: bot.choose_play(game.position, dice, game.context(seat)))
     if play is None:  # cannot happen: the engine passes by itself when no play exists
         raise RuntimeError("the computer found no play where the engine has one")
     game.play(play)

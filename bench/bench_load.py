@@ -1,0 +1,738 @@
+"""Load (issue 19): many concurrent games in one bot process, through the Discord adapter.
+
+``python -m bench load [--quick]`` builds the real bot (``create_bot``: the slash commands built
+from the command table, dynamic components, the adapter's ``answer``/``deliver``) on a fresh
+database and drives it with fake interactions in-process: M concurrent games, each in its own
+channel. People press buttons at human pace (an exponential think time between presses), a few games
+at machine pace; a share of the games is against the computer at world class (each hand-over makes
+it think); players ask for ``/hint`` now and then, and four reviewers ask for ``/review`` of long
+finished games without a break (the cached review is cleared first, so each one is computed).
+
+SimCord (what ``tests/bot/test_discord_sim.py`` uses) is not used here: each of its interactions
+waits until the whole bot is idle ("settles"), so it serializes interactions and cannot model
+concurrent games. The fake interaction below implements what the adapter calls (``response``:
+``defer``/``send_message``/``edit_message``; ``followup.send``; ``edit_original_response``) and
+timestamps it; Discord's own latency is left out (zero).
+
+Figures, for M = 10, 100 and 1,000 concurrent games (the games accumulate: each size adds games
+to the last), measured over a window of steady load:
+
+- ordinary actions (presses in games between people): first response (the first callback to
+  Discord: the answer or a deferral) and final answer (the message shown), p50/p95/p99/max;
+- presses in games against the computer (including its world-class move), reviews and hints;
+- actions per second, event-loop lag (a ticker task sleeping 5 ms: longest delay and p99),
+  memory (RSS), and answers later than Discord's 3 seconds;
+- how each grows from 10 to 1,000 games.
+
+Then the throughput of ordinary actions at machine pace (no think time, no computer), on SQLite
+and, when ``TEST_POSTGRES_URL`` is set, on PostgreSQL with one process and with two processes
+(separate interpreters, run with ``python -m bench.bench_load --throughput``).
+
+Environment: ``BENCH_LOAD_SIZES`` (e.g. ``10,100``) and ``BENCH_LOAD_SECONDS`` override the sizes
+and the measuring window; ``BENCH_LOAD_SWITCH_INTERVAL`` sets the GIL's switch interval
+(``sys.setswitchinterval``; by default what ``run_bot`` sets, :func:`bot.heavy.tune_process`);
+``BENCH_LOAD_UNTUNED=1`` leaves the process as Python starts it (switch interval, malloc arenas);
+``BENCH_LOAD_CROWD`` sets ``heavy.POOLS.crowd`` (presses in flight from which a new one is
+acknowledged at once).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextvars
+import gc
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import discord
+
+from bench.common import Figure, check, percentile
+from bot.config import Config
+from bot.service import Actor, Reply, Service, Where
+from db.connection import make_engine, make_session_factory
+from db.migrate import upgrade
+
+DISCORD_LIMIT = 3.0  # seconds: Discord drops an interaction not acknowledged by then
+COMPUTER_SHARE = 0.2  # games against the computer at world class
+MACHINE_GAMES = 3  # games whose players press at machine pace (scripts), whatever the size
+HUMAN_THINK = 30.0  # seconds between two presses of a game at human pace (mean)
+MACHINE_THINK = 0.2
+HINT_SHARE = 0.05  # presses preceded by a /hint
+REVIEWERS = 4
+
+# -- fake Discord --------------------------------------------------------------------------------
+
+
+@dataclass
+class Timing:
+    """When the adapter first answered Discord, and when it showed the reply."""
+
+    start: float
+    first: float | None = None
+    final: float | None = None
+    reply: Reply | None = None
+
+
+_BOX: contextvars.ContextVar[Timing] = contextvars.ContextVar("bench_load_box")
+
+
+class _User:
+    def __init__(self, actor: Actor) -> None:
+        self.id = actor.id
+        self.display_name = actor.name
+        self.bot = False
+
+
+class _Command:
+    def __init__(self, name: str) -> None:
+        self.qualified_name = name
+
+
+class _Response:
+    def __init__(self, timing: Timing, sent: list[str]) -> None:
+        self._timing = timing
+        self._done = False
+        self._sent = sent
+
+    def is_done(self) -> bool:
+        return self._done
+
+    def _respond(self, final: bool) -> None:
+        now = time.perf_counter()
+        self._done = True
+        if self._timing.first is None:
+            self._timing.first = now
+        if final and self._timing.final is None:
+            self._timing.final = now
+
+    async def defer(self, **_: Any) -> None:
+        self._respond(final=False)
+
+    async def send_message(self, content: str = "", **_: Any) -> None:
+        self._sent.append(content)
+        self._respond(final=True)
+
+    async def edit_message(self, *, content: str = "", **_: Any) -> None:
+        self._sent.append(content)
+        self._respond(final=True)
+
+
+class _Followup:
+    def __init__(self, timing: Timing, sent: list[str]) -> None:
+        self._timing = timing
+        self._sent = sent
+
+    async def send(self, content: str = "", **_: Any) -> SimpleNamespace:
+        self._sent.append(content)
+        if self._timing.final is None:
+            self._timing.final = time.perf_counter()
+        return SimpleNamespace(id=len(self._sent))  # the message posted (its id)
+
+
+class FakeInteraction:
+    """What :mod:`bot.discord_app.replies` reads and calls on an interaction."""
+
+    _ids = 0
+
+    def __init__(
+        self, client: Any, actor: Actor, where: Where, custom_id: str | None, command: str | None
+    ) -> None:
+        FakeInteraction._ids += 1
+        self.id = FakeInteraction._ids
+        self.client = client
+        self.user = _User(actor)
+        self.locale = None
+        self.guild_locale = None
+        self.channel_id = where.channel_id
+        self.guild_id = where.guild_id
+        self.command = _Command(command) if command else None
+        self.data = {"custom_id": custom_id} if custom_id else {}
+        self.timing = Timing(time.perf_counter())
+        self.sent: list[str] = []  # the contents shown, in order
+        self.response = _Response(self.timing, self.sent)
+        self.followup = _Followup(self.timing, self.sent)
+
+    async def edit_original_response(self, *, content: str = "", **_: Any) -> SimpleNamespace:
+        self.sent.append(content)
+        if self.timing.final is None:
+            self.timing.final = time.perf_counter()
+        return SimpleNamespace(id=self.id)  # the message edited (its id)
+
+    async def delete_original_response(self) -> None:
+        return None
+
+    # A server channel where the bot is installed but opens no thread (the games stay here),
+    # pressed by members who manage nothing.
+    channel = None
+    message = None
+    permissions = discord.Permissions.none()
+    app_permissions = discord.Permissions.none()
+
+    def is_user_integration(self) -> bool:
+        return False
+
+    def is_guild_integration(self) -> bool:
+        return True
+
+
+def slash(bot: Any, name: str) -> Any:
+    """The bot's slash command ``name`` (its English name), as built from the command table:
+    its ``callback(interaction, **options)`` is what Discord's invocation runs."""
+    command = bot.tree.get_command(name)
+    if command is None:
+        raise LookupError(f"no slash command {name!r}")
+    return command
+
+
+class RecordingService:
+    """The service, with each reply also handed to the interaction that asked (to choose the
+    next press from the buttons the player would see)."""
+
+    def __init__(self, real: Service) -> None:
+        self._real = real
+
+    def __getattr__(self, name: str) -> Any:
+        attr = getattr(self._real, name)
+        if not callable(attr):
+            return attr
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            result = attr(*args, **kwargs)
+            box = _BOX.get(None)
+            if box is not None and isinstance(result, Reply):
+                box.reply = result
+            return result
+
+        return call
+
+
+# -- the load ------------------------------------------------------------------------------------
+
+
+@dataclass
+class Samples:
+    first: list[float] = field(default_factory=list)
+    final: list[float] = field(default_factory=list)
+
+    def add(self, timing: Timing) -> None:
+        end = timing.final or time.perf_counter()
+        self.first.append(((timing.first or end) - timing.start) * 1000)
+        self.final.append((end - timing.start) * 1000)
+
+
+@dataclass
+class Stats:
+    ordinary: Samples = field(default_factory=Samples)
+    computer: Samples = field(default_factory=Samples)
+    review: Samples = field(default_factory=Samples)
+    hint: Samples = field(default_factory=Samples)
+    lags: list[float] = field(default_factory=list)
+    errors: int = 0
+    refused: int = 0
+
+    def late(self) -> int:
+        everything = [*self.ordinary.final, *self.computer.final, *self.hint.final]
+        firsts = [*self.ordinary.first, *self.computer.first, *self.hint.first, *self.review.first]
+        return sum(1 for ms in firsts if ms > DISCORD_LIMIT * 1000) + sum(
+            1 for ms in everything if ms > 15 * 60 * 1000
+        )
+
+
+@dataclass
+class Table:
+    """One game as the load sees it."""
+
+    where: Where
+    people: dict[int, Actor]
+    computer: bool
+    think: float
+    reply: Reply
+
+
+class Load:
+    """The bot under load: games, reviewers, a ticker."""
+
+    def __init__(self, bot: Any, service: Service) -> None:
+        self.bot = bot
+        self.service = service
+        self.stats = Stats()
+        self.tables: list[Table] = []
+        self.finished: list[int] = []
+        self.stop = asyncio.Event()
+        self.rng = random.Random(19)
+        self.next_id = 1_000_000
+
+    def _new_id(self) -> int:
+        self.next_id += 1
+        return self.next_id
+
+    # -- setup (not measured) -----------------------------------------------------------------
+
+    def add_games(self, count: int, *, computer_share: float, machine: int = 0) -> None:
+        """Open ``count`` games (each in a channel of its own) through the service, the first
+        ``machine`` of them played at machine pace."""
+        for n in range(count):
+            where = Where(channel_id=self._new_id(), guild_id=7)
+            think = MACHINE_THINK if n < machine else HUMAN_THINK
+            if self.rng.random() < computer_share:
+                ann = Actor(self._new_id(), f"p{self.next_id}")
+                reply = self.service.play(ann, where, level="world class")
+                self.tables.append(Table(where, {ann.id: ann}, True, think, reply))
+            else:
+                ann = Actor(self._new_id(), f"p{self.next_id}")
+                ben = Actor(self._new_id(), f"p{self.next_id}")
+                made = self.service.challenge(ann, where, ben, rated=False)
+                accept = next(b for b in made.buttons if b.label == "Accept")
+                reply = self.service.press(ben, where, accept.custom_id)
+                self.tables.append(Table(where, {ann.id: ann, ben.id: ben}, False, think, reply))
+
+    def finish_games(self, count: int) -> None:
+        """Play ``count`` games between people to the end at once, for the reviewers."""
+        for _ in range(count):
+            ann = Actor(self._new_id(), f"r{self.next_id}")
+            ben = Actor(self._new_id(), f"r{self.next_id}")
+            where = Where(channel_id=self._new_id(), guild_id=7)
+            made = self.service.challenge(ann, where, ben, points=1, rated=False)
+            accept = next(b for b in made.buttons if b.label == "Accept")
+            board = self.service.press(ben, where, accept.custom_id)
+            for _ in range(3000):
+                if board.game_id is not None and any(b.label == "Rematch" for b in board.buttons):
+                    break
+                actor = ann if board.mentions and board.mentions[0] == ann.id else ben
+                label = _choose(board)
+                if label is None:
+                    board = self.service.board(actor, where)
+                    continue
+                button = next(b for b in board.buttons if b.label == label and not b.disabled)
+                answer = self.service.press(actor, where, button.custom_id)
+                board = answer if not answer.ephemeral else self.service.board(actor, where)
+            assert board.game_id is not None
+            self.finished.append(board.game_id)
+
+    # -- measured work ------------------------------------------------------------------------
+
+    async def _press(self, table: Table, actor: Actor, custom_id: str) -> Timing:
+        from bot.discord_app.components import _press
+
+        interaction = FakeInteraction(self.bot, actor, table.where, custom_id, None)
+        _BOX.set(interaction.timing)
+        await _press(interaction, custom_id)  # type: ignore[arg-type]
+        return interaction.timing
+
+    async def _command(self, actor: Actor, where: Where, name: str, **options: Any) -> Timing:
+        interaction = FakeInteraction(self.bot, actor, where, None, name)
+        _BOX.set(interaction.timing)
+        try:
+            await slash(self.bot, name).callback(interaction, **options)
+        except Exception as error:
+            self.stats.errors += 1
+            if self.stats.errors == 1:  # say what broke, once per level
+                print(f"  /{name} failed: {error!r}", file=sys.stderr, flush=True)
+        return interaction.timing
+
+    async def play(self, table: Table) -> None:
+        """Press buttons in one game until told to stop; start a new game when one ends."""
+        await asyncio.sleep(self.rng.uniform(0, table.think))
+        while not self.stop.is_set():
+            reply = table.reply
+            if any(b.label == "Rematch" for b in reply.buttons):
+                actor = next(iter(table.people.values()))
+                label: str | None = "Rematch"
+            else:
+                ids = [i for i in reply.mentions if i in table.people]
+                actor = table.people[ids[0]] if ids else next(iter(table.people.values()))
+                label = _choose(reply)
+            if label is None:
+                table.reply = await asyncio.to_thread(self.service.board, actor, table.where)
+                if table.reply.ephemeral:
+                    return  # the game is gone: this table stops
+                await asyncio.sleep(table.think)
+                continue
+            if not table.computer and self.rng.random() < HINT_SHARE:
+                self.stats.hint.add(await self._command(actor, table.where, "hint"))
+            button = next(b for b in reply.buttons if b.label == label and not b.disabled)
+            timing = await self._press(table, actor, button.custom_id)
+            (self.stats.computer if table.computer else self.stats.ordinary).add(timing)
+            if timing.reply is None:
+                self.stats.errors += 1
+            elif timing.reply.ephemeral:
+                self.stats.refused += 1
+                table.reply = await asyncio.to_thread(self.service.board, actor, table.where)
+            else:
+                table.reply = timing.reply
+            if table.think > 0:
+                await asyncio.sleep(min(self.rng.expovariate(1 / table.think), table.think * 5))
+            else:
+                await asyncio.sleep(0)
+
+    async def review(self, index: int) -> None:
+        """One reviewer: /review a long finished game, again and again (cache cleared)."""
+        from sqlalchemy import update
+
+        from db.models import Game as GameRow
+
+        reviewer = Actor(self._new_id(), f"reviewer{index}")
+        where = Where(channel_id=self._new_id(), guild_id=7)
+        n = index
+        while not self.stop.is_set():
+            game_id = self.finished[n % len(self.finished)]
+            n += REVIEWERS
+
+            def clear(game_id: int = game_id) -> None:
+                with self.service.factory.begin() as s:
+                    s.execute(update(GameRow).where(GameRow.id == game_id).values(review=None))
+
+            await asyncio.to_thread(clear)
+            self.stats.review.add(await self._command(reviewer, where, "review", game=game_id))
+
+    async def ticker(self) -> None:
+        """The event loop's lag: how late a 5 ms sleep wakes up."""
+        step = 0.005
+        last = time.perf_counter()
+        while not self.stop.is_set():
+            await asyncio.sleep(step)
+            now = time.perf_counter()
+            self.stats.lags.append((now - last - step) * 1000)
+            last = now
+
+
+def _choose(reply: Reply) -> str | None:
+    labels = [b.label for b in reply.buttons if not b.disabled]
+    for wanted in ("Confirm", "Take", "Roll", "Reject", "Accept"):
+        if wanted in labels:
+            return wanted
+    points = [x for x in labels if x.isdigit() or x == "Bar"]
+    return points[0] if points else None
+
+
+def rss_mb(pid: int | str = "self") -> float:
+    """Resident memory of this process, or of process ``pid`` (Linux; 0 elsewhere)."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+def workers_rss_mb() -> float:
+    """Resident memory of this process's children (the review worker processes)."""
+    import multiprocessing
+
+    return sum(rss_mb(child.pid or 0) for child in multiprocessing.active_children())
+
+
+# -- runs ----------------------------------------------------------------------------------------
+
+
+@dataclass
+class Level:
+    games: int
+    seconds: float
+    stats: Stats
+    rss: float
+    workers: float = 0.0  # the review worker processes' RSS
+    cpu: float = 0.0  # CPU seconds of this process (every thread) over the window
+
+    def actions_per_second(self) -> float:
+        presses = len(self.stats.ordinary.final) + len(self.stats.computer.final)
+        return presses / self.seconds
+
+
+def _open(db_url: str) -> tuple[Any, Service, Any]:
+    from bot.discord_app import create_bot
+
+    try:  # as run_bot does: reviews in worker processes (ANALYSIS_PROCESSES)
+        from bot import heavy
+
+        processes = getattr(Config.from_env(), "analysis_processes", 0)
+        if not os.environ.get("BENCH_LOAD_UNTUNED"):  # as run_bot does, unless told not to
+            heavy.tune_process()
+        switch = os.environ.get("BENCH_LOAD_SWITCH_INTERVAL")  # seconds, to try the GIL's
+        if switch:
+            sys.setswitchinterval(float(switch))
+        crowd = os.environ.get("BENCH_LOAD_CROWD")  # presses in flight before deferring at once
+        if crowd:
+            heavy.POOLS.crowd = int(crowd)
+        heavy.POOLS.use_processes(processes)
+    except ImportError:  # before the heavy pools existed
+        pass
+
+    engine = make_engine(db_url)
+    upgrade(engine)
+    service = Service(make_session_factory(engine))
+    bot = create_bot(Config(shard_count=1), service=RecordingService(service))  # type: ignore[arg-type]
+    return bot, service, engine
+
+
+async def _start(bot: Any) -> None:
+    """What starting the bot does here: cogs, components, warm-up (no timer sweep: it waits
+    for a Discord connection)."""
+    await bot.setup_hook()
+    timers = bot.get_cog("Timers")
+    if timers is not None:
+        timers.sweep.cancel()
+
+
+def _check_tasks(results: list[Any]) -> None:
+    for result in results:
+        if isinstance(result, BaseException) and not isinstance(result, asyncio.CancelledError):
+            print(f"  a load task failed: {result!r}", file=sys.stderr)
+
+
+async def _levels(db_url: str, sizes: list[int], seconds: float, reviews: bool) -> list[Level]:
+    bot, service, engine = _open(db_url)
+    await _start(bot)
+    load = Load(bot, service)
+    if reviews:
+        await asyncio.to_thread(load.finish_games, REVIEWERS)
+    levels = []
+    tasks: list[asyncio.Task[None]] = []
+    try:
+        for size in sizes:
+            await asyncio.to_thread(
+                load.add_games,
+                size - len(load.tables),
+                computer_share=COMPUTER_SHARE,
+                machine=0 if load.tables else MACHINE_GAMES,
+            )
+            gc.collect()
+            load.stop.clear()
+            load.stats = Stats()
+            tasks = [asyncio.create_task(load.play(table)) for table in load.tables]
+            tasks.append(asyncio.create_task(load.ticker()))
+            if reviews:
+                tasks += [asyncio.create_task(load.review(i)) for i in range(REVIEWERS)]
+            await asyncio.sleep(min(HUMAN_THINK, seconds) / 3)  # ramp up, not measured
+            load.stats = Stats()
+            started, cpu = time.perf_counter(), time.process_time()
+            await asyncio.sleep(seconds)
+            elapsed = time.perf_counter() - started
+            stats = load.stats
+            level = Level(size, elapsed, stats, rss_mb(), workers_rss_mb())
+            level.cpu = time.process_time() - cpu
+            levels.append(level)
+            load.stop.set()
+            _check_tasks(await asyncio.gather(*tasks, return_exceptions=True))
+            print(f"  {size} games: {_summary(levels[-1])}", file=sys.stderr, flush=True)
+    finally:
+        load.stop.set()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await asyncio.to_thread(engine.dispose)
+    return levels
+
+
+def _summary(level: Level) -> str:
+    s = level.stats
+    o = s.ordinary.first or [0.0]
+    return (
+        f"{level.actions_per_second():.1f} actions/s, ordinary first p95 "
+        f"{percentile(o, 95):.0f} ms, lag max {max(s.lags or [0]):.0f} ms, "
+        f"{len(s.review.final)} reviews, rss {level.rss:.0f} MB, errors {s.errors}"
+    )
+
+
+def _p(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    return max(values) if q >= 100 else percentile(values, q)
+
+
+def _figures(levels: list[Level]) -> list[Figure]:
+    out: list[Figure] = []
+    largest = max(level.games for level in levels)
+    for level in levels:
+        s = level.stats
+        tag = f"{level.games} games"
+        target = level.games == largest and level.games >= 1000
+
+        def fig(
+            name: str,
+            value: float,
+            unit: str,
+            bound: float | None,
+            tag: str = tag,
+            target: bool = target,
+        ) -> None:
+            if target and bound is not None:
+                out.append(check("load", f"{tag}: {name}", value, unit, at_most=bound))
+            else:
+                out.append(Figure("load", f"{tag}: {name}", value, unit))
+
+        fig("actions per second (presses)", level.actions_per_second(), "/s", None)
+        # What the process used (the bot, the searches and the simulated players; not the
+        # review workers): how close it came to the machine's cores.
+        fig("CPU of the process (cores)", level.cpu / level.seconds, "", None)
+        for q in (50, 95, 99, 100):
+            label = "max" if q == 100 else f"p{q}"
+            bound = {95: 50.0, 99: 150.0}.get(q)
+            fig(f"ordinary first response {label}", _p(s.ordinary.first, q), "ms", bound)
+        for q in (50, 95, 99, 100):
+            label = "max" if q == 100 else f"p{q}"
+            fig(f"ordinary final answer {label}", _p(s.ordinary.final, q), "ms", None)
+        fig("vs world class: final answer p95", _p(s.computer.final, 95), "ms", None)
+        fig("vs world class: final answer max", _p(s.computer.final, 100), "ms", None)
+        fig("vs world class: presses answered", len(s.computer.final), "", None)
+        fig("hints: final answer p95", _p(s.hint.final, 95), "ms", None)
+        fig("reviews: final answer p50", _p(s.review.final, 50), "ms", None)
+        fig("reviews done", len(s.review.final), "", None)
+        fig("event-loop lag max", _p(s.lags, 100), "ms", None)
+        fig("event-loop lag p99", _p(s.lags, 99), "ms", 20.0)
+        fig("memory (RSS)", level.rss, "MB", 1024.0)
+        fig("memory of the review worker processes (RSS)", level.workers, "MB", None)
+        fig("first responses later than 3 s", s.late(), "", 0.0)
+        fig("errors", s.errors, "", 0.0)
+    if len(levels) >= 2:
+        a, b = levels[0], levels[-1]
+        grow = f"growth {a.games}->{b.games} games"
+
+        def ratio(x: float, y: float) -> float:
+            return y / x if x else 0.0
+
+        out.append(
+            Figure(
+                "load",
+                f"{grow}: ordinary first p95",
+                ratio(_p(a.stats.ordinary.first, 95), _p(b.stats.ordinary.first, 95)),
+                "x",
+            )
+        )
+        lag = ratio(_p(a.stats.lags, 99), _p(b.stats.lags, 99))
+        out.append(Figure("load", f"{grow}: lag p99", lag, "x"))
+        out.append(Figure("load", f"{grow}: memory", b.rss - a.rss, "MB"))
+        per_game = (b.rss - a.rss) / (b.games - a.games) * 1024
+        out.append(Figure("load", f"{grow}: memory per game", per_game, "kB"))
+    return out
+
+
+# -- throughput (machine pace, people only) ------------------------------------------------------
+
+
+async def _throughput(db_url: str, games: int, seconds: float, offset: int) -> dict[str, float]:
+    bot, service, engine = _open(db_url)
+    await _start(bot)
+    load = Load(bot, service)
+    load.next_id = offset
+    load.rng = random.Random(offset)
+    try:
+        await asyncio.to_thread(load.add_games, games, computer_share=0.0, machine=games)
+        for table in load.tables:
+            table.think = 0.0
+        tasks = [asyncio.create_task(load.play(table)) for table in load.tables]
+        await asyncio.sleep(1.0)
+        load.stats = Stats()
+        started = time.perf_counter()
+        await asyncio.sleep(seconds)
+        elapsed = time.perf_counter() - started
+        done = len(load.stats.ordinary.final)
+        p95 = _p(load.stats.ordinary.final, 95)
+        load.stop.set()
+        _check_tasks(await asyncio.gather(*tasks, return_exceptions=True))
+    finally:
+        await asyncio.to_thread(engine.dispose)
+    return {"actions": done, "seconds": elapsed, "p95": p95, "errors": load.stats.errors}
+
+
+def _spawn(db_url: str, games: int, seconds: float, offsets: list[int]) -> float:
+    """Actions per second of ordinary presses summed over one process per offset, run at once."""
+    procs = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "bench.bench_load",
+                "--throughput",
+                "--db",
+                db_url,
+                "--games",
+                str(games),
+                "--seconds",
+                str(seconds),
+                "--offset",
+                str(offset),
+            ],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for offset in offsets
+    ]
+    total = 0.0
+    for proc in procs:
+        out, _ = proc.communicate()
+        result = json.loads(out.strip().splitlines()[-1])
+        total += result["actions"] / result["seconds"]
+    return total
+
+
+def _pg_url() -> str | None:
+    url = os.environ.get("TEST_POSTGRES_URL")
+    if not url:
+        return None
+    from sqlalchemy import text
+
+    schema = f"bench_load_{os.getpid()}"
+    engine = make_engine(url)
+    try:
+        with engine.begin() as c:
+            c.execute(text(f"DROP SCHEMA IF EXISTS {schema} CASCADE"))
+            c.execute(text(f"CREATE SCHEMA {schema}"))
+    except Exception as error:
+        print(f"  PostgreSQL not reachable ({error}); skipped", file=sys.stderr)
+        return None
+    finally:
+        engine.dispose()
+    sep = "&" if "?" in url else "?"
+    return f"{url}{sep}options=-csearch_path%3D{schema}"
+
+
+def run(quick: bool = False) -> list[Figure]:
+    sizes_env = os.environ.get("BENCH_LOAD_SIZES")
+    sizes = [int(x) for x in sizes_env.split(",")] if sizes_env else [10, 100, 1000]
+    if quick and not sizes_env:
+        sizes = [10, 100]
+    seconds = float(os.environ.get("BENCH_LOAD_SECONDS") or (5 if quick else 30))
+    figures: list[Figure] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        sqlite = f"sqlite:///{Path(tmp) / 'load.sqlite3'}"
+        levels = asyncio.run(_levels(sqlite, sizes, seconds, reviews=True))
+        figures += _figures(levels)
+        games, window = (8, 3.0) if quick else (20, 10.0)
+        one = _spawn(f"sqlite:///{Path(tmp) / 'tp.sqlite3'}", games, window, [50_000_000])
+        figures.append(Figure("load", "throughput, machine pace, SQLite, 1 process", one, "/s"))
+    pg = _pg_url()
+    if pg is not None:
+        one = _spawn(pg, games, window, [60_000_000])
+        two = _spawn(pg, games, window, [70_000_000, 80_000_000])
+        figures.append(Figure("load", "throughput, PostgreSQL, 1 process", one, "/s"))
+        figures.append(Figure("load", "throughput, PostgreSQL, 2 processes", two, "/s"))
+        figures.append(Figure("load", "throughput, PostgreSQL, 2 processes / 1", two / one, "x"))
+    return figures
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The worker of the throughput figures: one process, prints a JSON line."""
+    parser = argparse.ArgumentParser(prog="python -m bench.bench_load")
+    parser.add_argument("--throughput", action="store_true", required=True)
+    parser.add_argument("--db", required=True)
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--offset", type=int, default=50_000_000)
+    args = parser.parse_args(argv)
+    result = asyncio.run(_throughput(args.db, args.games, args.seconds, args.offset))
+    print(json.dumps(result))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,438 @@
+"""Heavy computation kept apart from ordinary interactions.
+
+An ordinary press takes a few tens of milliseconds of one thread; a review takes a second or more,
+a world-class move about 150 ms. Run in the thread pool that serves every interaction, a handful
+of reviews fills it and an ordinary press waits for them (issue 20: 87.6 s). So:
+
+- ordinary interactions run in :data:`POOLS.ordinary`, a thread pool of its own (8 threads:
+  they wait on the database or a search at times; more only add GIL contention, memory and
+  SQLite lock waits: with 16, the load benchmark's process grew to 1,028 MB at 1,000 games);
+- analysis (``/review``; later puzzle analysis) and ``/hint`` go through a :class:`HeavyPool` each
+  (:attr:`Pools.analysis`, :attr:`Pools.hints`, so a hint does not wait behind reviews): a few
+  workers, a bounded queue, one computation per key (a second request for a game's review waits
+  for the first's result instead of computing it again), a per-user limit, and a clear
+  :class:`Busy` outcome when full. A job whose caller gave up before it started is skipped;
+- the computer's searches go through :func:`compute`, which runs them on at most ``cores``
+  threads (:data:`POOLS.searches`), so that a stream of world-class moves cannot take every core;
+- :meth:`Pools.crowded` and :meth:`HeavyPool.crowded` say when new work would wait for a thread:
+  the adapter then acknowledges the interaction at once instead of after ``defer_after``;
+- :func:`tune_process` (called by ``run_bot``) shortens the GIL's switch interval and caps
+  glibc's malloc arenas; review worker processes run at a lower priority (niceness 10).
+
+Computer searches stay in threads: bgsage releases the GIL while it searches (measured: with
+four world-class searches in threads, the event loop's longest stall was 13 ms, its p99 3 ms),
+and they run inside the game's unit of work, whose database session cannot cross a process
+boundary. A review is mostly Python and holds the GIL: its computation (pure and picklable)
+goes to worker processes through :meth:`Pools.analyse` when the bot asks for them
+(``ANALYSIS_PROCESSES``; the Discord bot does, the terminal and the tests compute in the thread).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import contextvars
+import ctypes
+import multiprocessing
+import os
+import sys
+import threading
+from collections import Counter
+from collections.abc import Callable, Hashable
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+__all__ = [
+    "POOLS",
+    "Busy",
+    "Cancelled",
+    "HeavyPool",
+    "Pools",
+    "SingleFlight",
+    "compute",
+    "tune_process",
+]
+
+T = TypeVar("T")
+
+CORES = os.cpu_count() or 1
+
+
+class Busy(Exception):
+    """The heavy pool refused a request. ``key`` is the message key of the reply to show:
+    ``busy.full`` (every worker busy and the queue full: try again later) or ``busy.user``
+    (this person already has as many requests as allowed running or waiting)."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+class Cancelled(Exception):
+    """A queued job was dropped before it ran: its caller no longer wanted it."""
+
+
+@dataclass
+class _Job:
+    fn: Callable[[], Any]
+    wanted: Callable[[], bool] | None
+    future: asyncio.Future[Any]
+    user: Hashable | None
+    key: Hashable | None
+
+
+class HeavyPool:
+    """A bounded pool for heavy work, used from the event loop.
+
+    :param workers: computations at once (threads of its own executor).
+    :param queue: jobs that may wait for a worker; one more is refused with ``Busy("busy.full")``.
+    :param per_user: jobs one user may have running or waiting; one more is refused with
+        ``Busy("busy.user")``.
+    :param executor: where the jobs run (default: a thread pool of ``workers`` threads).
+    """
+
+    def __init__(
+        self,
+        workers: int = 1,
+        *,
+        queue: int = 8,
+        per_user: int = 1,
+        executor: Executor | None = None,
+    ) -> None:
+        if workers < 1 or queue < 0 or per_user < 1:
+            raise ValueError("workers and per_user must be at least 1, queue at least 0")
+        self.workers = workers
+        self.capacity = workers + queue
+        self.per_user = per_user
+        self._executor = executor or ThreadPoolExecutor(workers, thread_name_prefix="heavy")
+        self._slots = threading.BoundedSemaphore(workers)
+        self._jobs = 0  # running or waiting (event loop only)
+        self._running = 0
+        self._users: Counter[Hashable] = Counter()
+        self._flights: dict[Hashable, asyncio.Future[Any]] = {}
+
+    # -- figures (metrics) --------------------------------------------------------------------
+
+    @property
+    def running(self) -> int:
+        return self._running
+
+    @property
+    def waiting(self) -> int:
+        """Jobs accepted and not started yet (the queue length)."""
+        return self._jobs - self._running
+
+    def crowded(self) -> bool:
+        """A job submitted now would wait: every worker has one (running or about to)."""
+        return self._jobs >= self.workers
+
+    # -- use ----------------------------------------------------------------------------------
+
+    def submit(
+        self,
+        fn: Callable[[], T],
+        *,
+        key: Hashable | None = None,
+        user: Hashable | None = None,
+        wanted: Callable[[], bool] | None = None,
+    ) -> asyncio.Future[T]:
+        """Queue ``fn`` (run in a worker with the caller's context variables) and return its
+        future at once, or raise :class:`Busy` at once.
+
+        :param key: jobs with the same key share one computation: while one runs or waits, a
+            second submit returns the same result instead of queueing another (it is not
+            counted against the limits).
+        :param user: whose job it is, for the per-user limit.
+        :param wanted: checked when a worker picks the job up; if it returns False the job is
+            skipped and its future raises :class:`Cancelled` (say, the game moved on).
+        """
+        loop = asyncio.get_running_loop()
+        if key is not None and key in self._flights:
+            return _follow(self._flights[key])
+        if user is not None and self._users[user] >= self.per_user:
+            raise Busy("busy.user")
+        if self._jobs >= self.capacity:
+            raise Busy("busy.full")
+        future: asyncio.Future[T] = loop.create_future()
+        job = _Job(_bind(contextvars.copy_context().run, fn), wanted, future, user, key)
+        self._jobs += 1
+        if user is not None:
+            self._users[user] += 1
+        if key is not None:
+            self._flights[key] = future
+        future.add_done_callback(lambda _: self._release(job))
+        self._executor.submit(self._work, job, loop)
+        return _follow(future) if key is not None else future
+
+    async def run(
+        self,
+        fn: Callable[[], T],
+        *,
+        key: Hashable | None = None,
+        user: Hashable | None = None,
+        wanted: Callable[[], bool] | None = None,
+    ) -> T:
+        """:meth:`submit` and wait for the result."""
+        return await self.submit(fn, key=key, user=user, wanted=wanted)
+
+    def shutdown(self) -> None:
+        self._executor.shutdown(wait=False, cancel_futures=True)
+
+    # -- inside ---------------------------------------------------------------------------------
+
+    def _work(self, job: _Job, loop: asyncio.AbstractEventLoop) -> None:
+        with self._slots:
+            if job.future.cancelled():  # the caller gave up while it waited
+                return
+            if job.wanted is not None and not job.wanted():
+                _settle(loop, job.future, error=Cancelled())
+                return
+            loop.call_soon_threadsafe(self._started)
+            try:
+                result = job.fn()
+            except BaseException as error:  # handed to the caller, who reports it
+                _settle(loop, job.future, error=error)
+            else:
+                _settle(loop, job.future, result=result)
+            finally:
+                loop.call_soon_threadsafe(self._stopped)
+
+    def _started(self) -> None:
+        self._running += 1
+
+    def _stopped(self) -> None:
+        self._running = max(0, self._running - 1)
+
+    def _release(self, job: _Job) -> None:
+        self._jobs -= 1
+        if job.user is not None:
+            self._users[job.user] -= 1
+            if self._users[job.user] <= 0:
+                del self._users[job.user]
+        if job.key is not None and self._flights.get(job.key) is job.future:
+            del self._flights[job.key]
+
+
+def _bind(run: Callable[..., Any], fn: Callable[[], Any]) -> Callable[[], Any]:
+    return lambda: run(fn)
+
+
+def _follow(source: asyncio.Future[T]) -> asyncio.Future[T]:
+    """A future with the result of ``source``: a follower that gives up does not cancel the
+    shared computation (others wait for it too)."""
+    follower: asyncio.Future[T] = source.get_loop().create_future()
+
+    def copy(done: asyncio.Future[T]) -> None:
+        if follower.done():
+            return
+        if done.cancelled():
+            follower.cancel()
+        elif done.exception() is not None:
+            follower.set_exception(done.exception())  # type: ignore[arg-type]
+        else:
+            follower.set_result(done.result())
+
+    source.add_done_callback(copy)
+    return follower
+
+
+def _settle(
+    loop: asyncio.AbstractEventLoop,
+    future: asyncio.Future[Any],
+    *,
+    result: Any = None,
+    error: BaseException | None = None,
+) -> None:
+    def apply() -> None:
+        if future.done():
+            return
+        if error is not None:
+            future.set_exception(error)
+        else:
+            future.set_result(result)
+
+    loop.call_soon_threadsafe(apply)
+
+
+class SingleFlight:
+    """One computation per key across threads: a second caller with the same key waits for the
+    first caller's result instead of computing it again (a review asked twice at once)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._calls: dict[Hashable, Future[Any]] = {}
+        self._waiters: Counter[Hashable] = Counter()
+
+    def waiting(self, key: Hashable) -> int:
+        """Callers waiting for another's computation of ``key``."""
+        with self._lock:
+            return self._waiters[key]
+
+    def run(self, key: Hashable, fn: Callable[[], T]) -> T:
+        with self._lock:
+            call = self._calls.get(key)
+            owner = call is None
+            if call is None:
+                call = self._calls[key] = Future()
+            if not owner:
+                self._waiters[key] += 1
+        if not owner:
+            try:
+                return call.result()  # type: ignore[no-any-return]
+            finally:
+                with self._lock:
+                    self._waiters[key] -= 1
+        try:
+            result = fn()
+        except BaseException as error:
+            call.set_exception(error)
+            raise
+        else:
+            call.set_result(result)
+            return result
+        finally:
+            with self._lock:
+                del self._calls[key]
+
+
+class Pools:
+    """The process's pools (see the module's description)."""
+
+    def __init__(
+        self,
+        *,
+        ordinary_threads: int = 8,
+        compute_threads: int = CORES,
+        analysis_workers: int = max(1, CORES // 2),
+        analysis_queue: int = 8,
+        hint_queue: int = 16,
+        per_user: int = 1,
+    ) -> None:
+        self.ordinary: Executor = ThreadPoolExecutor(ordinary_threads, thread_name_prefix="act")
+        # Ordinary interactions in flight from which a new one is acknowledged at once (see
+        # crowded): one per core. Beyond, a press shares the CPU with as many others and
+        # takes several times its ~10 ms: it would be seen late, so Discord shows it loading.
+        self.crowd = min(CORES, ordinary_threads)
+        self._ordinary_jobs = 0  # ordinary interactions running or waiting (event loop only)
+        self.searches: Executor = ThreadPoolExecutor(compute_threads, thread_name_prefix="search")
+        self.analysis = HeavyPool(analysis_workers, queue=analysis_queue, per_user=per_user)
+        # Hints take tens of milliseconds: a lane of their own, not behind the reviews.
+        self.hints = HeavyPool(1, queue=hint_queue, per_user=per_user)
+        self.flights = SingleFlight()
+        self._compute_threads: set[int] = set()
+        self._processes: ProcessPoolExecutor | None = None
+        self._process_count = 0
+        self._process_lock = threading.Lock()
+
+    def queued(self) -> tuple[int, int]:
+        """(waiting, running) over the analysis and hint pools, for the metrics."""
+        pools = (self.analysis, self.hints)
+        return sum(p.waiting for p in pools), sum(p.running for p in pools)
+
+    def use_processes(self, count: int) -> None:
+        """Run :meth:`analyse` computations in ``count`` worker processes (0: in the calling
+        thread). The workers start on first use, each loading the networks once."""
+        with self._process_lock:
+            old, self._processes, self._process_count = self._processes, None, max(0, count)
+        if old is not None:
+            old.shutdown(wait=False, cancel_futures=True)
+
+    def analyse(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """A pure, picklable computation (a review): in a worker process when
+        :meth:`use_processes` asked for them, else in the calling thread. Blocking; called from
+        a worker thread of :attr:`analysis`.
+
+        A review is mostly Python: in a thread it holds the GIL for long stretches and the
+        event loop stalls (measured up to 195 ms with four reviews); in a process it cannot."""
+        with self._process_lock:
+            if self._processes is None and self._process_count:
+                self._processes = ProcessPoolExecutor(
+                    self._process_count,
+                    mp_context=multiprocessing.get_context("spawn"),  # safe with threads
+                    initializer=_warm_worker,
+                )
+            processes = self._processes
+        if processes is None:
+            return fn(*args, **kwargs)
+        return processes.submit(fn, *args, **kwargs).result()
+
+    async def ordinary_call(self, fn: Callable[[], T]) -> T:
+        """Run an ordinary interaction off the event loop (the adapter's ``to_thread``)."""
+        loop = asyncio.get_running_loop()
+        self._ordinary_jobs += 1
+        try:
+            work = _bind(contextvars.copy_context().run, fn)
+            return await loop.run_in_executor(self.ordinary, work)
+        finally:
+            self._ordinary_jobs -= 1
+
+    def crowded(self) -> bool:
+        """An ordinary interaction started now would wait for a thread, or share the CPU with
+        :attr:`crowd` others (event loop only)."""
+        return self._ordinary_jobs >= self.crowd
+
+    def compute(self, fn: Callable[[], T]) -> T:
+        """Run a search (blocking, from a worker thread) on the bounded compute threads."""
+        if threading.get_ident() in self._compute_threads:
+            return fn()  # already on one: no nested submit (it could wait for itself)
+        return self.searches.submit(self._on_compute, fn).result()
+
+    def _on_compute(self, fn: Callable[[], T]) -> T:
+        me = threading.get_ident()
+        self._compute_threads.add(me)
+        return fn()
+
+
+WORKER_NICENESS = 10  # the review workers' scheduling priority, below the bot's (0)
+
+
+def _warm_worker() -> None:
+    """Lower the worker process's priority, then load the networks once (the first search
+    loads them).
+
+    A review is background work that already made the player wait (the interaction was
+    deferred); on a busy machine it must not take the CPU from the bot's process, where
+    ordinary presses wait for it: at niceness 10 the kernel gives it about a tenth of a core
+    when both want one, and all of an idle one."""
+    with contextlib.suppress(OSError, AttributeError):  # no os.nice on Windows
+        os.nice(WORKER_NICENESS)
+    try:
+        from engine.bots import get_bot
+        from engine.position import Position
+
+        get_bot("world class").choose_play(Position.initial(), (3, 1))
+    except Exception:  # a worker without bgsage still serves the fallback evaluator
+        pass
+
+
+POOLS = Pools()
+
+SWITCH_INTERVAL = 0.001  # seconds; Python's default is 0.005
+MALLOC_ARENAS = 2  # glibc's default is 8 per core
+
+
+def tune_process() -> None:
+    """Settings of the bot's process for many threads, set once at start.
+
+    - The GIL's switch interval: a thread that wants the GIL (the event loop, to answer
+      Discord) waits up to this long for a thread running Python to let it go, once per
+      contending thread; at the default 5 ms, eight busy interaction threads stall the loop for
+      tens of milliseconds.
+    - glibc's malloc arenas (``M_ARENA_MAX``, as the ``MALLOC_ARENA_MAX`` variable would, unless
+      that is set): every thread that allocates gets an arena of its own that keeps its freed
+      memory; with a dozen threads drawing 2 MB pictures the process grows by hundreds of MB.
+    """
+    sys.setswitchinterval(SWITCH_INTERVAL)
+    if sys.platform.startswith("linux") and "MALLOC_ARENA_MAX" not in os.environ:
+        with contextlib.suppress(OSError, AttributeError):
+            libc = ctypes.CDLL("libc.so.6")
+            libc.mallopt(_M_ARENA_MAX, MALLOC_ARENAS)
+
+
+_M_ARENA_MAX = -8  # from glibc's malloc.h
+
+
+def compute(fn: Callable[[], T]) -> T:
+    """A computer search on :data:`POOLS` (see :meth:`Pools.compute`)."""
+    return POOLS.compute(fn)

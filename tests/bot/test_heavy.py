@@ -1,0 +1,242 @@
+"""Heavy work apart from ordinary interactions (issue 19; issue 20 item 1, the review flood).
+
+Fake analyses block on an :class:`threading.Event`, so nothing here depends on the clock: each
+assertion waits for a condition (a worker entered, a reply was shown) and checks the others
+while the fakes are still blocked.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections import deque
+from collections.abc import Callable
+from types import SimpleNamespace
+from typing import Any, Literal
+
+import pytest
+
+import bot.service.analysis as analysis_module
+from bench.bench_load import _BOX, FakeInteraction, RecordingService
+from bot import heavy
+from bot.config import Config
+from bot.discord_app import create_bot
+from bot.discord_app.commands import build_commands
+from bot.discord_app.components import _press
+from bot.discord_app.replies import answer
+from bot.i18n import t
+from bot.service import Actor, Reply, Service, Where
+from tests.bot.conftest import ALICE, BOB, CHANNEL
+
+SAFETY = 60.0  # seconds: only so that a broken build fails instead of hanging
+
+
+async def until(condition: Callable[[], bool]) -> None:
+    """Wait for ``condition`` (polling the event loop), failing after SAFETY seconds."""
+
+    async def poll() -> None:
+        while not condition():
+            await asyncio.sleep(0.005)
+
+    await asyncio.wait_for(poll(), SAFETY)
+
+
+# -- the pool itself ----------------------------------------------------------------------------
+
+
+class Gate:
+    """A fake computation: counts its starts and blocks until opened."""
+
+    def __init__(self) -> None:
+        self.open = threading.Event()
+        self.started = 0
+        self._lock = threading.Lock()
+
+    def __call__(self, value: Any = "done") -> Callable[[], Any]:
+        def work() -> Any:
+            with self._lock:
+                self.started += 1
+            assert self.open.wait(SAFETY)
+            return value
+
+        return work
+
+
+async def test_a_full_pool_refuses_at_once_and_serves_the_queue_later() -> None:
+    pool = heavy.HeavyPool(1, queue=1, per_user=5)
+    gate = Gate()
+    first = pool.submit(gate("a"), user=1)
+    second = pool.submit(gate("b"), user=2)
+    await until(lambda: gate.started == 1)
+    assert (pool.running, pool.waiting) == (1, 1)
+    with pytest.raises(heavy.Busy) as refused:
+        pool.submit(gate("c"), user=3)
+    assert refused.value.key == "busy.full"
+    gate.open.set()
+    assert await first == "a" and await second == "b"
+    await until(lambda: pool.running == 0)
+    assert pool.waiting == 0 and await pool.run(lambda: "again", user=3) == "again"
+    pool.shutdown()
+
+
+async def test_one_request_per_user_at_a_time() -> None:
+    pool = heavy.HeavyPool(2, queue=4, per_user=1)
+    gate = Gate()
+    mine = pool.submit(gate(), user=7)
+    with pytest.raises(heavy.Busy) as refused:
+        pool.submit(gate(), user=7)
+    assert refused.value.key == "busy.user"
+    other = pool.submit(gate(), user=8)  # someone else is not held up by my limit
+    gate.open.set()
+    await mine
+    await other
+    assert await pool.run(lambda: 1, user=7) == 1  # my turn again once mine is done
+    pool.shutdown()
+
+
+async def test_the_same_key_shares_one_computation() -> None:
+    pool = heavy.HeavyPool(2, queue=0, per_user=1)
+    gate = Gate()
+    first = pool.submit(gate(42), key=("review", 5), user=1)
+    second = pool.submit(gate(43), key=("review", 5), user=1)  # no busy.user: it shares
+    await until(lambda: gate.started == 1)
+    gate.open.set()
+    assert (await first, await second) == (42, 42)
+    assert gate.started == 1
+    pool.shutdown()
+
+
+async def test_a_job_nobody_wants_any_more_is_skipped() -> None:
+    pool = heavy.HeavyPool(1, queue=2)
+    gate = Gate()
+    ran: list[str] = []
+    running = pool.submit(gate())
+    moved_on = pool.submit(lambda: ran.append("stale"), wanted=lambda: False)
+    abandoned = pool.submit(lambda: ran.append("abandoned"))
+    abandoned.cancel()  # the caller gave up while it waited
+    gate.open.set()
+    await running
+    with pytest.raises(heavy.Cancelled):
+        await moved_on
+    assert await pool.run(lambda: "after") == "after"  # the worker went on
+    assert ran == []
+    pool.shutdown()
+
+
+async def test_single_flight_computes_once_for_two_threads() -> None:
+    flights = heavy.SingleFlight()
+    gate = Gate()
+    results: list[Any] = []
+    first = threading.Thread(target=lambda: results.append(flights.run("g", gate(1))))
+    first.start()
+    await until(lambda: gate.started == 1)
+    second = threading.Thread(target=lambda: results.append(flights.run("g", gate(2))))
+    second.start()
+    await until(lambda: flights.waiting("g") == 1)
+    gate.open.set()
+    first.join(SAFETY)
+    second.join(SAFETY)
+    assert results == [1, 1] and gate.started == 1
+
+
+def test_compute_runs_on_the_search_threads() -> None:
+    pools = heavy.Pools(compute_threads=1)
+    name = pools.compute(lambda: threading.current_thread().name)
+    assert name.startswith("search")
+    nested = pools.compute(lambda: pools.compute(lambda: threading.current_thread().name))
+    assert nested.startswith("search")  # a search inside a search does not wait for itself
+
+
+# -- through the adapter --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lane", [None, "hints"])
+async def test_work_that_must_wait_for_a_thread_is_acknowledged_at_once(
+    lane: Literal["hints"] | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pools = heavy.Pools(ordinary_threads=1)  # the hints lane has one worker too
+    monkeypatch.setattr(heavy, "POOLS", pools)
+    client = SimpleNamespace(defer_after=SAFETY)  # without a free thread: no deferral for long
+    gate = Gate()
+    first = FakeInteraction(client, ALICE, CHANNEL, "bg:1:1:roll", None)
+    second = FakeInteraction(client, BOB, CHANNEL, "bg:2:1:roll", None)
+    one = asyncio.create_task(
+        answer(first, gate(Reply("first")), component=True, analysis=lane)  # type: ignore[arg-type]
+    )
+    await until(lambda: gate.started == 1)
+    assert not first.response.is_done()  # it had a thread: it is answered when done, directly
+    two = asyncio.create_task(
+        answer(second, gate(Reply("second")), component=True, analysis=lane)  # type: ignore[arg-type]
+    )
+    await until(second.response.is_done)  # the deferral, while its work still waits
+    assert gate.started == 1 and second.sent == []  # nothing shown yet
+    gate.open.set()
+    await asyncio.wait_for(asyncio.gather(one, two), SAFETY)
+    assert first.sent == ["first"] and second.sent == ["second"]
+    assert first.timing.first == first.timing.final  # no deferral: the answer came first
+    assert second.timing.first is not None and second.timing.final is not None
+    assert second.timing.first < second.timing.final
+
+
+def _finished_game(service: Service, n: int) -> tuple[Actor, int]:
+    """A game against the computer, finished by a resignation accepted at once."""
+    actor = Actor(7000 + n, f"reviewer{n}", locale="en-US")
+    where = Where(channel_id=8000 + n)
+    service.play(actor, where, level="beginner")
+    over = service.resign(actor, where, value=3)  # a backgammon: always accepted
+    assert over.game_id is not None and "Rematch" in [b.label for b in over.buttons], over.text
+    return actor, over.game_id
+
+
+async def test_slow_reviews_filling_their_pool_do_not_hold_up_a_press(
+    service: Service, script: deque[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pools = heavy.Pools(ordinary_threads=4, analysis_workers=2, analysis_queue=2)
+    monkeypatch.setattr(heavy, "POOLS", pools)
+    gate = Gate()
+    real = analysis_module.review_match  # type: ignore[attr-defined]
+
+    def slow_review(match: Any, *, plies: int) -> Any:
+        gate()()  # blocks until the gate opens
+        return real(match, plies=plies)
+
+    monkeypatch.setattr(analysis_module, "review_match", slow_review)
+    client = create_bot(Config(shard_count=1), service=RecordingService(service))  # type: ignore[arg-type]
+    slash = {command.name: command for command in build_commands()}  # from the command table
+    games = [_finished_game(service, n) for n in range(5)]
+
+    async def review(actor: Actor, game_id: int) -> FakeInteraction:
+        interaction = FakeInteraction(client, actor, Where(channel_id=9000), None, "review")
+        await slash["review"].callback(interaction, game=game_id)  # type: ignore[arg-type,call-arg]
+        return interaction
+
+    reviews = [asyncio.create_task(review(a, g)) for a, g in games[:4]]  # 2 workers + 2 queued
+    await until(lambda: gate.started == 2 and pools.analysis.waiting == 2)
+    refused = await review(*games[4])
+    assert refused.sent == [t("busy.full", "en")]
+
+    # Meanwhile, in another game: Bob accepts Alice's challenge, Alice opens with 6-5 and
+    # presses a point: the adapter answers with the board, checker moved.
+    made = service.challenge(ALICE, CHANNEL, BOB, rated=False)
+    script.extend([6, 5])
+    accept = next(b for b in made.buttons if b.label == "Accept")
+    board = service.press(BOB, CHANNEL, accept.custom_id)
+    assert board.mentions == (ALICE.id,), board.text
+    point = next(b for b in board.buttons if b.label == "24")
+    pressed = FakeInteraction(client, ALICE, CHANNEL, point.custom_id, None)
+    _BOX.set(pressed.timing)
+    await asyncio.wait_for(_press(pressed, point.custom_id), SAFETY)  # type: ignore[arg-type]
+    moved = pressed.timing.reply
+    assert moved is not None and not moved.ephemeral and "Undo" in [b.label for b in moved.buttons]
+    assert pressed.sent == [moved.text]
+    asked = FakeInteraction(client, ALICE, CHANNEL, None, "hint")
+    await asyncio.wait_for(slash["hint"].callback(asked), SAFETY)  # type: ignore[arg-type,call-arg]
+    assert len(asked.sent) == 1 and "Best plays for 6-5" in asked.sent[0]  # not behind reviews
+    assert not gate.open.is_set() and gate.started == 2  # the reviews are still stuck
+    assert not any(task.done() for task in reviews)
+
+    gate.open.set()
+    done = await asyncio.wait_for(asyncio.gather(*reviews), SAFETY)
+    for interaction in done:
+        assert any("Review of game" in text for text in interaction.sent), interaction.sent
+    assert gate.started == 4
