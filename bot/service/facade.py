@@ -61,11 +61,9 @@ class Service:
         deps = Deps(factory, settings or Settings(), clock, new_dice, dice_for)
         self.deps = deps
         games, challenges = Games(deps), Challenges(deps)
-        analysis, info, integrity = Analysis(deps), Info(deps), Integrity(deps)
-        timers, prefs = Timers(deps), PlayerSettings(deps)
         tournaments = Tournaments(deps)  # hooks itself on the end of every game
         puzzles, daily = self._puzzle_features(deps)
-        analysis = Analysis(deps, puzzles.harvest)
+        analysis = Analysis(deps, puzzles.harvest)  # a review's blunders become puzzles
         timers = Timers(deps, daily, analysis.review_finished)
         # Playing
         self.play = games.play
@@ -80,7 +78,17 @@ class Service:
         self.press = Buttons(
             deps, games, challenges, tournaments, watching, dashboard, puzzles, daily
         ).press
-        # Analysis, information, fair dice, settings
+        self._information(analysis)
+        # Tournaments
+        self.tournament = tournaments.tournament
+        self.tournament_sweep = tournaments.sweep
+        # The move timer
+        self.sweep = timers.sweep
+        self.reminder_before = timers.reminder_before
+
+    def _information(self, analysis: Analysis) -> None:
+        """Analysis, information, fair dice, settings."""
+        info, integrity, prefs = Info(self.deps), Integrity(self.deps), PlayerSettings(self.deps)
         self.hint = analysis.hint
         self.review = analysis.review
         self.export = analysis.export
@@ -92,12 +100,6 @@ class Service:
         self.verify = integrity.verify
         self.dice_stats = integrity.dice_stats
         self.settings_command = prefs.settings_command
-        # Tournaments
-        self.tournament = tournaments.tournament
-        self.tournament_sweep = tournaments.sweep
-        # The move timer
-        self.sweep = timers.sweep
-        self.reminder_before = timers.reminder_before
 
     def _together(self) -> tuple[Watching, Dashboard]:
         """Playing together: threads, spectators, turn notices, /games (its buttons are

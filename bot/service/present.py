@@ -20,6 +20,7 @@ from bot.service.resigning import possible_values
 from bot.service.shots import COLORS as COLORS
 from bot.service.shots import Shots, checker_colors
 from engine import EventKind, Game, MatchContext, Move, Phase, Position
+from engine.turn import Turn
 from engine.xgid import Xgid
 from render import BoardView, GameOver, Resignation, render_board, text_board
 
@@ -60,19 +61,8 @@ def board_view(
     mover = game.on_roll
     names = (table.seats[mover].name, table.seats[1 - mover].name)
     turn = game.partial if game.phase is Phase.MOVE else None
-    highlights: frozenset[int] = frozenset()
-    dice_left: tuple[int, ...] | None = None
-    playable: tuple[int, ...] | None = None
-    selected: int | None = None
-    if turn is not None:
-        dice_left = tuple(turn.remaining_dice())
-        values = turn.playable_dice()
-        d1, d2 = turn.dice
-        # A double: its value as often as checkers can still move with it.
-        playable = tuple(values * (turn.length - len(turn.steps))) if d1 == d2 else tuple(values)
-        if viewer == mover and not table.seats[mover].is_computer:
-            selected = _selected_die(values, ui.die)
-            highlights = frozenset(turn.movable_points(selected)) if selected else frozenset()
+    chooser = viewer == mover and not table.seats[mover].is_computer
+    dice_left, playable, selected, highlights = _dice_state(turn, ui, chooser)
     last_play, last_by = _last_play(game, mover, turn is not None and bool(turn.steps))
     return BoardView(
         viewpoint=_side(viewer, mover),
@@ -94,6 +84,22 @@ def board_view(
         caption=caption,
         lang=lang,
     )
+
+
+def _dice_state(
+    turn: Turn | None, ui: UiState, chooser: bool
+) -> tuple[tuple[int, ...] | None, tuple[int, ...] | None, int | None, frozenset[int]]:
+    """The dice left, those a legal play can still use, the die chosen and the points it can
+    move from (the last two only for ``chooser``, the person whose turn it is)."""
+    if turn is None:
+        return None, None, None, frozenset()
+    values = turn.playable_dice()
+    d1, d2 = turn.dice
+    # A double: its value as often as checkers can still move with it.
+    playable = tuple(values * (turn.length - len(turn.steps))) if d1 == d2 else tuple(values)
+    selected = _selected_die(values, ui.die) if chooser else None
+    highlights = frozenset(turn.movable_points(selected)) if selected else frozenset()
+    return tuple(turn.remaining_dice()), playable, selected, highlights
 
 
 def _side(seat: int, mover: int) -> Side:

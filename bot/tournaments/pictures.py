@@ -62,25 +62,11 @@ def bracket_picture(
         phone once its first rounds are over and left out.
     """
     seed_of = _seeds(bracket)
-    scores = scores or {}
-
-    def entrant(player: PlayerId | None, score: int | None) -> Entrant:
-        if player is None:
-            return Entrant()
-        return Entrant(names.get(player, str(player)), seed_of.get(player), score)
-
-    def game(m: BracketMatch) -> BracketGame:
-        top_score, bottom_score = scores.get(m.key, (None, None))
-        won: Literal[0, 1] | None = None
-        if m.winner is not None and not m.bye:
-            won = 0 if m.winner == m.top else 1
-        return BracketGame(
-            entrant(m.top, top_score), entrant(m.bottom, bottom_score), won, bye=m.bye
-        )
-
     every = bracket_rounds(bracket, winners)
     from_round = max(0, min(from_round, len(every) - 1))
-    rounds = tuple(tuple(game(m) for m in r) for r in every[from_round:])
+    rounds = tuple(
+        tuple(_game(m, names, seed_of, scores or {}) for m in r) for r in every[from_round:]
+    )
     winner = champion(bracket, winners)
     return render_bracket(
         BracketPicture(
@@ -92,6 +78,26 @@ def bracket_picture(
             first_round=from_round,
         )
     )
+
+
+def _game(
+    m: BracketMatch,
+    names: Mapping[PlayerId, str],
+    seed_of: Mapping[PlayerId, int],
+    scores: Mapping[MatchKey, tuple[int, int]],
+) -> BracketGame:
+    """One match of the bracket as drawn: its two entrants, scores and winner."""
+
+    def entrant(player: PlayerId | None, score: int | None) -> Entrant:
+        if player is None:
+            return Entrant()
+        return Entrant(names.get(player, str(player)), seed_of.get(player), score)
+
+    top_score, bottom_score = scores.get(m.key, (None, None))
+    won: Literal[0, 1] | None = None
+    if m.winner is not None and not m.bye:
+        won = 0 if m.winner == m.top else 1
+    return BracketGame(entrant(m.top, top_score), entrant(m.bottom, bottom_score), won, bye=m.bye)
 
 
 def _seeds(bracket: Bracket) -> dict[PlayerId, int]:
