@@ -18,9 +18,10 @@ import argparse
 import json
 import sys
 import time
+from datetime import timedelta
 
 from bot.dice import GameDice
-from bot.service import Actor, Reply, Service, Where
+from bot.service import Actor, Reply, Service, Settings, Where
 from bot.service.customid import GameAction
 from db.connection import make_engine, make_session_factory
 from db.migrate import upgrade
@@ -60,7 +61,11 @@ def main(argv: list[str] | None = None) -> int:
     upgrade(engine)
     seed = bytes.fromhex(args.seed) if args.seed else None
     service = Service(
-        make_session_factory(engine), new_dice=(lambda: GameDice(seed)) if seed else GameDice.fresh
+        make_session_factory(engine),
+        # Ann challenges Ben in every channel, one game after the other: no pause between two
+        # challenges (the anti-flood rule is not what this harness tests).
+        settings=Settings(challenge_cooldown=timedelta(0)),
+        new_dice=(lambda: GameDice(seed)) if seed else GameDice.fresh,
     )
     where = Where(channel_id=args.channel, guild_id=1)
     me = {"Ann": ANN, "Ben": BEN}.get(args.only or "")
