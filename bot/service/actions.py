@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from bot.service.customid import Press
-from bot.service.model import Notes, Table, UiState
+from bot.service.model import Notes, Table, UiState, high_first
 from bot.service.refusal import Refusal, int_arg, point_arg
 from bot.service.replies import Style
 from bot.service.resigning import check_possible
@@ -67,7 +67,7 @@ class Action:
 def _roll(p: Pressed) -> UiState:
     d = p.roll()
     p.game.roll(d)
-    p.notes.add("note.rolled", name=p.name, d1=d[0], d2=d[1])
+    p.notes.add("note.rolled", name=p.name, **high_first(d))
     after_roll(p.game, p.notes, p.names)
     return UiState()
 

@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 from bot import heavy
 from bot.i18n import number, t
 from bot.service.deps import Deps, answers
-from bot.service.model import Seat, Table, UiState
+from bot.service.model import Seat, Table, UiState, high_first
 from bot.service.people import Actor, Prefs, Where
 from bot.service.present import COLORS, board_view, xgid_of
 from bot.service.prstats import pr_line
@@ -240,7 +240,7 @@ def _play_hint(table: Table, seat: int, lang: str, prefs: Prefs) -> Reply:
     game = table.game
     dice = game.partial.dice
     moves = hint(game.position, dice, game.context(seat), n=5, plies=HINT_PLIES)
-    lines = [t("hint.title", lang, d1=dice[0], d2=dice[1])]
+    lines = [t("hint.title", lang, **high_first(dice))]
     for i, h in enumerate(moves, start=1):
         diff = "" if i == 1 else f" ({number(h.difference, '+.3f', lang)})"
         equity, win = number(h.equity, "+.3f", lang), number(100 * h.probs[0], ".1f", lang)

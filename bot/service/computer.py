@@ -10,7 +10,7 @@ from collections.abc import Callable
 from functools import lru_cache
 
 from bot import heavy
-from bot.service.model import Notes
+from bot.service.model import Notes, high_first
 from engine import Game, Phase
 from engine.bots import ComputerPlayer, get_bot
 
@@ -82,7 +82,7 @@ def _after_roll(
     if game.phase is Phase.MOVE:
         _play(game, seat, bot, notes, name)
     else:  # no legal play: the engine passed the turn
-        notes.add("note.cannot_move", name=name, d1=dice[0], d2=dice[1])
+        notes.add("note.cannot_move", name=name, **high_first(dice))
 
 
 def _play(game: Game, seat: int, bot: ComputerPlayer, notes: Notes, name: str) -> None:
@@ -93,4 +93,4 @@ def _play(game: Game, seat: int, bot: ComputerPlayer, notes: Notes, name: str) -
         raise RuntimeError("the computer found no play where the engine has one")
     game.play(play)
     notes.played(game)
-    notes.add("note.played", name=name, d1=dice[0], d2=dice[1], play=str(play))
+    notes.add("note.played", name=name, **high_first(dice), play=str(play))

@@ -9,9 +9,21 @@ from dataclasses import dataclass, field
 from bot.i18n import Text
 from engine import Event, Game, Match
 
-__all__ = ["RESIGN_NAMES", "WON", "Notes", "Seat", "Shot", "Table", "UiState"]
+__all__ = ["RESIGN_NAMES", "WON", "Notes", "Seat", "Shot", "Table", "UiState", "high_first"]
 
 RESIGN_NAMES = {1: "single", 2: "gammon", 3: "backgammon"}  # resign.offer_<name>
+
+
+def high_first(dice: tuple[int, int]) -> dict[str, int]:
+    """A roll's ``d1``, ``d2`` message parameters, the higher die first as players read them
+    (``5-3``, never ``3-5``); the engine keeps the order they were rolled in.
+
+    >>> high_first((3, 5))
+    {'d1': 5, 'd2': 3}
+    """
+    return {"d1": max(dice), "d2": min(dice)}
+
+
 WON = {1: "game.won_single", 2: "game.won_gammon", 3: "game.won_backgammon"}  # by value
 
 

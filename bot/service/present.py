@@ -13,7 +13,7 @@ from typing import Literal
 from bot.i18n import t
 from bot.service.actions import ACTIONS
 from bot.service.customid import GameAction, Press
-from bot.service.model import RESIGN_NAMES, WON, Notes, Seat, Table, UiState
+from bot.service.model import RESIGN_NAMES, WON, Notes, Seat, Table, UiState, high_first
 from bot.service.people import DEFAULT_THEME
 from bot.service.replies import Button, Choice, Component, Reply, Select, Style
 from bot.service.resigning import possible_values
@@ -322,17 +322,17 @@ def _result(table: Table, lang: str) -> str:
 
 def _move_prompt(game: Game, name: str, lang: str, ui: UiState) -> str:
     turn = game.partial
-    d1, d2 = turn.dice
+    rolled = high_first(turn.dice)
     if turn.is_complete():
         return t("prompt.confirm", lang, name=name)
     forced = turn.forced_die()
     if forced is not None and not turn.steps:
-        return t("prompt.forced_die", lang, name=name, d1=d1, d2=d2, die=forced)
+        return t("prompt.forced_die", lang, name=name, **rolled, die=forced)
     playable = turn.playable_dice()
     if len(playable) > 1:
         die = _selected_die(playable, ui.die)
-        return t("prompt.pick_die_point", lang, name=name, d1=d1, d2=d2, die=die)
-    return t("prompt.pick_point", lang, name=name, d1=d1, d2=d2, die=playable[0])
+        return t("prompt.pick_die_point", lang, name=name, **rolled, die=die)
+    return t("prompt.pick_point", lang, name=name, **rolled, die=playable[0])
 
 
 def button(

@@ -13,7 +13,7 @@ import logging
 from collections.abc import Sequence
 
 from bot.i18n import t
-from bot.service.model import Shot, Table
+from bot.service.model import Shot, Table, high_first
 from bot.service.replies import Attachment
 from engine import EventKind, Move
 from render import THEMES, BoardView, render_board
@@ -70,7 +70,7 @@ class Shots:
         assert event.dice is not None
         name = self.table.seats[event.player].name
         key = "caption.forced" if shot.forced else "caption.played"
-        line = t(key, self.lang, name=name, d1=event.dice[0], d2=event.dice[1], play=event.play)
+        line = t(key, self.lang, name=name, **high_first(event.dice), play=event.play)
         if len(self.plays) > 1:
             line = t("caption.numbered", self.lang, n=n, total=len(self.plays), line=line)
         return (line,)

@@ -12,7 +12,7 @@ from bot.dice import GameDice
 from bot.i18n import Text
 from bot.service.computer import computer_acts
 from bot.service.deps import Deps
-from bot.service.model import RESIGN_NAMES, WON, Notes, Table
+from bot.service.model import RESIGN_NAMES, WON, Notes, Table, high_first
 from bot.service.people import Prefs
 from bot.service.refusal import aware
 from bot.service.tables import prefs_of, seat_names
@@ -63,7 +63,7 @@ def _one_step(
     if game.phase is Phase.ROLL and pref.auto_roll and not game.can_double():
         d = dice.roll()
         game.roll(d)
-        notes.add("note.rolled", name=names[seat], d1=d[0], d2=d[1])
+        notes.add("note.rolled", name=names[seat], **high_first(d))
         after_roll(game, notes, names)
         return True
     if game.phase is Phase.MOVE and pref.auto_forced and _forced(game):
@@ -108,7 +108,7 @@ def after_roll(game: Game, notes: Notes, names: tuple[str, str]) -> None:
     """Say when a roll could not be played (the engine passes by itself)."""
     last = game.events[-1]
     if last.kind is EventKind.MOVE and last.play == "" and last.dice:
-        notes.add("note.cannot_move", name=names[last.player], d1=last.dice[0], d2=last.dice[1])
+        notes.add("note.cannot_move", name=names[last.player], **high_first(last.dice))
 
 
 def save(deps: Deps, s: Session, row: GameRow, table: Table, dice: GameDice) -> None:

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from collections import deque
+
+from bot.service import Service
 from bot.service.present import Notes, Seat, Table, board_reply
 from engine import Match
+from tests.bot import conftest
+from tests.bot.conftest import ALICE, DM
 
 
 def test_a_long_chain_of_events_keeps_the_message_within_discord_limits() -> None:
@@ -79,3 +84,13 @@ def test_the_red_and_black_theme_gives_the_player_red() -> None:
         assert mine == "red" and set(view.colors) == {"red", "black"}
     classic = board_view(table, 0, "en", UiState(), mirrored=False)
     assert classic.colors == ("white", "black")
+
+
+def test_a_roll_is_written_high_first(service: Service, script: deque[int]) -> None:
+    # Opening roll: Alice 2, the computer 5, so the computer plays 2-5, written 5-2 (issue 15.14).
+    script.extend([2, 5])
+    started = service.play(ALICE, DM, level="beginner")
+    assert "rolled 5-2 and played" in started.text and "2-5" not in started.text
+    script.extend([1, 4])
+    rolled = conftest.press(service, ALICE, started, "Roll", DM)
+    assert "rolls 4-1" in rolled.text and "rolled 4-1:" in rolled.text
