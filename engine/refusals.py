@@ -34,7 +34,7 @@ from engine.movegen import Dice, checker_steps, legal_plays
 from engine.position import BAR, OFF, Position, apply_step
 from engine.writing import format_point
 
-__all__ = ["step_problem", "why_illegal"]
+__all__ = ["obstacle", "step_problem", "why_illegal"]
 
 Written = Sequence[tuple[int, int]]
 
@@ -355,6 +355,14 @@ def _first_obstacle(
     if search.best is None:
         return None
     _, _, kind, values = search.best
+    return obstacle(text, kind, values)
+
+
+def obstacle(text: str, kind: str, values: Sequence[int]) -> IllegalPlayError:
+    """The refusal naming an obstacle met by the written play ``text``: ``kind`` as
+    :func:`step_problem` or the search says it, ``values[0]`` the point concerned (for
+    ``"higher"``: the higher point, then the source and the die). :class:`engine.turn.Turn`
+    names a refused click with it too."""
     point = values[0]
     if kind == "blocked":
         return IllegalPlayError(

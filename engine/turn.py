@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from engine.errors import IllegalPlayError
 from engine.movegen import Dice, Move, Play, checker_steps, legal_plays, validate_dice
 from engine.position import Position, apply_step
-from engine.refusals import step_problem
+from engine.refusals import obstacle, step_problem
 from engine.writing import format_point
 
 __all__ = ["Step", "Turn"]
@@ -239,31 +239,8 @@ class Turn:
 
 
 def _step_refused(src: int, die: int, problem: tuple[str, int]) -> IllegalPlayError:
-    """The refusal of one step the rules forbid, named like a written play's (the same messages
-    as :func:`engine.refusals.why_illegal`, the step written as the play)."""
+    """The refusal of one step the rules forbid, named like a written play's (the step written
+    as the play)."""
     kind, point = problem
     text = f"{format_point(src)}/{format_point(max(src - die, 0))}"
-    if kind == "blocked":
-        return IllegalPlayError(
-            f"{text!r}: your {point}-point is held by your opponent",
-            code="illegal.blocked",
-            text=text,
-            point=point,
-        )
-    if kind == "not_home":
-        return IllegalPlayError(
-            f"{text!r}: you can bear off only when all your checkers are in your home board, "
-            f"and one is still on your {point}-point",
-            code="illegal.not_home",
-            text=text,
-            point=point,
-        )
-    return IllegalPlayError(
-        f"{text!r}: a {die} bears a checker off your {src}-point only when none stands higher, "
-        f"and you have one on your {point}-point",
-        code="illegal.bear_off_higher",
-        text=text,
-        point=src,
-        die=die,
-        higher=point,
-    )
+    return obstacle(text, kind, (point, src, die))
