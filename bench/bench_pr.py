@@ -6,7 +6,9 @@ gives both sides' errors and non-obvious decisions, pooled per level the way XG 
 (all errors over all decisions). The levels take turns game by game, so a run stopped early still
 has as many games for each; every round prints the running figures on stderr.
 
-``BENCH_PR_GAMES`` sets the games per level (default 200; ``--quick``: 2, three levels). The
+``BENCH_PR_GAMES`` sets the games per level (default 200; ``--quick``: 2, three levels) and
+``BENCH_PR_JOBS`` the worker processes (default: one per core); every game has its own seeds, so
+the figures do not depend on the number of workers. The
 figures: each level's PR with its band and its decisions, and whether the PRs fall level by level.
 """
 
@@ -16,6 +18,7 @@ import os
 import random
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 from itertools import pairwise
 
 from bench.common import Figure, check
@@ -41,17 +44,30 @@ def _line(level: str, r: PerformanceRating) -> str:
     return f"{level}: PR {shown} over {r.decisions} decisions"
 
 
+def _task(task: tuple[str, int]) -> list[PerformanceRating]:
+    return level_game(*task)
+
+
+def _progress(
+    games: int, levels: list[str], ratings: dict[str, list[PerformanceRating]], elapsed: float
+) -> None:
+    summary = "; ".join(_line(level, pooled(ratings[level])) for level in levels)
+    print(f"  pr: {games} games per level, {elapsed:.0f} s: {summary}", file=sys.stderr)
+
+
 def run(quick: bool = False) -> list[Figure]:
     levels = ["beginner", "intermediate", "expert"] if quick else list(LEVELS)
     games = 2 if quick else int(os.environ.get("BENCH_PR_GAMES", "200"))
     ratings: dict[str, list[PerformanceRating]] = {level: [] for level in levels}
+    tasks = [(level, k) for k in range(games) for level in levels]
+    jobs = int(os.environ.get("BENCH_PR_JOBS", os.cpu_count() or 1))
     started = time.perf_counter()
-    for k in range(games):
-        for level in levels:
-            ratings[level].extend(level_game(level, k))
-        summary = "; ".join(_line(level, pooled(ratings[level])) for level in levels)
-        elapsed = time.perf_counter() - started
-        print(f"  pr: {k + 1} games per level, {elapsed:.0f} s: {summary}", file=sys.stderr)
+    with ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
+        # map keeps the order of the tasks, so each round is complete when its last level is.
+        for (level, k), result in zip(tasks, pool.map(_task, tasks), strict=True):
+            ratings[level].extend(result)
+            if level == levels[-1]:
+                _progress(k + 1, levels, ratings, time.perf_counter() - started)
     figures: list[Figure] = []
     values: list[float] = []
     for level in levels:
