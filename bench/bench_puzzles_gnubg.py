@@ -1,0 +1,254 @@
+"""Puzzles graded by GNU Backgammon (issue 18: "Outside checks will grade puzzles with GNU
+Backgammon"; "the best play agrees with a deeper analysis in at least 95% of the cases and every
+disagreement is within 0.010").
+
+``python -m bench puzzles_gnubg`` puts GNU Backgammon (1.07, ``gnubg``, ``/usr/games/gnubg`` or
+``$GNUBG``) in the state of every starter puzzle (engine/data/puzzles.jsonl) and asks its ``hint``
+at 2 plies, gnubg's default "world class" (``PUZZLES_GNUBG_PLIES=3`` for more): its best play,
+or its cube action, is compared with the puzzle's recorded best answer. A disagreement's size is
+gnubg's own equity of its best answer minus its equity of ours (both at full depth). The same is
+done for the puzzles the bot makes of reviewed games (:func:`review_puzzles`: the matches GNU
+Backgammon played itself in tests/data/gnubg-mat, reviewed at the bot's depth and cut into
+puzzles by the bot's own rule), unless ``--quick``, which grades the first ten starter puzzles.
+
+The set-up is checked before any answer counts (:func:`setup_problems`): gnubg must read back
+the same Position ID and Match ID, its board must be the puzzle's from the side of the player on
+roll, and its cube value, cube owner, player on roll, score, match length, Crawford flag, Jacoby
+rule and dice must be the puzzle's; a puzzle whose set-up differs is reported, and counts as a
+disagreement. A take or a drop is set up as the doubler's cube decision (gnubg's ``set gnubgid``
+drops a Match ID's double on offer): gnubg's No double, Double/take and Double/pass there are the
+numbers of the taker's choice too.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bench.bench_puzzles import DATA, context, load
+from bench.common import Figure, check
+from bench.gnubg_puzzles import SCRIPT
+from engine import Position, decode_match_id, encode_match_id, parse_play
+from tests.tools._gnubg import gnubg_binary, run_in_gnubg
+
+NAME = "puzzles_gnubg"
+PLIES = int(os.environ.get("PUZZLES_GNUBG_PLIES", "2"))
+AGREE = 95.0
+WITHIN = 0.010
+MATS = Path(__file__).resolve().parent.parent / "tests" / "data" / "gnubg-mat"
+
+
+@dataclass
+class Verdict:
+    """How GNU Backgammon grades one puzzle."""
+
+    id: str
+    kind: str
+    ours: str
+    theirs: str
+    agree: bool
+    loss: float
+    """gnubg's equity of its best answer minus its equity of ours (0.0 when they agree)."""
+    problems: list[str]
+    """How gnubg's set-up differs from the puzzle's (empty when it is the same)."""
+    margin: float
+    """gnubg's equity of its best answer minus its runner-up's."""
+
+
+def gnubg_setup(puzzle: dict[str, Any]) -> dict[str, Any]:
+    """What the gnubg side is handed for one puzzle: the IDs to set (a take or a drop as the
+    doubler's decision, before the double), the Jacoby rule, and the recorded best answer."""
+    match_id = puzzle["match_id"]
+    key = decode_match_id(match_id)
+    if key.double_offered:
+        key = dataclasses.replace(key, double_offered=False, turn=key.player_on_roll)
+        match_id = encode_match_id(key)
+    return {
+        "id": puzzle["id"],
+        "kind": puzzle["kind"],
+        "position_id": puzzle["position_id"],
+        "match_id": match_id,
+        "jacoby": bool(puzzle["context"]["jacoby"]),
+        "ours": puzzle["choices"][0]["answer"],
+    }
+
+
+def setup_problems(
+    puzzle: dict[str, Any], setup: dict[str, Any], seen: dict[str, Any]
+) -> list[str]:
+    """How the state gnubg reports (``seen``) differs from the puzzle's."""
+    ctx = context(puzzle)
+    cube, pos = seen["cubeinfo"], seen["posinfo"]
+    mover = int(pos["turn"])
+    owner = -1 if ctx.cube_owner is None else (mover if ctx.cube_owner == 0 else 1 - mover)
+    dice = sorted(puzzle["dice"]) if puzzle["dice"] else [0, 0]
+    mine, theirs = Position.from_position_id(puzzle["position_id"]).sides()
+    expected: dict[str, Any] = {
+        "Position ID": (seen["position_id"], setup["position_id"]),
+        "Match ID": (seen["match_id"], setup["match_id"]),
+        "board (player on roll, opponent)": (seen["board"][::-1], [list(mine), list(theirs)]),
+        "player on roll": (int(cube["move"]), mover),
+        "cube value": (int(cube["cube"]), ctx.cube_value),
+        "cube owner": (int(cube["cubeowner"]), owner),
+        "match length": (int(cube["matchto"]), ctx.match_length),
+        "score (player on roll first)": (
+            (int(cube["score"][mover]), int(cube["score"][1 - mover])),
+            ctx.score,
+        ),
+        "Crawford": (bool(cube["crawford"]), ctx.crawford),
+        "Jacoby": (bool(seen["jacoby"]), ctx.jacoby and ctx.match_length == 0),
+        "dice": (sorted(pos["dice"]), dice),
+        "double on offer": (bool(pos["doubled"]), False),
+        "game in play": (int(pos["gamestate"]), 1),
+    }
+    return [
+        f"{what}: gnubg has {got}, the puzzle {want}"
+        for what, (got, want) in expected.items()
+        if got != want
+    ]
+
+
+def _checker_verdict(puzzle: dict[str, Any], seen: dict[str, Any]) -> tuple[str, float, float]:
+    """gnubg's best play (in the engine's words), the loss of ours, and gnubg's margin."""
+    position = Position.from_position_id(puzzle["position_id"])
+    dice = (int(puzzle["dice"][0]), int(puzzle["dice"][1]))
+
+    def after(text: str) -> str:
+        return position.apply(parse_play(text, position, dice)).position_id()
+
+    ours = after(puzzle["choices"][0]["answer"])
+    plays = seen["plays"]
+    best = plays[0]
+    full = seen.get("all") or plays  # every play at full depth, when ours was not in the list
+    equity = {after(p["move"]): float(p["equity"]) for p in full if p["plies"] == PLIES}
+    theirs = str(parse_play(best["move"], position, dice))
+    if after(best["move"]) == ours:
+        margin = best["equity"] - plays[1]["equity"] if len(plays) > 1 else 0.0
+        return theirs, 0.0, float(margin)
+    if ours not in equity:
+        raise RuntimeError(f"{puzzle['id']}: gnubg evaluated no {puzzle['choices'][0]['answer']}")
+    return theirs, max(0.0, equity[after(best["move"])] - equity[ours]), 0.0
+
+
+def _cube_verdict(puzzle: dict[str, Any], seen: dict[str, Any]) -> tuple[str, float, float]:
+    nd, dt, dp = (float(seen["cube"][k]) for k in ("nd", "dt", "dp"))
+    if puzzle["decision"] in ("take", "drop"):
+        options = {"take": -dt, "pass": -dp}
+    else:
+        options = {"double": min(dt, dp), "no double": nd}
+    ranked = sorted(options, key=lambda k: -options[k])
+    ours = puzzle["choices"][0]["answer"]
+    margin = options[ranked[0]] - options[ranked[1]]
+    return ranked[0], options[ranked[0]] - options[ours], margin
+
+
+def verdict(puzzle: dict[str, Any], setup: dict[str, Any], seen: dict[str, Any]) -> Verdict:
+    """gnubg's grade of ``puzzle`` from what it reported (``seen``)."""
+    problems = setup_problems(puzzle, setup, seen)
+    if puzzle["kind"] == "checker":
+        theirs, loss, margin = _checker_verdict(puzzle, seen)
+    else:
+        theirs, loss, margin = _cube_verdict(puzzle, seen)
+    ours = puzzle["choices"][0]["answer"]
+    return Verdict(
+        puzzle["id"],
+        puzzle["kind"],
+        ours,
+        theirs,
+        loss == 0.0 and not problems,
+        loss,
+        problems,
+        margin if loss == 0.0 else 0.0,
+    )
+
+
+def grade(puzzles: Sequence[dict[str, Any]], *, progress: bool = False) -> list[Verdict]:
+    """GNU Backgammon's verdict on each puzzle (one gnubg process for all of them).
+
+    :raises RuntimeError: when GNU Backgammon is not installed or fails.
+    """
+    setups = [gnubg_setup(p) for p in puzzles]
+    with tempfile.TemporaryDirectory() as tmp:
+        given, out = Path(tmp) / "in.json", Path(tmp) / "out.jsonl"
+        given.write_text(json.dumps(setups), encoding="utf-8")
+        args = {"in": str(given), "out": str(out), "plies": PLIES, "progress": progress}
+        run_in_gnubg(SCRIPT, args, timeout=7200, echo=progress)
+        seen = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    return [verdict(p, s, g) for p, s, g in zip(puzzles, setups, seen, strict=True)]
+
+
+def review_puzzles() -> list[dict[str, Any]]:
+    """The puzzles the bot makes of the matches in tests/data/gnubg-mat (GNU Backgammon against
+    itself at 0 ply): each reviewed at the bot's depth, cut by its rule and its default
+    threshold, as :meth:`bot.service.puzzles.Puzzles.harvest` does."""
+    from bot.service.analysis import REVIEW_PLIES
+    from engine import read_mat
+    from engine.analysis import review_match
+    from engine.analysis.puzzle import MIN_ERROR, make_puzzle
+
+    threshold = MIN_ERROR  # PUZZLE_MIN_ERROR's default
+    out: list[dict[str, Any]] = []
+    for mat in sorted(MATS.glob("*.mat")):
+        match = read_mat(mat.read_text(encoding="utf-8")).match
+        review = review_match(match, plies=REVIEW_PLIES)
+        for d in review.decisions:
+            if d.unforced and d.error >= threshold:
+                record = make_puzzle(d, review.plies, threshold)
+                if record is not None:
+                    ident = f"{mat.stem}-{d.game}-{d.move:03d}-{d.kind.replace(' ', '-')}"
+                    out.append({"id": ident, **record})
+    return out
+
+
+def figures(label: str, verdicts: Sequence[Verdict]) -> list[Figure]:
+    """The agreement figures of one set of puzzles, each disagreement told on stderr."""
+    for v in verdicts:
+        if not v.agree:
+            why = "; ".join(v.problems) or f"gnubg prefers {v.theirs} by {v.loss:.4f}"
+            print(f"  {NAME}: {v.id} ({v.ours}): {why}", file=sys.stderr)
+    n = len(verdicts)
+    agree = 100.0 * sum(v.agree for v in verdicts) / n if n else float("nan")
+    losses = [v.loss for v in verdicts if not v.agree]
+    return [
+        check(NAME, f"{label}: agrees with gnubg {PLIES}-ply ({n})", agree, "%", at_least=AGREE),
+        check(
+            NAME,
+            f"{label}: largest disagreement",
+            max(losses, default=0.0),
+            "equity",
+            at_most=WITHIN,
+        ),
+        check(
+            NAME,
+            f"{label}: set-ups gnubg reads differently",
+            sum(bool(v.problems) for v in verdicts),
+            "",
+            at_most=0,
+        ),
+    ]
+
+
+def run(quick: bool = False) -> list[Figure]:
+    if gnubg_binary() is None:
+        print(f"  {NAME}: GNU Backgammon is not installed; nothing graded", file=sys.stderr)
+        return [Figure(NAME, "skipped: no gnubg", 0, "")]
+    puzzles = load(DATA)[:10] if quick else load(DATA)
+    started = time.perf_counter()
+    out = figures("starter set", grade(puzzles, progress=not quick))
+    out.append(
+        Figure(
+            NAME, "seconds per puzzle in gnubg", (time.perf_counter() - started) / len(puzzles), "s"
+        )
+    )
+    if not quick:
+        reviewed = review_puzzles()
+        out.extend(figures("puzzles of gnubg-mat reviews", grade(reviewed)))
+    return out
