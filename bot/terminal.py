@@ -293,6 +293,7 @@ class Terminal:
             for select in reply.selects:
                 for choice in select.choices:
                     self._selects[choice.value.lower()] = select.custom_id
+                    self._labels.append(choice.value)  # a menu's choices are typed as labels
             self._keys = Keys.of(reply, die_chosen=self._die_pressed)
         elif reply.edit and not reply.ephemeral:
             self._buttons, self._selects, self._labels = {}, {}, []

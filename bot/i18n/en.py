@@ -605,8 +605,8 @@ MESSAGES: dict[str, str] = {
     "cmd.settings.opt.theme.name": "theme",
     "cmd.settings.opt.theme.description": "The colours of your board.",
     # -- puzzles, position of the day, PR (issue 18) ------------------------------------------
-    "puzzle.question": "🧩 **Puzzle #{number}** (puzzle rating {puzzle_rating}): you rolled **{dice}**. What is the best play? Pick it in the menu.\n-# Your puzzle rating: {rating} · `{xgid}`",
-    "puzzle.question_cube": "🧩 **Puzzle #{number}** (puzzle rating {puzzle_rating}): a cube decision. What is right?\n-# Your puzzle rating: {rating} · `{xgid}`",
+    "puzzle.question": "🧩 **Puzzle #{number}** (difficulty {puzzle_rating}): you rolled **{dice}**. What is the best play? Pick it in the menu.\n-# Your puzzle rating: {rating} · `{xgid}`",
+    "puzzle.question_cube": "🧩 **Puzzle #{number}** (difficulty {puzzle_rating}): a cube decision. What is right?\n-# Your puzzle rating: {rating} · `{xgid}`",
     "puzzle.pick": "Your play…",
     "puzzle.double": "Double",
     "puzzle.no_double": "No double",

@@ -616,8 +616,8 @@ MESSAGES: dict[str, str] = {
     "cmd.settings.opt.theme.name": "thème",
     "cmd.settings.opt.theme.description": "Les couleurs de votre plateau.",
     # -- problèmes, position du jour, PR (issue 18) --------------------------------------------
-    "puzzle.question": "🧩 **Problème n°{number}** (classement du problème {puzzle_rating}) : vous avez fait **{dice}**. Quel est le meilleur coup ? Choisissez-le dans le menu.\n-# Votre classement aux problèmes : {rating} · `{xgid}`",
-    "puzzle.question_cube": "🧩 **Problème n°{number}** (classement du problème {puzzle_rating}) : une décision de videau. Que faut-il faire ?\n-# Votre classement aux problèmes : {rating} · `{xgid}`",
+    "puzzle.question": "🧩 **Problème n°{number}** (difficulté {puzzle_rating}) : vous avez fait **{dice}**. Quel est le meilleur coup ? Choisissez-le dans le menu.\n-# Votre classement aux problèmes : {rating} · `{xgid}`",
+    "puzzle.question_cube": "🧩 **Problème n°{number}** (difficulté {puzzle_rating}) : une décision de videau. Que faut-il faire ?\n-# Votre classement aux problèmes : {rating} · `{xgid}`",
     "puzzle.pick": "Votre coup…",
     "puzzle.double": "Doubler",
     "puzzle.no_double": "Ne pas doubler",

@@ -315,3 +315,22 @@ def test_watch_and_games_in_the_terminal(service: Service, script) -> None:  # t
     help_text = replies[8]["text"]
     assert "/watch" in help_text and "/games" in help_text
     assert "/server" not in help_text  # no server settings in the terminal
+
+
+def test_a_puzzle_is_answered_by_typing_a_play_of_its_menu(service: Service) -> None:
+    out = io.StringIO()
+    term = Terminal(service, out=out, json_mode=True, images=Path("/tmp/unused"), user="Ann")
+    asked = None
+    for _ in range(20):  # the draw is random: until a checker play (a menu, not two buttons)
+        term.run(["/puzzle"])
+        asked = json.loads(out.getvalue().splitlines()[-1])
+        if asked["plays"]:
+            break
+    assert asked is not None and asked["plays"], asked
+    term.run(["24/1"])  # not one of its answers: the message names the ones it has
+    refused = json.loads(out.getvalue().splitlines()[-1])
+    assert "No button “24/1”" in refused["text"]
+    assert all(play in refused["text"] for play in asked["plays"])
+    term.run([asked["plays"][-1]])
+    answered = json.loads(out.getvalue().splitlines()[-1])
+    assert "best answer" in answered["text"] and "Puzzle rating" in answered["text"]
