@@ -18,10 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.common import Figure, check
-from engine import Position, legal_plays, parse_play
-from engine.analysis import get_evaluator
-from engine.analysis.hints import rank_plays
-from engine.context import MatchContext
+from engine.analysis.puzzle import deeper, puzzle_context
 
 NAME = "puzzles"
 DATA = Path(__file__).resolve().parent.parent / "engine" / "data" / "puzzles.jsonl"
@@ -34,41 +31,15 @@ def load(path: Path = DATA) -> list[dict[str, Any]]:
         return [json.loads(line) for line in f if line.strip()]
 
 
-def context(puzzle: dict[str, Any]) -> MatchContext:
-    """The :class:`MatchContext` recorded with a puzzle (seen by the player on roll)."""
-    c = puzzle["context"]
-    return MatchContext(
-        int(c["cube"]),
-        None if c["owner"] is None else int(c["owner"]),
-        int(c["length"]),
-        (int(c["score"][0]), int(c["score"][1])),
-        bool(c["crawford"]),
-        bool(c["jacoby"]),
-    )
+context = puzzle_context
+"""The :class:`MatchContext` recorded with a puzzle (seen by the player on roll)."""
 
 
 def recheck(puzzle: dict[str, Any], plies: int = DEEPER) -> tuple[str, float]:
     """The deeper analysis' best answer and how much the recorded best loses against it (0.0
     when they agree)."""
-    ev = get_evaluator(plies)
-    position = Position.from_position_id(puzzle["position_id"])
-    ctx = context(puzzle)
-    recorded = puzzle["choices"][0]["answer"]
-    if puzzle["kind"] == "checker":
-        dice = (int(puzzle["dice"][0]), int(puzzle["dice"][1]))
-        mine = parse_play(recorded, position, dice)
-        ranked = rank_plays(ev, position, dice, legal_plays(position, dice), ctx, force=[mine])
-        best = ranked[0]
-        ours = next(v for v in ranked if v.play == mine)
-        return str(best.play), max(0.0, best.equity - ours.equity)
-    cube, _ = ev.cube(position, ctx)
-    nd, dt, dp = cube.no_double, cube.double_take, cube.double_pass
-    if puzzle["decision"] in ("take", "drop"):
-        options = {"take": -dt, "pass": -dp}
-    else:
-        options = {"double": min(dt, dp), "no double": nd}
-    deep_best = max(options, key=lambda k: options[k])
-    return deep_best, max(0.0, options[deep_best] - options[recorded])
+    best, loss, _ = deeper(puzzle, plies)
+    return best, loss
 
 
 def run(quick: bool = False) -> list[Figure]:

@@ -8,8 +8,9 @@ at 2 plies, gnubg's default "world class" (``PUZZLES_GNUBG_PLIES=3`` for more): 
 or its cube action, is compared with the puzzle's recorded best answer. A disagreement's size is
 gnubg's own equity of its best answer minus its equity of ours (both at full depth). The same is
 done for the puzzles the bot makes of reviewed games (:func:`review_puzzles`: the matches GNU
-Backgammon played itself in tests/data/gnubg-mat, reviewed at the bot's depth and cut into
-puzzles by the bot's own rule), unless ``--quick``, which grades the first ten starter puzzles.
+Backgammon played itself in tests/data/gnubg-mat and ``PUZZLES_GNUBG_GAMES`` (16) self-play
+games of the bot's middle levels, reviewed at the bot's depth and cut into puzzles by the bot's
+own rule), unless ``--quick``, which grades the first ten starter puzzles.
 
 The set-up is checked before any answer counts (:func:`setup_problems`): gnubg must read back
 the same Position ID and Match ID, its board must be the puzzle's from the side of the player on
@@ -25,6 +26,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import random
 import sys
 import tempfile
 import time
@@ -44,6 +46,7 @@ PLIES = int(os.environ.get("PUZZLES_GNUBG_PLIES", "2"))
 AGREE = 95.0
 WITHIN = 0.010
 MATS = Path(__file__).resolve().parent.parent / "tests" / "data" / "gnubg-mat"
+SELF_PLAY = int(os.environ.get("PUZZLES_GNUBG_GAMES", "16"))
 
 
 @dataclass
@@ -185,26 +188,39 @@ def grade(puzzles: Sequence[dict[str, Any]], *, progress: bool = False) -> list[
     return [verdict(p, s, g) for p, s, g in zip(puzzles, setups, seen, strict=True)]
 
 
-def review_puzzles() -> list[dict[str, Any]]:
-    """The puzzles the bot makes of the matches in tests/data/gnubg-mat (GNU Backgammon against
-    itself at 0 ply): each reviewed at the bot's depth, cut by its rule and its default
-    threshold, as :meth:`bot.service.puzzles.Puzzles.harvest` does."""
+def review_puzzles(games: int = SELF_PLAY) -> list[dict[str, Any]]:
+    """The puzzles the bot makes of reviewed games, by its own rule
+    (:meth:`bot.service.puzzles.Puzzles.harvest`: the review's depth, the default threshold, the
+    confirmation one ply deeper): of the matches in tests/data/gnubg-mat (GNU Backgammon against
+    itself at 0 ply, games nobody here played) and of ``games`` self-play games of the bot's
+    intermediate and advanced levels (money games and 5-point matches, seeds of their own)."""
     from bot.service.analysis import REVIEW_PLIES
+    from bot.service.puzzles import CONFIRM_EXTRA_PLIES
     from engine import read_mat
     from engine.analysis import review_match
-    from engine.analysis.puzzle import MIN_ERROR, make_puzzle
+    from engine.analysis.puzzle import MIN_ERROR
+    from engine.analysis.puzzle import review_puzzles as harvest
+    from engine.analysis.selfplay import play_match
+    from engine.bots import get_bot
 
-    threshold = MIN_ERROR  # PUZZLE_MIN_ERROR's default
+    matches = [
+        (mat.stem, read_mat(mat.read_text(encoding="utf-8")).match)
+        for mat in sorted(MATS.glob("*.mat"))
+    ]
+    for k in range(games):
+        seed = f"puzzles-gnubg/{k}"
+        bots = (
+            get_bot("intermediate", rng=random.Random(f"{seed}/0")),
+            get_bot("advanced", rng=random.Random(f"{seed}/1")),
+        )
+        match = play_match(bots, random.Random(seed), length=5 if k % 2 else 0)
+        matches.append((f"self-play-{k}", match))
     out: list[dict[str, Any]] = []
-    for mat in sorted(MATS.glob("*.mat")):
-        match = read_mat(mat.read_text(encoding="utf-8")).match
+    for name, match in matches:
         review = review_match(match, plies=REVIEW_PLIES)
-        for d in review.decisions:
-            if d.unforced and d.error >= threshold:
-                record = make_puzzle(d, review.plies, threshold)
-                if record is not None:
-                    ident = f"{mat.stem}-{d.game}-{d.move:03d}-{d.kind.replace(' ', '-')}"
-                    out.append({"id": ident, **record})
+        for _, record in harvest(review, MIN_ERROR, REVIEW_PLIES + CONFIRM_EXTRA_PLIES):
+            ident = f"{name}-{record['position_id']}-{record['decision'].replace(' ', '-')}"
+            out.append({"id": ident, **record})
     return out
 
 
@@ -250,5 +266,5 @@ def run(quick: bool = False) -> list[Figure]:
     )
     if not quick:
         reviewed = review_puzzles()
-        out.extend(figures("puzzles of gnubg-mat reviews", grade(reviewed)))
+        out.extend(figures("puzzles of reviewed games", grade(reviewed)))
     return out

@@ -111,9 +111,9 @@ def _plays(gnubg: Any) -> list[dict[str, Any]]:
     ]
 
 
-def _filter(gnubg: Any, plies: int, accept: int, extra: int, threshold: float) -> None:
-    """Set the move filter of ``hint`` at ``plies`` for the plays kept after 0 ply."""
-    gnubg.command(f"set evaluation movefilter {plies} 0 {accept} {extra} {threshold:.6f}")
+def _filter(gnubg: Any, plies: int, level: int, accept: int, extra: int, threshold: float) -> None:
+    """Set the move filter of ``hint`` at ``plies`` for the plays kept after ``level`` plies."""
+    gnubg.command(f"set evaluation movefilter {plies} {level} {accept} {extra} {threshold:.6f}")
 
 
 def _checker(gnubg: Any, setup: dict[str, Any], plies: int) -> dict[str, Any]:
@@ -122,15 +122,16 @@ def _checker(gnubg: Any, setup: dict[str, Any], plies: int) -> dict[str, Any]:
     full = [p["move"] for p in plays if p["plies"] == plies]
     every: list[dict[str, Any]] | None = None
     if ours not in full:
-        saved = gnubg.getevalhintfilter()
-        _filter(gnubg, plies, 0, 1000, 1000.0)
+        saved = [f for f in gnubg.getevalhintfilter() if f["ply"] == plies]
+        for f in saved:  # every level keeps every play
+            _filter(gnubg, plies, f["level"], 0, 1000, 1000.0)
         _set(gnubg, setup)  # else hint serves the list it has for this position again
         try:
             every = _plays(gnubg)
         finally:
             for f in saved:
-                if f["ply"] == plies and f["level"] == 0:
-                    _filter(gnubg, plies, f["acceptmoves"], f["extramoves"], f["threshold"])
+                args = (f["acceptmoves"], f["extramoves"], f["threshold"])
+                _filter(gnubg, plies, f["level"], *args)
     return {"plays": plays, "all": every}
 
 

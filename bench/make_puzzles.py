@@ -9,7 +9,7 @@ twice. Each puzzle's candidates are then evaluated again at that depth (the top 
 the played one for a checker play; the two actions for a cube decision), and the recorded error
 is the best candidate's equity minus the played one's. A decision whose best answer or error (to
 0.001) is not the review's is left out, so a puzzle is graded as the review graded it, and so is
-one whose runner-up is within 0.010 of the best answer (:data:`CLEAR`): it has no single answer.
+one whose runner-up is within :data:`CLEAR` (0.020) of the best answer: it has no single answer.
 
 One JSON object a line, sorted by ``id``:
 
@@ -26,10 +26,13 @@ One JSON object a line, sorted by ``id``:
 * ``played_equity``, ``error`` (= the first choice's equity minus ``played_equity``);
 * ``source``: how it was made (levels, seed, depth, engine).
 
-Each kept puzzle is then analysed once more at 4 plies (:func:`stable`, the check of
-``python -m bench puzzles``): a puzzle whose best answer the deeper analysis does not confirm is
-dropped, so that its answer holds. ``--refilter`` applies that check to the existing file and
-tops it up from further games (numbered after the last one in it).
+Each kept puzzle is then checked twice (:func:`gnubg_agrees`, :func:`stable`): GNU Backgammon's
+2-ply hint (its default "world class", ``python -m bench puzzles_gnubg``) must find the same best
+answer, on a set-up it reads exactly as the puzzle's, and a 4-ply analysis too (the check of
+``python -m bench puzzles``), with the runner-up :data:`CLEAR` behind there as well; a puzzle that
+fails either is dropped, so that its answer holds. Without gnubg the first check is skipped (and
+said). ``--refilter`` applies both checks to the existing file and tops it up from further games
+(numbered after the last one in it).
 
 It needs bgsage. Time it takes is printed; a game is reviewed in about 3 s on one core.
 """
@@ -47,7 +50,7 @@ from typing import Any
 
 from engine import Match
 from engine.analysis import review_match
-from engine.analysis.puzzle import CLEAR, TOP, cube_choices, make_puzzle
+from engine.analysis.puzzle import CLEAR, TOP, cube_choices, deeper, make_puzzle
 from engine.analysis.review import Decision
 from engine.analysis.selfplay import play_match
 from engine.bots import backend, get_bot
@@ -57,7 +60,7 @@ OUT = ROOT / "engine" / "data" / "puzzles.jsonl"
 LEVELS = ("beginner", "casual")
 LENGTHS = (0, 5, 0, 7)  # money games and matches in turn
 PLIES = 3
-__all__ = ["CLEAR", "TOP", "cube_choices", "main", "puzzle", "stable"]
+__all__ = ["CLEAR", "TOP", "cube_choices", "gnubg_agrees", "main", "puzzle", "stable"]
 SEED = "puzzles-2026"
 
 
@@ -80,11 +83,26 @@ def puzzle(d: Decision, ident: str, source: dict[str, Any]) -> dict[str, Any] | 
 
 
 def stable(record: dict[str, Any]) -> bool:
-    """Whether a deeper analysis (4 plies) finds the same best answer."""
-    from bench.bench_puzzles import recheck
+    """Whether a deeper analysis (4 plies) finds the same best answer, by :data:`CLEAR` at
+    least, and the recorded runner-up is :data:`CLEAR` behind too."""
+    from bench.bench_puzzles import DEEPER
 
-    best, _ = recheck(record)
-    return bool(best == record["choices"][0]["answer"])
+    choices = record["choices"]
+    if choices[0]["equity"] - choices[1]["equity"] < CLEAR:
+        return False
+    best, _, margin = deeper(record, DEEPER)
+    return bool(best == choices[0]["answer"] and margin >= CLEAR)
+
+
+def gnubg_agrees(records: list[dict[str, Any]]) -> list[bool]:
+    """Whether GNU Backgammon's 2-ply analysis finds each record's best answer, on a set-up it
+    reads exactly as the puzzle's; all True when gnubg is not installed (the caller says so)."""
+    from bench.bench_puzzles_gnubg import grade
+    from tests.tools._gnubg import gnubg_binary
+
+    if not records or gnubg_binary() is None:
+        return [True] * len(records)
+    return [v.agree for v in grade(records)]
 
 
 def candidates(k: int, min_error: float, per_game: int) -> Iterator[dict[str, Any]]:
@@ -93,13 +111,19 @@ def candidates(k: int, min_error: float, per_game: int) -> Iterator[dict[str, An
     source = {"levels": who, "seed": f"{SEED}/{k}", "plies": review.plies, "engine": review.engine}
     big = [d for d in review.decisions if d.unforced and d.error >= min_error]
     big.sort(key=lambda d: -d.error)
-    kept = 0
+    records = []
     for d in big:
-        if kept >= per_game:
-            break
         ident = f"{k:04d}-{d.game}-{d.move:03d}-{d.kind.replace(' ', '-')}"
         record = puzzle(d, ident, source)
-        if record is not None and stable(record):
+        if record is not None:
+            records.append(record)
+    kept = 0
+    for record, agreed in zip(records, gnubg_agrees(records), strict=True):
+        if kept >= per_game:
+            break
+        if not agreed:
+            print(f"dropped {record['id']}: gnubg disagrees", file=sys.stderr, flush=True)
+        elif stable(record):
             kept += 1
             yield record
 
@@ -116,6 +140,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if backend() != "bgsage":
         parser.error("the puzzles are analysed by bgsage, which is not installed")
+    from tests.tools._gnubg import gnubg_binary
+
+    if gnubg_binary() is None:
+        print("GNU Backgammon is not installed: the puzzles are not checked by it", file=sys.stderr)
     started = time.perf_counter()
     seen: set[tuple[str, str]] = set()
     out: list[dict[str, Any]] = []
@@ -148,15 +176,18 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _refiltered(path: Path) -> tuple[list[dict[str, Any]], int]:
-    """The stable puzzles of ``path`` and the number of the next game to play."""
+    """The puzzles of ``path`` that gnubg and a deeper analysis confirm, and the number of the
+    next game to play."""
     with path.open(encoding="utf-8") as f:
         records = [json.loads(line) for line in f if line.strip()]
     kept = []
-    for record in records:
-        if stable(record):
-            kept.append(record)
+    for record, agreed in zip(records, gnubg_agrees(records), strict=True):
+        if not agreed:
+            print(f"dropped {record['id']}: gnubg disagrees", file=sys.stderr, flush=True)
+        elif not stable(record):
+            print(f"dropped {record['id']}: no clear answer", file=sys.stderr, flush=True)
         else:
-            print(f"dropped {record['id']}: not stable at 4 plies", file=sys.stderr, flush=True)
+            kept.append(record)
     return kept, 1 + max(int(r["id"][:4]) for r in records)
 
 

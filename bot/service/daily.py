@@ -24,7 +24,13 @@ from bot.service.customid import PuzzleAction
 from bot.service.deps import Deps, answers
 from bot.service.people import Actor, Where
 from bot.service.puzzles import choice_index
-from bot.service.puzzleview import CUBE_LABELS, answers_of, components, question_picture
+from bot.service.puzzleview import (
+    CUBE_LABELS,
+    answers_of,
+    components,
+    dice_text,
+    question_picture,
+)
 from bot.service.refusal import Refusal
 from bot.service.replies import Reply
 from db import puzzles as puzzle_repo
@@ -147,7 +153,7 @@ def _zone(name: str) -> str:
 
 def _question(puzzle: Puzzle, lang: str) -> str:
     key = "daily.question_cube" if puzzle.kind == "cube" else "daily.question"
-    return t(key, lang, dice=puzzle.dice or "", xgid=puzzle.xgid)
+    return t(key, lang, dice=dice_text(puzzle), xgid=puzzle.xgid)
 
 
 def _reveal(s: Session, post: DailyPost, lang: str) -> list[str]:

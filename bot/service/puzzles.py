@@ -2,7 +2,8 @@
 
 A finished game's review (:mod:`bot.service.analysis`) hands its decisions to :meth:`harvest`:
 each one that lost at least ``Settings.puzzle_min_error`` becomes a puzzle, with the review's
-candidates and equities (:func:`engine.analysis.puzzle.make_puzzle`), anonymous, unless its
+candidates and equities (:func:`engine.analysis.puzzle.make_puzzle`), when its best answer is
+clear and holds one ply deeper (:data:`CONFIRM_EXTRA_PLIES`), anonymous, unless its
 player opted out (``/settings puzzles:false``). ``/puzzle`` serves one near the player's rating,
 never one of his own blunders unless he asks for them (``mine``); the first answer is graded
 with the review's numbers, rates the player and the puzzle, and keeps the streak.
@@ -16,6 +17,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from bot import heavy
 from bot.i18n import t
 from bot.service.customid import PuzzleAction
 from bot.service.deps import Deps, answers
@@ -27,6 +29,7 @@ from bot.service.puzzleview import (
     answers_of,
     best_picture,
     components,
+    dice_text,
     grade,
     question_picture,
 )
@@ -36,11 +39,16 @@ from db import players as player_repo
 from db import puzzles as puzzle_repo
 from db.models import Puzzle, PuzzleRating
 from engine.analysis import Review
-from engine.analysis.puzzle import make_puzzle
+from engine.analysis.puzzle import review_puzzles
 
 __all__ = ["Puzzles", "choice_index"]
 
 log = logging.getLogger(__name__)
+
+CONFIRM_EXTRA_PLIES = 1
+"""A reviewed decision becomes a puzzle only when an analysis this much deeper than the review
+finds the same best answer, clearly (:func:`engine.analysis.puzzle.make_puzzle`): the review's
+2 plies are GNU Backgammon's 1-ply, the check's 3 its 2-ply "world class"."""
 
 
 def choice_index(puzzle: Puzzle, action: PuzzleAction, value: str | None) -> int:
@@ -78,7 +86,7 @@ class Puzzles:
                 "puzzle.question_cube" if puzzle.kind == "cube" else "puzzle.question",
                 lang,
                 number=puzzle.id,
-                dice=puzzle.dice or "",
+                dice=dice_text(puzzle),
                 rating=me.shown(),
                 puzzle_rating=_glicko_of_puzzle(puzzle).shown(),
                 xgid=puzzle.xgid,
@@ -196,13 +204,10 @@ class Puzzles:
 
     def _harvest(self, game_id: int, seats: tuple[Seat, Seat], review: Review) -> int:
         threshold = self.deps.settings.puzzle_min_error
-        found = [
-            (d.player, record)
-            for d in review.decisions
-            if d.unforced and d.error >= threshold
-            for record in [make_puzzle(d, review.plies, threshold)]
-            if record is not None
-        ]
+        # Confirmed one ply deeper (a worker process when the bot runs them, as the review).
+        found = heavy.POOLS.analyse(
+            review_puzzles, review, threshold, review.plies + CONFIRM_EXTRA_PLIES
+        )
         stored = 0
         with self.deps.unit() as s:
             contributes = {i: self._contributes(s, seat) for i, seat in enumerate(seats)}

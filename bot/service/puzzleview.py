@@ -16,7 +16,15 @@ from engine import Move, Play, Position
 from engine.context import MatchContext
 from render import BoardView, render_board
 
-__all__ = ["answer_lines", "answers_of", "best_picture", "components", "grade", "question_picture"]
+__all__ = [
+    "answer_lines",
+    "answers_of",
+    "best_picture",
+    "components",
+    "dice_text",
+    "grade",
+    "question_picture",
+]
 
 log = logging.getLogger(__name__)
 
@@ -114,6 +122,12 @@ def context_of(puzzle: Puzzle) -> MatchContext:
         bool(c["crawford"]),
         bool(c["jacoby"]),
     )
+
+
+def dice_text(puzzle: Puzzle) -> str:
+    """The roll as players read it, the higher die first (``4-3``, never ``3-4``)."""
+    dice = dice_of(puzzle)
+    return f"{max(dice)}-{min(dice)}" if dice else ""
 
 
 def dice_of(puzzle: Puzzle) -> tuple[int, int] | None:

@@ -13,7 +13,8 @@ from sqlalchemy.orm import Session, sessionmaker
 from bot.service import Reply, Service
 from bot.service.customid import PuzzleAction
 from bot.service.glicko import Glicko
-from bot.service.puzzleview import grade
+from bot.service.puzzleview import components, grade
+from bot.service.replies import Select
 from db.models import Game as GameRow
 from db.models import Puzzle, PuzzleRating
 from engine.analysis import Review
@@ -81,6 +82,46 @@ def test_a_new_installation_has_the_starter_puzzles(factory: sessionmaker[Sessio
     assert len(rows) == 200
     assert all(r.source_player_id is None and r.source_game_id is None for r in rows)
     assert {r.kind for r in rows} == {"checker", "cube"}
+
+
+def _offered(row: Puzzle, lang: str, *, daily: bool) -> list[str]:
+    """The answers the question offers: the menu's values, or the buttons' candidates."""
+    rows = components(row, row.id, lang, daily=daily)
+    offered: list[str] = []
+    choices = [str(c["answer"]) for c in row.choices["choices"]]
+    for component in (c for r in rows for c in r):
+        if isinstance(component, Select):
+            offered.extend(o.value for o in component.choices)
+        else:
+            action = PuzzleAction.parse(component.custom_id)
+            assert action is not None
+            offered.append(choices[int(action.arg)])
+    return offered
+
+
+def check_menu_and_grade(row: Puzzle) -> None:
+    """The menu holds every candidate, so the best answer and the blunder played; the blunder
+    loses the puzzle's error, the best answer nothing."""
+    choices = [str(c["answer"]) for c in row.choices["choices"]]
+    for lang in ("en", "fr"):
+        for daily in (False, True):
+            offered = _offered(row, lang, daily=daily)
+            assert sorted(offered) == sorted(choices), (row.id, offered)
+            assert choices[0] in offered and row.played in offered
+    answer, lost, correct = grade(row, choices.index(row.played))
+    assert (answer, correct) == (row.played, False)
+    assert lost == pytest.approx(row.error, abs=0.001)
+    assert grade(row, 0) == (choices[0], 0.0, True)
+
+
+def test_every_starter_puzzle_offers_the_best_answer_and_the_blunder(
+    factory: sessionmaker[Session],
+) -> None:
+    with factory() as s:
+        rows = list(s.scalars(select(Puzzle)))
+    assert len(rows) == 200
+    for row in rows:
+        check_menu_and_grade(row)
 
 
 def test_answers_rate_and_the_streak_resets_on_a_miss(service: Service) -> None:
@@ -180,6 +221,7 @@ def test_puzzles_are_graded_as_the_review_graded_them(
         assert lost == pytest.approx(d.error, abs=0.001)  # same equity loss
         assert grade(row, 0)[1:] == (0.0, True)
         assert row.choices["plies"] == review.plies
+        check_menu_and_grade(row)
         assert row.source_player_id == (ALICE.id if d.player == seat else None)  # the computer
 
 
