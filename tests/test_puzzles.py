@@ -92,3 +92,36 @@ def test_cube_choices_are_the_deciders_equities() -> None:
     choices, played = cube_choices(cube("drop"))
     assert [(c["answer"], c["equity"]) for c in choices] == [("take", -0.55), ("pass", -1.0)]
     assert played == -1.0
+
+
+def test_a_puzzle_must_hold_one_ply_deeper(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``make_puzzle(confirm=...)`` keeps a decision only when the deeper analysis finds the same
+    best answer with the runner-up :data:`CLEAR` behind; the stored numbers stay the review's."""
+    import engine.analysis.puzzle as puzzle_module
+    from engine.analysis.puzzle import make_puzzle
+    from engine.analysis.review import Decision
+    from engine.context import MatchContext
+
+    # A no double that should have been a double: ND 0.40, DT 0.55, DP 1.0 lose 0.15.
+    d = Decision(
+        0, 3, 1, "no double", "4HPwATDgc/ABMA", "cAkAAAAAAAAA", MatchContext(), None,
+        "no double", "double", 0.40, 0.55, True, cube=(0.40, 0.55, 1.0),
+    )  # fmt: skip
+    asked: list[int] = []
+
+    def deeper_says(best: str, margin: float) -> None:
+        def fake(record: dict[str, Any], plies: int) -> tuple[str, float, float]:
+            asked.append(plies)
+            return best, 0.0, margin
+
+        monkeypatch.setattr(puzzle_module, "deeper", fake)
+
+    unconfirmed = make_puzzle(d, 2)
+    assert unconfirmed is not None and unconfirmed["error"] == pytest.approx(0.15)
+    deeper_says("double", CLEAR)
+    assert make_puzzle(d, 2, confirm=3) == unconfirmed  # the review's numbers, kept
+    deeper_says("no double", 0.3)  # the deeper analysis prefers another answer
+    assert make_puzzle(d, 2, confirm=3) is None
+    deeper_says("double", CLEAR - 0.001)  # the same answer, but no clear one
+    assert make_puzzle(d, 2, confirm=3) is None
+    assert asked == [3, 3, 3]
