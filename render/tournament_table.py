@@ -24,9 +24,9 @@ from render.tournament_draw import (
     MINE,
     STRIPE,
     TEXT,
-    draw_name,
     draw_title,
     stamp,
+    stamp_name,
     title_height,
     to_png,
 )
@@ -159,7 +159,7 @@ def _draw_row(
     stamp(im, (x + _RANK_W - 14, mid), str(row.rank), colour, strong=True, size=16, anchor="rm")
     name_w = _NAME_W - 12 - (_FIRE_W if row.on_fire else 0)
     name = clean_name(row.name)
-    fitted = draw_name(draw, (x + _RANK_W, mid), name, name_w, colour, strong=leader)
+    fitted = stamp_name(im, (x + _RANK_W, mid), name, name_w, colour, strong=leader)
     if row.on_fire:
         used = max(text_width(fitted.font, line) for line in fitted.lines)
         _triangle(draw, x + _RANK_W + used + 6, mid)
