@@ -65,9 +65,7 @@ def _best_median_ms(
     return min(statistics.median(_times_ms(fn, n, clock)) for _ in range(batches))
 
 
-def _spread(
-    bench: str, name: str, times: list[float], unit: str = "ms"
-) -> list[Figure]:
+def _spread(bench: str, name: str, times: list[float], unit: str = "ms") -> list[Figure]:
     """The median and the 95th percentile of ``times``, each against the target."""
     return [
         check(bench, f"{name}: median", statistics.median(times), unit, at_most=TARGET_MS),

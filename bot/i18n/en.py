@@ -450,6 +450,9 @@ MESSAGES: dict[str, str] = {
     "tournament.status.cancelled": "Cancelled.",
     "tournament.players": "Players ({count}): {names}",
     "tournament.match_intro": "🏆 {name}: {mention0} against {mention1}. Good luck!",
+    "tournament.thread_name": "{name}, round {round}: {p0} vs {p1}",
+    "tournament.match_thread": "🏆 {name}, round {round}: **{p0}** vs **{p1}**, played in the "
+    "thread below.",
     "tournament.standings": "🏆 **{name}**: standings after {played} matches.",
     "tournament.champion": "🏆 **{name}** is over: **{player}** is the champion! Congratulations.",
     "tournament.list_title": "**Tournaments on this server**",

@@ -461,6 +461,9 @@ MESSAGES: dict[str, str] = {
     "tournament.status.cancelled": "Annulé.",
     "tournament.players": "Joueurs ({count}) : {names}",
     "tournament.match_intro": "🏆 {name} : {mention0} contre {mention1}. Bonne chance !",
+    "tournament.thread_name": "{name}, ronde {round} : {p0} contre {p1}",
+    "tournament.match_thread": "🏆 {name}, ronde {round} : **{p0}** contre **{p1}**, dans le fil "
+    "ci-dessous.",
     "tournament.standings": "🏆 **{name}** : classement après {played} matchs.",
     "tournament.champion": "🏆 **{name}** est terminé : **{player}** est champion ! Félicitations.",
     "tournament.list_title": "**Les tournois de ce serveur**",

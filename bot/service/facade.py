@@ -108,6 +108,7 @@ class Service:
         threads, notices = GameThreads(self.deps), TurnNotices(self.deps)
         self.server_command = threads.server_command
         self.game_moved = threads.game_moved
+        self.thread_wanted = threads.thread_wanted
         self.board_posted = threads.board_posted
         self.watch = watching.watch
         self.games = dashboard.games

@@ -103,6 +103,9 @@ class Reply:
         own (the game message is usually edited, and an edit notifies nobody).
     :param thread: play the game in a thread of its own, where the adapter can open one.
     :param posts: messages for other channels, sent after the reply.
+    :param channel_id: for a follow-up or a sweep's message: the channel it belongs in, when it
+        may differ from the channel of the action (a tournament's next boards and standings go
+        to the tournament's channel even when its last match ended in a thread).
     """
 
     text: str
@@ -120,6 +123,7 @@ class Reply:
     followups: list[Reply] = field(default_factory=list)
     thread: ThreadPlan | None = None
     posts: list[Post] = field(default_factory=list)
+    channel_id: int | None = None
 
     @property
     def buttons(self) -> list[Button]:
