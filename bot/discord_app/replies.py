@@ -24,6 +24,7 @@ import discord
 
 from bot import heavy
 from bot.discord_app.components import build_view
+from bot.discord_app.events import tournament_events
 from bot.discord_app.together import (
     can_open_threads,
     open_game_thread,
@@ -150,6 +151,7 @@ async def _show(
         await _ping(interaction, reply)
     await send_posts(interaction.client, reply)  # a match's result, then what it led to
     await _followups(interaction, reply)
+    await tournament_events(interaction, reply)
 
 
 def _record(

@@ -450,6 +450,9 @@ MESSAGES: dict[str, str] = {
     "tournament.status.cancelled": "Cancelled.",
     "tournament.players": "Players ({count}): {names}",
     "tournament.match_intro": "🏆 {name}: {mention0} against {mention1}. Good luck!",
+    "tournament.event_join": "Join with the **Join** button of its announcement in the channel, or `/tournament action:join`.",
+    "tournament.event_no_permission": "The tournament has no Discord event: the bot needs the *Create Events* permission to publish one.",
+    "tournament.event_failed": "The tournament has no Discord event: Discord refused it.",
     "tournament.thread_name": "{name}, round {round}: {p0} vs {p1}",
     "tournament.match_thread": "🏆 {name}, round {round}: **{p0}** vs **{p1}**, played in the "
     "thread below.",

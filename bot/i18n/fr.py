@@ -461,6 +461,9 @@ MESSAGES: dict[str, str] = {
     "tournament.status.cancelled": "Annulé.",
     "tournament.players": "Joueurs ({count}) : {names}",
     "tournament.match_intro": "🏆 {name} : {mention0} contre {mention1}. Bonne chance !",
+    "tournament.event_join": "Inscrivez-vous avec le bouton **Participer** de son annonce dans le salon, ou `/tournoi action:participer`.",
+    "tournament.event_no_permission": "Le tournoi n’a pas d’événement Discord : le bot a besoin de la permission *Créer des événements* pour en publier un.",
+    "tournament.event_failed": "Le tournoi n’a pas d’événement Discord : Discord l’a refusé.",
     "tournament.thread_name": "{name}, ronde {round} : {p0} contre {p1}",
     "tournament.match_thread": "🏆 {name}, ronde {round} : **{p0}** contre **{p1}**, dans le fil "
     "ci-dessous.",

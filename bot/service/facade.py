@@ -82,6 +82,7 @@ class Service:
         # Tournaments
         self.tournament = tournaments.tournament
         self.tournament_sweep = tournaments.sweep
+        self.tournament_event = tournaments.event_published
         # The move timer
         self.sweep = timers.sweep
         self.reminder_before = timers.reminder_before

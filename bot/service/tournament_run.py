@@ -25,6 +25,7 @@ from bot.service.replies import Reply, ThreadPlan
 from bot.service.tables import load_table, prefs_of
 from bot.service.threads import MAX_THREAD_NAME
 from bot.service.tournament_clock import TournamentClock
+from bot.service.tournament_events import event_step
 from bot.service.tournament_plan import Pairing, State, champion, finished, next_pairings
 from bot.service.tournament_view import standings_reply
 from bot.service.turns import save
@@ -225,6 +226,7 @@ class Runner:
         reply = standings_reply(self.state(s, tour, names=True), tour.lang)
         name = _name(s, tour.champion_id) if tour.champion_id else "-"
         reply.text = t("tournament.champion", tour.lang, name=tour.name, player=name)
+        reply.event = event_step(tour, "complete")
         _post(tour, reply)
 
 

@@ -7,6 +7,7 @@ opened the match is played in the channel; a restart never opens a second thread
 from __future__ import annotations
 
 from collections import deque
+from datetime import datetime, timedelta
 from typing import Any
 
 import discord
@@ -164,3 +165,100 @@ async def test_a_restart_never_opens_a_second_thread_for_a_match(
     assert await open_match_thread(env.bot, channel.id, again)
     assert [th.id for th in channel.threads] == [thread.id]
     assert len(boards(thread)) == 1 and not any(m.content == "again" for m in messages(channel))
+
+
+# -- the Discord scheduled event ---------------------------------------------------------------
+
+
+def events(env: Env, guild: Any) -> list[Any]:
+    return list(env.backend.get_guild(guild.id).scheduled_events.values())
+
+
+def without_event_permissions(env: Env, guild: Any) -> None:
+    """The bot's own role loses Create Events and Manage Events."""
+    backend = env.backend
+    role = next(r for r in backend.get_guild(guild.id).roles.values() if r.managed)
+    perms = discord.Permissions(role.permissions)
+    perms.update(manage_events=False, create_events=False)
+    backend.edit_role(guild.id, role.id, {"permissions": perms.value})
+
+
+async def test_a_tournament_with_a_start_time_is_a_scheduled_event_cancelled_with_it(
+    env: Env, guild: Any
+) -> None:
+    channel = guild.create_text_channel("club")
+    staff = guild.create_role("Staff", permissions=discord.Permissions(manage_guild=True))
+    olga = guild.add_member(env.create_user("olga"), roles=[staff])
+    made = await olga.slash(
+        channel, "tournament", action="create", name="Friday", format="swiss", start=60
+    )
+    assert not made.ephemeral and made.followups == []  # nothing to tell the organizer
+    (event,) = events(env, guild)
+    assert event.name == "Friday" and event.entity_type == 3  # external
+    assert (
+        event.entity_metadata["location"] == f"https://discord.com/channels/{guild.id}/{channel.id}"
+    )
+    assert "swiss" in (event.description or "").lower() and "/tournament" in event.description
+    start = datetime.fromisoformat(event.scheduled_start_time)
+    end = datetime.fromisoformat(event.scheduled_end_time)
+    assert timedelta(hours=1) <= end - start <= timedelta(days=1)
+    cancelled = await olga.slash(channel, "tournament", action="cancel")
+    assert not cancelled.ephemeral
+    assert events(env, guild)[0].status == 4  # cancelled with the tournament
+
+
+async def test_the_event_starts_and_completes_with_the_tournament(
+    env: Env, guild: Any, script: deque[int]
+) -> None:
+    channel = guild.create_text_channel("club")
+    staff = guild.create_role("Staff", permissions=discord.Permissions(manage_guild=True))
+    olga = guild.add_member(env.create_user("olga"), roles=[staff])
+    ann, bob = member(env, guild, "ann"), member(env, guild, "bob")
+    made = response(await olga.slash(channel, "tournament", action="create", name="Sat", start=30))
+    for player in (ann, bob):
+        await player.click(made, label="Join")
+    await olga.click(made, label="Start")  # before its time: the event starts too
+    (event,) = events(env, guild)
+    assert event.status == 2  # active
+    (thread,) = channel.threads
+    offer = response(await ann.slash(thread, "resign", value=1))
+    if "not your turn" in offer.content:
+        offer = response(await bob.slash(thread, "resign", value=1))
+        await ann.click(offer, label="Accept")
+    else:
+        await bob.click(offer, label="Accept")
+    assert any("is the champion" in m.content for m in messages(channel))
+    assert events(env, guild)[0].status == 3  # completed
+
+
+async def test_without_the_permission_the_tournament_is_created_and_the_organizer_told(
+    env: Env, guild: Any
+) -> None:
+    channel = guild.create_text_channel("club")
+    without_event_permissions(env, guild)
+    staff = guild.create_role("Staff", permissions=discord.Permissions(manage_guild=True))
+    olga = guild.add_member(env.create_user("olga"), roles=[staff])
+    made = await olga.slash(channel, "tournament", action="create", name="Friday", start=60)
+    assert not made.ephemeral and "Friday" in made.response.content
+    (told,) = made.followups
+    assert told.ephemeral and "Create Events" in told.content
+    assert events(env, guild) == []
+    assert "Friday" in response(await olga.slash(channel, "tournament", action="info")).content
+
+
+async def test_when_discord_refuses_the_event_the_tournament_goes_on(env: Env, guild: Any) -> None:
+    channel = guild.create_text_channel("club")
+    env.inject_error("POST", "/guilds/*/scheduled-events", status=500)
+    staff = guild.create_role("Staff", permissions=discord.Permissions(manage_guild=True))
+    olga = guild.add_member(env.create_user("olga"), roles=[staff])
+    made = await olga.slash(channel, "tournament", action="create", name="Friday", start=60)
+    assert not made.ephemeral and events(env, guild) == []
+    assert [f.content for f in made.followups] == [t("tournament.event_failed", "en")]
+    cancelled = await olga.slash(channel, "tournament", action="cancel")
+    assert not cancelled.ephemeral  # no event to cancel: nothing breaks
+
+
+async def test_without_a_start_time_no_event_is_published(env: Env, guild: Any) -> None:
+    channel = guild.create_text_channel("club")
+    await registered(env, guild, channel)
+    assert events(env, guild) == []
