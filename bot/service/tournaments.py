@@ -64,7 +64,7 @@ class Tournaments:
     ) -> Reply:
         """``/tournament action:...``: one of :data:`ACTIONS`."""
         if action not in ACTIONS:
-            raise Refusal("tournament.error.action", actions=", ".join(ACTIONS))
+            raise Refusal("tournament.error.action")
         if where.guild_id is None:
             raise Refusal("tournament.error.dm")
         if action == "create":
