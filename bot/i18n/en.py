@@ -438,7 +438,7 @@ MESSAGES: dict[str, str] = {
     "tournament.rules.cube_off": "without the cube",
     "tournament.rules.rated": "rated",
     "tournament.rules.unrated": "not rated",
-    "tournament.rules.rounds": "{rounds} rounds",
+    "tournament.rules.rounds": "{rounds} {rounds:round|rounds}",
     "tournament.rules.minutes": "{minutes} minutes: play as many matches as you can (win 2, gammon 3, backgammon 4, double after two wins in a row)",
     "tournament.rules.limit": "at most {limit} players",
     "tournament.rules.clock": "clock: {delay} s a move + {bank} min a point",
@@ -456,7 +456,7 @@ MESSAGES: dict[str, str] = {
     "tournament.thread_name": "{name}, round {round}: {p0} vs {p1}",
     "tournament.match_thread": "🏆 {name}, round {round}: **{p0}** vs **{p1}**, played in the "
     "thread below.",
-    "tournament.standings": "🏆 **{name}**: standings after {played} matches.",
+    "tournament.standings": "🏆 **{name}**: standings after {played} {played:match|matches}.",
     "tournament.champion": "🏆 **{name}** is over: **{player}** is the champion! Congratulations.",
     "tournament.list_title": "**Tournaments on this server**",
     "tournament.list_empty": "No tournament on this server yet: `/tournament create`.",

@@ -449,7 +449,7 @@ MESSAGES: dict[str, str] = {
     "tournament.rules.cube_off": "sans le videau",
     "tournament.rules.rated": "classé",
     "tournament.rules.unrated": "non classé",
-    "tournament.rules.rounds": "{rounds} rondes",
+    "tournament.rules.rounds": "{rounds} {rounds:ronde|rondes}",
     "tournament.rules.minutes": "{minutes} minutes : jouez autant de matchs que possible (victoire 2, gammon 3, backgammon 4, double après deux victoires de suite)",
     "tournament.rules.limit": "{limit} joueurs au plus",
     "tournament.rules.clock": "pendule : {delay} s par coup + {bank} min par point",
@@ -467,7 +467,7 @@ MESSAGES: dict[str, str] = {
     "tournament.thread_name": "{name}, ronde {round} : {p0} contre {p1}",
     "tournament.match_thread": "🏆 {name}, ronde {round} : **{p0}** contre **{p1}**, dans le fil "
     "ci-dessous.",
-    "tournament.standings": "🏆 **{name}** : classement après {played} matchs.",
+    "tournament.standings": "🏆 **{name}** : classement après {played} {played:match|matchs}.",
     "tournament.champion": "🏆 **{name}** est terminé : **{player}** est champion ! Félicitations.",
     "tournament.list_title": "**Les tournois de ce serveur**",
     "tournament.list_empty": "Aucun tournoi sur ce serveur pour l’instant : `/tournoi créer`.",
