@@ -262,3 +262,25 @@ async def test_without_a_start_time_no_event_is_published(env: Env, guild: Any) 
     channel = guild.create_text_channel("club")
     await registered(env, guild, channel)
     assert events(env, guild) == []
+
+
+async def test_at_its_start_time_the_sweep_opens_the_match_threads_and_starts_the_event(
+    env: Env, guild: Any
+) -> None:
+    channel = guild.create_text_channel("club")
+    staff = guild.create_role("Staff", permissions=discord.Permissions(manage_guild=True))
+    olga = guild.add_member(env.create_user("olga"), roles=[staff])
+    players = [member(env, guild, n) for n in ("ann", "bob", "cy", "di")]
+    made = response(await olga.slash(channel, "tournament", action="create", name="Sun", start=5))
+    for player in players:
+        await player.click(made, label="Join")
+    cog = env.bot.get_cog("Timers")
+    assert cog is not None
+    env.bot.service.clock.advance(minutes=6)  # type: ignore[attr-defined]
+    await cog.sweep.coro(cog)  # type: ignore[attr-defined]  # one pass of the background task
+    threads = channel.threads
+    assert len(threads) == 2 and all(th.name.startswith("Sun, round 1: ") for th in threads)
+    assert all(len(boards(th)) == 1 for th in threads) and boards(channel) == []
+    assert events(env, guild)[0].status == 2  # started with the tournament
+    await cog.sweep.coro(cog)  # type: ignore[attr-defined]  # again: nothing new
+    assert len(channel.threads) == 2
