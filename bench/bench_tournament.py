@@ -20,7 +20,7 @@ from bench.common import Figure, check, percentile
 from bot.tournaments import MatchResult, Round, swiss_round, swiss_standings
 from bot.tournaments.pictures import standings_picture
 from render.fonts import clean_name
-from render.tournament_draw import _stamp_mask, fit_name
+from render.tournament_draw import _shaded, _stamp_mask, fit_name
 
 PLAYERS = 256
 TARGET_MS = 100.0
@@ -77,7 +77,7 @@ def _spread(bench: str, name: str, times: list[float], unit: str = "ms") -> list
 
 def _cold() -> None:
     """Forget every cached text mask and fitted name: a table drawn for the first time."""
-    for cached in (_stamp_mask, fit_name, clean_name):
+    for cached in (_shaded, _stamp_mask, fit_name, clean_name):
         cached.cache_clear()
 
 

@@ -31,6 +31,7 @@ __all__ = [
     "WIN_ROW",
     "FittedName",
     "Font",
+    "IndexCanvas",
     "draw_name",
     "draw_title",
     "fit_name",
@@ -280,6 +281,99 @@ def stamp(
     mask, dx, dy = _stamp_mask(text, strong, size, anchor)
     x, y = xy[0] + dx, xy[1] + dy
     im.paste(fill, (x, y, x + mask.width, y + mask.height), mask)
+
+
+# -- a canvas of palette indices ----------------------------------------------------------------
+
+_LEVELS = 16  # shades of anti-aliasing between a background and an ink
+
+
+class IndexCanvas:
+    """A picture drawn straight in palette indices, for the standings table: every pixel is a
+    background, an ink, or one of :data:`_LEVELS` shades between an ink and the background it
+    is drawn on. Text is stamped from cached masks already turned into indices (copied, not
+    blended), and the PNG needs no mapping of its colours: a 256-row table costs a fraction of
+    drawing it in RGB and quantizing it.
+
+    Text must lie on a flat background, the one given (the table's rows, stripes and header
+    are).
+    """
+
+    def __init__(self, size: tuple[int, int], backs: tuple[RGB, ...], inks: tuple[RGB, ...]):
+        self.backs, self.inks = backs, inks
+        self.im = Image.new("L", size, self.index(backs[0]))
+
+    def index(self, back: RGB, ink: RGB | None = None, level: int = 0) -> int:
+        """The palette index of ``ink`` at ``level`` (of ``_LEVELS - 1``) over ``back``."""
+        base = self.backs.index(back) * len(self.inks) + self.inks.index(ink or self.inks[0])
+        return base * _LEVELS + (level if ink is not None else 0)
+
+    def rect(self, box: tuple[int, int, int, int], back: RGB) -> None:
+        self.im.paste(self.index(back), box)
+
+    def line(self, box: tuple[int, int, int, int], ink: RGB, back: RGB) -> None:
+        ImageDraw.Draw(self.im).line(box, fill=self.index(back, ink, _LEVELS - 1), width=1)
+
+    def polygon(self, points: list[tuple[int, int]], ink: RGB, back: RGB) -> None:
+        ImageDraw.Draw(self.im).polygon(points, fill=self.index(back, ink, _LEVELS - 1))
+
+    def text(
+        self,
+        xy: tuple[int, int],
+        text: str,
+        ink: RGB,
+        back: RGB,
+        *,
+        strong: bool,
+        size: int,
+        anchor: str,
+    ) -> None:
+        """``text`` as :func:`stamp` draws it, on ``back``."""
+        shades, dx, dy = _shaded(text, strong, size, anchor, self.index(back, ink, 0))
+        x, y = xy[0] + dx, xy[1] + dy
+        self.im.im.paste(shades.im, (x, y, x + shades.width, y + shades.height))
+
+    def name(
+        self, xy: tuple[int, int], name: str, width: int, ink: RGB, back: RGB, strong: bool
+    ) -> FittedName:
+        """As :func:`stamp_name`, on ``back``."""
+        fitted = fit_name(name, width, strong)
+        x, y = xy
+        lines = fitted.lines
+        step = fitted.size + 2
+        places = [y] if len(lines) == 1 else [y - step // 2, y + step // 2 + 1]
+        for line, at in zip(lines, places, strict=True):
+            self.text((x, at), line, ink, back, strong=fitted.strong, size=fitted.size, anchor="lm")
+        return fitted
+
+    def png(self) -> bytes:
+        palette: list[int] = []
+        for back in self.backs:
+            for ink in self.inks:
+                for k in range(_LEVELS):
+                    f = k / (_LEVELS - 1)
+                    palette += [round(b + (i - b) * f) for b, i in zip(back, ink, strict=True)]
+        out = Image.frombytes("P", self.im.size, self.im.tobytes())
+        out.putpalette(palette)
+        data = io.BytesIO()
+        out.save(data, "PNG", compress_level=_PNG_LEVEL, compress_type=_PNG_RLE)
+        return data.getvalue()
+
+
+@lru_cache(maxsize=8192)
+def _shaded(
+    text: str, strong: bool, size: int, anchor: str, base: int
+) -> tuple[Image.Image, int, int]:
+    """The mask of ``text`` turned into palette indices from ``base`` (its background) up, with
+    its offset from the anchor point."""
+    mask, dx, dy = _stamp_mask(text, strong, size, anchor)
+    return mask._new(mask.im.point(_shades(base), "L")), dx, dy  # Image.point: the same, slower
+
+
+@lru_cache(maxsize=256)
+def _shades(base: int) -> list[int]:
+    """The table from a mask's coverage (0 to 255) to the index of its shade above ``base``."""
+    return [base + (a * (_LEVELS - 1) + 127) // 255 for a in range(256)]
 
 
 # -- output -----------------------------------------------------------------------------------
