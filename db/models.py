@@ -476,6 +476,7 @@ class Tournament(Base):
     results: Mapped[int] = mapped_column(default=0)  # results so far: the order of the next
     version: Mapped[int] = mapped_column(Integer, default=1)
     created_at: Mapped[Timestamp]
+    event_id: Mapped[int | None] = mapped_column(BigInteger)  # its Discord scheduled event
 
 
 class TournamentEntrant(Base):

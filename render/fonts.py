@@ -57,6 +57,7 @@ def regular(size: int) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(str(_HERE / "DejaVuSans.ttf"), size)
 
 
+@lru_cache(maxsize=4096)
 def clean_name(name: str) -> str:
     """A player's name with what the fonts cannot draw taken out: emoji and other symbols are
     dropped, other scripts become ``?`` (so a name in Chinese still shows it is there).

@@ -11,9 +11,7 @@ import textwrap
 from dataclasses import dataclass
 from typing import Literal
 
-from PIL import Image, ImageDraw
-
-from render.fonts import bold, clean_name, regular, text_width
+from render.fonts import bold, clean_name, fit, regular, text_width
 from render.tournament_draw import (
     BG,
     DIM,
@@ -22,13 +20,11 @@ from render.tournament_draw import (
     LINE,
     MARGIN,
     MINE,
+    RGB,
     STRIPE,
     TEXT,
-    draw_name,
-    draw_title,
-    stamp,
+    IndexCanvas,
     title_height,
-    to_png,
 )
 from render.tournament_labels import tlabel
 
@@ -94,44 +90,57 @@ def render_standings(table: StandingsTable) -> bytes:
     """The standings as PNG bytes: rank, name and the format's columns, the leader in gold,
     the viewer's row (``highlight``) in blue, and the tie-break rule written underneath.
 
-    About 700 to 850 pixels wide and 30 high per row.
+    About 700 to 850 pixels wide and 30 high per row; drawn in palette indices
+    (:class:`~render.tournament_draw.IndexCanvas`).
     """
     lang = table.lang
-    keys = COLUMNS[table.format]
-    head_font = bold(14)
-    heads = [tlabel(lang, k) for k in keys]
-    widths = [max(72, text_width(head_font, h) + 22) for h in heads]
+    heads = [tlabel(lang, k) for k in COLUMNS[table.format]]
+    widths = [max(72, text_width(bold(14), h) + 22) for h in heads]
     width = 2 * MARGIN + _RANK_W + _NAME_W + sum(widths)
     rules = textwrap.wrap(tlabel(lang, f"rules_{table.format}"), _wrap_chars(width))
     top = MARGIN + title_height(table.title, table.subtitle)
     foot = 14 + 18 * len(rules) + (22 if table.total is not None else 0)
     height = top + _T_ROW * (len(table.rows) + 1) + foot + MARGIN
-    im = Image.new("RGB", (width, height), BG)
-    draw = ImageDraw.Draw(im)
-    draw_title(draw, table.title, table.subtitle, width)
-    mid = top + _T_ROW // 2
-    x = MARGIN
-    draw.text((x + _RANK_W - 14, mid), tlabel(lang, "rank"), fill=DIM, font=head_font, anchor="rm")
-    draw.text((x + _RANK_W, mid), tlabel(lang, "player"), fill=DIM, font=head_font, anchor="lm")
-    cx = x + _RANK_W + _NAME_W
-    for head, w in zip(heads, widths, strict=True):
-        draw.text((cx + w // 2, mid), head, fill=DIM, font=head_font, anchor="mm")
-        cx += w
+    canvas = IndexCanvas((width, height), (BG, STRIPE, MINE), (TEXT, DIM, GOLD, LINE, FIRE))
+    _title(canvas, table.title, table.subtitle, width)
+    _heads(canvas, lang, heads, widths, top + _T_ROW // 2)
     y = top + _T_ROW
-    draw.line((x, y, width - MARGIN, y), fill=LINE, width=1)
+    canvas.line((MARGIN, y, width - MARGIN, y), LINE, BG)
     for n, row in enumerate(table.rows):
-        _draw_row(im, draw, row, y, width, widths, striped=n % 2 == 1)
+        _draw_row(canvas, row, y, width, widths, striped=n % 2 == 1)
         y += _T_ROW
     y += 10
     for line in rules:
-        draw.text((x, y + 9), line, fill=DIM, font=regular(13), anchor="lm")
+        canvas.text((MARGIN, y + 9), line, DIM, BG, strong=False, size=13, anchor="lm")
         y += 18
     if table.total is not None and table.rows:
-        text = tlabel(
-            lang, "rows_of", first=table.rows[0].rank, last=table.rows[-1].rank, total=table.total
-        )
-        draw.text((x, y + 11), text, fill=TEXT, font=regular(14), anchor="lm")
-    return to_png(im)
+        first, last = table.rows[0].rank, table.rows[-1].rank
+        text = tlabel(lang, "rows_of", first=first, last=last, total=table.total)
+        canvas.text((MARGIN, y + 11), text, TEXT, BG, strong=False, size=14, anchor="lm")
+    return canvas.png()
+
+
+def _title(canvas: IndexCanvas, title: str, subtitle: str, width: int) -> None:
+    """As :func:`~render.tournament_draw.draw_title`, in palette indices."""
+    room = width - 2 * MARGIN
+    if title:
+        text = fit(bold(26), clean_name(title), room)
+        canvas.text((MARGIN, MARGIN + 14), text, TEXT, BG, strong=True, size=26, anchor="lm")
+    if subtitle:
+        text = fit(regular(16), subtitle, room)
+        y = MARGIN + (46 if title else 10)
+        canvas.text((MARGIN, y), text, DIM, BG, strong=False, size=16, anchor="lm")
+
+
+def _heads(canvas: IndexCanvas, lang: str, heads: list[str], widths: list[int], mid: int) -> None:
+    cells = [(MARGIN + _RANK_W - 14, tlabel(lang, "rank"), "rm")]
+    cells.append((MARGIN + _RANK_W, tlabel(lang, "player"), "lm"))
+    cx = MARGIN + _RANK_W + _NAME_W
+    for text, w in zip(heads, widths, strict=True):
+        cells.append((cx + w // 2, text, "mm"))
+        cx += w
+    for x, text, anchor in cells:
+        canvas.text((x, mid), text, DIM, BG, strong=True, size=14, anchor=anchor)
 
 
 def _wrap_chars(width: int) -> int:
@@ -140,8 +149,7 @@ def _wrap_chars(width: int) -> int:
 
 
 def _draw_row(
-    im: Image.Image,
-    draw: ImageDraw.ImageDraw,
+    canvas: IndexCanvas,
     row: StandingsRow,
     y: int,
     width: int,
@@ -150,25 +158,27 @@ def _draw_row(
     striped: bool,
 ) -> None:
     x = MARGIN
-    if row.highlight or striped:
-        fill = MINE if row.highlight else STRIPE
-        draw.rectangle((x, y, width - MARGIN, y + _T_ROW - 1), fill=fill)
+    back = MINE if row.highlight else (STRIPE if striped else BG)
+    if back != BG:
+        canvas.rect((x, y, width - MARGIN + 1, y + _T_ROW), back)
     mid = y + _T_ROW // 2
     leader = row.rank == 1
     colour = GOLD if leader else TEXT
-    stamp(im, (x + _RANK_W - 14, mid), str(row.rank), colour, strong=True, size=16, anchor="rm")
+    canvas.text(
+        (x + _RANK_W - 14, mid), str(row.rank), colour, back, strong=True, size=16, anchor="rm"
+    )
     name_w = _NAME_W - 12 - (_FIRE_W if row.on_fire else 0)
     name = clean_name(row.name)
-    fitted = draw_name(draw, (x + _RANK_W, mid), name, name_w, colour, strong=leader)
+    fitted = canvas.name((x + _RANK_W, mid), name, name_w, colour, back, strong=leader)
     if row.on_fire:
         used = max(text_width(fitted.font, line) for line in fitted.lines)
-        _triangle(draw, x + _RANK_W + used + 6, mid)
+        _triangle(canvas, x + _RANK_W + used + 6, mid, back)
     cx = x + _RANK_W + _NAME_W
     for value, w in zip(row.values, widths, strict=True):
-        stamp(im, (cx + w // 2, mid), value, colour, strong=False, size=16, anchor="mm")
+        canvas.text((cx + w // 2, mid), value, colour, back, strong=False, size=16, anchor="mm")
         cx += w
 
 
-def _triangle(draw: ImageDraw.ImageDraw, x: int, mid: int) -> None:
+def _triangle(canvas: IndexCanvas, x: int, mid: int, back: RGB) -> None:
     """The on-fire mark, the ▲ of the rule under the table."""
-    draw.polygon([(x, mid + 5), (x + 12, mid + 5), (x + 6, mid - 6)], fill=FIRE)
+    canvas.polygon([(x, mid + 5), (x + 12, mid + 5), (x + 6, mid - 6)], FIRE, back)

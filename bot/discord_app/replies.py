@@ -24,11 +24,14 @@ import discord
 
 from bot import heavy
 from bot.discord_app.components import build_view
+from bot.discord_app.events import tournament_events
 from bot.discord_app.together import (
     can_open_threads,
     open_game_thread,
+    open_match_thread,
     remember_board,
     send_posts,
+    send_to_channel,
 )
 from bot.i18n import language, t
 from bot.ops import metrics
@@ -139,15 +142,16 @@ async def _show(
     interaction: discord.Interaction[Any], reply: Reply, *, component: bool, private: bool
 ) -> None:
     """Show the reply: in the game's new thread when it opens one, else where it was asked;
-    then the turn ping, the follow-ups and the messages for other channels."""
+    then the turn ping, the messages for other channels and the follow-ups."""
     if not await open_game_thread(interaction, reply, component=component):
         message_id = await deliver(
             interaction, reply, component=component, deferred_private=private
         )
         await remember_board(interaction, reply, message_id, component=component)
         await _ping(interaction, reply)
+    await send_posts(interaction.client, reply)  # a match's result, then what it led to
     await _followups(interaction, reply)
-    await send_posts(interaction.client, reply)
+    await tournament_events(interaction, reply)
 
 
 def _record(
@@ -215,8 +219,17 @@ async def _ping(interaction: discord.Interaction[Any], reply: Reply) -> None:
 
 async def _followups(interaction: discord.Interaction[Any], reply: Reply) -> None:
     """Post the messages the action made besides its reply (a tournament's next boards and
-    standings), each a message of its own in the channel."""
+    standings), each a message of its own: in the channel it names (a tournament's, even when
+    the action was in a match's thread), a match's board in a thread of its own where one
+    can be opened."""
+    client = interaction.client
     for extra in reply.followups:
+        target = extra.channel_id or interaction.channel_id
+        if target is not None and await open_match_thread(client, target, extra):
+            continue
+        if target is not None and target != interaction.channel_id:
+            await send_to_channel(client, target, extra)
+            continue
         try:
             await interaction.followup.send(
                 _content(extra),

@@ -19,7 +19,14 @@ import discord
 from bot.discord_app.components import build_view
 from bot.service import Reply
 
-__all__ = ["can_open_threads", "open_game_thread", "remember_board", "send_posts"]
+__all__ = [
+    "can_open_threads",
+    "open_game_thread",
+    "open_match_thread",
+    "remember_board",
+    "send_posts",
+    "send_to_channel",
+]
 
 log = logging.getLogger(__name__)
 
@@ -99,11 +106,107 @@ async def _post_in_thread(
     return board
 
 
-async def _delete(thread: discord.Thread) -> None:
+async def _delete(thing: discord.Thread | discord.Message) -> None:
     try:
-        await thread.delete()
+        await thing.delete()
     except discord.HTTPException:
-        log.warning("could not remove the unusable thread %s", thread.id)
+        log.warning("could not remove the unusable %s %s", type(thing).__name__, thing.id)
+
+
+async def _channel(client: discord.Client, channel_id: int) -> Any:
+    """The channel (from the cache, else asked of Discord); None when it cannot be reached."""
+    try:
+        return client.get_channel(channel_id) or await client.fetch_channel(channel_id)
+    except discord.HTTPException:
+        log.warning("cannot reach channel %s", channel_id)
+        return None
+
+
+def _may_open_threads(channel: Any) -> bool:
+    """A server text channel where the bot may write, open public threads and write in them
+    (when its own member is unknown, Discord's answer decides)."""
+    if getattr(channel, "type", None) not in THREAD_CHANNELS:
+        return False
+    me = channel.guild.me
+    if me is None:
+        return True
+    perms = channel.permissions_for(me)
+    return bool(
+        perms.send_messages and perms.create_public_threads and perms.send_messages_in_threads
+    )
+
+
+async def open_match_thread(client: discord.Client, channel_id: int, reply: Reply) -> bool:
+    """Carry out the ``reply.thread`` of a tournament match posted in ``channel_id``: a line in
+    the channel, a thread opened from it with both players added, the board posted there, and
+    the game moved into it. True when the match is in its thread (or already was: a restart,
+    another process); False to post the board in the channel instead (no permission, Discord
+    refusing, threads off: the plan is then None)."""
+    plan = reply.thread
+    channel = await _channel(client, channel_id) if plan is not None else None
+    if plan is None or channel is None or not _may_open_threads(channel):
+        return False
+    service = client.service  # type: ignore[attr-defined]
+    if not await asyncio.to_thread(service.thread_wanted, plan.game_id, channel.id):
+        log.info("match game %s has its thread already, or is over", plan.game_id)
+        return True
+    try:
+        intro = await channel.send(plan.intro, allowed_mentions=discord.AllowedMentions.none())
+    except discord.HTTPException as error:
+        log.info("no thread for game %s (%s): played in the channel", plan.game_id, error)
+        return False
+    thread = await _thread_from(intro, plan.name, plan.game_id)
+    board = await _board_in(thread, reply, plan.members) if thread else None
+    if thread is None or board is None:
+        await _delete(intro)
+        return False
+    moved = await asyncio.to_thread(
+        service.game_moved, plan.game_id, thread.id, channel.id, board.id
+    )
+    if not moved:  # another process opened the match's thread first: keep only that one
+        log.warning("game %s has a thread already: %s removed", plan.game_id, thread.id)
+        await _delete(thread)
+        await _delete(intro)
+    return True
+
+
+async def _thread_from(message: discord.Message, name: str, game_id: int) -> discord.Thread | None:
+    try:
+        return await message.create_thread(name=name, auto_archive_duration=ARCHIVE_MINUTES)
+    except discord.HTTPException as error:  # Forbidden, or a channel without threads
+        log.info("no thread for game %s (%s): played in the channel", game_id, error)
+        return None
+
+
+async def _board_in(
+    thread: discord.Thread, reply: Reply, members: tuple[int, ...]
+) -> discord.Message | None:
+    """The players added and the board posted in the new thread; None (and the thread removed)
+    when Discord refuses."""
+    try:
+        return await _post_in_thread(thread, reply, members)
+    except discord.HTTPException as error:
+        log.warning("thread %s unusable (%s): played in the channel", thread.id, error)
+        await _delete(thread)
+        return None
+
+
+async def send_to_channel(client: discord.Client, channel_id: int, reply: Reply) -> bool:
+    """``reply`` as a new message in ``channel_id`` (its picture, buttons and the mentions it
+    names); False, logged, when it cannot be posted."""
+    channel = await _channel(client, channel_id)
+    if not isinstance(channel, discord.abc.Messageable):
+        return False
+    files = [discord.File(BytesIO(reply.image), reply.image_name)] if reply.image else []
+    view = build_view(reply) or discord.utils.MISSING
+    try:
+        await channel.send(
+            reply.text[:2000], files=files, view=view, allowed_mentions=_mentions(reply)
+        )
+    except discord.HTTPException:
+        log.warning("could not post in channel %s", channel_id)
+        return False
+    return True
 
 
 async def remember_board(

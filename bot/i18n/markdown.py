@@ -19,9 +19,12 @@ NAME_PARAMS = frozenset(
 )
 """The message parameters that hold a person's name."""
 
-RAW_MESSAGES = frozenset({"board.row", "stats.chart_title", "terminal.welcome", "terminal.as"})
+RAW_MESSAGES = frozenset(
+    {"board.row", "stats.chart_title", "terminal.welcome", "terminal.as", "tournament.thread_name"}
+)
 """Messages whose names are not read as markdown: inside a code block (the leaderboard's rows,
-which only replace backticks), drawn in a picture, or printed by the terminal to its user."""
+which only replace backticks), drawn in a picture, printed by the terminal to its user, or a
+thread's name (never read as markdown)."""
 
 # Marks that format text anywhere in a line (Discord's markdown: bold, italics, underline,
 # strike, spoilers, code, masked links, mentions and custom emoji in <...>), and the escape.

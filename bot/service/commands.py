@@ -142,6 +142,7 @@ _TOURNAMENT_ACTIONS = (
     "create", "join", "leave", "start", "standings", "info", "list", "disqualify", "cancel",
 )  # fmt: skip
 _TOURNAMENT_FORMATS = ("knockout", "round_robin", "swiss", "arena")
+_FORMAT_WORDS = {"knockout": ("élimination",), "swiss": ("suisse",)}  # short for the labels
 _TOURNAMENT = (
     Option(
         "action",
@@ -151,7 +152,10 @@ _TOURNAMENT = (
     Option("name", low=1, high=100),
     Option(
         "format",
-        choices=tuple(Label(f"tournament.format.{f}", f) for f in _TOURNAMENT_FORMATS),
+        choices=tuple(
+            Label(f"tournament.format.{f}", f, _FORMAT_WORDS.get(f, ()))
+            for f in _TOURNAMENT_FORMATS
+        ),
     ),
     Option("points", Kind.INTEGER, low=1, high=Settings().max_match_length),
     Option("cube", Kind.FLAG, default=True),

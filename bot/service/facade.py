@@ -82,6 +82,7 @@ class Service:
         # Tournaments
         self.tournament = tournaments.tournament
         self.tournament_sweep = tournaments.sweep
+        self.tournament_event = tournaments.event_published
         # The move timer
         self.sweep = timers.sweep
         self.reminder_before = timers.reminder_before
@@ -108,6 +109,7 @@ class Service:
         threads, notices = GameThreads(self.deps), TurnNotices(self.deps)
         self.server_command = threads.server_command
         self.game_moved = threads.game_moved
+        self.thread_wanted = threads.thread_wanted
         self.board_posted = threads.board_posted
         self.watch = watching.watch
         self.games = dashboard.games

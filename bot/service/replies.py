@@ -8,6 +8,7 @@ button labels. Nothing here knows Discord.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Literal
 
 __all__ = [
@@ -20,6 +21,7 @@ __all__ = [
     "Select",
     "Style",
     "ThreadPlan",
+    "TournamentEvent",
 ]
 
 Style = Literal["primary", "secondary", "success", "danger"]
@@ -76,6 +78,24 @@ class ThreadPlan:
 
 
 @dataclass(frozen=True)
+class TournamentEvent:
+    """A tournament's Discord scheduled event, for the adapter to carry out where the bot may
+    manage events: ``publish`` an external event from ``start`` to ``end`` at ``location``
+    (then tell the service its id: ``Service.tournament_event``), or mark the published event
+    ``event_id`` as started, completed or cancelled with its tournament. Nothing else depends
+    on it: without the permission, or when Discord refuses, the tournament goes on."""
+
+    tournament_id: int
+    action: Literal["publish", "start", "complete", "cancel"]
+    event_id: int | None = None
+    name: str = ""
+    description: str = ""
+    location: str = ""
+    start: datetime | None = None
+    end: datetime | None = None
+
+
+@dataclass(frozen=True)
 class Post:
     """A message for another channel than the one of the action (a game's result in the
     channel its thread was opened from)."""
@@ -103,6 +123,10 @@ class Reply:
         own (the game message is usually edited, and an edit notifies nobody).
     :param thread: play the game in a thread of its own, where the adapter can open one.
     :param posts: messages for other channels, sent after the reply.
+    :param channel_id: for a follow-up or a sweep's message: the channel it belongs in, when it
+        may differ from the channel of the action (a tournament's next boards and standings go
+        to the tournament's channel even when its last match ended in a thread).
+    :param event: a tournament's Discord scheduled event to publish or to move on.
     """
 
     text: str
@@ -120,6 +144,8 @@ class Reply:
     followups: list[Reply] = field(default_factory=list)
     thread: ThreadPlan | None = None
     posts: list[Post] = field(default_factory=list)
+    channel_id: int | None = None
+    event: TournamentEvent | None = None
 
     @property
     def buttons(self) -> list[Button]:

@@ -109,6 +109,19 @@ class GameThreads:
                 s, game_id, thread_id=thread_id, parent_id=parent_id, message_id=message_id
             )
 
+    def thread_wanted(self, game_id: int, channel_id: int) -> bool:
+        """Whether a tournament match (or any game) shown in ``channel_id`` still waits for its
+        thread: active, still in that channel, never moved. False after it went to a thread,
+        so that no restart and no second process opens a second one."""
+        with self.deps.factory() as s:
+            row = s.get(GameRow, game_id)
+            return bool(
+                row is not None
+                and row.status is GameStatus.ACTIVE
+                and row.channel_id == channel_id
+                and row.parent_channel_id is None
+            )
+
     def board_posted(self, game_id: int, channel_id: int, message_id: int) -> None:
         """The adapter posted a game's board as a new message: turn notices and ``/games``
         link to it."""

@@ -21,13 +21,17 @@ from bot.service.deps import Deps, post
 from bot.service.model import Notes, Seat, Table
 from bot.service.newgame import NewGames
 from bot.service.present import board_reply
+from bot.service.replies import Reply, ThreadPlan
 from bot.service.tables import load_table, prefs_of
+from bot.service.threads import MAX_THREAD_NAME
 from bot.service.tournament_clock import TournamentClock
+from bot.service.tournament_events import event_step
 from bot.service.tournament_plan import Pairing, State, champion, finished, next_pairings
 from bot.service.tournament_view import standings_reply
 from bot.service.turns import save
 from bot.tournaments import Format, seed_at_random, seed_by_rating
 from db import players as player_repo
+from db import together as together_repo
 from db import tournaments as repo
 from db.games import NewGame, active_game_in_channel, expire_game, get_game
 from db.gamestate import load_match
@@ -107,12 +111,13 @@ class Runner:
             score = (tour.match_length, 0)
             repo.record_result(s, tour, match, winner_id=p.walkover, score=score, now=now)
             return
-        game = self._game(s, tour, p.player0, p.player1)
+        game = self._game(s, tour, p.round, p.player0, p.player1)
         new = repo.NewMatch(p.round, p.slot, p.player0, p.player1, game_id=game.id)
         self.clock.start(tour, repo.add_match(s, tour, new, now=now), game)
 
-    def _game(self, s: Session, tour: Tournament, p0: int, p1: int) -> GameRow:
-        """Start the match's game, a usual one, and post its board in the channel."""
+    def _game(self, s: Session, tour: Tournament, rnd: int, p0: int, p1: int) -> GameRow:
+        """Start the match's game, a usual one, and post its board: in a thread of its own
+        opened in the tournament's channel where the adapter can, else in the channel."""
         names = [_name(s, p) for p in (p0, p1)]
         seats = (Seat(names[0], user_id=p0), Seat(names[1], user_id=p1))
         match = Match(length=tour.match_length, cube=tour.cube)
@@ -137,7 +142,9 @@ class Runner:
         row = self.new.start(s, table, new, notes, prefs_of(s, table), tour.lang)
         reply = board_reply(table, tour.lang, notes)
         reply.mentions = (p0, p1)
-        post(reply)
+        if channel is not None:
+            reply.thread = _thread_plan(s, tour, row.id, rnd, ((p0, names[0]), (p1, names[1])))
+        _post(tour, reply)
         return row
 
     def on_game_end(self, s: Session, row: GameRow) -> None:
@@ -154,7 +161,7 @@ class Runner:
         self._record(s, tour, match, row)
         self.advance(s, tour)
         if tour.status is TournamentStatus.RUNNING:
-            post(standings_reply(self.state(s, tour, names=True), tour.lang))
+            _post(tour, standings_reply(self.state(s, tour, names=True), tour.lang))
 
     def _record(self, s: Session, tour: Tournament, match: TournamentMatch, row: GameRow) -> None:
         seat = row.winner
@@ -219,7 +226,30 @@ class Runner:
         reply = standings_reply(self.state(s, tour, names=True), tour.lang)
         name = _name(s, tour.champion_id) if tour.champion_id else "-"
         reply.text = t("tournament.champion", tour.lang, name=tour.name, player=name)
-        post(reply)
+        reply.event = event_step(tour, "complete")
+        _post(tour, reply)
+
+
+def _post(tour: Tournament, reply: Reply) -> None:
+    """Post ``reply`` in the tournament's channel once the action commits (wherever the action
+    was: a match that ended in its thread reports to the channel)."""
+    reply.channel_id = tour.channel_id
+    post(reply)
+
+
+def _thread_plan(
+    s: Session, tour: Tournament, game_id: int, rnd: int, players: tuple[tuple[int, str], ...]
+) -> ThreadPlan | None:
+    """The thread a match is played in: opened in the tournament's channel, named after the
+    tournament, the round and the players, with both players added; None where the server
+    turned threads off (``/server threads:false``)."""
+    if tour.guild_id is None or not together_repo.threads_on(s, tour.guild_id):
+        return None
+    lang, number = tour.lang, rnd + 1
+    (id0, p0), (id1, p1) = players
+    name = t("tournament.thread_name", lang, name=tour.name, round=number, p0=p0, p1=p1)
+    intro = t("tournament.match_thread", lang, name=tour.name, round=number, p0=p0, p1=p1)
+    return ThreadPlan(game_id, name[:MAX_THREAD_NAME], (id0, id1), intro)
 
 
 def _name(s: Session, player_id: int) -> str:

@@ -24,6 +24,7 @@ from bot.service.refusal import Refusal, aware
 from bot.service.replies import Reply
 from bot.service.tables import load_table
 from bot.service.timers import Notice
+from bot.service.tournament_events import event_step, publish_event
 from bot.service.tournament_run import Runner
 from bot.service.tournament_view import (
     TOURNAMENT_BUTTONS,
@@ -63,7 +64,7 @@ class Tournaments:
     ) -> Reply:
         """``/tournament action:...``: one of :data:`ACTIONS`."""
         if action not in ACTIONS:
-            raise Refusal("tournament.error.action", actions=", ".join(ACTIONS))
+            raise Refusal("tournament.error.action")
         if where.guild_id is None:
             raise Refusal("tournament.error.dm")
         if action == "create":
@@ -98,7 +99,9 @@ class Tournaments:
             tour.guild_id, tour.channel_id = where.guild_id, where.channel_id
             tour.organizer_id, tour.lang = actor.id, shared_lang(who, where)
             repo.create_tournament(s, tour)
-            return announcement(tour, [], tour.lang)
+            reply = announcement(tour, [], tour.lang)
+            reply.event = publish_event(tour)  # Discord's own reminder, where it may
+            return reply
 
     def _list(self, actor: Actor, where: Where) -> Reply:
         deps = self.deps
@@ -190,7 +193,9 @@ class Tournaments:
         if count < 2:
             raise Refusal("tournament.error.too_few")
         self.run.start(s, tour)
-        return self._announce(s, tour, tour.lang)
+        reply = self._announce(s, tour, tour.lang)
+        reply.event = event_step(tour, "start")
+        return reply
 
     def _standings(self, s: Session, who: Who, tour: Tournament, _: dict[str, object]) -> Reply:
         if tour.status is TournamentStatus.REGISTERING:
@@ -223,7 +228,21 @@ class Tournaments:
         if tour.status not in (TournamentStatus.REGISTERING, TournamentStatus.RUNNING):
             raise Refusal("tournament.error.over")
         self.run.cancel(s, tour)
-        return Reply(text=t("tournament.cancelled", tour.lang, name=tour.name))
+        reply = Reply(text=t("tournament.cancelled", tour.lang, name=tour.name))
+        reply.event = event_step(tour, "cancel")
+        return reply
+
+    def event_published(self, tid: int, event_id: int) -> bool:
+        """The adapter published the tournament's Discord scheduled event: keep its id (the
+        first one only). False when the tournament is over by now (the adapter then cancels
+        the event it just made)."""
+        with self.deps.unit() as s:
+            tour = s.get(Tournament, tid)
+            if tour is None:
+                return False
+            if tour.event_id is None:
+                tour.event_id = event_id
+            return tour.status in (TournamentStatus.REGISTERING, TournamentStatus.RUNNING)
 
     # -- the sweep --------------------------------------------------------------------------
 
@@ -256,12 +275,14 @@ class Tournaments:
         if tour is None or tour.status is not TournamentStatus.REGISTERING:
             return None
         active = [e for e in repo.entrants(s, tid) if e.status is EntrantStatus.ACTIVE]
-        if len(active) < 2:
+        cancel = len(active) < 2
+        if cancel:
             self.run.cancel(s, tour)
-            post(self._announce(s, tour, tour.lang))
-            return tour
-        self.run.start(s, tour)
-        post(self._announce(s, tour, tour.lang))
+        else:
+            self.run.start(s, tour)
+        reply = self._announce(s, tour, tour.lang)
+        reply.event = event_step(tour, "cancel" if cancel else "start")
+        post(reply)
         return tour
 
     def _close_due(self, s: Session, tid: int) -> Tournament | None:

@@ -106,3 +106,21 @@ def test_the_luck_has_a_unit_in_english(service: Service, script: deque[int]) ->
     text = service.review(alice, DM).text
     luck = re.search(r"luck ([+-]\d\.\d{3}) points \(the equity the dice gave", text)
     assert luck, text
+
+
+@pytest.mark.parametrize(
+    ("lang", "one", "two"),
+    [
+        ("en", "standings after 1 match.", "standings after 2 matches."),
+        ("fr", "classement après 1 match.", "classement après 2 matchs."),
+    ],
+)
+def test_a_tournament_counts_its_matches_and_rounds_in_words_that_agree(
+    lang: str, one: str, two: str
+) -> None:
+    assert t("tournament.standings", lang, name="F", played=1).endswith(one)
+    assert t("tournament.standings", lang, name="F", played=2).endswith(two)
+    rounds = {n: t("tournament.rules.rounds", lang, rounds=n) for n in (1, 5)}
+    assert rounds == (
+        {1: "1 round", 5: "5 rounds"} if lang == "en" else {1: "1 ronde", 5: "5 rondes"}
+    )

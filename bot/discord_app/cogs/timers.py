@@ -13,6 +13,8 @@ import discord
 from discord.ext import commands, tasks
 
 from bot.discord_app.components import build_view
+from bot.discord_app.events import move_event
+from bot.discord_app.together import open_match_thread
 from bot.i18n import DEFAULT, language
 from bot.service.timers import Notice
 
@@ -67,6 +69,10 @@ class Timers(commands.Cog):
                 )
                 return
         reply = notice.reply
+        if reply.event is not None:
+            await move_event(self.bot, notice.guild_id, reply.event)
+        if await open_match_thread(self.bot, notice.channel_id, reply):
+            return  # a tournament match, played in its own thread
         files = []
         if reply.image is not None:
             files.append(discord.File(BytesIO(reply.image), filename=reply.image_name))
