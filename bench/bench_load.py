@@ -39,7 +39,8 @@ and the measuring window; ``BENCH_LOAD_SWITCH_INTERVAL`` sets the GIL's switch i
 ``BENCH_LOAD_CROWD`` sets ``heavy.POOLS.crowd`` (presses in flight from which a new one is
 acknowledged at once); ``BENCH_LOAD_THREADS`` the threads of ordinary interactions;
 ``BENCH_LOAD_NOFREEZE=1`` leaves start-up's objects to the garbage collector (``run_bot``
-freezes them, :func:`bot.heavy.freeze_heap`).
+freezes them, :func:`bot.heavy.freeze_heap`); ``BENCH_LOAD_THROUGHPUT=0`` skips the throughput
+figures.
 
 The simulated players keep the last reply of their game (to choose the next press) without its
 picture: that copy is Discord's, not the bot's, and 1,000 boards of about 60 kB would be counted
@@ -808,6 +809,8 @@ def run(quick: bool = False) -> list[Figure]:
         sqlite = f"sqlite:///{Path(tmp) / 'load.sqlite3'}"
         levels = asyncio.run(_levels(sqlite, sizes, seconds, reviews=True))
         figures += _figures(levels)
+        if os.environ.get("BENCH_LOAD_THROUGHPUT") == "0":
+            return figures
         games, window = (8, 3.0) if quick else (20, 10.0)
         one = _spawn(f"sqlite:///{Path(tmp) / 'tp.sqlite3'}", games, window, [50_000_000])
         figures.append(Figure("load", "throughput, machine pace, SQLite, 1 process", one, "/s"))
