@@ -40,7 +40,7 @@ and the measuring window; ``BENCH_LOAD_SWITCH_INTERVAL`` sets the GIL's switch i
 acknowledged at once); ``BENCH_LOAD_THREADS`` the threads of ordinary interactions;
 ``BENCH_LOAD_NOFREEZE=1`` leaves start-up's objects to the garbage collector (``run_bot``
 freezes them, :func:`bot.heavy.freeze_heap`); ``BENCH_LOAD_THROUGHPUT=0`` skips the throughput
-figures.
+figures; ``BENCH_LOAD_PROFILE=FILE`` profiles the event loop's thread in the last level.
 
 The simulated players keep the last reply of their game (to choose the next press) without its
 picture: that copy is Discord's, not the bot's, and 1,000 boards of about 60 kB would be counted
@@ -580,6 +580,26 @@ def _full_collections() -> Iterator[list[float]]:
         gc.callbacks.remove(callback)
 
 
+@contextlib.contextmanager
+def _profiled(last: bool) -> Iterator[None]:
+    """With ``BENCH_LOAD_PROFILE=FILE``, profile what the event loop's thread runs during the
+    last level's window (cProfile sees only the thread that enabled it: not the interaction
+    threads) and write the statistics to FILE (read them with ``python -m pstats FILE``)."""
+    path = os.environ.get("BENCH_LOAD_PROFILE")
+    if not (path and last):
+        yield
+        return
+    import cProfile
+
+    profile = cProfile.Profile()
+    profile.enable()
+    try:
+        yield
+    finally:
+        profile.disable()
+        profile.dump_stats(path)
+
+
 def _check_tasks(results: list[Any]) -> None:
     for result in results:
         if isinstance(result, BaseException) and not isinstance(result, asyncio.CancelledError):
@@ -612,7 +632,7 @@ async def _levels(db_url: str, sizes: list[int], seconds: float, reviews: bool) 
             await asyncio.sleep(min(HUMAN_THINK, seconds) / 3)  # ramp up, not measured
             load.stats = Stats()
             started, cpu = time.perf_counter(), time.process_time()
-            with _full_collections() as passes:
+            with _full_collections() as passes, _profiled(size == sizes[-1]):
                 await asyncio.sleep(seconds)
             elapsed = time.perf_counter() - started
             stats = load.stats
