@@ -20,8 +20,12 @@ to the last), measured over a window of steady load:
 - ordinary actions (presses in games between people): first response (the first callback to
   Discord: the answer or a deferral) and final answer (the message shown), p50/p95/p99/max;
 - presses in games against the computer (including its world-class move), reviews and hints;
-- actions per second, event-loop lag (a ticker task sleeping 5 ms: longest delay and p99),
-  memory (RSS), and answers later than Discord's 3 seconds;
+- actions per second, event-loop lag (a ticker task sleeping 5 ms: longest delay and p99), the
+  garbage collector's full passes (how many, the longest), and answers later than Discord's 3
+  seconds;
+- memory: the total of the bot's process and every process it started (the review workers),
+  by PSS (proportional set size: a page shared by several processes, such as a library's code,
+  counted once over them, not once in each), compared with the 1 GB target; RSS of each apart;
 - how each grows from 10 to 1,000 games.
 
 Then the throughput of ordinary actions at machine pace (no think time, no computer), on SQLite
@@ -33,14 +37,23 @@ and the measuring window; ``BENCH_LOAD_SWITCH_INTERVAL`` sets the GIL's switch i
 (``sys.setswitchinterval``; by default what ``run_bot`` sets, :func:`bot.heavy.tune_process`);
 ``BENCH_LOAD_UNTUNED=1`` leaves the process as Python starts it (switch interval, malloc arenas);
 ``BENCH_LOAD_CROWD`` sets ``heavy.POOLS.crowd`` (presses in flight from which a new one is
-acknowledged at once).
+acknowledged at once); ``BENCH_LOAD_THREADS`` the threads of ordinary interactions;
+``BENCH_LOAD_NOFREEZE=1`` leaves start-up's objects to the garbage collector (``run_bot``
+freezes them, :func:`bot.heavy.freeze_heap`); ``BENCH_LOAD_THROUGHPUT=0`` skips the throughput
+figures; ``BENCH_LOAD_PROFILE=FILE`` profiles the event loop's thread in the last level.
+
+The simulated players keep the last reply of their game (to choose the next press) without its
+picture: that copy is Discord's, not the bot's, and 1,000 boards of about 60 kB would be counted
+in the bot's memory.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import contextvars
+import dataclasses
 import gc
 import json
 import os
@@ -49,6 +62,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
@@ -287,14 +301,15 @@ class Load:
             if self.rng.random() < computer_share:
                 ann = Actor(self._new_id(), f"p{self.next_id}")
                 reply = self.service.play(ann, where, level="world class")
-                self.tables.append(Table(where, {ann.id: ann}, True, think, reply))
+                self.tables.append(Table(where, {ann.id: ann}, True, think, _seen(reply)))
             else:
                 ann = Actor(self._new_id(), f"p{self.next_id}")
                 ben = Actor(self._new_id(), f"p{self.next_id}")
                 made = self.service.challenge(ann, where, ben, rated=False)
                 accept = next(b for b in made.buttons if b.label == "Accept")
                 reply = self.service.press(ben, where, accept.custom_id)
-                self.tables.append(Table(where, {ann.id: ann, ben.id: ben}, False, think, reply))
+                table = Table(where, {ann.id: ann, ben.id: ben}, False, think, _seen(reply))
+                self.tables.append(table)
 
     def finish_games(self, count: int) -> None:
         """Play ``count`` games between people to the end at once, for the reviewers."""
@@ -369,7 +384,7 @@ class Load:
                 self.stats.refused += 1
                 table.reply = await asyncio.to_thread(self.service.board, actor, table.where)
             else:
-                table.reply = timing.reply
+                table.reply = _seen(timing.reply)
             if table.think > 0:
                 await asyncio.sleep(min(self.rng.expovariate(1 / table.think), table.think * 5))
             else:
@@ -406,6 +421,11 @@ class Load:
             last = now
 
 
+def _seen(reply: Reply) -> Reply:
+    """What a simulated player keeps of a reply: its buttons and mentions, not its files."""
+    return dataclasses.replace(reply, image=None, attachments=[], followups=[])
+
+
 def _choose(reply: Reply) -> str | None:
     labels = [b.label for b in reply.buttons if not b.disabled]
     for wanted in ("Confirm", "Take", "Roll", "Reject", "Accept"):
@@ -428,9 +448,47 @@ def rss_mb(pid: int | str = "self") -> float:
 
 def workers_rss_mb() -> float:
     """Resident memory of this process's children (the review worker processes)."""
-    import multiprocessing
+    return sum(rss_mb(pid) for pid in descendants())
 
-    return sum(rss_mb(child.pid or 0) for child in multiprocessing.active_children())
+
+def descendants(pid: int | None = None) -> list[int]:
+    """The processes started by process ``pid`` (default this one), and theirs (Linux)."""
+    root = pid or os.getpid()
+    parents: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            # "pid (comm) state ppid ...": comm may hold spaces, so split after its ")"
+            ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        parents.setdefault(ppid, []).append(int(entry.name))
+    found, todo = [], [root]
+    while todo:
+        children = parents.get(todo.pop(), [])
+        found += children
+        todo += children
+    return found
+
+
+def pss_mb(pid: int | str = "self") -> float:
+    """Proportional set size of a process (Linux; 0 elsewhere): its private pages plus its share
+    of each page it shares with other processes, so that the PSS of several processes adds up
+    to the memory they take together."""
+    try:
+        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+            if line.startswith("Pss:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+def total_pss_mb() -> tuple[float, int]:
+    """PSS of this process and of every process it started, and how many of those there are."""
+    others = descendants()
+    return pss_mb() + sum(pss_mb(pid) for pid in others), len(others)
 
 
 # -- runs ----------------------------------------------------------------------------------------
@@ -444,6 +502,9 @@ class Level:
     rss: float
     workers: float = 0.0  # the review worker processes' RSS
     cpu: float = 0.0  # CPU seconds of this process (every thread) over the window
+    pss: float = 0.0  # the bot's process and its worker processes together (PSS)
+    processes: int = 0  # worker processes (started by the bot's process)
+    gc_passes: list[float] = field(default_factory=list)  # full collections' durations (ms)
 
     def actions_per_second(self) -> float:
         presses = len(self.stats.ordinary.final) + len(self.stats.computer.final)
@@ -465,6 +526,12 @@ def _open(db_url: str) -> tuple[Any, Service, Any]:
         crowd = os.environ.get("BENCH_LOAD_CROWD")  # presses in flight before deferring at once
         if crowd:
             heavy.POOLS.crowd = int(crowd)
+        threads = os.environ.get("BENCH_LOAD_THREADS")  # threads of ordinary interactions
+        if threads:
+            from concurrent.futures import ThreadPoolExecutor
+
+            heavy.POOLS.ordinary = ThreadPoolExecutor(int(threads), thread_name_prefix="act")
+            heavy.POOLS.crowd = min(heavy.CORES, int(threads))
         heavy.POOLS.use_processes(processes)
     except ImportError:  # before the heavy pools existed
         pass
@@ -473,16 +540,64 @@ def _open(db_url: str) -> tuple[Any, Service, Any]:
     upgrade(engine)
     service = Service(make_session_factory(engine))
     bot = create_bot(Config(shard_count=1), service=RecordingService(service))  # type: ignore[arg-type]
+    # As run_bot does: start-up's objects frozen once the bot started (bot.heavy.freeze_heap).
+    untuned = os.environ.get("BENCH_LOAD_UNTUNED") or os.environ.get("BENCH_LOAD_NOFREEZE")
+    bot.freeze_heap = not untuned
     return bot, service, engine
 
 
 async def _start(bot: Any) -> None:
     """What starting the bot does here: cogs, components, warm-up (no timer sweep: it waits
     for a Discord connection)."""
+    from discord.ext import tasks
+
     await bot.setup_hook()
-    timers = bot.get_cog("Timers")
-    if timers is not None:
-        timers.sweep.cancel()
+    for cog in bot.cogs.values():  # the timer sweep, the notices: they wait for Discord
+        for name, value in vars(type(cog)).items():
+            if isinstance(value, tasks.Loop):
+                getattr(cog, name).cancel()
+
+
+@contextlib.contextmanager
+def _full_collections() -> Iterator[list[float]]:
+    """The durations (ms) of the garbage collector's full passes (generation 2) meanwhile: each
+    holds the GIL, so the event loop waits for it."""
+    passes: list[float] = []
+    began = [0.0]
+
+    def callback(phase: str, info: dict[str, int]) -> None:
+        if info.get("generation") != 2:
+            return
+        if phase == "start":
+            began[0] = time.perf_counter()
+        else:
+            passes.append((time.perf_counter() - began[0]) * 1000)
+
+    gc.callbacks.append(callback)
+    try:
+        yield passes
+    finally:
+        gc.callbacks.remove(callback)
+
+
+@contextlib.contextmanager
+def _profiled(last: bool) -> Iterator[None]:
+    """With ``BENCH_LOAD_PROFILE=FILE``, profile what the event loop's thread runs during the
+    last level's window (cProfile sees only the thread that enabled it: not the interaction
+    threads) and write the statistics to FILE (read them with ``python -m pstats FILE``)."""
+    path = os.environ.get("BENCH_LOAD_PROFILE")
+    if not (path and last):
+        yield
+        return
+    import cProfile
+
+    profile = cProfile.Profile()
+    profile.enable()
+    try:
+        yield
+    finally:
+        profile.disable()
+        profile.dump_stats(path)
 
 
 def _check_tasks(results: list[Any]) -> None:
@@ -517,11 +632,13 @@ async def _levels(db_url: str, sizes: list[int], seconds: float, reviews: bool) 
             await asyncio.sleep(min(HUMAN_THINK, seconds) / 3)  # ramp up, not measured
             load.stats = Stats()
             started, cpu = time.perf_counter(), time.process_time()
-            await asyncio.sleep(seconds)
+            with _full_collections() as passes, _profiled(size == sizes[-1]):
+                await asyncio.sleep(seconds)
             elapsed = time.perf_counter() - started
             stats = load.stats
-            level = Level(size, elapsed, stats, rss_mb(), workers_rss_mb())
+            level = Level(size, elapsed, stats, rss_mb(), workers_rss_mb(), gc_passes=passes)
             level.cpu = time.process_time() - cpu
+            level.pss, level.processes = total_pss_mb()
             levels.append(level)
             load.stop.set()
             _check_tasks(await asyncio.gather(*tasks, return_exceptions=True))
@@ -539,7 +656,8 @@ def _summary(level: Level) -> str:
     return (
         f"{level.actions_per_second():.1f} actions/s, ordinary first p95 "
         f"{percentile(o, 95):.0f} ms, lag max {max(s.lags or [0]):.0f} ms, "
-        f"{len(s.review.final)} reviews, rss {level.rss:.0f} MB, errors {s.errors}"
+        f"{len(s.review.final)} reviews, rss {level.rss:.0f} MB, total pss {level.pss:.0f} MB, "
+        f"errors {s.errors}"
     )
 
 
@@ -589,8 +707,12 @@ def _figures(levels: list[Level]) -> list[Figure]:
         fig("reviews done", len(s.review.final), "", None)
         fig("event-loop lag max", _p(s.lags, 100), "ms", None)
         fig("event-loop lag p99", _p(s.lags, 99), "ms", 20.0)
-        fig("memory (RSS)", level.rss, "MB", 1024.0)
+        fig("garbage collector: full passes", len(level.gc_passes), "", None)
+        fig("garbage collector: longest full pass", max(level.gc_passes, default=0.0), "ms", None)
+        fig("memory of the bot's process (RSS)", level.rss, "MB", None)
         fig("memory of the review worker processes (RSS)", level.workers, "MB", None)
+        fig("processes started by the bot (workers, resource tracker)", level.processes, "", None)
+        fig("memory in total, bot + worker processes (PSS)", level.pss, "MB", 1024.0)
         fig("first responses later than 3 s", s.late(), "", 0.0)
         fig("errors", s.errors, "", 0.0)
     if len(levels) >= 2:
@@ -610,8 +732,8 @@ def _figures(levels: list[Level]) -> list[Figure]:
         )
         lag = ratio(_p(a.stats.lags, 99), _p(b.stats.lags, 99))
         out.append(Figure("load", f"{grow}: lag p99", lag, "x"))
-        out.append(Figure("load", f"{grow}: memory", b.rss - a.rss, "MB"))
-        per_game = (b.rss - a.rss) / (b.games - a.games) * 1024
+        out.append(Figure("load", f"{grow}: memory in total (PSS)", b.pss - a.pss, "MB"))
+        per_game = (b.pss - a.pss) / (b.games - a.games) * 1024
         out.append(Figure("load", f"{grow}: memory per game", per_game, "kB"))
     return out
 
@@ -707,6 +829,8 @@ def run(quick: bool = False) -> list[Figure]:
         sqlite = f"sqlite:///{Path(tmp) / 'load.sqlite3'}"
         levels = asyncio.run(_levels(sqlite, sizes, seconds, reviews=True))
         figures += _figures(levels)
+        if os.environ.get("BENCH_LOAD_THROUGHPUT") == "0":
+            return figures
         games, window = (8, 3.0) if quick else (20, 10.0)
         one = _spawn(f"sqlite:///{Path(tmp) / 'tp.sqlite3'}", games, window, [50_000_000])
         figures.append(Figure("load", "throughput, machine pace, SQLite, 1 process", one, "/s"))

@@ -4,9 +4,10 @@ An ordinary press takes a few tens of milliseconds of one thread; a review takes
 a world-class move about 150 ms. Run in the thread pool that serves every interaction, a handful
 of reviews fills it and an ordinary press waits for them (issue 20: 87.6 s). So:
 
-- ordinary interactions run in :data:`POOLS.ordinary`, a thread pool of its own (8 threads:
+- ordinary interactions run in :data:`POOLS.ordinary`, a thread pool of its own (4 threads:
   they wait on the database or a search at times; more only add GIL contention, memory and
-  SQLite lock waits: with 16, the load benchmark's process grew to 1,028 MB at 1,000 games);
+  SQLite lock waits: with 16, the load benchmark's process grew to 1,028 MB at 1,000 games;
+  from 8 to 4, its event-loop lag p99 fell, see the README);
 - analysis (``/review``; later puzzle analysis) and ``/hint`` go through a :class:`HeavyPool` each
   (:attr:`Pools.analysis`, :attr:`Pools.hints`, so a hint does not wait behind reviews): a few
   workers, a bounded queue, one computation per key (a second request for a game's review waits
@@ -17,7 +18,9 @@ of reviews fills it and an ordinary press waits for them (issue 20: 87.6 s). So:
 - :meth:`Pools.crowded` and :meth:`HeavyPool.crowded` say when new work would wait for a thread:
   the adapter then acknowledges the interaction at once instead of after ``defer_after``;
 - :func:`tune_process` (called by ``run_bot``) shortens the GIL's switch interval and caps
-  glibc's malloc arenas; review worker processes run at a lower priority (niceness 10).
+  glibc's malloc arenas, and :func:`freeze_heap` (at the end of the bot's start-up) moves what
+  start-up built out of the garbage collector's sight; review worker processes run at a lower
+  priority (niceness 10), no more of them than reviews run at once.
 
 Computer searches stay in threads: bgsage releases the GIL while it searches (measured: with
 four world-class searches in threads, the event loop's longest stall was 13 ms, its p99 3 ms),
@@ -25,6 +28,8 @@ and they run inside the game's unit of work, whose database session cannot cross
 boundary. A review is mostly Python and holds the GIL: its computation (pure and picklable)
 goes to worker processes through :meth:`Pools.analyse` when the bot asks for them
 (``ANALYSIS_PROCESSES``; the Discord bot does, the terminal and the tests compute in the thread).
+Each worker process holds its own copy of the networks (about 100 MB), so there are never more
+of them than :attr:`Pools.analysis` runs reviews at once.
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ import asyncio
 import contextlib
 import contextvars
 import ctypes
+import gc
 import multiprocessing
 import os
 import sys
@@ -51,6 +57,7 @@ __all__ = [
     "Pools",
     "SingleFlight",
     "compute",
+    "freeze_heap",
     "tune_process",
 ]
 
@@ -302,7 +309,7 @@ class Pools:
     def __init__(
         self,
         *,
-        ordinary_threads: int = 8,
+        ordinary_threads: int = 4,
         compute_threads: int = CORES,
         analysis_workers: int = max(1, CORES // 2),
         analysis_queue: int = 8,
@@ -325,16 +332,25 @@ class Pools:
         self._process_count = 0
         self._process_lock = threading.Lock()
 
+    @property
+    def process_count(self) -> int:
+        """Worker processes :meth:`analyse` may use (0: it computes in the calling thread)."""
+        return self._process_count
+
     def queued(self) -> tuple[int, int]:
         """(waiting, running) over the analysis and hint pools, for the metrics."""
         pools = (self.analysis, self.hints)
         return sum(p.waiting for p in pools), sum(p.running for p in pools)
 
     def use_processes(self, count: int) -> None:
-        """Run :meth:`analyse` computations in ``count`` worker processes (0: in the calling
-        thread). The workers start on first use, each loading the networks once."""
+        """Run :meth:`analyse` computations in up to ``count`` worker processes (0: in the
+        calling thread), never more than :attr:`analysis` runs at once (a process more would
+        only hold another copy of the networks, about 100 MB: the executor starts one when a
+        job arrives before the last one's worker reported idle). The workers start on first
+        use, each loading the networks once."""
+        count = min(max(0, count), self.analysis.workers)
         with self._process_lock:
-            old, self._processes, self._process_count = self._processes, None, max(0, count)
+            old, self._processes, self._process_count = self._processes, None, count
         if old is not None:
             old.shutdown(wait=False, cancel_futures=True)
 
@@ -408,7 +424,7 @@ def _warm_worker() -> None:
 
 POOLS = Pools()
 
-SWITCH_INTERVAL = 0.001  # seconds; Python's default is 0.005
+SWITCH_INTERVAL = 0.0005  # seconds; Python's default is 0.005
 MALLOC_ARENAS = 2  # glibc's default is 8 per core
 
 
@@ -418,7 +434,9 @@ def tune_process() -> None:
     - The GIL's switch interval: a thread that wants the GIL (the event loop, to answer
       Discord) waits up to this long for a thread running Python to let it go, once per
       contending thread; at the default 5 ms, eight busy interaction threads stall the loop for
-      tens of milliseconds.
+      tens of milliseconds. The load benchmark at 1,000 games (saturated, on a loaded machine:
+      the event loop's thread spent 88% of its time in ``epoll``, mostly taking the GIL back)
+      gave a lag p99 of 74 to 77 ms at 1 ms and 55 ms at 0.5 ms, with as many presses a second.
     - glibc's malloc arenas (``M_ARENA_MAX``, as the ``MALLOC_ARENA_MAX`` variable would, unless
       that is set): every thread that allocates gets an arena of its own that keeps its freed
       memory; with a dozen threads drawing 2 MB pictures the process grows by hundreds of MB.
@@ -431,6 +449,21 @@ def tune_process() -> None:
 
 
 _M_ARENA_MAX = -8  # from glibc's malloc.h
+
+
+def freeze_heap() -> int:
+    """Collect, then move every object alive now (modules, classes, the command table, the
+    caches start-up filled: about 126,000 objects) to the collector's permanent generation,
+    and return how many there are now.
+
+    Called once the bot has started (``run_bot``, not the tests). A full collection walks every
+    tracked object while holding the GIL: with these, about 80 ms during which the event loop
+    cannot run, a few times a minute under load. Frozen objects are still freed by reference
+    counting; they are only left out of the cycle search (which they never need: they live as
+    long as the process)."""
+    gc.collect()
+    gc.freeze()
+    return gc.get_freeze_count()
 
 
 def compute(fn: Callable[[], T]) -> T:

@@ -1,12 +1,14 @@
 """The deployment example under ``docs/deploy/``, checked as far as a machine without a container
 engine allows: the compose file parses and means what the README says (PostgreSQL, a migration
 step, two shard processes whose settings the bot reads as intended), the image's COPY sources
-exist, and the systemd unit starts the console script with a command it knows."""
+exist, and the systemd unit starts the console script with a command it knows. The real build and
+run are ``docs/deploy/check-image.sh`` (needs Docker: not run by the tests)."""
 
 from __future__ import annotations
 
 import re
 import shlex
+import subprocess
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -102,3 +104,26 @@ def test_the_systemd_unit_starts_the_console_script(monkeypatch: pytest.MonkeyPa
     monkeypatch.delenv("DISCORD_TOKEN", raising=False)
     monkeypatch.chdir(DEPLOY)  # no .env here
     assert main(argv[1:]) == 2  # "run" is a command the bot knows; it wants a token
+
+
+def test_the_base_image_is_an_argument_whose_default_is_the_official_python() -> None:
+    lines = (DEPLOY / "Dockerfile").read_text("utf-8").splitlines()
+    args = [line for line in lines if line.startswith("ARG ")]
+    froms = [line for line in lines if line.startswith("FROM ")]
+    assert args[0] == "ARG BASE_IMAGE=python:3.11-slim"
+    assert lines.index(args[0]) < lines.index(froms[0])  # an ARG before FROM is visible to it
+    assert froms == ["FROM ${BASE_IMAGE}"]
+    # a Debian python3 refuses pip installs into the system (PEP 668): a venv, first on PATH
+    assert "python3 -m venv /opt/backgammon-bot" in "\n".join(lines)
+    assert any(line.strip().startswith("PATH=/opt/backgammon-bot/bin:$PATH") for line in lines)
+
+
+def test_the_image_check_script_is_runnable_shell() -> None:
+    script = DEPLOY / "check-image.sh"
+    assert script.stat().st_mode & 0o111  # executable
+    subprocess.run(["bash", "-n", str(script)], check=True)  # parses (docker is not needed)
+    text = script.read_text("utf-8")
+    assert '--build-arg BASE_IMAGE="$BASE"' in text
+    assert '-f "$REPO/docs/deploy/Dockerfile"' in text
+    for command in ("backgammon-bot check", "backgammon-bot migrate", "backgammon-bot run"):
+        assert command in text

@@ -66,6 +66,7 @@ def run_bot(config: Config) -> int:
 
     bot = create_bot(config)
     heavy.tune_process()
+    bot.freeze_heap = True  # after start-up (setup_hook): see heavy.freeze_heap
     heavy.POOLS.use_processes(config.analysis_processes)  # reviews off the bot's GIL
 
     async def main() -> None:

@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import heavy
 from bot.config import Config
 from bot.discord_app.commands import build_commands
 from bot.discord_app.components import (
@@ -76,6 +77,9 @@ class BackgammonBot(commands.AutoShardedBot):
         self._engine = engine
         # Seconds to wait for the service before deferring an interaction (see replies.answer).
         self.defer_after = 1.0
+        # run_bot: once started, leave start-up's objects out of the garbage collector's full
+        # passes (bot.heavy.freeze_heap); not in tests, which build many bots in one process.
+        self.freeze_heap = False
 
     @property
     def service(self) -> Service:
@@ -100,6 +104,8 @@ class BackgammonBot(commands.AutoShardedBot):
             self.tree.copy_global_to(guild=guild)
             synced = await self.tree.sync(guild=guild)
             log.info("synced %d commands to the development guild %s", len(synced), guild.id)
+        if self.freeze_heap:
+            log.info("start-up done: %d objects frozen", heavy.freeze_heap())
 
     async def on_press(self, interaction: discord.Interaction[Any], custom_id: str) -> None:
         """A button or select menu press (from :mod:`bot.discord_app.components`)."""

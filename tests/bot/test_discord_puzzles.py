@@ -17,6 +17,7 @@ from tests.bot.test_discord_sim import components, member, response
 # SimCord's fixtures, as test_discord_sim defines them.
 locales, simcord_bot, env = sim.locales, sim.simcord_bot, sim.env
 guild, channel = sim.guild, sim.channel
+pytestmark = sim.pytestmark  # SimCord's settle limit a hang guard, not 5 s
 
 
 async def test_a_puzzle_is_asked_and_answered_privately(

@@ -20,6 +20,7 @@ from bot.i18n import t
 from bot.service import Service
 from tests.bot.conftest import Clock
 from tests.bot.test_discord_sim import (  # noqa: F401 - fixtures
+    SETTLE_TIMEOUT,
     env,
     fresh,
     guild,
@@ -32,6 +33,10 @@ from tests.bot.test_discord_sim import (  # noqa: F401 - fixtures
     response,
     simcord_bot,
 )
+
+# As in test_discord_sim (a module's mark is its own): a hang guard, not the 5 s default that a
+# loaded machine exceeded while a thread was opened.
+pytestmark = pytest.mark.simcord(settle_timeout=SETTLE_TIMEOUT)
 
 
 def messages(channel: Any, viewer: Any = None) -> list[ResponseMessage]:

@@ -147,6 +147,40 @@ def test_compute_runs_on_the_search_threads() -> None:
     assert nested.startswith("search")  # a search inside a search does not wait for itself
 
 
+def test_no_more_review_processes_than_reviews_run_at_once() -> None:
+    pools = heavy.Pools(analysis_workers=2)
+    pools.use_processes(8)  # each would hold a copy of the networks, and 6 would stay idle
+    assert pools.process_count == 2
+    pools.use_processes(1)
+    assert pools.process_count == 1
+    pools.use_processes(0)
+    assert pools.process_count == 0
+
+
+def test_freezing_the_heap_leaves_start_up_out_of_full_collections() -> None:
+    import gc
+
+    try:
+        assert heavy.freeze_heap() == gc.get_freeze_count() > 1000  # modules, classes, ...
+        assert len(gc.get_objects(generation=2)) < gc.get_freeze_count()
+    finally:
+        gc.unfreeze()  # the rest of the suite collects as usual
+
+
+async def test_the_bot_freezes_its_heap_after_start_up_only_when_asked(
+    service: Service, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    frozen: list[str] = []
+    monkeypatch.setattr(heavy, "freeze_heap", lambda: frozen.append("frozen") or 0)
+    for asked in (False, True):
+        made = create_bot(Config(shard_count=1), service=service)
+        made.freeze_heap = asked  # run_bot asks; tests build many bots and do not
+        async with made:
+            await made.setup_hook()
+            assert frozen == (["frozen"] if asked else [])
+            assert made.tree.get_command("review") is not None  # after the commands were added
+
+
 # -- through the adapter --------------------------------------------------------------------
 
 
