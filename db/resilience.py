@@ -20,6 +20,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -37,6 +38,7 @@ __all__ = [
     "STATEMENT_TIMEOUT_MS",
     "TCP_OPTIONS",
     "harden",
+    "limits",
     "postgres_connect_args",
     "without_time_limits",
 ]
@@ -75,13 +77,30 @@ def postgres_connect_args(url_query: Any, connect_args: dict[str, Any]) -> dict[
     }
 
 
+def limits() -> tuple[float, int]:
+    """The reply timeout (s) and statement timeout (ms) an engine gets when its caller names
+    none: :data:`REPLY_TIMEOUT_S` and :data:`STATEMENT_TIMEOUT_MS`, unless the environment's
+    ``DATABASE_REPLY_TIMEOUT`` or ``DATABASE_STATEMENT_TIMEOUT_MS`` says otherwise (a database
+    far away, or a test suite on a machine so busy that a lock is held for seconds).
+    """
+    reply = float(os.environ.get("DATABASE_REPLY_TIMEOUT") or REPLY_TIMEOUT_S)
+    statement = int(os.environ.get("DATABASE_STATEMENT_TIMEOUT_MS") or STATEMENT_TIMEOUT_MS)
+    # The client must wait longer than the server, so that a slow statement gets its clean error.
+    return max(reply, statement / 1000 + 2), statement
+
+
 def harden(
     engine: Engine,
     *,
-    reply_timeout: float = REPLY_TIMEOUT_S,
-    statement_timeout_ms: int = STATEMENT_TIMEOUT_MS,
+    reply_timeout: float | None = None,
+    statement_timeout_ms: int | None = None,
 ) -> None:
-    """Install the error translation on any engine, and the PostgreSQL time limits."""
+    """Install the error translation on any engine, and the PostgreSQL time limits (by default
+    those of :func:`limits`)."""
+    default_reply, default_statement = limits()
+    reply_timeout = default_reply if reply_timeout is None else reply_timeout
+    if statement_timeout_ms is None:
+        statement_timeout_ms = default_statement
     event.listen(engine, "handle_error", _on_error)
     if engine.dialect.name == "postgresql" and engine.dialect.driver == "psycopg":
         import psycopg

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,13 @@ settings.register_profile(
     "any-machine", deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.load_profile("any-machine")
+
+# PostgreSQL's time limits (db.resilience) bound a stuck action to seconds in production; on a
+# machine busy enough, two test processes contending for one tournament's lock can wait longer
+# than that without anything being stuck. The tests that check the limits name their own.
+# (The environment, so that the worker processes some tests start have the same.)
+os.environ.setdefault("DATABASE_STATEMENT_TIMEOUT_MS", "60000")
+os.environ.setdefault("DATABASE_REPLY_TIMEOUT", "90")
 
 
 def load_corpus() -> list[dict[str, object]]:

@@ -29,7 +29,12 @@ from db.connection import make_engine, make_session_factory
 from db.errors import ChallengeClosed, DatabaseUnavailable, GameNotFound
 from db.gamestate import load_match, save_match
 from db.models import ChallengeStatus, GameEvent
-from db.resilience import IDLE_IN_TRANSACTION_TIMEOUT_MS, STATEMENT_TIMEOUT_MS
+from db.resilience import (
+    IDLE_IN_TRANSACTION_TIMEOUT_MS,
+    REPLY_TIMEOUT_S,
+    STATEMENT_TIMEOUT_MS,
+    limits,
+)
 from tests.db.helpers import ALICE, BOB, add_players, new_game
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -158,13 +163,27 @@ def test_postgres_sessions_carry_the_time_limits(db_kind: str, engine: Engine) -
     if db_kind != "postgres":
         pytest.skip("PostgreSQL settings")
     with engine.connect() as conn:
-        shown = conn.exec_driver_sql("SHOW statement_timeout").scalar_one()
-        idle = conn.exec_driver_sql("SHOW idle_in_transaction_session_timeout").scalar_one()
+        # pg_settings gives milliseconds, where SHOW picks a unit ("5s", "1min").
+        ms = "SELECT setting FROM pg_settings WHERE name = %s"
+        shown = conn.exec_driver_sql(ms, ("statement_timeout",)).scalar_one()
+        idle = conn.exec_driver_sql(ms, ("idle_in_transaction_session_timeout",)).scalar_one()
         params = conn.connection.dbapi_connection.info.get_parameters()  # type: ignore[union-attr]
-    assert shown == f"{STATEMENT_TIMEOUT_MS // 1000}s"
-    assert idle == f"{IDLE_IN_TRANSACTION_TIMEOUT_MS // 1000}s"
+    assert shown == str(limits()[1])  # the suite's own, see tests/conftest.py
+    assert idle == str(IDLE_IN_TRANSACTION_TIMEOUT_MS)
     assert params["keepalives"] == "1" and params["connect_timeout"] == "4"
     assert params["tcp_user_timeout"] == "15000"
+
+
+def test_the_time_limits_come_from_the_environment_when_set(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("DATABASE_REPLY_TIMEOUT", raising=False)
+    monkeypatch.delenv("DATABASE_STATEMENT_TIMEOUT_MS", raising=False)
+    assert limits() == (REPLY_TIMEOUT_S, STATEMENT_TIMEOUT_MS)
+    monkeypatch.setenv("DATABASE_STATEMENT_TIMEOUT_MS", "20000")
+    assert limits() == (22.0, 20000)  # the client waits longer than the server
+    monkeypatch.setenv("DATABASE_REPLY_TIMEOUT", "30")
+    assert limits() == (30.0, 20000)
 
 
 def test_a_statement_stuck_on_a_lock_fails_with_database_unavailable(
