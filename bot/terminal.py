@@ -26,12 +26,12 @@ from bot.i18n import LANGUAGES, t
 from bot.service import Actor, Reply, Service, Where
 from bot.service.commands import (
     COMMANDS,
-    PRESS_COMMANDS,
     Command,
     Kind,
     Surface,
     by_name,
     command_name,
+    press_names,
 )
 from bot.service.customid import ChallengeAction, GameAction, Press
 from bot.service.options import parse_command
@@ -58,6 +58,19 @@ def _command_names() -> dict[str, Command]:
 
 
 _COMMANDS = _command_names()
+
+
+def _press_commands() -> dict[str, tuple[str, ...]]:
+    """``/roll``, ``/lancer``...: the press commands of every language, with the actions each
+    presses (the French help names the French ones)."""
+    presses: dict[str, tuple[str, ...]] = {}
+    for lang in LANGUAGES:
+        for word, actions in press_names(lang).items():
+            presses[word] = tuple(dict.fromkeys((*presses.get(word, ()), *actions)))
+    return presses
+
+
+_PRESSES = _press_commands()
 _QUIT = by_name("quit")
 
 
@@ -210,8 +223,8 @@ class Terminal:
             return self._press_label(line)
         word, _, rest = line.partition(" ")
         name = word.lower()[1:]
-        if name in PRESS_COMMANDS:
-            return self._press_action(name, rest.strip())
+        if name in _PRESSES:
+            return self._press_action(_PRESSES[name], rest.strip(), word)
         command = _COMMANDS.get(name)
         if command is None:
             return Reply(text=t("terminal.unknown", self.lang, command=word), ephemeral=True)
@@ -261,16 +274,17 @@ class Terminal:
             return self._press_id(self._selects[key], label.strip())
         return self._no_button(label)
 
-    def _press_action(self, action: str, arg: str) -> Reply:
-        """``/roll`` and friends: press the button of the latest message with that action."""
+    def _press_action(self, actions: tuple[str, ...], arg: str, typed: str) -> Reply:
+        """``/roll`` (``/lancer``) and friends: press the button of the latest message with
+        one of those actions."""
         for custom_id in self._buttons.values():
             game = GameAction.parse(custom_id)
             challenge = ChallengeAction.parse(custom_id)
-            if (game and game.action == action and (not arg or game.arg == arg)) or (
-                challenge and challenge.action == action
+            if (game and game.action in actions and (not arg or game.arg == arg)) or (
+                challenge and challenge.action in actions
             ):
                 return self._press_id(custom_id)
-        return self._no_button(action)
+        return self._no_button(typed)
 
     def _no_button(self, label: str) -> Reply:
         buttons = ", ".join(self._labels) or "-"

@@ -30,6 +30,7 @@ __all__ = [
     "by_name",
     "command_name",
     "option_name",
+    "press_names",
     "usage",
 ]
 
@@ -294,6 +295,21 @@ PRESS_COMMANDS: tuple[str, ...] = (
 def command_name(command: Command, lang: str) -> str:
     """The command's name in ``lang`` (Discord's command picker shows the same)."""
     return _named(f"cmd.{command.name}.name", lang, command.name)
+
+
+def press_names(lang: str) -> dict[str, tuple[str, ...]]:
+    """The terminal's press commands as typed in ``lang``: each button's label (``lancer``,
+    ``accepter``...) and the actions it presses, in :data:`PRESS_COMMANDS`' order (French
+    ``accepter`` is Take and Accept, as the French buttons are).
+
+    >>> press_names("fr")["accepter"], press_names("en")["take"]
+    (('take', 'accept'), ('take',))
+    """
+    names: dict[str, tuple[str, ...]] = {}
+    for press in PRESS_COMMANDS:
+        word = t(f"button.{press}", lang).lower()
+        names[word] = (*names.get(word, ()), str(press))
+    return names
 
 
 def option_name(command: Command, option: Option, lang: str) -> str:

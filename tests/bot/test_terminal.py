@@ -245,7 +245,7 @@ def test_mentions_read_as_names(service: Service) -> None:
 
 def test_the_help_lists_every_command_the_terminal_accepts(service: Service) -> None:
     # One command table: whatever the terminal accepts, its help lists, in both languages.
-    from bot.service.commands import COMMANDS, PRESS_COMMANDS, Surface, command_name
+    from bot.service.commands import COMMANDS, Surface, command_name, press_names
 
     for lang, help_word in (("en", "/help"), ("fr", "/aide")):
         out = io.StringIO()
@@ -254,7 +254,7 @@ def test_the_help_lists_every_command_the_terminal_accepts(service: Service) -> 
         text = json.loads(out.getvalue().splitlines()[0])["text"]
         names = [
             command_name(c, lang) for c in COMMANDS if c.surface is not Surface.DISCORD
-        ] + list(PRESS_COMMANDS)
+        ] + list(press_names(lang))
         for name in names:
             assert f"/{name}" in text, (lang, name)
         for name in ("hint", "review", "export", "verify", "dice", "as", "quit"):
