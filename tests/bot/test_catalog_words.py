@@ -1,0 +1,38 @@
+"""What the catalog tells a person to type, and how it writes, in each language: the option
+values it names are ones the parser takes in that language, in that language's words."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from bot.i18n import CATALOGS
+from bot.service.commands import COMMANDS, Command, Kind, Option, option_name
+from bot.service.options import option_value
+
+# The yes/no words of each language (the parser takes all of them, in either language).
+FLAGS = {"en": {"yes", "no", "true", "false", "on", "off"}, "fr": {"oui", "non", "vrai", "faux"}}
+
+
+def _options(lang: str) -> dict[str, list[tuple[Command, Option]]]:
+    named: dict[str, list[tuple[Command, Option]]] = {}
+    for command in COMMANDS:
+        for option in command.options:
+            named.setdefault(option_name(command, option, lang), []).append((command, option))
+    return named
+
+
+@pytest.mark.parametrize("lang", sorted(CATALOGS))
+def test_option_values_in_messages_are_typed_in_the_language(lang: str) -> None:
+    options = _options(lang)
+    found = 0
+    for key, message in CATALOGS[lang].items():
+        for span in re.findall(r"`([^`]*)`", message):
+            for name, value in re.findall(r"([^\W\d][\w]*):([^\s`]+)", span):
+                for command, option in options.get(name, []):
+                    found += 1
+                    option_value(command, option, value, lang)
+                    if option.kind is Kind.FLAG:
+                        assert value.lower() in FLAGS[lang], (key, f"{name}:{value}")
+    assert found >= 2  # /puzzle mine:..., /settings puzzles:...
