@@ -174,7 +174,7 @@ def _reveal(s: Session, post: DailyPost, lang: str) -> list[str]:
             "daily.reveal",
             lang,
             best=label(best),
-            lost=f"{puzzle.error:.3f}",
+            lost=float(puzzle.error),
             played=label(puzzle.played),
         )
     ]

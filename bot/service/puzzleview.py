@@ -8,7 +8,7 @@ import logging
 import random
 from typing import Any
 
-from bot.i18n import t
+from bot.i18n import number, t
 from bot.service.customid import PuzzleAction
 from bot.service.replies import Button, Choice, Component, Select
 from db.models import Puzzle
@@ -88,19 +88,20 @@ def answer_lines(puzzle: Puzzle, index: int, lang: str) -> list[str]:
             lang,
             answer=_label(puzzle, answer, lang),
             best=_label(puzzle, best, lang),
-            lost=f"{lost:.3f}",
+            lost=float(lost),
         )
     ]
     for rank, choice in enumerate(choices, start=1):
         equity = float(choice["equity"])
-        diff = "" if rank == 1 else f" ({equity - float(choices[0]['equity']):+.3f})"
+        behind = equity - float(choices[0]["equity"])
+        diff = "" if rank == 1 else f" ({number(behind, '+.3f', lang)})"
         lines.append(
             t(
                 "puzzle.line",
                 lang,
                 rank=rank,
                 answer=_label(puzzle, str(choice["answer"]), lang),
-                equity=f"{equity:+.3f}",
+                equity=equity,
                 diff=diff,
             )
         )

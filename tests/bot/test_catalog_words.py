@@ -36,3 +36,19 @@ def test_option_values_in_messages_are_typed_in_the_language(lang: str) -> None:
                     if option.kind is Kind.FLAG:
                         assert value.lower() in FLAGS[lang], (key, f"{name}:{value}")
     assert found >= 2  # /puzzle mine:..., /settings puzzles:...
+
+
+def test_a_puzzles_equities_are_written_the_languages_way() -> None:
+    from bot.service.puzzleview import answer_lines
+    from db.models import Puzzle
+
+    choices = [
+        {"answer": "13/7 8/7", "equity": 0.125},
+        {"answer": "24/18 13/12", "equity": 0.106},
+    ]
+    puzzle = Puzzle(kind="checker", choices={"choices": choices}, played="24/18 13/12")
+    fr_lines = answer_lines(puzzle, 1, "fr")
+    assert "perd 0,019 d’équité" in fr_lines[0]
+    assert fr_lines[1:] == ["1. 13/7 8/7 : +0,125", "2. 24/18 13/12 : +0,106 (-0,019)"]
+    assert "loses 0.019 in equity" in answer_lines(puzzle, 1, "en")[0]
+
