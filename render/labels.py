@@ -78,7 +78,7 @@ LABELS: dict[str, dict[str, str]] = {
         "backgammon": "backgammon",
         "point_one": "{n} point",
         "point_other": "{n} points",
-        "position_id": "ID de position",
+        "position_id": "Position ID",  # GNU Backgammon's name, as every message says it
         "player": "joueur",
         "opponent": "adversaire",
         "chances_of": "Chances de {name} de gagner la partie",

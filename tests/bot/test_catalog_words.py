@@ -52,3 +52,17 @@ def test_a_puzzles_equities_are_written_the_languages_way() -> None:
     assert fr_lines[1:] == ["1. 13/7 8/7 : +0,125", "2. 24/18 13/12 : +0,106 (-0,019)"]
     assert "loses 0.019 in equity" in answer_lines(puzzle, 1, "en")[0]
 
+
+
+@pytest.mark.parametrize("lang", sorted(CATALOGS))
+def test_the_text_board_names_the_ids_as_the_messages_do(lang: str) -> None:
+    # The terminal prints a board's IDs line (the catalog) and then its text board (render).
+    from bot.i18n import t
+    from engine import Position
+    from render import BoardView
+    from render.text import text_board
+
+    board = text_board(Position.initial(), view=BoardView(names=("Ann", "Bob"), lang=lang))
+    name = board.splitlines()[0].split(":")[0].strip()
+    ids = t("game.ids", lang, position_id="4HPwATDgc/ABMA", match_id="cAkAAAAAAAAA", xgid="x")
+    assert name == "Position ID" and ids.startswith(f"-# {name} `4HPwATDgc/ABMA`"), lang
