@@ -146,7 +146,7 @@ def error_text(error: Exception, lang: str) -> str:
 
     >>> from engine import IllegalPlayError
     >>> error_text(IllegalPlayError("x", code="illegal.blocked", text="13/7", point=7), "fr")
-    '`13/7` : votre point 7 est tenu par l’adversaire.'
+    '`13/7` : votre case 7 est tenue par l’adversaire.'
     """
     code = getattr(error, "code", None)
     params = getattr(error, "params", {}) or {}

@@ -53,7 +53,6 @@ def test_a_puzzles_equities_are_written_the_languages_way() -> None:
     assert "loses 0.019 in equity" in answer_lines(puzzle, 1, "en")[0]
 
 
-
 @pytest.mark.parametrize("lang", sorted(CATALOGS))
 def test_the_text_board_names_the_ids_as_the_messages_do(lang: str) -> None:
     # The terminal prints a board's IDs line (the catalog) and then its text board (render).
@@ -66,3 +65,29 @@ def test_the_text_board_names_the_ids_as_the_messages_do(lang: str) -> None:
     name = board.splitlines()[0].split(":")[0].strip()
     ids = t("game.ids", lang, position_id="4HPwATDgc/ABMA", match_id="cAkAAAAAAAAA", xgid="x")
     assert name == "Position ID" and ids.startswith(f"-# {name} `4HPwATDgc/ABMA`"), lang
+
+
+def test_french_grammar_the_new_player_reported() -> None:
+    from bot.i18n import error_text, t
+    from engine import IllegalPlayError
+
+    refused = t("error.choice_value", "fr", value="triple", option="valeur", values="gammon")
+    assert refused == "« triple » n’est pas accepté pour valeur. Choisissez parmi : gammon."
+    assert "n’est pas une valeur possible" not in refused
+    one = t("pr.stats", "fr", games=1, pr=4.0, band="b")
+    assert one.startswith("PR sur votre dernière partie comptée : **4,0**")
+    assert t("pr.stats", "fr", games=3, pr=4.0, band="b").startswith("PR sur vos 3 dernières ")
+    assert t("pr.stats", "en", games=1, pr=4.0, band="b").startswith(
+        "PR over your last counted game:"
+    )
+    blocked = IllegalPlayError("x", code="illegal.blocked", text="13/7", point=7)
+    assert error_text(blocked, "fr") == "`13/7` : votre case 7 est tenue par l’adversaire."
+
+
+def test_french_writes_n_degree_one_way_and_a_place_is_a_case() -> None:
+    from bot.i18n import fr
+
+    for key, message in fr.MESSAGES.items():
+        assert not re.search(r"n°(?! \{)", message), key  # « n° 3 », a space, everywhere
+        # A place on the board is a « case » ({point}, {other}...), never a « point ».
+        assert not re.search(r"\bpoints? \{(point|other|higher)\}", message), key

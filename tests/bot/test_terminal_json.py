@@ -75,7 +75,7 @@ def test_plays_offered_and_the_position_as_drawn(service: Service, script: deque
     ("lang", "said"),
     [
         ("en", "You have a game in progress: game #"),
-        ("fr", "Vous avez une partie en cours : la partie n°"),
+        ("fr", "Vous avez une partie en cours : la partie n° "),
     ],
 )
 def test_a_restart_shows_the_game_in_progress(
