@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, Any
 
-from bot.i18n import LANGUAGES, t
+from bot.i18n import CATALOGS, LANGUAGES, t
 from bot.service import Actor, Reply, Service, Where
 from bot.service.commands import (
     COMMANDS,
@@ -37,6 +37,7 @@ from bot.service.customid import ChallengeAction, GameAction, Press
 from bot.service.options import parse_command
 from bot.service.present import xgid_of
 from bot.service.refusal import Refusal
+from bot.service.replies import Button
 
 __all__ = ["Terminal", "user_id"]
 
@@ -71,6 +72,41 @@ def _press_commands() -> dict[str, tuple[str, ...]]:
 
 
 _PRESSES = _press_commands()
+
+
+def _button_keys() -> dict[str, list[tuple[str, int | None]]]:
+    """Every button label of every language, lower-cased: the catalog key it comes from (and
+    the die of ``Dé 1``), so that a button reads and is typed in any language."""
+    keys: dict[str, list[tuple[str, int | None]]] = {}
+    for lang, catalog in CATALOGS.items():
+        for key in (k for k in catalog if k.startswith("button.")):
+            dice = range(1, 7) if "{die}" in catalog[key] else (None,)
+            for die in dice:
+                label = t(key, lang, die=die) if die else t(key, lang)
+                keys.setdefault(label.lower(), []).append((key, die))
+    return keys
+
+
+_BUTTON_KEYS = _button_keys()
+
+
+def translations(label: str, custom_id: str) -> dict[str, str]:
+    """A button's label in every language (``Accept`` is ``Accepter``, ``Die 1`` ``Dé 1``);
+    the custom id's action tells apart two buttons that one language labels alike (French
+    Take and Accept are both ``Accepter``). Empty for a label of no catalog (``13``, a play).
+
+    >>> translations("Accepter", "bg:3:7:take")["en"], translations("Die 2", "bg:3:7:die:2")["fr"]
+    ('Take', 'Dé 2')
+    """
+    found = list(dict.fromkeys(_BUTTON_KEYS.get(label.lower(), [])))
+    actions = re.findall(r"(?<=:)[a-z_]+", custom_id)
+    fitting = [(k, d) for k, d in found if any(a in k or k[7:] in a for a in actions)]
+    if len(fitting) != 1 and len(found) != 1:
+        return {}
+    key, die = (fitting or found)[0]
+    return {lang: t(key, lang, die=die) if die else t(key, lang) for lang in LANGUAGES}
+
+
 _QUIT = by_name("quit")
 
 
@@ -100,6 +136,7 @@ class Terminal:
     _buttons: dict[str, str] = field(default_factory=dict)
     _selects: dict[str, str] = field(default_factory=dict)
     _labels: list[str] = field(default_factory=list)
+    _translated: dict[str, dict[str, str]] = field(default_factory=dict)  # label: {lang: label}
     _keys: Keys = field(default_factory=lambda: Keys())
     _die_pressed: bool = False  # this line picked a die: digits are points until the next message
     _images_written: int = 0
@@ -287,7 +324,8 @@ class Terminal:
         return self._no_button(typed)
 
     def _no_button(self, label: str) -> Reply:
-        buttons = ", ".join(self._labels) or "-"
+        labels = (self._translated.get(x, {}).get(self.lang, x) for x in self._labels)
+        buttons = ", ".join(labels) or "-"
         text = t("terminal.no_button", self.lang, label=label, buttons=buttons)
         return Reply(text=text, ephemeral=True)
 
@@ -299,11 +337,7 @@ class Terminal:
             self._buttons = {}
             self._selects = {}
             self._labels = []
-            for button in reply.buttons:
-                if button.disabled:
-                    continue
-                self._buttons.setdefault(button.label.lower(), button.custom_id)
-                self._labels.append(button.label)
+            self._remember(reply.buttons)
             for select in reply.selects:
                 for choice in select.choices:
                     self._selects[choice.value.lower()] = select.custom_id
@@ -320,6 +354,18 @@ class Terminal:
             self._print_reply(reply, image_path, files)
         for extra in reply.followups:  # a tournament's new boards and standings
             self.show(extra)
+
+    def _remember(self, buttons: Iterable[Button]) -> None:
+        """The live buttons, typed by their labels in any language (a French player types
+        ``Accepter`` on an English player's board), listed in the reader's language."""
+        self._translated = {}
+        for button in (b for b in buttons if not b.disabled):
+            self._buttons.setdefault(button.label.lower(), button.custom_id)
+            self._labels.append(button.label)
+            self._translated[button.label] = translations(button.label, button.custom_id)
+        for label, names in self._translated.items():  # after every label as shown
+            for name in names.values():
+                self._buttons.setdefault(name.lower(), self._buttons[label.lower()])
 
     def _save_image(self, reply: Reply) -> str | None:
         if reply.image is None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import re
+from collections import deque
 from pathlib import Path
 
 from bot.service import Service
@@ -38,7 +39,7 @@ def test_every_command_the_french_help_names_is_taken(service: Service) -> None:
         assert got and "Commande inconnue" not in str(got[0]["text"]), word
 
 
-def test_french_press_commands_press_the_buttons(service: Service, script) -> None:  # type: ignore[no-untyped-def]
+def test_french_press_commands_press_the_buttons(service: Service, script: deque[int]) -> None:
     term = session(service)
     script.extend([5, 2])
     got = replies(term, "/défi Ben points:1", "/as Ben", "/lancer", "/accepter")
@@ -49,3 +50,26 @@ def test_french_press_commands_press_the_buttons(service: Service, script) -> No
 def test_unknown_command_points_to_the_help_in_french(service: Service) -> None:
     (reply,) = replies(session(service), "/truc")
     assert reply["text"] == "Commande inconnue : /truc. Tapez /aide."
+
+
+def test_a_french_player_types_an_english_boards_buttons_in_either_language(
+    service: Service, script: deque[int]
+) -> None:
+    # Ann (English) challenges Bob (French): the latest message is Ann's, in English.
+    term = session(service, "en")
+    script.extend([5, 2])
+    replies(term, "/as Bob", "/settings language:fr", "/as Ann", "/challenge Bob points:1")
+    (refused,) = replies(term, "/as Bob", "Oui")[1:]
+    assert "Boutons : Accepter, Décliner, Annuler." in str(refused["text"])  # in his language
+    (accepted,) = replies(term, "Accepter")
+    assert "Bob accepte le défi" in str(accepted["text"])
+
+
+def test_an_english_label_still_works_for_a_french_player(
+    service: Service, script: deque[int]
+) -> None:
+    term = session(service, "fr")
+    script.extend([5, 2])
+    got = replies(term, "/challenge Ben points:1", "/as Ben", "Accept")
+    assert "Ben accepte le défi" in str(got[-1]["text"])
+
