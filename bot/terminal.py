@@ -440,6 +440,13 @@ class Terminal:
             known = self._names.get(int(m[1]))
             return f"@{known}" if known else m[0]
 
+        # A link to the terminal's own channel (/games) opens nothing here: it is this terminal.
+        here = t("terminal.here", self.lang)
+        text = re.sub(
+            rf"https://discord\.com/channels/{TERMINAL_GUILD}/{TERMINAL_CHANNEL}\b(/\d+)?",
+            here,
+            text,
+        )
         return _plain(re.sub(r"<@(\d+)>", name, text))
 
 

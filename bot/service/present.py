@@ -191,16 +191,13 @@ def _message_text(table: Table, lang: str, notes: Notes, ui: UiState) -> str:
     game = table.game
     head = [_headline(table, lang)]
     events = [n.render(lang) for n in notes.lines]
-    tail = [
-        _prompt(table, lang, ui),
-        t(
-            "game.ids",
-            lang,
-            position_id=game.position_id(),
-            match_id=game.match_id(),
-            xgid=xgid_of(game.position_id(), game.match_id()),
-        ),
-    ]
+    xgid = xgid_of(game.position_id(), game.match_id())
+    ids = {"position_id": game.position_id(), "match_id": game.match_id()}
+    # A finished game has no XGID: its line names the two IDs only.
+    ids_line = (
+        t("game.ids", lang, **ids, xgid=xgid) if xgid != "-" else t("game.ids_only", lang, **ids)
+    )
+    tail = [_prompt(table, lang, ui), ids_line]
     lines = head + events + tail
     left_out = 0
     while len("\n".join(line for line in lines if line)) > MAX_TEXT and events:

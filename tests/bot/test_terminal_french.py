@@ -73,3 +73,26 @@ def test_an_english_label_still_works_for_a_french_player(
     got = replies(term, "/challenge Ben points:1", "/as Ben", "Accept")
     assert "Ben accepte le défi" in str(got[-1]["text"])
 
+
+def test_a_finished_games_ids_line_has_no_empty_xgid(service: Service) -> None:
+    from tests.bot.conftest import ALICE, DM, play_out
+
+    end = play_out(service, ALICE, DM, service.play(ALICE, DM, level="beginner"))
+    ids = [line for line in end.text.splitlines() if "Position ID" in line]
+    assert ids and ids[-1].endswith(f"Match ID `{end.match_id}`"), ids
+    assert "· `-`" not in end.text
+
+
+def test_stats_of_an_unknown_name_says_no_such_player(service: Service) -> None:
+    got = replies(session(service), "/statistiques joueur:Personne")
+    assert got[0]["text"] == (
+        "Aucun joueur du nom de Personne n’est connu ici : personne de ce nom n’a encore joué."
+    )
+
+
+def test_games_in_the_terminal_show_no_discord_link(service: Service) -> None:
+    term = session(service, "en")
+    replies(term, "/play level:beginner")
+    (listed,) = replies(term, "/games")
+    text = str(listed["text"])
+    assert "discord.com" not in text and "(in this terminal)" in text and "#1" in text
