@@ -391,7 +391,7 @@ MESSAGES: dict[str, str] = {
     "games.game": "**n° {id}** contre **{opponent}** · {score}\n{whose} · échéance {deadline}\n"
     "{link}",
     "games.score_match": "match en {length} points, {a}–{b}",
-    "games.score_money": "partie d’argent, videau {cube}",
+    "games.score_money": "partie libre, videau {cube}",
     "games.your_turn": "à vous de jouer",
     "games.their_turn": "au tour de {name}",
     "games.no_deadline": "aucune",

@@ -91,3 +91,10 @@ def test_french_writes_n_degree_one_way_and_a_place_is_a_case() -> None:
         assert not re.search(r"n°(?! \{)", message), key  # « n° 3 », a space, everywhere
         # A place on the board is a « case » ({point}, {other}...), never a « point ».
         assert not re.search(r"\bpoints? \{(point|other|higher)\}", message), key
+
+
+def test_a_money_game_has_one_french_name() -> None:
+    from bot.i18n import fr, t
+
+    assert t("games.score_money", "fr", cube=2).startswith(t("game.kind_money", "fr"))
+    assert not [k for k, m in fr.MESSAGES.items() if "partie d’argent" in m]
