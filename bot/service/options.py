@@ -154,7 +154,11 @@ def _choice(option: Option, name: str, raw: str, lang: str) -> object:
 
 
 def _spellings(label: Label) -> set[str]:
-    return {str(label.value), *label.words} | {t(label.key, code) for code in LANGUAGES}
+    """The value, its words and its label in every language, also without the label's
+    parenthesis (``tout le monde`` for « tout le monde (général) »)."""
+    labels = {t(label.key, code) for code in LANGUAGES}
+    bare = {text.split(" (")[0] for text in labels}
+    return {str(label.value), *label.words} | labels | bare
 
 
 def _norm(text: str) -> str:

@@ -98,3 +98,34 @@ def test_a_money_game_has_one_french_name() -> None:
 
     assert t("games.score_money", "fr", cube=2).startswith(t("game.kind_money", "fr"))
     assert not [k for k, m in fr.MESSAGES.items() if "partie d’argent" in m]
+
+
+@pytest.mark.parametrize(
+    ("lang", "typed", "value"),
+    [
+        ("fr", "tout le monde", "global"),
+        ("fr", "ce serveur", "server"),
+        ("en", "everyone", "global"),
+    ],
+)
+def test_a_choice_is_typed_without_its_labels_parenthesis(
+    lang: str, typed: str, value: str
+) -> None:
+    # The refusal lists « tout le monde (général) »: what a player types from it is taken.
+    from bot.service.commands import by_name
+    from bot.service.options import parse_command
+
+    leaderboard = by_name("leaderboard")
+    assert leaderboard is not None
+    assert parse_command(leaderboard, f"scope:{typed}", lang)["scope"] == value
+
+
+def test_no_two_choices_of_an_option_share_a_spelling() -> None:
+    from bot.service.options import _norm, _spellings
+
+    for command in COMMANDS:
+        for option in command.options:
+            seen: dict[str, object] = {}
+            for label in option.choices:
+                for word in {_norm(w) for w in _spellings(label)}:
+                    assert seen.setdefault(word, label.value) == label.value, (command.name, word)
