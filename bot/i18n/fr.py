@@ -639,7 +639,7 @@ MESSAGES: dict[str, str] = {
     "puzzle.rated": "Classement aux problèmes : **{rating}** ({change}) · série {streak} (record {best})",
     "puzzle.again": "-# Vous aviez déjà répondu à ce problème : seule la première réponse compte.",
     "puzzle.none": "Pas de nouveau problème pour vous pour l’instant : vous avez répondu à tous. Chaque partie analysée en apporte d’autres.",
-    "puzzle.none_mine": "Aucune de vos erreurs n’attend en problème (elles viennent de vos parties analysées, sauf avec `/réglages problèmes:non`).",
+    "puzzle.none_mine": "Aucune de vos erreurs n’attend en problème (elles viennent de vos parties analysées, sauf si vous avez désactivé l’option `problèmes` de /réglages).",
     "puzzle.gone": "Ce problème n’existe plus.",
     "puzzle.bad_answer": "Ce n’est pas une des réponses de ce problème.",
     "error.xgid_and_match_id": "Un XGID contient déjà l’état du match : donnez-le seul, sans Match ID.",
@@ -682,7 +682,7 @@ MESSAGES: dict[str, str] = {
     "cmd.daily.opt.timezone.description": "Le fuseau horaire du serveur, comme Europe/Paris (UTC par défaut).",
     "cmd.settings.opt.puzzles.name": "problèmes",
     "cmd.settings.opt.puzzles.description": "Vos erreurs peuvent devenir des problèmes anonymes pour les autres.",
-    "help.puzzle": "un problème tiré d’une vraie erreur ; `les_miens:oui` pour les vôtres.",
+    "help.puzzle": "un problème tiré d’une vraie erreur ; avec l’option `les_miens`, une des vôtres.",
     "help.puzzle_leaderboard": "les meilleurs classements aux problèmes de ce serveur.",
     "help.daily": "la position du jour dans ce salon, à une heure de votre fuseau (gestionnaires du serveur).",
     # -- adaptateur Discord -------------------------------------------------------------------------
