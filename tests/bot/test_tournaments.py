@@ -14,9 +14,11 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.service import Actor, Reply, Service, Where
+from bot.service.customid import GameAction, Press
 from bot.service.refusal import aware
 from bot.terminal import Terminal, user_id
 from bot.tournaments import swiss_standings
@@ -25,6 +27,7 @@ from db.connection import make_engine, make_session_factory
 from db.games import get_game
 from db.gamestate import load_match
 from db.migrate import upgrade
+from db.models import Game as GameRow
 from db.models import GameStatus, MatchStatus, TournamentStatus
 from tests.bot.conftest import Clock
 from tests.bot.tournament_players import (
@@ -359,3 +362,46 @@ def test_a_rated_tournament_feeds_the_ratings(db_factory: sessionmaker[Session])
         ratings = repo.ratings_of(s, [game[1], game[2]])
     assert ratings[game[2]] > 1500 > ratings[game[1]]  # the one who resigned lost
     assert service.tournament(players[0], HERE, "standings", tournament=-1).ephemeral
+
+
+def test_a_tournament_match_offers_no_rematch(db_factory: sessionmaker[Session]) -> None:
+    """The tournament pairs the next match itself: no Rematch button at the end of a
+    tournament game, and an old Rematch press (typed in the terminal) is refused."""
+    clock = Clock()
+    players = people(4)
+    service = Service(db_factory, clock=clock)
+    tid, _ = open_tournament(service, players, format="knockout")
+    game = playing(db_factory, tid)[0]
+    by_id = {p.id: p for p in players}
+    ended = resign_one(service, by_id, HERE, game, 1)
+    labels = [b.label for b in ended.buttons] + [
+        b.label for f in ended.followups for b in f.buttons
+    ]
+    assert "Rematch" not in labels
+    with db_factory() as s:
+        version = get_game(s, game[0]).version
+    press = GameAction(game[0], version, Press.REMATCH).custom_id
+    refused = service.press(by_id[game[2]], HERE, press)
+    assert refused.ephemeral and "tournament" in refused.text
+    # A casual game between the same two people still offers one.
+    challenge = service.challenge(by_id[game[1]], HERE, by_id[game[2]])
+    accept = next(b for b in challenge.buttons if b.custom_id.endswith(":accept"))
+    board = service.press(by_id[game[2]], HERE, accept.custom_id)
+    assert not board.ephemeral, board.text
+    with db_factory() as s:
+        casual = max(r.id for r in s.scalars(select(GameRow)))
+    mover = get_game_turn(db_factory, casual)
+    offer = service.resign(by_id[mover], HERE, value=1)
+    other = game[1] if mover == game[2] else game[2]
+    accept = next(b for b in offer.buttons if b.custom_id.endswith(":accept"))
+    done = service.press(by_id[other], HERE, accept.custom_id)
+    assert "Rematch" in [b.label for b in done.buttons]
+
+
+def get_game_turn(factory: sessionmaker[Session], game_id: int) -> int:
+    with factory() as s:
+        row = get_game(s, game_id)
+        assert row.turn is not None
+        player = row.player_id(row.turn)
+        assert player is not None
+        return player
