@@ -192,19 +192,38 @@ def test_withdrawal_disqualification_and_cancel(db_factory: sessionmaker[Session
     tid, _ = open_tournament(service, players, format="knockout")
     game_id, mover, other = playing(db_factory, tid)[0]
     by_id = {p.id: p for p in players}
-    left = service.tournament(by_id[mover], HERE, "leave")
-    assert not left.ephemeral, left.text
+    # Mid-match, leaving asks first (privately), and changes nothing until confirmed.
+    asked = service.tournament(by_id[mover], HERE, "leave")
+    assert asked.ephemeral and "forfeit" in asked.text and by_id[other].name in asked.text
+    assert [b.label for b in asked.buttons] == ["Withdraw"]
+    with db_factory() as s:
+        assert get_game(s, game_id).status is GameStatus.ACTIVE
+    left = service.press(by_id[mover], HERE, asked.buttons[0].custom_id)
+    assert not left.ephemeral and not left.edit, left.text
+    assert left.text == (
+        f"{by_id[mover].name} withdraws from the tournament and forfeits the match in "
+        f"progress against {by_id[other].name}."
+    )
     with db_factory() as s:
         row = get_game(s, game_id)
         match = repo.match_of_game(s, game_id)
         assert row.status is GameStatus.ABANDONED and match is not None
         assert match.winner_id == other  # the withdrawn player forfeits his match
+    again = service.press(by_id[mover], HERE, asked.buttons[0].custom_id)
+    assert again.ephemeral  # once
+    info = service.tournament(by_id[other], HERE, "info").text
+    assert "Players (4; 1 withdrawn): " in info
+    assert f"{by_id[mover].name} (withdrawn)" in info
     # A player who is not the organizer may not disqualify; the organizer may.
     target = by_id[playing(db_factory, tid)[0][1]]
     refused = service.tournament(by_id[other], HERE, "disqualify", player=target)
     assert refused.ephemeral
     done = service.tournament(ORGANIZER, HERE, "disqualify", player=target)
     assert not done.ephemeral, done.text
+    assert done.text.startswith(f"{target.name} is disqualified and forfeits the match")
+    info = service.tournament(by_id[other], HERE, "info").text
+    assert "Players (4; 1 withdrawn, 1 disqualified): " in info
+    assert f"{target.name} (disqualified)" in info
     check_consistent(db_factory, tid)
     # The final is under way between the two winners: cancelling voids it, no result.
     final = playing(db_factory, tid)
