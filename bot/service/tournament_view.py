@@ -173,7 +173,8 @@ def _scores(state: State) -> dict[tuple[int, int], tuple[int, int]]:
 
 
 def list_text(tours: Sequence[Tournament], names: dict[int, str], lang: str) -> str:
-    """The server's tournaments, newest first, one line each."""
+    """The server's tournaments, newest first, one line each: number, name, format, status
+    (a word or two, no instruction) and the champion."""
     if not tours:
         return t("tournament.list_empty", lang)
     lines = [t("tournament.list_title", lang)]
@@ -186,7 +187,7 @@ def list_text(tours: Sequence[Tournament], names: dict[int, str], lang: str) -> 
                 id=tour.id,
                 name=tour.name,
                 format=format_name(tour, lang),
-                status=t(f"tournament.status.{tour.status.value}", lang),
+                status=t(f"tournament.list_status.{tour.status.value}", lang),
                 champion=f" 🏆 {champion}" if champion else "",
             )
         )

@@ -424,3 +424,23 @@ def get_game_turn(factory: sessionmaker[Session], game_id: int) -> int:
         player = row.player_id(row.turn)
         assert player is not None
         return player
+
+
+def test_the_list_gives_each_tournament_one_clean_line(db_factory: sessionmaker[Session]) -> None:
+    """Number, name, format and a status of a word or two: no instruction, one colon."""
+    clock = Clock()
+    service = Service(db_factory, clock=clock)
+    open_tournament(service, people(2), format="knockout")  # "Club night", under way
+    assert not service.tournament(
+        ORGANIZER, HERE, "create", name="Summer", format="arena"
+    ).ephemeral
+    english = service.tournament(ORGANIZER, HERE, "list").text.splitlines()
+    assert english[1:] == [
+        "#2 Summer (arena): registration open",
+        "#1 Club night (knockout): under way",
+    ]
+    french = service.tournament(Actor(77, "Zoé", locale="fr"), HERE, "list").text.splitlines()
+    assert french[1:] == [
+        "n° 2 Summer (arène) : inscriptions ouvertes",
+        "n° 1 Club night (élimination directe) : en cours",
+    ]
