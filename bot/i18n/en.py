@@ -493,6 +493,7 @@ MESSAGES: dict[str, str] = {
     "tournament.error.not_entrant": "{name} is not playing in this tournament.",
     "tournament.error.over": "The tournament is over already.",
     "tournament.error.name": "Give the tournament a name (1 to 100 characters).",
+    "tournament.error.same_name": "Tournament #{id} is already called {name} and is not over yet: choose another name.",
     "tournament.error.format": "Unknown format; one of: {formats}.",
     "tournament.error.points": "Matches are from {low} to {high} points.",
     "tournament.error.rounds": "A Swiss tournament has {low} to {high} rounds.",

@@ -504,6 +504,7 @@ MESSAGES: dict[str, str] = {
     "tournament.error.not_entrant": "{name} ne joue pas dans ce tournoi.",
     "tournament.error.over": "Le tournoi est déjà terminé.",
     "tournament.error.name": "Donnez un nom au tournoi (1 à 100 caractères).",
+    "tournament.error.same_name": "Le tournoi n° {id} s’appelle déjà {name} et n’est pas terminé : choisissez un autre nom.",
     "tournament.error.format": "Formule inconnue ; au choix : {formats}.",
     "tournament.error.points": "Les matchs se jouent de {low} à {high} points.",
     "tournament.error.rounds": "Un tournoi suisse a de {low} à {high} rondes.",

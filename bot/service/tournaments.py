@@ -104,6 +104,9 @@ class Tournaments:
         with deps.unit() as s:
             who = deps.who(s, actor)
             tour = _new_tournament(options, deps.settings.max_match_length, deps.clock())
+            same = repo.named(s, where.guild_id, tour.name)
+            if same is not None:
+                raise Refusal("tournament.error.same_name", id=same.id, name=same.name)
             tour.guild_id, tour.channel_id = where.guild_id, where.channel_id
             tour.organizer_id, tour.lang = actor.id, shared_lang(who, where)
             repo.create_tournament(s, tour)

@@ -444,3 +444,24 @@ def test_the_list_gives_each_tournament_one_clean_line(db_factory: sessionmaker[
         "n° 2 Summer (arène) : inscriptions ouvertes",
         "n° 1 Club night (élimination directe) : en cours",
     ]
+
+
+def test_a_name_is_taken_until_its_tournament_is_over(db_factory: sessionmaker[Session]) -> None:
+    service = Service(db_factory, clock=Clock())
+    assert not service.tournament(ORGANIZER, HERE, "create", name="Coupe d'Été").ephemeral
+    twice = service.tournament(ORGANIZER, HERE, "create", name="  coupe d'été ")
+    assert twice.ephemeral
+    assert twice.text == (
+        "Tournament #1 is already called Coupe d'Été and is not over yet: choose another name."
+    )
+    french = service.tournament(
+        Actor(1, "Olga", locale="fr", organizer=True), HERE, "create", name="COUPE D'ÉTÉ"
+    )
+    assert french.ephemeral and french.text.startswith("Le tournoi n° 1 s’appelle déjà")
+    with db_factory() as s:
+        assert len(repo.guild_tournaments(s, HERE.guild_id)) == 1  # nothing made
+    elsewhere = Where(channel_id=7001, guild_id=9101, guild_locale="en-US")
+    assert not service.tournament(ORGANIZER, elsewhere, "create", name="Coupe d'été").ephemeral
+    assert not service.tournament(ORGANIZER, HERE, "cancel").ephemeral
+    again = service.tournament(ORGANIZER, HERE, "create", name="Coupe d'été")
+    assert not again.ephemeral, again.text  # the first one is over
