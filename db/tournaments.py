@@ -44,6 +44,7 @@ __all__ = [
     "lock",
     "match_of_game",
     "matches",
+    "named",
     "overdue_games",
     "player_names",
     "ratings_of",
@@ -256,6 +257,17 @@ def current(session: Session, guild_id: int | None) -> Tournament | None:
         .limit(1)
     )
     return session.scalars(stmt).first()
+
+
+def named(session: Session, guild_id: int | None, name: str) -> Tournament | None:
+    """The server's tournament still registering or running that has ``name``, whatever the
+    case (compared casefolded in Python: SQLite's ``lower`` folds ASCII only)."""
+    stmt = select(Tournament).where(
+        Tournament.guild_id == guild_id,
+        Tournament.status.in_([TournamentStatus.REGISTERING, TournamentStatus.RUNNING]),
+    )
+    key = name.strip().casefold()
+    return next((x for x in session.scalars(stmt) if x.name.strip().casefold() == key), None)
 
 
 def overdue_games(session: Session, now: datetime, *, limit: int = 50) -> Sequence[int]:

@@ -4,7 +4,7 @@ DejaVu Sans, cut down to :data:`COVERED` (see ``render/FONTS-LICENSE.txt``), is 
 package, never from the system, so every machine draws the same picture.
 
 >>> clean_name("Zoë 🎲")
-'Zoë'
+'Zoë ◆'
 >>> fit(bold(24), "a rather long name for a player", 200)
 'a rather lon…'
 """
@@ -17,7 +17,17 @@ from pathlib import Path
 
 from PIL import ImageFont
 
-__all__ = ["COVERED", "bold", "clean_name", "covered", "fit", "regular", "text_width", "wrap"]
+__all__ = [
+    "COVERED",
+    "STAND_IN",
+    "bold",
+    "clean_name",
+    "covered",
+    "fit",
+    "regular",
+    "text_width",
+    "wrap",
+]
 
 _HERE = Path(__file__).resolve().parent
 
@@ -31,6 +41,7 @@ COVERED: tuple[tuple[int, int], ...] = (
     (0x2190, 0x2193),  # arrows
     (0x2212, 0x2212),  # minus
     (0x25B2, 0x25C4),  # triangles
+    (0x25C6, 0x25C6),  # black diamond: the stand-in for an emoji (STAND_IN)
     (0x2713, 0x2713),  # check mark
     (0x2717, 0x2717),  # ballot x
 )
@@ -57,22 +68,46 @@ def regular(size: int) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(str(_HERE / "DejaVuSans.ttf"), size)
 
 
+STAND_IN = "\u25c6"
+"""What an emoji (or another symbol the fonts lack) of a name becomes: ``◆``, a visible mark in
+the shipped fonts, never the empty box of a missing glyph and never silently dropped."""
+
+_ZWJ = "\u200d"
+
+
+def _regional(ch: str) -> bool:
+    """A regional indicator: two of them make one flag."""
+    return 0x1F1E6 <= ord(ch) <= 0x1F1FF
+
+
 @lru_cache(maxsize=4096)
 def clean_name(name: str) -> str:
-    """A player's name with what the fonts cannot draw taken out: emoji and other symbols are
-    dropped, other scripts become ``?`` (so a name in Chinese still shows it is there).
+    """A player's name as the fonts can draw it: an emoji or another symbol they lack becomes
+    :data:`STAND_IN` (one for a whole emoji: a flag, a sequence joined by zero-width joiners;
+    variation selectors and skin tones go), other scripts become ``?`` (so a name in Chinese
+    still shows it is there).
 
     >>> clean_name("李小龙"), clean_name("  "), clean_name("Ann\\n")
     ('???', '', 'Ann')
+    >>> clean_name("🇫🇷 Zoé 👩‍👩‍👧 👍🏽")
+    '◆ Zoé ◆ ◆'
     """
-    out = []
+    out: list[str] = []
+    prev, flag_open = "", False
     for ch in unicodedata.normalize("NFC", name):
+        kind = unicodedata.category(ch)
         if ch.isspace():
             out.append(" ")
         elif covered(ch):
             out.append(ch)
-        elif unicodedata.category(ch)[0] not in ("S", "C", "M"):
+        elif kind == "So":
+            # One mark an emoji: not after a joiner, nor for a flag's second letter.
+            if prev != _ZWJ and not (flag_open and _regional(ch)):
+                out.append(STAND_IN)
+            flag_open = _regional(ch) and not flag_open
+        elif kind[0] not in ("S", "C", "M"):
             out.append("?")
+        prev = ch
     return " ".join("".join(out).split())
 
 

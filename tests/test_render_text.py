@@ -165,7 +165,9 @@ def test_every_covered_character_has_a_real_glyph(make: object) -> None:
 
 
 def test_names_are_cleaned_and_fitted() -> None:
-    assert clean_name("Zoë 🎲 Ñ") == "Zoë Ñ"
+    assert clean_name("Zoë 🎲 Ñ") == "Zoë ◆ Ñ"  # an emoji shows as a mark, not a box or nothing
+    assert clean_name("🎲🎲Zoë") == "◆◆Zoë" and clean_name("👩‍👩‍👧 Ann") == "◆ Ann"
+    assert clean_name("🇫🇷Zoé\ufe0f") == "◆Zoé"
     assert clean_name("李") == "?"
     assert clean_name("\u200bAnn\tLee ") == "Ann Lee"
     long = "Maximilian-Alexander von Hohenzollern-Sigmaringen"
@@ -196,3 +198,22 @@ def test_readme_example_runs() -> None:
     namespace: dict[str, object] = {"print": lambda *a: None}
     exec(code, namespace)
     assert isinstance(namespace["png"], bytes)
+
+
+def test_an_emoji_in_a_name_is_drawn_as_the_stand_in() -> None:
+    """The tournament pictures draw ``🎲Zoë`` exactly as ``◆Zoë`` (a real glyph: see the
+    covered-characters test), not as ``Zoë`` with the emoji lost."""
+    from bot.tournaments import Bracket, MatchResult, swiss_standings
+    from bot.tournaments.pictures import bracket_picture, standings_picture
+
+    def pictures(name: str) -> tuple[bytes, bytes]:
+        names = {1: "Ann", 2: name, 3: "Cy"}
+        table = swiss_standings([1, 2, 3], [MatchResult(2, 1)])
+        return (
+            standings_picture("swiss", table, names),
+            bracket_picture(Bracket.seeded([1, 2, 3]), {}, names),
+        )
+
+    emoji, stand_in, plain = pictures("🎲Zoë"), pictures("◆Zoë"), pictures("Zoë")
+    assert emoji == stand_in
+    assert emoji[0] != plain[0] and emoji[1] != plain[1]

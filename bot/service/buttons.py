@@ -135,6 +135,8 @@ class Buttons:
                 raise Refusal("error.stale")
             if row.status is GameStatus.ACTIVE:
                 raise Refusal("error.game_not_over")
+            if here.table.tournament:
+                raise Refusal("error.tournament_rematch")
             level = row.computer_level or "intermediate"
             points, cube, rated = row.match_length, row.cube, row.rated
             other = here.table.seats[1 - seat]

@@ -142,13 +142,19 @@ _SETTING = Kind.FLAG
 _TOURNAMENT_ACTIONS = (
     "create", "join", "leave", "start", "standings", "info", "list", "disqualify", "cancel",
 )  # fmt: skip
+# Older words still typed: "lancer" was French for start before it became "démarrer" (the
+# game's Roll button is "Lancer").
+_ACTION_WORDS = {"start": ("lancer",)}
 _TOURNAMENT_FORMATS = ("knockout", "round_robin", "swiss", "arena")
 _FORMAT_WORDS = {"knockout": ("élimination",), "swiss": ("suisse",)}  # short for the labels
 _TOURNAMENT = (
     Option(
         "action",
         required=True,
-        choices=tuple(Label(f"cmd.tournament.choice.{a}", a) for a in _TOURNAMENT_ACTIONS),
+        choices=tuple(
+            Label(f"cmd.tournament.choice.{a}", a, _ACTION_WORDS.get(a, ()))
+            for a in _TOURNAMENT_ACTIONS
+        ),
     ),
     Option("name", low=1, high=100),
     Option(

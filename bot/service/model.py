@@ -52,6 +52,7 @@ class Table:
     commitment: str | None = None
     revealed_seed: str | None = None
     out_of_time: bool = False  # the player to act let the move timer run out: claim possible
+    tournament: bool = False  # a tournament's match: no rematch (the tournament pairs on)
 
     @property
     def game(self) -> Game:

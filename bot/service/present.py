@@ -354,7 +354,8 @@ def components(table: Table, lang: str, ui: UiState) -> list[list[Component]]:
     """The buttons (and select menu) that fit the moment, at most five rows."""
     game = table.game
     if game.is_over:
-        return [[button(table, lang, Press.REMATCH)]] if table.match.is_over else []
+        over = table.match.is_over and not table.tournament  # a tournament pairs on itself
+        return [[button(table, lang, Press.REMATCH)]] if over else []
     turn = game.turn
     if turn is None or table.seats[turn].is_computer:
         return []

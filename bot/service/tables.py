@@ -15,6 +15,7 @@ from bot.service.people import Actor, Prefs, Where
 from bot.service.refusal import Refusal, aware
 from db import games as game_repo
 from db import players as player_repo
+from db import tournaments as tournament_repo
 from db.gamestate import load_match
 from db.models import Game as GameRow
 from db.models import GameStatus
@@ -56,7 +57,15 @@ def load_table(deps: Deps, s: Session, row: GameRow) -> Table:
         row.dice_commitment,
         revealed,
         out_of_time=late and row.status is GameStatus.ACTIVE,
+        tournament=_in_tournament(s, row),
     )
+
+
+def _in_tournament(s: Session, row: GameRow) -> bool:
+    """Whether ``row`` is a tournament's match (only people play them, in a server)."""
+    if row.computer_level is not None or row.guild_id is None:
+        return False
+    return tournament_repo.match_of_game(s, row.id) is not None
 
 
 def seat_names(table: Table, lang: str) -> tuple[str, str]:

@@ -4,15 +4,17 @@ language) and the server's list of tournaments."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from typing import cast
 
 from bot.i18n import t
+from bot.i18n.markdown import escape_name
 from bot.service.replies import Button, Component, Reply
 from bot.service.tournament_plan import State, bracket, standings, winners
 from bot.tournaments import Format
 from bot.tournaments.pictures import bracket_picture, standings_picture
-from db.models import MatchStatus, Tournament, TournamentStatus
+from db.models import EntrantStatus, MatchStatus, Tournament, TournamentStatus
 from render.tournament import TableFormat
 
 __all__ = [
@@ -20,13 +22,16 @@ __all__ = [
     "announcement",
     "format_name",
     "list_text",
+    "marked",
     "rules_text",
     "standings_reply",
     "tournament_id",
 ]
 
-TOURNAMENT_BUTTONS = ("join", "leave", "start", "standings")
-"""The buttons of a tournament message: ``tn:<tournament>:<action>``."""
+TOURNAMENT_BUTTONS = ("join", "leave", "start", "standings", "withdraw")
+"""The buttons of a tournament message: ``tn:<tournament>:<action>`` (``withdraw``: the
+confirmation of a withdrawal that forfeits a match in progress)."""
+_GONE = (EntrantStatus.WITHDRAWN, EntrantStatus.DISQUALIFIED)
 
 
 def tournament_id(tournament: int, action: str) -> str:
@@ -66,15 +71,17 @@ def rules_text(tour: Tournament, lang: str) -> str:
     return " · ".join(parts)
 
 
-def announcement(tour: Tournament, players: Sequence[str], lang: str) -> Reply:
-    """The tournament's message: name, rules, who joined, and the buttons that apply."""
+def announcement(
+    tour: Tournament, players: Sequence[tuple[str, EntrantStatus]], lang: str
+) -> Reply:
+    """The tournament's message: name, rules, who joined (those who withdrew or were
+    disqualified marked so, and counted apart), and the buttons that apply."""
     lines = [t("tournament.announce", lang, id=tour.id, name=tour.name), rules_text(tour, lang)]
     if tour.starts_at is not None and tour.status is TournamentStatus.REGISTERING:
         stamp = int(tour.starts_at.timestamp())
         lines.append(t("tournament.starts_at", lang, when=f"<t:{stamp}:R>"))
     lines.append(t(f"tournament.status.{tour.status.value}", lang))
-    shown = ", ".join(players[:40]) + (" …" if len(players) > 40 else "")
-    lines.append(t("tournament.players", lang, count=len(players), names=shown or "-"))
+    lines.append(players_line(players, lang))
     row: list[Component] = []
     if tour.status is TournamentStatus.REGISTERING:
         row = [
@@ -88,12 +95,38 @@ def announcement(tour: Tournament, players: Sequence[str], lang: str) -> Reply:
     return Reply(text="\n".join(lines)[:2000], rows=[row] if row else [])
 
 
+def players_line(players: Sequence[tuple[str, EntrantStatus]], lang: str) -> str:
+    """``Players (4; 1 withdrawn): Ann, Bob, Cy (withdrawn), Dee``: every entrant, the names
+    escaped for markdown (the list is no name parameter of its own)."""
+    shown = [marked(escape_name(name), status, lang) for name, status in players[:40]]
+    names = ", ".join(shown) + (" …" if len(players) > 40 else "")
+    gone = Counter(status for _, status in players if status in _GONE)
+    if not gone:
+        return t("tournament.players", lang, count=len(players), names=names or "-")
+    parts = [t(f"tournament.gone.{st.value}", lang, n=gone[st]) for st in _GONE if gone[st]]
+    return t(
+        "tournament.players_gone", lang, count=len(players), gone=", ".join(parts), names=names
+    )
+
+
+def marked(name: str, status: EntrantStatus, lang: str) -> str:
+    """``name`` with ``(withdrawn)`` or ``(disqualified)`` after it when he is out."""
+    if status not in _GONE:
+        return name
+    return f"{name} ({t(f'tournament.mark.{status.value}', lang)})"
+
+
+def _marked_names(names: Mapping[int, str], state: State, lang: str) -> dict[int, str]:
+    status = {e.player_id: e.status for e in state.entrants}
+    return {p: marked(n, status.get(p, EntrantStatus.ACTIVE), lang) for p, n in names.items()}
+
+
 def standings_reply(state: State, lang: str, viewer: int | None = None) -> Reply:
     """The standings: a bracket picture for a knockout, a table picture for the others."""
     tour = state.tournament
     title = tour.name
     subtitle = f"{format_name(tour, lang)} · {rules_summary(state, lang)}"
-    names = state.names
+    names = _marked_names(state.names, state, lang)
     if tour.format == Format.KNOCKOUT:
         scores = _scores(state)
         image = bracket_picture(
@@ -140,7 +173,8 @@ def _scores(state: State) -> dict[tuple[int, int], tuple[int, int]]:
 
 
 def list_text(tours: Sequence[Tournament], names: dict[int, str], lang: str) -> str:
-    """The server's tournaments, newest first, one line each."""
+    """The server's tournaments, newest first, one line each: number, name, format, status
+    (a word or two, no instruction) and the champion."""
     if not tours:
         return t("tournament.list_empty", lang)
     lines = [t("tournament.list_title", lang)]
@@ -153,7 +187,7 @@ def list_text(tours: Sequence[Tournament], names: dict[int, str], lang: str) -> 
                 id=tour.id,
                 name=tour.name,
                 format=format_name(tour, lang),
-                status=t(f"tournament.status.{tour.status.value}", lang),
+                status=t(f"tournament.list_status.{tour.status.value}", lang),
                 champion=f" 🏆 {champion}" if champion else "",
             )
         )

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from functools import partial
 
@@ -21,7 +21,7 @@ from bot.i18n import t
 from bot.service.deps import Deps, Who, answers, collect_posts, post, shared_lang
 from bot.service.people import Actor, Where
 from bot.service.refusal import Refusal, aware
-from bot.service.replies import Reply
+from bot.service.replies import Button, Reply
 from bot.service.tables import load_table
 from bot.service.timers import Notice
 from bot.service.tournament_events import event_step, publish_event
@@ -31,12 +31,20 @@ from bot.service.tournament_view import (
     announcement,
     list_text,
     standings_reply,
+    tournament_id,
 )
 from bot.service.turns import save
 from bot.tournaments import Format
 from db import tournaments as repo
 from db.games import get_game
-from db.models import EntrantStatus, GameStatus, Tournament, TournamentStatus
+from db.models import (
+    EntrantStatus,
+    GameStatus,
+    MatchStatus,
+    Tournament,
+    TournamentMatch,
+    TournamentStatus,
+)
 
 __all__ = ["ACTIONS", "FORMATS", "Tournaments"]
 
@@ -83,7 +91,7 @@ class Tournaments:
         if found is None:
             raise Refusal("error.unknown_button")
         reply = self._on(actor, where, found[2], int(found[1]), {})
-        if found[2] != "standings" and not reply.ephemeral:
+        if found[2] not in ("standings", "withdraw") and not reply.ephemeral:
             reply.edit = True  # the announcement shows the new list of players in place
         return reply
 
@@ -96,6 +104,9 @@ class Tournaments:
         with deps.unit() as s:
             who = deps.who(s, actor)
             tour = _new_tournament(options, deps.settings.max_match_length, deps.clock())
+            same = repo.named(s, where.guild_id, tour.name)
+            if same is not None:
+                raise Refusal("tournament.error.same_name", id=same.id, name=same.name)
             tour.guild_id, tour.channel_id = where.guild_id, where.channel_id
             tour.organizer_id, tour.lang = actor.id, shared_lang(who, where)
             repo.create_tournament(s, tour)
@@ -130,6 +141,7 @@ class Tournaments:
         return {
             "join": self._join,
             "leave": self._leave,
+            "withdraw": self._withdraw,
             "start": self._start,
             "standings": self._standings,
             "info": self._info,
@@ -149,9 +161,10 @@ class Tournaments:
         return tour
 
     def _announce(self, s: Session, tour: Tournament, lang: str) -> Reply:
-        entrants = [e for e in repo.entrants(s, tour.id) if e.status is EntrantStatus.ACTIVE]
+        entrants = repo.entrants(s, tour.id)
         names = repo.player_names(s, [e.player_id for e in entrants])
-        return announcement(tour, [names.get(e.player_id, "?") for e in entrants], lang)
+        players = [(names.get(e.player_id, "?"), e.status) for e in entrants]
+        return announcement(tour, players, lang)
 
     def _join(self, s: Session, who: Who, tour: Tournament, _: dict[str, object]) -> Reply:
         if tour.status is not TournamentStatus.REGISTERING:
@@ -164,15 +177,42 @@ class Tournaments:
         repo.add_entrant(s, tour, who.actor.id, now=self.deps.clock())
         return self._announce(s, tour, tour.lang)
 
-    def _leave(self, s: Session, who: Who, tour: Tournament, _: dict[str, object]) -> Reply:
+    def _leave(self, s: Session, who: Who, tour: Tournament, opts: dict[str, object]) -> Reply:
+        """Leave the registration; once under way, withdraw. A withdrawal that forfeits a
+        match in progress is first confirmed (privately, with a button): nothing changes
+        until the player presses it."""
         me = who.actor.id
         if tour.status is TournamentStatus.REGISTERING:
             if not repo.remove_entrant(s, tour.id, me):
                 raise Refusal("tournament.error.not_joined")
             return self._announce(s, tour, tour.lang)
         self._check_in(s, tour, me)
+        opponent = self._opponent_now(s, tour, me)
+        if opponent is not None and not opts.get("confirmed"):
+            text = t("tournament.withdraw_confirm", who.lang, name=tour.name, opponent=opponent)
+            label = t("button.tournament_withdraw", who.lang)
+            button = Button(tournament_id(tour.id, "withdraw"), label, "danger")
+            return Reply(text=text, rows=[[button]], ephemeral=True)
         self.run.leave(s, tour, me, EntrantStatus.WITHDRAWN)
-        return Reply(text=t("tournament.withdrawn", tour.lang, name=who.actor.name))
+        return self._gone("tournament.withdrawn", tour, who.actor.name, opponent)
+
+    def _withdraw(self, s: Session, who: Who, tour: Tournament, _: dict[str, object]) -> Reply:
+        """The Withdraw button of the confirmation: withdraw for good."""
+        return self._leave(s, who, tour, {"confirmed": True})
+
+    def _opponent_now(self, s: Session, tour: Tournament, player: int) -> str | None:
+        """The name of ``player``'s opponent in the match he is playing, if he is playing one."""
+        match = _playing(repo.matches(s, tour.id), player)
+        other = match.other(player) if match is not None else None
+        if other is None:
+            return None
+        return repo.player_names(s, [other]).get(other, "?")
+
+    def _gone(self, key: str, tour: Tournament, name: str, opponent: str | None) -> Reply:
+        """``X withdraws`` (or is disqualified), and the match in progress he forfeits."""
+        if opponent is None:
+            return Reply(text=t(key, tour.lang, name=name))
+        return Reply(text=t(f"{key}_forfeit", tour.lang, name=name, opponent=opponent))
 
     def _check_in(self, s: Session, tour: Tournament, player: int) -> None:
         if tour.status is not TournamentStatus.RUNNING:
@@ -220,8 +260,9 @@ class Tournaments:
         entrants = {e.player_id: e for e in repo.entrants(s, tour.id)}
         if player.id not in entrants or entrants[player.id].status is not EntrantStatus.ACTIVE:
             raise Refusal("tournament.error.not_entrant", name=player.name)
+        opponent = self._opponent_now(s, tour, player.id)
         self.run.leave(s, tour, player.id, EntrantStatus.DISQUALIFIED)
-        return Reply(text=t("tournament.disqualified", tour.lang, name=player.name))
+        return self._gone("tournament.disqualified", tour, player.name, opponent)
 
     def _cancel(self, s: Session, who: Who, tour: Tournament, _: dict[str, object]) -> Reply:
         self._may_direct(who, tour)
@@ -304,6 +345,12 @@ class Tournaments:
         table.match.forfeit(row.turn)
         save(self.deps, s, row, table, self.deps.dice(row))
         return tour
+
+
+def _playing(matches: Sequence[TournamentMatch], player: int) -> TournamentMatch | None:
+    """The match ``player`` is playing now (a game on), if any."""
+    playing = (m for m in matches if m.status is MatchStatus.PLAYING and m.game_id is not None)
+    return next((m for m in playing if player in (m.player0_id, m.player1_id)), None)
 
 
 def _new_tournament(options: dict[str, object], max_length: int, now: datetime) -> Tournament:

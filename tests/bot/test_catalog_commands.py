@@ -105,3 +105,15 @@ def test_a_command_name_that_does_not_exist_is_caught() -> None:
     with pytest.raises(AssertionError):
         command = by_typed_name("tournoi", "fr")
         check_discord(command, ["list"], "fr", "/tournoi list")
+
+
+def test_the_french_start_of_a_tournament_is_not_the_roll_button() -> None:
+    """``Lancer`` is the game's Roll button: a tournament starts with ``Démarrer``
+    (``/tournoi démarrer``); ``lancer``, its older word, is still understood."""
+    assert t("button.tournament_start", "fr") == "Démarrer" != t("button.roll", "fr")
+    command = by_typed_name("tournoi", "fr")
+    assert "démarrer" in choice_names(command, command.options[0], "fr")
+    assert "lancer" not in choice_names(command, command.options[0], "fr")  # Discord's picker
+    for typed in ("démarrer", "lancer", "Démarrer"):
+        assert parse_command(command, typed, "fr")["action"] == "start"
+    assert parse_command(command, "start", "en")["action"] == "start"

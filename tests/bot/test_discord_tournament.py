@@ -54,10 +54,10 @@ async def registered(env: Env, guild: Any, channel: Any, **options: Any) -> tupl
 
 async def press_once(env: Env, players: tuple[Actor, Actor], board: ResponseMessage) -> bool:
     """Press what the board offers (Roll, a whole play, Confirm, a point), as whichever player
-    may; False when the game is over (only Rematch is left)."""
+    may; False when the game is over (a tournament match leaves no button, not even Rematch)."""
     board = fresh(env, board)
     names = labels(board)
-    if t("button.rematch", "en") in names:
+    if not components(board):
         return False
     menus = [c for c in components(board) if c["type"] == 3]
     points = [

@@ -14,9 +14,11 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.service import Actor, Reply, Service, Where
+from bot.service.customid import GameAction, Press
 from bot.service.refusal import aware
 from bot.terminal import Terminal, user_id
 from bot.tournaments import swiss_standings
@@ -25,6 +27,7 @@ from db.connection import make_engine, make_session_factory
 from db.games import get_game
 from db.gamestate import load_match
 from db.migrate import upgrade
+from db.models import Game as GameRow
 from db.models import GameStatus, MatchStatus, TournamentStatus
 from tests.bot.conftest import Clock
 from tests.bot.tournament_players import (
@@ -189,19 +192,38 @@ def test_withdrawal_disqualification_and_cancel(db_factory: sessionmaker[Session
     tid, _ = open_tournament(service, players, format="knockout")
     game_id, mover, other = playing(db_factory, tid)[0]
     by_id = {p.id: p for p in players}
-    left = service.tournament(by_id[mover], HERE, "leave")
-    assert not left.ephemeral, left.text
+    # Mid-match, leaving asks first (privately), and changes nothing until confirmed.
+    asked = service.tournament(by_id[mover], HERE, "leave")
+    assert asked.ephemeral and "forfeit" in asked.text and by_id[other].name in asked.text
+    assert [b.label for b in asked.buttons] == ["Withdraw"]
+    with db_factory() as s:
+        assert get_game(s, game_id).status is GameStatus.ACTIVE
+    left = service.press(by_id[mover], HERE, asked.buttons[0].custom_id)
+    assert not left.ephemeral and not left.edit, left.text
+    assert left.text == (
+        f"{by_id[mover].name} withdraws from the tournament and forfeits the match in "
+        f"progress against {by_id[other].name}."
+    )
     with db_factory() as s:
         row = get_game(s, game_id)
         match = repo.match_of_game(s, game_id)
         assert row.status is GameStatus.ABANDONED and match is not None
         assert match.winner_id == other  # the withdrawn player forfeits his match
+    again = service.press(by_id[mover], HERE, asked.buttons[0].custom_id)
+    assert again.ephemeral  # once
+    info = service.tournament(by_id[other], HERE, "info").text
+    assert "Players (4; 1 withdrawn): " in info
+    assert f"{by_id[mover].name} (withdrawn)" in info
     # A player who is not the organizer may not disqualify; the organizer may.
     target = by_id[playing(db_factory, tid)[0][1]]
     refused = service.tournament(by_id[other], HERE, "disqualify", player=target)
     assert refused.ephemeral
     done = service.tournament(ORGANIZER, HERE, "disqualify", player=target)
     assert not done.ephemeral, done.text
+    assert done.text.startswith(f"{target.name} is disqualified and forfeits the match")
+    info = service.tournament(by_id[other], HERE, "info").text
+    assert "Players (4; 1 withdrawn, 1 disqualified): " in info
+    assert f"{target.name} (disqualified)" in info
     check_consistent(db_factory, tid)
     # The final is under way between the two winners: cancelling voids it, no result.
     final = playing(db_factory, tid)
@@ -359,3 +381,87 @@ def test_a_rated_tournament_feeds_the_ratings(db_factory: sessionmaker[Session])
         ratings = repo.ratings_of(s, [game[1], game[2]])
     assert ratings[game[2]] > 1500 > ratings[game[1]]  # the one who resigned lost
     assert service.tournament(players[0], HERE, "standings", tournament=-1).ephemeral
+
+
+def test_a_tournament_match_offers_no_rematch(db_factory: sessionmaker[Session]) -> None:
+    """The tournament pairs the next match itself: no Rematch button at the end of a
+    tournament game, and an old Rematch press (typed in the terminal) is refused."""
+    clock = Clock()
+    players = people(4)
+    service = Service(db_factory, clock=clock)
+    tid, _ = open_tournament(service, players, format="knockout")
+    game = playing(db_factory, tid)[0]
+    by_id = {p.id: p for p in players}
+    ended = resign_one(service, by_id, HERE, game, 1)
+    labels = [b.label for b in ended.buttons] + [
+        b.label for f in ended.followups for b in f.buttons
+    ]
+    assert "Rematch" not in labels
+    with db_factory() as s:
+        version = get_game(s, game[0]).version
+    press = GameAction(game[0], version, Press.REMATCH).custom_id
+    refused = service.press(by_id[game[2]], HERE, press)
+    assert refused.ephemeral and "tournament" in refused.text
+    # A casual game between the same two people still offers one.
+    challenge = service.challenge(by_id[game[1]], HERE, by_id[game[2]])
+    accept = next(b for b in challenge.buttons if b.custom_id.endswith(":accept"))
+    board = service.press(by_id[game[2]], HERE, accept.custom_id)
+    assert not board.ephemeral, board.text
+    with db_factory() as s:
+        casual = max(r.id for r in s.scalars(select(GameRow)))
+    mover = get_game_turn(db_factory, casual)
+    offer = service.resign(by_id[mover], HERE, value=1)
+    other = game[1] if mover == game[2] else game[2]
+    accept = next(b for b in offer.buttons if b.custom_id.endswith(":accept"))
+    done = service.press(by_id[other], HERE, accept.custom_id)
+    assert "Rematch" in [b.label for b in done.buttons]
+
+
+def get_game_turn(factory: sessionmaker[Session], game_id: int) -> int:
+    with factory() as s:
+        row = get_game(s, game_id)
+        assert row.turn is not None
+        player = row.player_id(row.turn)
+        assert player is not None
+        return player
+
+
+def test_the_list_gives_each_tournament_one_clean_line(db_factory: sessionmaker[Session]) -> None:
+    """Number, name, format and a status of a word or two: no instruction, one colon."""
+    clock = Clock()
+    service = Service(db_factory, clock=clock)
+    open_tournament(service, people(2), format="knockout")  # "Club night", under way
+    assert not service.tournament(
+        ORGANIZER, HERE, "create", name="Summer", format="arena"
+    ).ephemeral
+    english = service.tournament(ORGANIZER, HERE, "list").text.splitlines()
+    assert english[1:] == [
+        "#2 Summer (arena): registration open",
+        "#1 Club night (knockout): under way",
+    ]
+    french = service.tournament(Actor(77, "Zoé", locale="fr"), HERE, "list").text.splitlines()
+    assert french[1:] == [
+        "n° 2 Summer (arène) : inscriptions ouvertes",
+        "n° 1 Club night (élimination directe) : en cours",
+    ]
+
+
+def test_a_name_is_taken_until_its_tournament_is_over(db_factory: sessionmaker[Session]) -> None:
+    service = Service(db_factory, clock=Clock())
+    assert not service.tournament(ORGANIZER, HERE, "create", name="Coupe d'Été").ephemeral
+    twice = service.tournament(ORGANIZER, HERE, "create", name="  coupe d'été ")
+    assert twice.ephemeral
+    assert twice.text == (
+        "Tournament #1 is already called Coupe d'Été and is not over yet: choose another name."
+    )
+    french = service.tournament(
+        Actor(1, "Olga", locale="fr", organizer=True), HERE, "create", name="COUPE D'ÉTÉ"
+    )
+    assert french.ephemeral and french.text.startswith("Le tournoi n° 1 s’appelle déjà")
+    with db_factory() as s:
+        assert len(repo.guild_tournaments(s, HERE.guild_id)) == 1  # nothing made
+    elsewhere = Where(channel_id=7001, guild_id=9101, guild_locale="en-US")
+    assert not service.tournament(ORGANIZER, elsewhere, "create", name="Coupe d'été").ephemeral
+    assert not service.tournament(ORGANIZER, HERE, "cancel").ephemeral
+    again = service.tournament(ORGANIZER, HERE, "create", name="Coupe d'été")
+    assert not again.ephemeral, again.text  # the first one is over
