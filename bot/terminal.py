@@ -350,7 +350,9 @@ class Terminal:
         prefix = t("terminal.private", self.lang) + " " if reply.ephemeral else ""
         self._print_text(prefix + self._plain(reply.text))
         if reply.position_id and reply.game_id is not None:
-            board = self.service.text_board(self.actor, self.where, reply.game_id)
+            board = reply.board_text or self.service.text_board(
+                self.actor, self.where, reply.game_id
+            )
             if board:
                 self._print_text(board)
         if image:
