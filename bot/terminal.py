@@ -33,7 +33,7 @@ from bot.service.commands import (
     by_name,
     command_name,
 )
-from bot.service.customid import ChallengeAction, GameAction, Press
+from bot.service.customid import Answer, ChallengeAction, GameAction, Press
 from bot.service.options import parse_command
 from bot.service.present import xgid_of
 from bot.service.refusal import Refusal
@@ -262,15 +262,30 @@ class Terminal:
         return self._no_button(label)
 
     def _press_action(self, action: str, arg: str) -> Reply:
-        """``/roll`` and friends: press the button of the latest message with that action."""
+        """``/roll`` and friends: press the button of the latest message with that action;
+        ``/accept``, ``/decline``, ``/cancel`` answer the person's own challenge waiting here
+        even when its message is no longer the latest (``/accept challenge:N`` picks one)."""
+        shown = None
         for custom_id in self._buttons.values():
             game = GameAction.parse(custom_id)
-            challenge = ChallengeAction.parse(custom_id)
-            if (game and game.action == action and (not arg or game.arg == arg)) or (
-                challenge and challenge.action == action
-            ):
+            if game and game.action == action and (not arg or game.arg == arg):
                 return self._press_id(custom_id)
-        return self._no_button(action)
+            challenge = ChallengeAction.parse(custom_id)
+            if challenge and challenge.action == action:
+                shown = custom_id
+        if action in set(Answer):
+            number = re.fullmatch(r"(?:[^\s:]+:)?#?(\d{1,12})", arg)
+            on_screen = ChallengeAction.parse(shown) if shown else None
+            reply = self.service.answer_challenge(
+                self.actor,
+                self.where,
+                Answer(action),
+                int(number[1]) if number else None,
+                shown=on_screen.challenge_id if on_screen else None,
+            )
+            if reply is not None:
+                return reply
+        return self._press_id(shown) if shown else self._no_button(action)
 
     def _no_button(self, label: str) -> Reply:
         buttons = ", ".join(self._labels) or "-"

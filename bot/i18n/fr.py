@@ -179,6 +179,8 @@ MESSAGES: dict[str, str] = {
     "error.moved_on": "La partie a avancé avant votre action : regardez le dernier plateau.",
     "error.stale": "Ce plateau n’est plus à jour : utilisez le dernier message (ou /plateau).",
     "error.no_such_game": "Cette partie n’existe plus.",
+    "error.which_challenge": "Plusieurs de vos défis attendent ici : {ids}. Précisez lequel : /{answer} défi:N.",
+    "error.no_such_pending_challenge": "Aucun de vos défis en attente ici n’est le n° {id}.",
     "error.no_such_challenge": "Ce défi n’existe plus.",
     "error.not_your_game": "Ce n’est pas votre partie.",
     "error.not_your_turn": "Ce n’est pas à vous de jouer.",

@@ -1,0 +1,81 @@
+"""What a new player tripped on in the terminal: the die named by the text board, answering a
+challenge whose message is no longer the latest, picture names, a puzzle's answers typed as
+commands or in any notation, games that never existed, refusals that give the reason."""
+
+from __future__ import annotations
+
+import io
+import json
+from collections import deque
+from pathlib import Path
+
+from bot.service import Service
+from bot.terminal import Terminal
+from tests.bot.conftest import Clock
+
+
+def session(service: Service, user: str = "Ann", lang: str = "en") -> Terminal:
+    return Terminal(
+        service,
+        out=io.StringIO(),
+        json_mode=True,
+        lang=lang,
+        images=Path("/tmp/unused"),
+        user=user,
+    )
+
+
+def replies(term: Terminal, *lines: str) -> list[dict[str, object]]:
+    """Type ``lines``; the JSON replies they printed."""
+    out = term.out
+    assert isinstance(out, io.StringIO)
+    start = len(out.getvalue().splitlines())
+    term.run(lines)
+    return [json.loads(line) for line in out.getvalue().splitlines()[start:]]
+
+
+# -- a challenge answered once other messages follow it ------------------------------------------
+
+
+def test_accept_finds_the_challenge_addressed_to_him(service: Service, script: deque[int]) -> None:
+    term = session(service)
+    script.extend([5, 2])
+    # Carol's challenge to Dave is the latest message when Bob answers his own.
+    made, *_, accepted = replies(
+        term, "/challenge Bob cube:no", "/as Carol", "/challenge Dave", "/as Bob", "/accept"
+    )
+    assert "Ann challenges you" in str(made["text"])
+    assert "Bob accepts the challenge" in str(accepted["text"]), accepted["text"]
+
+
+def test_decline_and_cancel_find_their_challenge(service: Service, clock: Clock) -> None:
+    term = session(service)
+    replies(term, "/challenge Bob", "/settings")
+    (refused,) = replies(term, "/decline")  # Ann made it: the challenged player answers it
+    assert refused["ephemeral"] and "Only the challenged player" in str(refused["text"])
+    # Another challenge is the latest message: Ann's /cancel still finds her own.
+    replies(term, "/as Carol", "/challenge Dave", "/as Ann")
+    (cancelled,) = replies(term, "/cancel")
+    assert "Ann withdraws the challenge" in str(cancelled["text"]), cancelled["text"]
+    clock.advance(minutes=2)  # past the pause between two challenges
+    replies(term, "/challenge Bob", "/settings", "/as Bob")
+    (declined,) = replies(term, "/decline")
+    assert "Bob declines Ann's challenge" in str(declined["text"]), declined["text"]
+    (nothing,) = replies(term, "/accept")  # answered: nothing waits any more
+    assert nothing["ephemeral"] and "No button" in str(nothing["text"])
+
+
+def test_several_challenges_ask_which(service: Service, script: deque[int]) -> None:
+    term = session(service)
+    script.extend([5, 2])
+    replies(term, "/challenge Bob", "/as Carol", "/challenge Bob", "/as Dave", "/play", "/as Bob")
+    (which,) = replies(term, "/accept")
+    text = str(which["text"])
+    assert which["ephemeral"] and "#2 (Carol), #1 (Ann)" in text, text
+    assert "/accept challenge:N" in text
+    (wrong,) = replies(term, "/accept challenge:7")
+    assert wrong["ephemeral"] and "#7" in str(wrong["text"])
+    script.extend([5, 2])
+    (accepted,) = replies(term, "/accept challenge:1")
+    assert "Bob accepts the challenge" in str(accepted["text"])
+    assert "Ann" in str(accepted["text"]) and "Carol" not in str(accepted["text"])
