@@ -327,6 +327,8 @@ class Terminal:
             return None
         stem = Path(reply.image_name).stem
         game = f"game{reply.game_id}-" if reply.game_id else ""
+        if not self._images_written:  # a restart numbers on from the pictures already there
+            self._images_written = last_number(self.images)
         path, self._images_written = write_new(
             self.images, f"{game}{stem}", ".png", reply.image, self._images_written + 1
         )
@@ -432,6 +434,23 @@ def write_new(
             continue
         return path, n
     raise OSError(f"no free file name for {stem}{suffix} in {folder}")
+
+
+def last_number(folder: Path) -> int:
+    """The highest number of the numbered pictures in ``folder`` (``game12-board-0042.png``:
+    42), 0 when there is none: the next one takes the number after it.
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> for name in ("game12-board-0042.png", "game13-board-0007.png", "game-12-mistake-1.png"):
+    ...     _ = (folder / name).write_bytes(b"x")
+    >>> last_number(folder), last_number(folder / "missing")
+    (42, 0)
+    """
+    if not folder.is_dir():
+        return 0
+    numbers = (re.fullmatch(r".*-(\d{4,})\.png", p.name) for p in folder.iterdir())
+    return max((int(m[1]) for m in numbers if m), default=0)
 
 
 def _plain(text: str) -> str:
