@@ -26,16 +26,17 @@ from bot.i18n import LANGUAGES, t
 from bot.service import Actor, Reply, Service, Where
 from bot.service.commands import (
     COMMANDS,
-    PRESS_COMMANDS,
     Command,
     Kind,
     Surface,
     by_name,
     command_name,
+    press_words,
 )
-from bot.service.customid import Answer, ChallengeAction, GameAction, Press
+from bot.service.customid import Answer, ChallengeAction, GameAction, Press, PuzzleAction
 from bot.service.options import parse_command
 from bot.service.present import xgid_of
+from bot.service.puzzleview import CUBE_LABELS
 from bot.service.refusal import Refusal
 
 __all__ = ["Terminal", "user_id"]
@@ -58,6 +59,10 @@ def _command_names() -> dict[str, Command]:
 
 
 _COMMANDS = _command_names()
+# The press commands in every language (/double, /doubler), and the actions each may mean.
+_PRESS_WORDS = {w: a for lang in reversed(LANGUAGES) for w, a in press_words(lang).items()}
+# A cube puzzle's answers, by the press command that gives them (/double, /take, /pass).
+_CUBE_ANSWERS = {Press.DOUBLE: "double", Press.TAKE: "take", Press.DROP: "pass"}
 _QUIT = by_name("quit")
 
 
@@ -210,8 +215,8 @@ class Terminal:
             return self._press_label(line)
         word, _, rest = line.partition(" ")
         name = word.lower()[1:]
-        if name in PRESS_COMMANDS:
-            return self._press_action(name, rest.strip())
+        if name in _PRESS_WORDS:
+            return self._press_action(_PRESS_WORDS[name], rest.strip())
         command = _COMMANDS.get(name)
         if command is None:
             return Reply(text=t("terminal.unknown", self.lang, command=word), ephemeral=True)
@@ -261,31 +266,50 @@ class Terminal:
             return self._press_id(self._selects[key], label.strip())
         return self._no_button(label)
 
-    def _press_action(self, action: str, arg: str) -> Reply:
-        """``/roll`` and friends: press the button of the latest message with that action;
-        ``/accept``, ``/decline``, ``/cancel`` answer the person's own challenge waiting here
-        even when its message is no longer the latest (``/accept challenge:N`` picks one)."""
+    def _press_action(self, actions: tuple[str, ...], arg: str) -> Reply:
+        """``/roll`` and friends: press the button of the latest message with that action (a
+        cube puzzle's answer too: ``/double``, ``/take``, ``/pass``); ``/accept``,
+        ``/decline``, ``/cancel`` answer the person's own challenge waiting here even when its
+        message is no longer the latest (``/accept challenge:N`` picks one)."""
         shown = None
         for custom_id in self._buttons.values():
             game = GameAction.parse(custom_id)
-            if game and game.action == action and (not arg or game.arg == arg):
+            if game and game.action in actions and (not arg or game.arg == arg):
                 return self._press_id(custom_id)
             challenge = ChallengeAction.parse(custom_id)
-            if challenge and challenge.action == action:
+            if challenge and challenge.action in actions:
                 shown = custom_id
-        if action in set(Answer):
-            number = re.fullmatch(r"(?:[^\s:]+:)?#?(\d{1,12})", arg)
-            on_screen = ChallengeAction.parse(shown) if shown else None
-            reply = self.service.answer_challenge(
-                self.actor,
-                self.where,
-                Answer(action),
-                int(number[1]) if number else None,
-                shown=on_screen.challenge_id if on_screen else None,
-            )
-            if reply is not None:
-                return reply
-        return self._press_id(shown) if shown else self._no_button(action)
+        puzzle = self._puzzle_answer(actions)
+        if puzzle is not None:
+            return self._press_id(puzzle)
+        for action in actions:
+            if action in set(Answer):
+                reply = self._answer_challenge(Answer(action), arg, shown)
+                if reply is not None:
+                    return reply
+        return self._press_id(shown) if shown else self._no_button(actions[0])
+
+    def _puzzle_answer(self, actions: tuple[str, ...]) -> str | None:
+        """The latest message's cube puzzle button that the press command names."""
+        for action in actions:
+            answer = _CUBE_ANSWERS.get(Press(action)) if action in set(Press) else None
+            if answer is None:
+                continue
+            custom_id = self._buttons.get(t(CUBE_LABELS[answer], self.lang).lower())
+            if custom_id and PuzzleAction.parse(custom_id):
+                return custom_id
+        return None
+
+    def _answer_challenge(self, answer: Answer, arg: str, shown: str | None) -> Reply | None:
+        number = re.fullmatch(r"(?:[^\s:]+:)?#?(\d{1,12})", arg)
+        on_screen = ChallengeAction.parse(shown) if shown else None
+        return self.service.answer_challenge(
+            self.actor,
+            self.where,
+            answer,
+            int(number[1]) if number else None,
+            shown=on_screen.challenge_id if on_screen else None,
+        )
 
     def _no_button(self, label: str) -> Reply:
         buttons = ", ".join(self._labels) or "-"

@@ -30,6 +30,7 @@ __all__ = [
     "by_name",
     "command_name",
     "option_name",
+    "press_words",
     "usage",
 ]
 
@@ -289,6 +290,26 @@ PRESS_COMMANDS: tuple[str, ...] = (
     Answer.DECLINE,
     Answer.CANCEL,
 )
+
+# Other names of the press commands: /pass for /drop (a cube puzzle says Pass), /prendre.
+_PRESS_ALIASES = {
+    "en": {"pass": Press.DROP.value},
+    "fr": {"passer": Press.DROP.value, "prendre": Press.TAKE.value},
+}
+
+
+def press_words(lang: str) -> dict[str, tuple[str, ...]]:
+    """The words typed for the press commands in ``lang`` (``/double``; ``/doubler``, the
+    button's own label, in French) and the actions each may mean, in order: ``accepter`` is
+    Take or Accept, whichever the latest message offers."""
+    words: dict[str, tuple[str, ...]] = {}
+    for action in PRESS_COMMANDS:
+        word = str(action) if lang == "en" else t(f"button.{action}", lang).lower()
+        if " " not in word:
+            words[word] = (*words.get(word, ()), str(action))
+    for word, action in _PRESS_ALIASES.get(lang, {}).items():
+        words.setdefault(word, (action,))
+    return words
 
 
 def command_name(command: Command, lang: str) -> str:

@@ -9,8 +9,14 @@ import json
 from collections import deque
 from pathlib import Path
 
+import pytest
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
 from bot.service import Service
 from bot.terminal import Terminal
+from db import puzzles as puzzle_repo
+from db.models import Puzzle
 from tests.bot.conftest import Clock
 
 
@@ -79,3 +85,35 @@ def test_several_challenges_ask_which(service: Service, script: deque[int]) -> N
     (accepted,) = replies(term, "/accept challenge:1")
     assert "Bob accepts the challenge" in str(accepted["text"])
     assert "Ann" in str(accepted["text"]) and "Carol" not in str(accepted["text"])
+
+
+# -- a puzzle's answers typed as commands, or in any notation ------------------------------------
+
+
+def _a_puzzle(
+    term: Terminal, monkeypatch: pytest.MonkeyPatch, kind: str, lang: str = "en"
+) -> dict[str, object]:
+    """The first puzzle of ``kind`` (cube: buttons, checker: a menu of plays), asked for."""
+
+    def first(s: Session, *_: object, **__: object) -> Puzzle | None:
+        return s.scalars(select(Puzzle).where(Puzzle.kind == kind).order_by(Puzzle.id)).first()
+
+    monkeypatch.setattr(puzzle_repo, "pick_puzzle", first)
+    (reply,) = replies(term, "/puzzle" if lang == "en" else "/problème")
+    assert bool(reply["buttons"]) == (kind == "cube"), reply
+    return reply
+
+
+def test_cube_puzzles_answer_the_press_commands(
+    service: Service, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for lang, words in (
+        ("en", {"Double": "/double", "Take": "/take", "Pass": "/pass"}),
+        ("fr", {"Doubler": "/doubler", "Prendre": "/prendre", "Refuser": "/passer"}),
+    ):
+        term = session(service, f"Solver-{lang}", lang)
+        question = _a_puzzle(term, monkeypatch, "cube", lang)
+        label = next(str(b) for b in question["buttons"] if str(b) in words)
+        (answer,) = replies(term, words[label])
+        assert f"{label} " in str(answer["text"]).split("\n")[0], answer["text"]
+        assert "1. " in str(answer["text"])  # the candidates with their equities
