@@ -97,6 +97,7 @@ class Terminal:
     _images_written: int = 0
     _resumed: bool = False  # the game in progress is shown once, when the session starts
     _names: dict[int, str] = field(default_factory=dict)  # local ids, for <@id> mentions
+    _puzzle_menu: str | None = None  # the latest message's menu of a checker puzzle's plays
 
     def __post_init__(self) -> None:
         self._asked_lang = self.lang
@@ -226,6 +227,8 @@ class Terminal:
                 values[option.keyword] = self._person(str(values[option.keyword]), self.lang)
         if command.method is None:
             return self._own(command, values)
+        if command.name == "move" and self._puzzle_menu and not self._has_game():
+            return self._press_id(self._puzzle_menu, str(values["notation"]))
         method: Callable[..., Reply] = getattr(self.service, command.method)
         if command.name == "help":
             values["surface"] = Surface.TERMINAL
@@ -246,6 +249,10 @@ class Terminal:
             return lambda: self._press_id(custom_id)
         return None
 
+    def _has_game(self) -> bool:
+        """Whether the acting person has a game in this channel (``/move`` plays in it)."""
+        return self.service.text_board(self.actor, self.where) is not None
+
     def _press_id(self, custom_id: str, value: str | None = None) -> Reply:
         self._die_pressed = _is_die(custom_id)
         return self.service.press(self.actor, self.where, custom_id, value)
@@ -264,6 +271,8 @@ class Terminal:
             return self._press_id(self._buttons[key])
         if key in self._selects:
             return self._press_id(self._selects[key], label.strip())
+        if self._puzzle_menu:  # a play in other notation: the puzzle reads it, or lists its own
+            return self._press_id(self._puzzle_menu, label.strip())
         return self._no_button(label)
 
     def _press_action(self, actions: tuple[str, ...], arg: str) -> Reply:
@@ -324,19 +333,22 @@ class Terminal:
             self._buttons = {}
             self._selects = {}
             self._labels = []
+            self._puzzle_menu = None
             for button in reply.buttons:
                 if button.disabled:
                     continue
                 self._buttons.setdefault(button.label.lower(), button.custom_id)
                 self._labels.append(button.label)
             for select in reply.selects:
+                if PuzzleAction.parse(select.custom_id):
+                    self._puzzle_menu = select.custom_id
                 for choice in select.choices:
                     self._selects[choice.value.lower()] = select.custom_id
                     self._labels.append(choice.value)  # a menu's choices are typed as labels
             self._keys = Keys.of(reply, die_chosen=self._die_pressed)
         elif reply.edit and not reply.ephemeral:
             self._buttons, self._selects, self._labels = {}, {}, []
-            self._keys = Keys()
+            self._keys, self._puzzle_menu = Keys(), None
         image_path = self._save_image(reply)
         files = self._save_attachments(reply)
         if self.json_mode:

@@ -631,6 +631,7 @@ MESSAGES: dict[str, str] = {
     "puzzle.none": "No new puzzle for you right now: you have answered them all. More come from every reviewed game.",
     "puzzle.none_mine": "None of your own blunders is waiting as a puzzle (they come from your reviewed games, unless `/settings puzzles:false`).",
     "puzzle.gone": "That puzzle is no longer there.",
+    "puzzle.bad_play": "`{typed}` is not one of this puzzle's answers: {plays}.",
     "puzzle.bad_answer": "That is not one of this puzzle's answers.",
     "error.xgid_and_match_id": "An XGID holds the match state already: give it alone, without a Match ID.",
     "puzzle.guild_only": "This works in a server only.",

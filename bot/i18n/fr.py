@@ -642,6 +642,7 @@ MESSAGES: dict[str, str] = {
     "puzzle.none": "Pas de nouveau problème pour vous pour l’instant : vous avez répondu à tous. Chaque partie analysée en apporte d’autres.",
     "puzzle.none_mine": "Aucune de vos erreurs n’attend en problème (elles viennent de vos parties analysées, sauf avec `/réglages problèmes:false`).",
     "puzzle.gone": "Ce problème n’existe plus.",
+    "puzzle.bad_play": "`{typed}` n’est pas une des réponses de ce problème : {plays}.",
     "puzzle.bad_answer": "Ce n’est pas une des réponses de ce problème.",
     "error.xgid_and_match_id": "Un XGID contient déjà l’état du match : donnez-le seul, sans Match ID.",
     "puzzle.guild_only": "Cela ne marche que sur un serveur.",

@@ -329,7 +329,7 @@ def test_a_puzzle_is_answered_by_typing_a_play_of_its_menu(service: Service) -> 
     assert asked is not None and asked["plays"], asked
     term.run(["24/1"])  # not one of its answers: the message names the ones it has
     refused = json.loads(out.getvalue().splitlines()[-1])
-    assert "No button “24/1”" in refused["text"]
+    assert "24/1 is not one of this puzzle's answers" in refused["text"]
     assert all(play in refused["text"] for play in asked["plays"])
     term.run([asked["plays"][-1]])
     answered = json.loads(out.getvalue().splitlines()[-1])

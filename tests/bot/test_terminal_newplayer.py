@@ -117,3 +117,31 @@ def test_cube_puzzles_answer_the_press_commands(
         (answer,) = replies(term, words[label])
         assert f"{label} " in str(answer["text"]).split("\n")[0], answer["text"]
         assert "1. " in str(answer["text"])  # the candidates with their equities
+
+
+def _retyped(play: str) -> str:
+    """The same play written otherwise: the moves in reverse order, 25 for bar, no ``*``."""
+    moves = play.replace("bar", "25").replace("off", "0").replace("*", "").split()
+    return " ".join(reversed(moves))
+
+
+def test_a_checker_puzzle_reads_any_notation(
+    service: Service, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    term = session(service, "Solver")
+    question = _a_puzzle(term, monkeypatch, "checker")
+    plays = [str(p) for p in question["plays"]]  # type: ignore[union-attr]
+    play = max(plays, key=lambda p: len(p.split()))  # one of several moves, to reverse
+    assert _retyped(play) != play
+    (answer,) = replies(term, _retyped(play))
+    first = str(answer["text"]).split("\n")[0]
+    assert first[0] in "✅❌" and first[2:].startswith(f"{play} "), answer["text"]
+    # /move answers it too, when there is no game to move in.
+    again = _a_puzzle(term, monkeypatch, "checker")
+    (moved,) = replies(term, f"/move {_retyped(str(again['plays'][0]))}")  # type: ignore[index]
+    assert "You had answered this puzzle already" in str(moved["text"]), moved["text"]
+    # Anything else is refused with the menu's plays.
+    _a_puzzle(term, monkeypatch, "checker")
+    (wrong,) = replies(term, "24/1")
+    assert wrong["ephemeral"] and "not one of this puzzle's answers" in str(wrong["text"])
+    assert all(p in str(wrong["text"]) for p in plays), wrong["text"]
