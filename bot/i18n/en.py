@@ -177,7 +177,7 @@ MESSAGES: dict[str, str] = {
     "error.database_unavailable": "The database is unavailable right now, so nothing was done: try again in a moment.",
     "error.moved_on": "The game moved on before your action arrived: look at the latest board.",
     "error.stale": "This board is out of date: use the latest message (or /board).",
-    "error.no_such_game": "That game does not exist any more.",
+    "error.no_such_game": "No game #{id}.",
     "error.which_challenge": "Several of your challenges wait here: {ids}. Say which: /{answer} challenge:N.",
     "error.no_such_pending_challenge": "None of your challenges waiting here is #{id}.",
     "error.no_such_challenge": "That challenge does not exist any more.",

@@ -178,7 +178,7 @@ MESSAGES: dict[str, str] = {
     "error.database_unavailable": "La base de données est indisponible pour le moment, rien n’a été fait : réessayez dans un instant.",
     "error.moved_on": "La partie a avancé avant votre action : regardez le dernier plateau.",
     "error.stale": "Ce plateau n’est plus à jour : utilisez le dernier message (ou /plateau).",
-    "error.no_such_game": "Cette partie n’existe plus.",
+    "error.no_such_game": "Pas de partie n° {id}.",
     "error.which_challenge": "Plusieurs de vos défis attendent ici : {ids}. Précisez lequel : /{answer} défi:N.",
     "error.no_such_pending_challenge": "Aucun de vos défis en attente ici n’est le n° {id}.",
     "error.no_such_challenge": "Ce défi n’existe plus.",

@@ -145,3 +145,17 @@ def test_a_checker_puzzle_reads_any_notation(
     (wrong,) = replies(term, "24/1")
     assert wrong["ephemeral"] and "not one of this puzzle's answers" in str(wrong["text"])
     assert all(p in str(wrong["text"]) for p in plays), wrong["text"]
+
+
+# -- a game number that never existed ------------------------------------------------------------
+
+
+def test_a_game_that_never_existed_is_named(service: Service) -> None:
+    term = session(service)
+    lines = ("/review game:0", "/export game:999", "/verify game:999", "/watch game:999")
+    for line, reply in zip(lines, replies(term, *lines), strict=True):
+        number = line.split(":")[1]
+        assert reply["ephemeral"] and reply["text"] == f"No game #{number}.", (line, reply)
+    fr = session(service, "Anne", "fr")
+    (reply,) = replies(fr, "/exporter partie:999")
+    assert reply["text"] == "Pas de partie n° 999.", reply
