@@ -26,6 +26,7 @@ from bot.i18n import LANGUAGES, t
 from bot.service import Actor, Reply, Service, Where
 from bot.service.commands import (
     COMMANDS,
+    PRESS_COMMANDS,
     Command,
     Kind,
     Surface,
@@ -62,6 +63,9 @@ _COMMANDS = _command_names()
 # The press commands in every language (/double, /doubler), and the actions each may mean.
 _PRESS_WORDS = {w: a for lang in reversed(LANGUAGES) for w, a in press_words(lang).items()}
 # A cube puzzle's answers, by the press command that gives them (/double, /take, /pass).
+# The press commands that also act on the person's game without its message (not Rematch: the
+# game is over; not Cancel, which only closes a menu; not Decline: a challenge's).
+_ON_GAME = frozenset(PRESS_COMMANDS) & {p.value for p in Press} - {Press.REMATCH, Press.CANCEL}
 _CUBE_ANSWERS = {Press.DOUBLE: "double", Press.TAKE: "take", Press.DROP: "pass"}
 _QUIT = by_name("quit")
 
@@ -296,7 +300,20 @@ class Terminal:
                 reply = self._answer_challenge(Answer(action), arg, shown)
                 if reply is not None:
                     return reply
-        return self._press_id(shown) if shown else self._no_button(actions[0])
+        return self._press_id(shown) if shown else self._without_button(actions)
+
+    def _without_button(self, actions: tuple[str, ...]) -> Reply:
+        """No such button on the latest message: the same press on the person's game here, so
+        that the service does it or says why not (already rolled, no cube in the Crawford
+        game); the first that is done, else the first refusal."""
+        presses = [Press(a) for a in actions if a in _ON_GAME]
+        replies = []
+        for action in presses:
+            reply = self.service.press_current(self.actor, self.where, action)
+            if not reply.ephemeral:
+                return reply
+            replies.append(reply)
+        return replies[0] if replies else self._no_button(actions[0])
 
     def _puzzle_answer(self, actions: tuple[str, ...]) -> str | None:
         """The latest message's cube puzzle button that the press command names."""

@@ -182,6 +182,7 @@ MESSAGES: dict[str, str] = {
     "error.no_such_pending_challenge": "None of your challenges waiting here is #{id}.",
     "error.no_such_challenge": "That challenge does not exist any more.",
     "error.not_your_game": "This is not your game.",
+    "error.own_offer": "You made this offer: your opponent answers it.",
     "error.not_your_turn": "It is not your turn.",
     "error.not_challenged": "Only the challenged player can answer this challenge.",
     "error.not_your_challenge": "Only the challenger can withdraw this challenge.",

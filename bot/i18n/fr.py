@@ -183,6 +183,7 @@ MESSAGES: dict[str, str] = {
     "error.no_such_pending_challenge": "Aucun de vos défis en attente ici n’est le n° {id}.",
     "error.no_such_challenge": "Ce défi n’existe plus.",
     "error.not_your_game": "Ce n’est pas votre partie.",
+    "error.own_offer": "C’est votre propre offre : c’est à votre adversaire d’y répondre.",
     "error.not_your_turn": "Ce n’est pas à vous de jouer.",
     "error.not_challenged": "Seul le joueur défié peut répondre à ce défi.",
     "error.not_your_challenge": "Seul l’auteur du défi peut le retirer.",

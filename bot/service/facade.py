@@ -76,9 +76,9 @@ class Service:
         self.challenge = challenges.challenge
         self.answer_challenge = challenges.answer_pending
         watching, dashboard = self._together()
-        self.press = Buttons(
-            deps, games, challenges, tournaments, watching, dashboard, puzzles, daily
-        ).press
+        buttons = Buttons(deps, games, challenges, tournaments, watching, dashboard, puzzles, daily)
+        self.press = buttons.press
+        self.press_current = buttons.press_current
         self._information(analysis)
         # Tournaments
         self.tournament = tournaments.tournament

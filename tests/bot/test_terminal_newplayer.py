@@ -68,7 +68,7 @@ def test_decline_and_cancel_find_their_challenge(service: Service, clock: Clock)
     (declined,) = replies(term, "/decline")
     assert "Bob declines Ann's challenge" in str(declined["text"]), declined["text"]
     (nothing,) = replies(term, "/accept")  # answered: nothing waits any more
-    assert nothing["ephemeral"] and "No button" in str(nothing["text"])
+    assert nothing["ephemeral"] and "You have no game in this channel" in str(nothing["text"])
 
 
 def test_several_challenges_ask_which(service: Service, script: deque[int]) -> None:
@@ -159,3 +159,34 @@ def test_a_game_that_never_existed_is_named(service: Service) -> None:
     fr = session(service, "Anne", "fr")
     (reply,) = replies(fr, "/exporter partie:999")
     assert reply["text"] == "Pas de partie n° 999.", reply
+
+
+# -- refusals that give the reason ---------------------------------------------------------------
+
+
+def test_accepting_your_own_resignation_says_so(service: Service, script: deque[int]) -> None:
+    term = session(service)
+    script.extend([5, 2])
+    replies(term, "/challenge Ben points:1", "/as Ben", "Accept", "/as Ann", "/move 13/8 13/11")
+    (offer,) = replies(term, "/as Ben", "/resign 1")[1:]
+    assert "Accept" in offer["buttons"]  # type: ignore[operator]
+    (own,) = replies(term, "Accept")
+    assert own["ephemeral"] and "You made this offer" in str(own["text"]), own["text"]
+    (done,) = replies(term, "/as Ann", "Accept")[1:]
+    assert "Ann wins a single game" in str(done["text"])
+
+
+def test_a_press_command_without_its_button_gives_the_reason(
+    service: Service, script: deque[int]
+) -> None:
+    term = session(service)
+    script.extend([6, 5])  # Ann wins the opening: she has rolled already
+    replies(term, "/play")
+    (double,) = replies(term, "/double")
+    assert double["ephemeral"] and "only at the start of your turn" in str(double["text"])
+    fr = session(service, "Anne", "fr")
+    script.extend([6, 5])
+    replies(fr, "/jouer")
+    (doubler,) = replies(fr, "/doubler")
+    assert doubler["ephemeral"] and "No button" not in str(doubler["text"])
+    assert "Pas de bouton" not in str(doubler["text"]), doubler["text"]
