@@ -214,6 +214,7 @@ MESSAGES: dict[str, str] = {
     "error.flag_value": "{option} takes yes or no (also on/off, true/false), not “{value}”.",
     "error.integer_value": "{option} takes a whole number, not “{value}”.",
     "error.choice_value": "“{value}” is not a valid {option}. Choose one of: {values}.",
+    "error.resign_counts_no_more": "More than a {most} would not change the result (the match score, or the Jacoby rule): offer a {most}.",
     "error.resign_no_gammon": "You have already borne off a checker: your opponent can no "
     "longer win a gammon, so you can only resign a single game.",
     "error.resign_no_backgammon": "Your opponent can no longer win a backgammon: you have no "

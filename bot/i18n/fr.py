@@ -222,6 +222,7 @@ MESSAGES: dict[str, str] = {
     "error.integer_value": "{option} prend un nombre entier, pas « {value} ».",
     "error.choice_value": "« {value} » n’est pas une valeur possible de {option}. Choisissez "
     "parmi : {values}.",
+    "error.resign_counts_no_more": "Plus qu’un {most} ne changerait rien au résultat (le score du match, ou la règle Jacoby) : proposez un {most}.",
     "error.resign_no_gammon": "Vous avez déjà sorti une dame : votre adversaire ne peut plus "
     "gagner de gammon, vous ne pouvez donc abandonner qu’une partie simple.",
     "error.resign_no_backgammon": "Votre adversaire ne peut plus gagner de backgammon : vous "

@@ -190,3 +190,18 @@ def test_a_press_command_without_its_button_gives_the_reason(
     (doubler,) = replies(fr, "/doubler")
     assert doubler["ephemeral"] and "No button" not in str(doubler["text"])
     assert "Pas de bouton" not in str(doubler["text"]), doubler["text"]
+
+
+# -- the resign menu offers only what changes the result -----------------------------------------
+
+
+def test_the_resign_menu_leaves_out_levels_that_change_nothing(service: Service) -> None:
+    crawford, two_away = "sAFgAAAAEAAE", "MAFgAAAACAAE"  # 3 points: 0-2 Crawford; 0-1
+    for match, offered in ((crawford, ["Single game"]), (two_away, ["Single game", "Gammon"])):
+        term = session(service, f"Trailer-{match}")
+        replies(term, f"/play position:4HPwATDgc/ABMA match:{match}")
+        (menu,) = replies(term, "/resign")
+        assert [b for b in menu["buttons"] if b != "Cancel"] == offered, menu  # type: ignore[union-attr]
+        (refused,) = replies(term, "/resign value:3")
+        assert refused["ephemeral"] and "would not change the result" in str(refused["text"])
+        replies(term, "/resign value:1", "/quit")
