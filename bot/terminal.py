@@ -107,6 +107,7 @@ class Terminal:
         self._asked_lang = self.lang
         if not self.user:
             self.user = t("terminal.default_name", self.lang)
+        self._owner = user_id(self.user)  # the first local player: the server's owner
 
     @property
     def name(self) -> str:
@@ -114,8 +115,15 @@ class Terminal:
 
     @property
     def actor(self) -> Actor:
-        # The local player organizes tournaments: the keyboard is his server.
-        return replace(self._person(self.name, self.lang), organizer=True)
+        # The first local player owns the server (the keyboard is his): he organizes
+        # tournaments; the people of /as NAME are ordinary members.
+        person = self._person(self.name, self.lang)
+        return replace(person, organizer=self.is_owner)
+
+    @property
+    def is_owner(self) -> bool:
+        """Whether the person acting is the session's first player, the server's owner."""
+        return user_id(self.name) == self._owner
 
     def _person(self, name: str, locale: str | None = None) -> Actor:
         """A local player by name (remembered, so that a mention of him reads as his name)."""
@@ -124,12 +132,12 @@ class Terminal:
 
     @property
     def where(self) -> Where:
-        # The terminal's user owns its one server: he may change its settings (/daily).
+        # The terminal's first user owns its one server: he may change its settings (/daily).
         return Where(
             channel_id=TERMINAL_CHANNEL,
             guild_id=TERMINAL_GUILD,
             guild_locale=self.lang,
-            manager=True,
+            manager=self.is_owner,
         )
 
     # -- the loop -----------------------------------------------------------------------------

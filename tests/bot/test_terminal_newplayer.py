@@ -205,3 +205,21 @@ def test_the_resign_menu_leaves_out_levels_that_change_nothing(service: Service)
         (refused,) = replies(term, "/resign value:3")
         assert refused["ephemeral"] and "would not change the result" in str(refused["text"])
         replies(term, "/resign value:1", "/quit")
+
+
+# -- who may start a tournament in the terminal --------------------------------------------------
+
+
+def test_only_the_organizer_starts_a_tournament_in_the_terminal(service: Service) -> None:
+    term = session(service)  # Ann, the first local player: the server's owner
+    (created,) = replies(term, "/tournament create name:Friday points:1")
+    assert not created.get("ephemeral"), created["text"]
+    replies(term, "/tournament join", "/as Bob", "/tournament join", "/as Carol")
+    replies(term, "/tournament join")
+    for person in ("Carol", "Bob"):  # /as people are ordinary members
+        (refused,) = replies(term, f"/as {person}", "/tournament start")[1:]
+        assert refused.get("ephemeral") and "Only the organizer" in str(refused["text"]), refused
+        (made,) = replies(term, "/tournament create name:Mine")
+        assert made.get("ephemeral") and "Only the organizer" in str(made["text"])
+    started = replies(term, "/as Ann", "/tournament start")[1]  # then the first boards
+    assert not started.get("ephemeral") and "Friday" in str(started["text"]), started["text"]
