@@ -26,16 +26,18 @@ from bot.i18n import CATALOGS, LANGUAGES, t
 from bot.service import Actor, Reply, Service, Where
 from bot.service.commands import (
     COMMANDS,
+    PRESS_COMMANDS,
     Command,
     Kind,
     Surface,
     by_name,
     command_name,
-    press_names,
+    press_words,
 )
-from bot.service.customid import ChallengeAction, GameAction, Press
+from bot.service.customid import Answer, ChallengeAction, GameAction, Press, PuzzleAction
 from bot.service.options import parse_command
 from bot.service.present import xgid_of
+from bot.service.puzzleview import CUBE_LABELS
 from bot.service.refusal import Refusal
 from bot.service.replies import Button
 
@@ -59,19 +61,6 @@ def _command_names() -> dict[str, Command]:
 
 
 _COMMANDS = _command_names()
-
-
-def _press_commands() -> dict[str, tuple[str, ...]]:
-    """``/roll``, ``/lancer``...: the press commands of every language, with the actions each
-    presses (the French help names the French ones)."""
-    presses: dict[str, tuple[str, ...]] = {}
-    for lang in LANGUAGES:
-        for word, actions in press_names(lang).items():
-            presses[word] = tuple(dict.fromkeys((*presses.get(word, ()), *actions)))
-    return presses
-
-
-_PRESSES = _press_commands()
 
 
 def _button_keys() -> dict[str, list[tuple[str, int | None]]]:
@@ -107,6 +96,13 @@ def translations(label: str, custom_id: str) -> dict[str, str]:
     return {lang: t(key, lang, die=die) if die else t(key, lang) for lang in LANGUAGES}
 
 
+# The press commands in every language (/double, /doubler), and the actions each may mean.
+_PRESS_WORDS = {w: a for lang in reversed(LANGUAGES) for w, a in press_words(lang).items()}
+# A cube puzzle's answers, by the press command that gives them (/double, /take, /pass).
+# The press commands that also act on the person's game without its message (not Rematch: the
+# game is over; not Cancel, which only closes a menu; not Decline: a challenge's).
+_ON_GAME = frozenset(PRESS_COMMANDS) & {p.value for p in Press} - {Press.REMATCH, Press.CANCEL}
+_CUBE_ANSWERS = {Press.DOUBLE: "double", Press.TAKE: "take", Press.DROP: "pass"}
 _QUIT = by_name("quit")
 
 
@@ -142,11 +138,13 @@ class Terminal:
     _images_written: int = 0
     _resumed: bool = False  # the game in progress is shown once, when the session starts
     _names: dict[int, str] = field(default_factory=dict)  # local ids, for <@id> mentions
+    _puzzle_menu: str | None = None  # the latest message's menu of a checker puzzle's plays
 
     def __post_init__(self) -> None:
         self._asked_lang = self.lang
         if not self.user:
             self.user = t("terminal.default_name", self.lang)
+        self._owner = user_id(self.user)  # the first local player: the server's owner
 
     @property
     def name(self) -> str:
@@ -154,8 +152,15 @@ class Terminal:
 
     @property
     def actor(self) -> Actor:
-        # The local player organizes tournaments: the keyboard is his server.
-        return replace(self._person(self.name, self.lang), organizer=True)
+        # The first local player owns the server (the keyboard is his): he organizes
+        # tournaments; the people of /as NAME are ordinary members.
+        person = self._person(self.name, self.lang)
+        return replace(person, organizer=self.is_owner)
+
+    @property
+    def is_owner(self) -> bool:
+        """Whether the person acting is the session's first player, the server's owner."""
+        return user_id(self.name) == self._owner
 
     def _person(self, name: str, locale: str | None = None) -> Actor:
         """A local player by name (remembered, so that a mention of him reads as his name)."""
@@ -164,12 +169,12 @@ class Terminal:
 
     @property
     def where(self) -> Where:
-        # The terminal's user owns its one server: he may change its settings (/daily).
+        # The terminal's first user owns its one server: he may change its settings (/daily).
         return Where(
             channel_id=TERMINAL_CHANNEL,
             guild_id=TERMINAL_GUILD,
             guild_locale=self.lang,
-            manager=True,
+            manager=self.is_owner,
         )
 
     # -- the loop -----------------------------------------------------------------------------
@@ -260,8 +265,8 @@ class Terminal:
             return self._press_label(line)
         word, _, rest = line.partition(" ")
         name = word.lower()[1:]
-        if name in _PRESSES:
-            return self._press_action(_PRESSES[name], rest.strip(), word)
+        if name in _PRESS_WORDS:
+            return self._press_action(_PRESS_WORDS[name], rest.strip())
         command = _COMMANDS.get(name)
         if command is None:
             return Reply(text=t("terminal.unknown", self.lang, command=word), ephemeral=True)
@@ -271,6 +276,8 @@ class Terminal:
                 values[option.keyword] = self._person(str(values[option.keyword]), self.lang)
         if command.method is None:
             return self._own(command, values)
+        if command.name == "move" and self._puzzle_menu and not self._has_game():
+            return self._press_id(self._puzzle_menu, str(values["notation"]))
         method: Callable[..., Reply] = getattr(self.service, command.method)
         if command.name == "help":
             values["surface"] = Surface.TERMINAL
@@ -291,6 +298,10 @@ class Terminal:
             return lambda: self._press_id(custom_id)
         return None
 
+    def _has_game(self) -> bool:
+        """Whether the acting person has a game in this channel (``/move`` plays in it)."""
+        return self.service.text_board(self.actor, self.where) is not None
+
     def _press_id(self, custom_id: str, value: str | None = None) -> Reply:
         self._die_pressed = _is_die(custom_id)
         return self.service.press(self.actor, self.where, custom_id, value)
@@ -309,19 +320,67 @@ class Terminal:
             return self._press_id(self._buttons[key])
         if key in self._selects:
             return self._press_id(self._selects[key], label.strip())
+        if self._puzzle_menu:  # a play in other notation: the puzzle reads it, or lists its own
+            return self._press_id(self._puzzle_menu, label.strip())
         return self._no_button(label)
 
-    def _press_action(self, actions: tuple[str, ...], arg: str, typed: str) -> Reply:
-        """``/roll`` (``/lancer``) and friends: press the button of the latest message with
-        one of those actions."""
+    def _press_action(self, actions: tuple[str, ...], arg: str) -> Reply:
+        """``/roll`` and friends: press the button of the latest message with that action (a
+        cube puzzle's answer too: ``/double``, ``/take``, ``/pass``); ``/accept``,
+        ``/decline``, ``/cancel`` answer the person's own challenge waiting here even when its
+        message is no longer the latest (``/accept challenge:N`` picks one)."""
+        shown = None
         for custom_id in self._buttons.values():
             game = GameAction.parse(custom_id)
-            challenge = ChallengeAction.parse(custom_id)
-            if (game and game.action in actions and (not arg or game.arg == arg)) or (
-                challenge and challenge.action in actions
-            ):
+            if game and game.action in actions and (not arg or game.arg == arg):
                 return self._press_id(custom_id)
-        return self._no_button(typed)
+            challenge = ChallengeAction.parse(custom_id)
+            if challenge and challenge.action in actions:
+                shown = custom_id
+        puzzle = self._puzzle_answer(actions)
+        if puzzle is not None:
+            return self._press_id(puzzle)
+        for action in actions:
+            if action in set(Answer):
+                reply = self._answer_challenge(Answer(action), arg, shown)
+                if reply is not None:
+                    return reply
+        return self._press_id(shown) if shown else self._without_button(actions)
+
+    def _without_button(self, actions: tuple[str, ...]) -> Reply:
+        """No such button on the latest message: the same press on the person's game here, so
+        that the service does it or says why not (already rolled, no cube in the Crawford
+        game); the first that is done, else the first refusal."""
+        presses = [Press(a) for a in actions if a in _ON_GAME]
+        replies = []
+        for action in presses:
+            reply = self.service.press_current(self.actor, self.where, action)
+            if not reply.ephemeral:
+                return reply
+            replies.append(reply)
+        return replies[0] if replies else self._no_button(actions[0])
+
+    def _puzzle_answer(self, actions: tuple[str, ...]) -> str | None:
+        """The latest message's cube puzzle button that the press command names."""
+        for action in actions:
+            answer = _CUBE_ANSWERS.get(Press(action)) if action in set(Press) else None
+            if answer is None:
+                continue
+            custom_id = self._buttons.get(t(CUBE_LABELS[answer], self.lang).lower())
+            if custom_id and PuzzleAction.parse(custom_id):
+                return custom_id
+        return None
+
+    def _answer_challenge(self, answer: Answer, arg: str, shown: str | None) -> Reply | None:
+        number = re.fullmatch(r"(?:[^\s:]+:)?#?(\d{1,12})", arg)
+        on_screen = ChallengeAction.parse(shown) if shown else None
+        return self.service.answer_challenge(
+            self.actor,
+            self.where,
+            answer,
+            int(number[1]) if number else None,
+            shown=on_screen.challenge_id if on_screen else None,
+        )
 
     def _no_button(self, label: str) -> Reply:
         labels = (self._translated.get(x, {}).get(self.lang, x) for x in self._labels)
@@ -337,15 +396,18 @@ class Terminal:
             self._buttons = {}
             self._selects = {}
             self._labels = []
+            self._puzzle_menu = None
             self._remember(reply.buttons)
             for select in reply.selects:
+                if PuzzleAction.parse(select.custom_id):
+                    self._puzzle_menu = select.custom_id
                 for choice in select.choices:
                     self._selects[choice.value.lower()] = select.custom_id
                     self._labels.append(choice.value)  # a menu's choices are typed as labels
             self._keys = Keys.of(reply, die_chosen=self._die_pressed)
         elif reply.edit and not reply.ephemeral:
             self._buttons, self._selects, self._labels = {}, {}, []
-            self._keys = Keys()
+            self._keys, self._puzzle_menu = Keys(), None
         image_path = self._save_image(reply)
         files = self._save_attachments(reply)
         if self.json_mode:
@@ -372,6 +434,8 @@ class Terminal:
             return None
         stem = Path(reply.image_name).stem
         game = f"game{reply.game_id}-" if reply.game_id else ""
+        if not self._images_written:  # a restart numbers on from the pictures already there
+            self._images_written = last_number(self.images)
         path, self._images_written = write_new(
             self.images, f"{game}{stem}", ".png", reply.image, self._images_written + 1
         )
@@ -410,7 +474,9 @@ class Terminal:
         prefix = t("terminal.private", self.lang) + " " if reply.ephemeral else ""
         self._print_text(prefix + self._plain(reply.text))
         if reply.position_id and reply.game_id is not None:
-            board = self.service.text_board(self.actor, self.where, reply.game_id)
+            board = reply.board_text or self.service.text_board(
+                self.actor, self.where, reply.game_id
+            )
             if board:
                 self._print_text(board)
         if image:
@@ -482,6 +548,23 @@ def write_new(
             continue
         return path, n
     raise OSError(f"no free file name for {stem}{suffix} in {folder}")
+
+
+def last_number(folder: Path) -> int:
+    """The highest number of the numbered pictures in ``folder`` (``game12-board-0042.png``:
+    42), 0 when there is none: the next one takes the number after it.
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> for name in ("game12-board-0042.png", "game13-board-0007.png", "game-12-mistake-1.png"):
+    ...     _ = (folder / name).write_bytes(b"x")
+    >>> last_number(folder), last_number(folder / "missing")
+    (42, 0)
+    """
+    if not folder.is_dir():
+        return 0
+    numbers = (re.fullmatch(r".*-(\d{4,})\.png", p.name) for p in folder.iterdir())
+    return max((int(m[1]) for m in numbers if m), default=0)
 
 
 def _plain(text: str) -> str:

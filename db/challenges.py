@@ -24,6 +24,7 @@ __all__ = [
     "get_challenge",
     "pending_between",
     "pending_from",
+    "pending_in_channel",
     "stamp_challenger",
 ]
 
@@ -120,6 +121,31 @@ def pending_from(session: Session, challenger_id: int, *, now: datetime | None =
         Challenge.expires_at > now,
     )
     return session.scalar(stmt) or 0
+
+
+def pending_in_channel(
+    session: Session,
+    player_id: int,
+    channel_id: int | None,
+    *,
+    as_challenger: bool,
+    now: datetime | None = None,
+) -> list[Challenge]:
+    """The challenges waiting for an answer in a channel that ``player_id`` made
+    (``as_challenger``) or that are addressed to him, the latest first."""
+    now = now or utcnow()
+    who = Challenge.challenger_id if as_challenger else Challenge.challenged_id
+    stmt = (
+        select(Challenge)
+        .where(
+            who == player_id,
+            Challenge.channel_id == channel_id,
+            Challenge.status == ChallengeStatus.PENDING,
+            Challenge.expires_at > now,
+        )
+        .order_by(Challenge.id.desc())
+    )
+    return list(session.scalars(stmt))
 
 
 def stamp_challenger(

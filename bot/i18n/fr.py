@@ -179,9 +179,12 @@ MESSAGES: dict[str, str] = {
     "error.database_unavailable": "La base de données est indisponible pour le moment, rien n’a été fait : réessayez dans un instant.",
     "error.moved_on": "La partie a avancé avant votre action : regardez le dernier plateau.",
     "error.stale": "Ce plateau n’est plus à jour : utilisez le dernier message (ou /plateau).",
-    "error.no_such_game": "Cette partie n’existe plus.",
+    "error.no_such_game": "Pas de partie n° {id}.",
+    "error.which_challenge": "Plusieurs de vos défis attendent ici : {ids}. Précisez lequel : /{answer} défi:N.",
+    "error.no_such_pending_challenge": "Aucun de vos défis en attente ici n’est le n° {id}.",
     "error.no_such_challenge": "Ce défi n’existe plus.",
     "error.not_your_game": "Ce n’est pas votre partie.",
+    "error.own_offer": "C’est votre propre offre : c’est à votre adversaire d’y répondre.",
     "error.not_your_turn": "Ce n’est pas à vous de jouer.",
     "error.not_challenged": "Seul le joueur défié peut répondre à ce défi.",
     "error.not_your_challenge": "Seul l’auteur du défi peut le retirer.",
@@ -221,6 +224,7 @@ MESSAGES: dict[str, str] = {
     "error.integer_value": "{option} prend un nombre entier, pas « {value} ».",
     "error.choice_value": "« {value} » n’est pas accepté pour {option}. Choisissez parmi : "
     "{values}.",
+    "error.resign_counts_no_more": "Plus qu’un {most} ne changerait rien au résultat (le score du match, ou la règle Jacoby) : proposez un {most}.",
     "error.resign_no_gammon": "Vous avez déjà sorti une dame : votre adversaire ne peut plus "
     "gagner de gammon, vous ne pouvez donc abandonner qu’une partie simple.",
     "error.resign_no_backgammon": "Votre adversaire ne peut plus gagner de backgammon : vous "
@@ -656,6 +660,7 @@ MESSAGES: dict[str, str] = {
     "puzzle.none": "Pas de nouveau problème pour vous pour l’instant : vous avez répondu à tous. Chaque partie analysée en apporte d’autres.",
     "puzzle.none_mine": "Aucune de vos erreurs n’attend en problème (elles viennent de vos parties analysées, sauf si vous avez désactivé l’option `problèmes` de /réglages).",
     "puzzle.gone": "Ce problème n’existe plus.",
+    "puzzle.bad_play": "`{typed}` n’est pas une des réponses de ce problème : {plays}.",
     "puzzle.bad_answer": "Ce n’est pas une des réponses de ce problème.",
     "error.xgid_and_match_id": "Un XGID contient déjà l’état du match : donnez-le seul, sans Match ID.",
     "puzzle.guild_only": "Cela ne marche que sur un serveur.",

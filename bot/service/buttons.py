@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bot.service.actions import ACTIONS, Pressed, Then
 from bot.service.challenges import Challenges
-from bot.service.customid import ChallengeAction, GameAction, PageAction, PuzzleAction
+from bot.service.customid import ChallengeAction, GameAction, PageAction, Press, PuzzleAction
 from bot.service.daily import Daily
 from bot.service.dashboard import Dashboard
 from bot.service.deps import Deps, answers
@@ -16,12 +16,13 @@ from bot.service.present import board_reply
 from bot.service.puzzles import Puzzles
 from bot.service.refusal import Refusal
 from bot.service.replies import Reply
-from bot.service.tables import Seated, localized, seat_names, seated
+from bot.service.tables import Seated, current_game, localized, seat_names, seated
 from bot.service.threads import result_posts
 from bot.service.tournaments import Tournaments
 from bot.service.turns import finish
 from bot.service.watch import Watching
 from db.models import GameStatus
+from engine import Game, Phase
 
 __all__ = ["Buttons"]
 
@@ -75,6 +76,21 @@ class Buttons:
         return self._unknown(actor)
 
     @answers
+    def press_current(
+        self, actor: Actor, where: Where, action: Press, arg: str | None = None
+    ) -> Reply:
+        """A game's button pressed without its message (the terminal's ``/double`` when the
+        latest message has no Double button): the same press on the person's game in this
+        channel, so that a refusal gives the reason (already rolled, no cube in the Crawford
+        game, not his turn) or the action is done when it is allowed."""
+        with self.deps.unit() as s:
+            row = current_game(s, actor, where)
+            if row is None:
+                raise Refusal("error.no_game_here")
+            custom_id = GameAction(row.id, row.version, action, arg).custom_id
+        return self.press(actor, where, custom_id)
+
+    @answers
     def _unknown(self, actor: Actor) -> Reply:
         raise Refusal("error.unknown_button")
 
@@ -94,7 +110,7 @@ class Buttons:
                 raise Refusal("error.stale")
             spec = ACTIONS[action.action]
             if not spec.anyone and here.table.game.turn != seat:
-                raise Refusal("error.not_your_turn")
+                raise Refusal(_not_yours(here.table.game, seat, action.action))
             dice = deps.dice(here.row)
             notes = Notes()
             names = seat_names(here.table, here.lang)
@@ -147,3 +163,14 @@ class Buttons:
         return self.challenges.challenge(
             actor, where, opponent, points=points, cube=cube, rated=rated
         )
+
+
+def _not_yours(game: Game, seat: int, action: Press) -> str:
+    """Why the person not to act may not press this: answering his own offer (a resignation,
+    a double) is not for him; anything else waits for his turn."""
+    answers_offer = action in (Press.ACCEPT, Press.REJECT, Press.TAKE, Press.DROP)
+    if answers_offer and game.phase in (Phase.RESIGNED, Phase.DOUBLED):
+        offered_by = game.resigned_by if game.phase is Phase.RESIGNED else game.on_roll
+        if offered_by == seat:
+            return "error.own_offer"
+    return "error.not_your_turn"

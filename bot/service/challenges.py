@@ -9,6 +9,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from bot.i18n import t
+from bot.i18n.markdown import escape_name
 from bot.service.customid import Answer, ChallengeAction
 from bot.service.deps import Deps, answers, shared_lang
 from bot.service.model import Notes, Seat, Table
@@ -164,6 +165,42 @@ class Challenges:
         reply.thread = thread_plan(deps, where, table, lang)
         return reply
 
+    def answer_pending(
+        self,
+        actor: Actor,
+        where: Where,
+        answer: Answer,
+        challenge_id: int | None = None,
+        *,
+        shown: int | None = None,
+    ) -> Reply | None:
+        """Answer the person's own pending challenge in this channel without its message (the
+        terminal's ``/accept``, ``/decline``, ``/cancel``): the one addressed to him (made by
+        him, for Cancel), or ``challenge_id`` among them, or ``shown`` (the challenge on the
+        latest message) if it is one of them. None when he has none waiting; with several and
+        no number, refused with their numbers."""
+        deps = self.deps
+        with deps.unit() as s:
+            mine = challenge_repo.pending_in_channel(
+                s,
+                actor.id,
+                where.channel_id,
+                as_challenger=answer is Answer.CANCEL,
+                now=deps.clock(),
+            )
+            ids = [c.id for c in mine]
+            if challenge_id is None and shown in ids:
+                challenge_id = shown
+            if challenge_id is None and len(mine) > 1:
+                cancel = answer is Answer.CANCEL
+                others = {c.id: c.challenged_id if cancel else c.challenger_id for c in mine}
+                raise Refusal("error.which_challenge", ids=_numbered(s, others), answer=answer)
+        if challenge_id is not None and challenge_id not in ids:
+            raise Refusal("error.no_such_pending_challenge", id=challenge_id)
+        if not ids:
+            return None
+        return self.answer(actor, where, ChallengeAction(challenge_id or ids[0], answer))
+
     def _start(
         self, s: Session, actor: Actor, challenge: Challenge, challenger_name: str, lang: str
     ) -> tuple[Table, Notes]:
@@ -197,6 +234,15 @@ class Challenges:
         row = self.new.start(s, table, new, notes, prefs_of(s, table), lang)
         challenge.game_id = row.id
         return table, notes
+
+
+def _numbered(s: Session, others: dict[int, int]) -> str:
+    """``#3 (Alice), #5 (Carol)``: pending challenges and the other person of each."""
+    parts = []
+    for challenge_id, other_id in others.items():
+        other = player_repo.get_player(s, other_id)
+        parts.append(f"#{challenge_id} ({escape_name(other.display_name) if other else '?'})")
+    return ", ".join(parts)
 
 
 def _status(actor: Actor, challenge: Challenge, answer: Answer) -> ChallengeStatus:

@@ -30,7 +30,7 @@ __all__ = [
     "by_name",
     "command_name",
     "option_name",
-    "press_names",
+    "press_words",
     "usage",
 ]
 
@@ -297,25 +297,30 @@ PRESS_COMMANDS: tuple[str, ...] = (
     Answer.CANCEL,
 )
 
+# Other names of the press commands: /pass for /drop (a cube puzzle says Pass), /prendre.
+_PRESS_ALIASES = {
+    "en": {"pass": Press.DROP.value},
+    "fr": {"passer": Press.DROP.value, "prendre": Press.TAKE.value},
+}
+
+
+def press_words(lang: str) -> dict[str, tuple[str, ...]]:
+    """The words typed for the press commands in ``lang`` (``/double``; ``/doubler``, the
+    button's own label, in French) and the actions each may mean, in order: ``accepter`` is
+    Take or Accept, whichever the latest message offers."""
+    words: dict[str, tuple[str, ...]] = {}
+    for action in PRESS_COMMANDS:
+        word = str(action) if lang == "en" else t(f"button.{action}", lang).lower()
+        if " " not in word:
+            words[word] = (*words.get(word, ()), str(action))
+    for word, action in _PRESS_ALIASES.get(lang, {}).items():
+        words.setdefault(word, (action,))
+    return words
+
 
 def command_name(command: Command, lang: str) -> str:
     """The command's name in ``lang`` (Discord's command picker shows the same)."""
     return _named(f"cmd.{command.name}.name", lang, command.name)
-
-
-def press_names(lang: str) -> dict[str, tuple[str, ...]]:
-    """The terminal's press commands as typed in ``lang``: each button's label (``lancer``,
-    ``accepter``...) and the actions it presses, in :data:`PRESS_COMMANDS`' order (French
-    ``accepter`` is Take and Accept, as the French buttons are).
-
-    >>> press_names("fr")["accepter"], press_names("en")["take"]
-    (('take', 'accept'), ('take',))
-    """
-    names: dict[str, tuple[str, ...]] = {}
-    for press in PRESS_COMMANDS:
-        word = t(f"button.{press}", lang).lower()
-        names[word] = (*names.get(word, ()), str(press))
-    return names
 
 
 def option_name(command: Command, option: Option, lang: str) -> str:

@@ -225,5 +225,5 @@ def refusal_text(error: Exception, lang: str) -> str:
     if isinstance(error, GameMovedOn):
         return Text("error.moved_on").render(lang)
     if isinstance(error, GameNotFound):
-        return Text("error.no_such_game").render(lang)
+        return Text("error.no_such_game", id=error.game_id).render(lang)
     return error_text(error, lang)

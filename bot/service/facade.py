@@ -74,10 +74,11 @@ class Service:
         self.autocomplete_moves = games.autocomplete_moves
         self.text_board = games.text_board
         self.challenge = challenges.challenge
+        self.answer_challenge = challenges.answer_pending
         watching, dashboard = self._together()
-        self.press = Buttons(
-            deps, games, challenges, tournaments, watching, dashboard, puzzles, daily
-        ).press
+        buttons = Buttons(deps, games, challenges, tournaments, watching, dashboard, puzzles, daily)
+        self.press = buttons.press
+        self.press_current = buttons.press_current
         self._information(analysis)
         # Tournaments
         self.tournament = tournaments.tournament

@@ -7,7 +7,7 @@ from typing import Literal
 from sqlalchemy.orm import Session
 
 from bot.i18n import number, t
-from bot.service.commands import COMMANDS, Surface, press_names, usage
+from bot.service.commands import COMMANDS, Surface, press_words, usage
 from bot.service.deps import Deps, answers, shared_lang
 from bot.service.people import Actor, Where
 from bot.service.prstats import TREND_GAMES, pr_trend
@@ -134,7 +134,7 @@ def help_text(lang: str, surface: Surface) -> str:
         text = t(key, lang, levels=levels)
         lines.append(t("help.line", lang, usage=usage(command, lang), text=text))
     if surface is Surface.TERMINAL:
-        presses = ", ".join(f"/{name}" for name in press_names(lang))
+        presses = ", ".join(f"/{name}" for name in press_words(lang))
         lines.append(t("help.presses", lang, commands=presses))
         lines.append(t("help.keys", lang))
     return "\n".join(lines) + "\n\n" + t("help.turn", lang)

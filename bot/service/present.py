@@ -171,18 +171,21 @@ def board_reply(
     )
     game = table.game
     mentions, ping = _turn_ping(table, acting, lang)
+    position = board_position(table)
     return Reply(
         text=_message_text(table, lang, notes, ui),
-        image=_picture(board_position(table), view) if with_image else None,
+        image=_picture(position, view) if with_image else None,
         attachments=shots.pictures() if with_image else [],
         rows=components(table, lang, ui),
         edit=edit,
         ping=ping,
         # The position drawn: in the middle of a move, with the checkers moved so far.
-        position_id=board_position(table).position_id(),
+        position_id=position.position_id(),
         match_id=game.match_id(),
         mentions=mentions,
         game_id=table.game_id,
+        # The same view as the picture (the die chosen...), drawn as the terminal draws it.
+        board_text=text_board(position, view=replace(view, mirrored=False, caption=())),
     )
 
 

@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session
 
 from bot import heavy
 from bot.i18n import t
+from bot.i18n.markdown import escape_code
 from bot.service.customid import PuzzleAction
 from bot.service.deps import Deps, answers
 from bot.service.glicko import Glicko
@@ -29,6 +30,7 @@ from bot.service.puzzleview import (
     answers_of,
     best_picture,
     components,
+    dice_of,
     dice_text,
     grade,
     question_picture,
@@ -38,6 +40,7 @@ from bot.service.replies import Reply
 from db import players as player_repo
 from db import puzzles as puzzle_repo
 from db.models import Puzzle, PuzzleRating
+from engine import BackgammonError, Position, parse_play
 from engine.analysis import Review
 from engine.analysis.puzzle import review_puzzles
 
@@ -56,13 +59,35 @@ def choice_index(puzzle: Puzzle, action: PuzzleAction, value: str | None) -> int
     choices = answers_of(puzzle)
     if action.arg == "m":
         names = [str(c["answer"]) for c in choices]
-        if value is None or value.strip() not in names:
+        if value is None or not value.strip():
             raise Refusal("puzzle.bad_answer")
-        return names.index(value.strip())
+        if value.strip() in names:
+            return names.index(value.strip())
+        return _play_index(puzzle, names, value.strip())
     index = int(action.arg)
     if not 0 <= index < len(choices):
         raise Refusal("puzzle.bad_answer")
     return index
+
+
+def _play_index(puzzle: Puzzle, names: list[str], typed: str) -> int:
+    """The menu's play that ``typed`` writes in any notation the engine reads (``25/24`` for
+    ``bar/24``, another order, ``*`` left out); else refused with the menu's plays."""
+    position, dice = Position.from_position_id(puzzle.position_id), dice_of(puzzle)
+    wanted = _parsed(typed, position, dice)
+    for index, name in enumerate(names):
+        if wanted is not None and _parsed(name, position, dice) == wanted:
+            return index
+    raise Refusal("puzzle.bad_play", typed=escape_code(typed), plays=" | ".join(names))
+
+
+def _parsed(text: str, position: Position, dice: tuple[int, int] | None) -> str | None:
+    if dice is None:
+        return None
+    try:
+        return str(parse_play(text, position, dice))
+    except BackgammonError:
+        return None
 
 
 class Puzzles:

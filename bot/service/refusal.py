@@ -33,7 +33,7 @@ def aware(moment: datetime) -> datetime:
 def check_game_id(game_id: object) -> int:
     """A game number as typed: a positive integer below :data:`GAME_ID_LIMIT`."""
     if not isinstance(game_id, int) or not 0 < game_id < GAME_ID_LIMIT:
-        raise Refusal("error.no_such_game")
+        raise Refusal("error.no_such_game", id=game_id)
     return game_id
 
 

@@ -127,6 +127,8 @@ class Reply:
         may differ from the channel of the action (a tournament's next boards and standings go
         to the tournament's channel even when its last match ended in a thread).
     :param event: a tournament's Discord scheduled event to publish or to move on.
+    :param board_text: the board drawn, as monospace text from the same view as the picture
+        (the die chosen, the dice left), for the terminal; None when the reply has no board.
     """
 
     text: str
@@ -146,6 +148,7 @@ class Reply:
     posts: list[Post] = field(default_factory=list)
     channel_id: int | None = None
     event: TournamentEvent | None = None
+    board_text: str | None = None
 
     @property
     def buttons(self) -> list[Button]:

@@ -4,11 +4,15 @@ A gammon is lost only by a player who has borne off no checker; a backgammon onl
 on top of that, still has a checker on the bar or in the winner's home board, or could still
 be hit and sent back there (contact is not over). Offering more than that would concede
 points the opponent can no longer win, so the menu leaves those values out and the command
-refuses them, saying why.
+refuses them, saying why. Nor does it offer a level that changes nothing: in a match, when a
+single game (or a gammon) at the cube's stake already gives the opponent the match, and in a
+money game under the Jacoby rule while the cube has not been turned.
 """
 
 from __future__ import annotations
 
+from bot.i18n import Text
+from bot.service.model import RESIGN_NAMES
 from bot.service.refusal import Refusal
 from engine import Game, Position
 
@@ -25,10 +29,30 @@ def possible_values(game: Game, seat: int) -> tuple[int, ...]:
     """
     mine = game.position_for(seat)
     if mine.borne_off()[0]:
-        return (1,)
+        return tuple(range(1, min(1, _counting(game, seat)) + 1))
     if not _backgammon_possible(mine):
-        return (1, 2)
-    return (1, 2, 3)
+        return tuple(range(1, min(2, _counting(game, seat)) + 1))
+    return tuple(range(1, _counting(game, seat) + 1))
+
+
+def _counting(game: Game, seat: int) -> int:
+    """The highest level that still changes the result for ``seat``'s opponent: 1 when a
+    single game at the cube's stake already wins him the match (or gammons do not count, the
+    Jacoby rule with the cube centred), 2 when a gammon does, else 3.
+
+    >>> from engine import Match
+    >>> game = Match(length=3).game
+    >>> game.score = (0, 2)
+    >>> _counting(game, 0), _counting(game, 1)
+    (1, 3)
+    """
+    ctx = game.context(seat)
+    if ctx.jacoby and ctx.cube_owner is None and ctx.cube_value == 1:
+        return 1
+    need = ctx.away()[1]
+    if not need:
+        return 3
+    return next((v for v in (1, 2) if v * ctx.cube_value >= need), 3)
 
 
 def _backgammon_possible(mine: Position) -> bool:
@@ -44,6 +68,9 @@ def check_possible(game: Game, seat: int, value: int) -> None:
     """Refuse an offer of more than the opponent could still win, with the reason."""
     if value in possible_values(game, seat):
         return
+    most = _counting(game, seat)
+    if value > most:
+        raise Refusal("error.resign_counts_no_more", most=Text(f"resign.{RESIGN_NAMES[most]}"))
     if value >= 2 and game.position_for(seat).borne_off()[0]:
         raise Refusal("error.resign_no_gammon")
     raise Refusal("error.resign_no_backgammon")

@@ -87,8 +87,13 @@ class Shots:
         for n in range(first + 1, len(extra) + 1):
             png = self._draw(n)
             if png is not None:
-                out.append(Attachment(f"play-{n}.png", png))
+                out.append(Attachment(f"{self._prefix()}play-{n}.png", png))
         return out
+
+    def _prefix(self) -> str:
+        """``game-12-``: the pictures of a game carry its number (``game-12-play-1.png``), as
+        the review's do, so that files of several games never mix up."""
+        return f"game-{self.table.game_id}-" if self.table.game_id else ""
 
     def _draw(self, n: int) -> bytes | None:
         shot = self.plays[n - 1]

@@ -99,6 +99,8 @@ def test_buttons_only_for_the_player_to_act(
             return  # the rightful player could act (the state moved on)
         assert answer.ephemeral, (phase, role, label)
         expected = "not your turn" if role == "opponent" else "You are watching game"
+        if role == "opponent" and phase in ("doubled", "resigned"):
+            expected = "You made this offer"  # his own offer: the other player answers it
         assert expected in answer.text
         assert version(factory, board.game_id) == before
     assert role != "mover"

@@ -533,7 +533,7 @@ async def test_every_play_made_by_itself_is_a_picture(env: Env, script: deque[in
     script.extend([6, 5, 3, 1, 2, 1])  # 6-5 can only be played 20/9; the computer's 3-1
     pid = Position.from_board(cells(p20=1, p3=1, o1=-15)).position_id()
     started = response(await ann.slash("play", level="beginner", position=pid, cube=False))
-    assert [a.filename for a in started.attachments] == ["board.png", "play-1.png"]
+    assert [a.filename for a in started.attachments] == ["board.png", "game-1-play-1.png"]
     assert "20/9" in started.content and "Computer (beginner) rolled 3-1" in started.content
 
 

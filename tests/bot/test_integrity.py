@@ -71,7 +71,7 @@ def test_verify_refuses_a_running_game(fair_service: Service) -> None:
     reply = fair_service.play(ALICE, DM, level="beginner")
     refused = fair_service.verify(ALICE, DM, reply.game_id or 0)
     assert refused.ephemeral and "not finished" in refused.text
-    assert "does not exist" in fair_service.verify(ALICE, DM, 999999).text
+    assert "No game #999999." in fair_service.verify(ALICE, DM, 999999).text
 
 
 def test_every_die_of_a_game_comes_from_the_seed(

@@ -68,7 +68,7 @@ def test_review_of_a_finished_game_is_cached(
 
 def test_review_refusals(service: Service, script: deque[int]) -> None:
     assert "no finished game" in service.review(ALICE, DM).text
-    assert "does not exist" in service.review(ALICE, DM, 10**6).text
+    assert "No game #1000000." in service.review(ALICE, DM, 10**6).text
     made = service.challenge(ALICE, CHANNEL, BOB, rated=False)
     script.extend([5, 2])
     game = press(service, BOB, made, "Accept").game_id

@@ -186,8 +186,11 @@ def test_resignation_offer_and_answers(
     service: Service, script: deque[int], factory: sessionmaker[Session]
 ) -> None:
     challenge_and_accept(service, script, points=1, rated=True)
-    menu = service.resign(BOB, CHANNEL, 2)  # Bob offers a gammon during Alice's turn
-    assert "Bob offers to resign a gammon" in menu.text
+    # A 1-point match: a gammon would change nothing, so it is not offered.
+    refused = service.resign(BOB, CHANNEL, 2)
+    assert refused.ephemeral and "would not change the result" in refused.text
+    menu = service.resign(BOB, CHANNEL, 1)  # Bob offers a single game during Alice's turn
+    assert "Bob offers to resign a single game" in menu.text
     assert labels(menu) == ["Accept", "Reject"]
     assert press(service, BOB, menu, "Accept").ephemeral  # not his to answer
     rejected = press(service, ALICE, menu, "Reject")

@@ -245,7 +245,7 @@ def test_mentions_read_as_names(service: Service) -> None:
 
 def test_the_help_lists_every_command_the_terminal_accepts(service: Service) -> None:
     # One command table: whatever the terminal accepts, its help lists, in both languages.
-    from bot.service.commands import COMMANDS, Surface, command_name, press_names
+    from bot.service.commands import COMMANDS, Surface, command_name, press_words
 
     for lang, help_word in (("en", "/help"), ("fr", "/aide")):
         out = io.StringIO()
@@ -254,7 +254,7 @@ def test_the_help_lists_every_command_the_terminal_accepts(service: Service) -> 
         text = json.loads(out.getvalue().splitlines()[0])["text"]
         names = [
             command_name(c, lang) for c in COMMANDS if c.surface is not Surface.DISCORD
-        ] + list(press_names(lang))
+        ] + list(press_words(lang))
         for name in names:
             assert f"/{name}" in text, (lang, name)
         for name in ("hint", "review", "export", "verify", "dice", "as", "quit"):
@@ -329,7 +329,7 @@ def test_a_puzzle_is_answered_by_typing_a_play_of_its_menu(service: Service) -> 
     assert asked is not None and asked["plays"], asked
     term.run(["24/1"])  # not one of its answers: the message names the ones it has
     refused = json.loads(out.getvalue().splitlines()[-1])
-    assert "No button “24/1”" in refused["text"]
+    assert "24/1 is not one of this puzzle's answers" in refused["text"]
     assert all(play in refused["text"] for play in asked["plays"])
     term.run([asked["plays"][-1]])
     answered = json.loads(out.getvalue().splitlines()[-1])

@@ -52,3 +52,24 @@ def test_two_sessions_overwrite_nothing(service: Service, tmp_path: Path) -> Non
     assert len(reviews) == 2
     names = [Path(p).name for r in reviews for p in [r["image"], *r.get("files", [])]]
     assert all(n.startswith("game-") for n in names) and len(set(names)) == len(names)
+
+
+def _number(path: str) -> int:
+    return int(Path(path).stem.rsplit("-", 1)[1])
+
+
+def test_board_numbers_go_on_after_a_restart(service: Service, tmp_path: Path) -> None:
+    images = tmp_path / "boards"
+    first = _session(service, images, [])
+    second = _session(service, images, [])  # a new game, a new process: the numbers go on
+    before = [_number(r["image"]) for r in first if r.get("image")]
+    after = [_number(r["image"]) for r in second if r.get("image")]
+    assert before[0] == 1 and after[0] == max(before) + 1, (before, after)
+    assert after == sorted(after)
+
+
+def test_pictures_of_plays_made_for_you_name_their_game(service: Service, tmp_path: Path) -> None:
+    replies = _session(service, tmp_path / "boards", [])
+    plays = [Path(f).name for r in replies for f in r.get("files", []) if "play-" in f]
+    assert plays, "no picture of a play made by itself"
+    assert all(name.startswith("game-1-play-") for name in plays), plays

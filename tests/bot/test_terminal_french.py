@@ -43,7 +43,8 @@ def test_french_press_commands_press_the_buttons(service: Service, script: deque
     term = session(service)
     script.extend([5, 2])
     got = replies(term, "/défi Ben points:1", "/as Ben", "/lancer", "/accepter")
-    assert "Pas de bouton « /lancer »" in str(got[2]["text"])  # a challenge has no Roll
+    # A challenge has no Roll: the press goes to Ben's game here, and he has none.
+    assert "Vous n’avez pas de partie dans ce salon" in str(got[2]["text"])
     assert "Ben accepte le défi" in str(got[3]["text"])
 
 

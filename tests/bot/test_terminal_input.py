@@ -224,6 +224,22 @@ def test_enter_a_digit_for_the_die_and_escape(service: Service, script: deque[in
     assert "rolled 4-2: pick a highlighted point to move with the 4" in undone
 
 
+def test_the_text_board_shows_the_die_picked(service: Service, script: deque[int]) -> None:
+    """The text board's footer names the die the message is about, not the default one."""
+    for lang, prompt, footer in (
+        ("en", "move with the 5", "die chosen: 5"),
+        ("fr", "jouer le 5", "dé choisi : 5"),
+    ):
+        term = session(service, lang, json_mode=False)
+        term.user = f"Ann-{lang}"
+        script.extend([6, 5])  # Ann wins the opening with 6-5: the 6 is chosen at first
+        (opening,) = blocks(term, "/play level:beginner" if lang == "en" else "/jouer")
+        assert footer.replace("5", "6") in opening, opening
+        (picked,) = blocks(term, "5")
+        assert prompt in picked, picked
+        assert footer in picked and footer.replace("5", "6") not in picked, picked
+
+
 def test_undo_all_takes_every_checker_back(service: Service, script: deque[int]) -> None:
     term = session(service)
     script.extend([6, 5])

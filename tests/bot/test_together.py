@@ -163,7 +163,7 @@ def test_watch_shows_the_board_with_refresh_only(
 def test_watch_refusals(service: Service, script: deque[int]) -> None:
     assert "Which game?" in service.watch(CAROL, CHANNEL).text
     assert "Dave has no game in progress" in service.watch(CAROL, CHANNEL, user=DAVE).text
-    assert "does not exist" in service.watch(CAROL, CHANNEL, game_id=999).text
+    assert "No game #999." in service.watch(CAROL, CHANNEL, game_id=999).text
     script.extend([6, 1])
     mine = service.play(ALICE, DM, level="beginner")
     private = service.watch(CAROL, CHANNEL, game_id=mine.game_id)

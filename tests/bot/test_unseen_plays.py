@@ -48,7 +48,7 @@ def test_a_forced_move_and_the_computers_reply_are_both_drawn(
     script.extend([6, 5, 3, 1, 2, 1])
     reply = _practice(service, script, p20=1, p3=1, o1=-15)
     assert "20/9" in reply.text and "Computer" in reply.text
-    assert [a.name for a in reply.attachments] == ["play-1.png"]
+    assert [a.name for a in reply.attachments] == ["game-1-play-1.png"]
     assert reply.attachments[0].data[:4] == b"\x89PNG" and reply.image is not None
     main, extra = drawn[0][1], drawn[1][1]
     # The game message's picture: the computer's 3-1 as arrows, told as the second play.
