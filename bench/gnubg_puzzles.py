@@ -41,7 +41,7 @@ except NameError:  # gnubg runs scripts without __file__; run_in_gnubg starts it
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tests.tools._gnubg import in_gnubg, main_in_gnubg
+from tests.tools._gnubg import in_gnubg, main_in_gnubg, quiet_setup
 
 SCRIPT = ROOT / "bench" / "gnubg_puzzles.py"
 _CUBE_LINE = re.compile(
@@ -78,14 +78,8 @@ def _captured(gnubg: Any, command: str) -> str:
 
 
 def _setup(gnubg: Any, plies: int) -> None:
+    quiet_setup(gnubg)  # two human players, nothing automatic; the plies are set again below
     for command in (
-        "set player 0 human",
-        "set player 1 human",
-        "set display off",
-        "set automatic roll off",
-        "set automatic move off",
-        "set automatic bearoff off",
-        "set automatic game off",
         "set automatic doubles 0",
         "set confirm new off",
         "set beavers 0",  # the bot's games have no beavers
