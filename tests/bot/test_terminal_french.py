@@ -4,13 +4,13 @@ words, and the messages are written in French (the new player's report)."""
 from __future__ import annotations
 
 import io
-import json
 import re
 from collections import deque
 from pathlib import Path
 
 from bot.service import Service
 from bot.terminal import Terminal
+from tests.bot.terminal_json import replies
 
 
 def session(service: Service, lang: str = "fr", user: str = "Ann") -> Terminal:
@@ -18,13 +18,6 @@ def session(service: Service, lang: str = "fr", user: str = "Ann") -> Terminal:
         service, out=io.StringIO(), json_mode=True, lang=lang, images=Path("/tmp/unused"), user=user
     )
 
-
-def replies(term: Terminal, *lines: str) -> list[dict[str, object]]:
-    out = term.out
-    assert isinstance(out, io.StringIO)
-    start = len(out.getvalue().splitlines())
-    term.run(lines)
-    return [json.loads(line) for line in out.getvalue().splitlines()[start:]]
 
 
 def test_every_command_the_french_help_names_is_taken(service: Service) -> None:

@@ -5,7 +5,6 @@ keys (Enter, a digit for the die, Escape), and the terminal in French."""
 from __future__ import annotations
 
 import io
-import json
 from collections import deque
 from pathlib import Path
 
@@ -13,6 +12,7 @@ import pytest
 
 from bot.service import Service
 from bot.terminal import Terminal
+from tests.bot.terminal_json import replies
 
 OFF_ONE = "d3cHAADbtg0AAA"  # the player on roll has borne off one checker, no contact
 RACE = "d3cHAAB3dwcAAA"  # a race, nothing off, nothing in the opponent's home board
@@ -23,14 +23,6 @@ def session(service: Service, lang: str = "en", *, json_mode: bool = True) -> Te
         service, out=io.StringIO(), json_mode=json_mode, lang=lang, images=Path("/tmp/unused")
     )
 
-
-def replies(term: Terminal, *lines: str) -> list[dict[str, object]]:
-    """Type ``lines``; the JSON replies they printed."""
-    out = term.out
-    assert isinstance(out, io.StringIO)
-    start = len(out.getvalue().splitlines())
-    term.run(lines)
-    return [json.loads(line) for line in out.getvalue().splitlines()[start:]]
 
 
 def blocks(term: Terminal, *lines: str) -> list[str]:

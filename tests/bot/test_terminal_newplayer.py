@@ -5,7 +5,6 @@ commands or in any notation, games that never existed, refusals that give the re
 from __future__ import annotations
 
 import io
-import json
 from collections import deque
 from pathlib import Path
 
@@ -18,6 +17,7 @@ from bot.terminal import Terminal
 from db import puzzles as puzzle_repo
 from db.models import Puzzle
 from tests.bot.conftest import Clock
+from tests.bot.terminal_json import replies
 
 
 def session(service: Service, user: str = "Ann", lang: str = "en") -> Terminal:
@@ -30,14 +30,6 @@ def session(service: Service, user: str = "Ann", lang: str = "en") -> Terminal:
         user=user,
     )
 
-
-def replies(term: Terminal, *lines: str) -> list[dict[str, object]]:
-    """Type ``lines``; the JSON replies they printed."""
-    out = term.out
-    assert isinstance(out, io.StringIO)
-    start = len(out.getvalue().splitlines())
-    term.run(lines)
-    return [json.loads(line) for line in out.getvalue().splitlines()[start:]]
 
 
 # -- a challenge answered once other messages follow it ------------------------------------------
