@@ -39,7 +39,9 @@ and the measuring window; ``BENCH_LOAD_SWITCH_INTERVAL`` sets the GIL's switch i
 ``BENCH_LOAD_CROWD`` sets ``heavy.POOLS.crowd`` (presses in flight from which a new one is
 acknowledged at once); ``BENCH_LOAD_THREADS`` the threads of ordinary interactions;
 ``BENCH_LOAD_NOFREEZE=1`` leaves start-up's objects to the garbage collector (``run_bot``
-freezes them, :func:`bot.heavy.freeze_heap`); ``BENCH_LOAD_THROUGHPUT=0`` skips the throughput
+freezes them, :func:`bot.heavy.freeze_heap`); ``BENCH_LOAD_DRAW_PROCESSES`` the worker processes
+drawing the boards (by default what ``run_bot`` starts, :mod:`bot.drawers`; 0 draws in the
+press's thread, as before them); ``BENCH_LOAD_THROUGHPUT=0`` skips the throughput
 figures; ``BENCH_LOAD_PROFILE=FILE`` profiles the event loop's thread in the last level.
 
 The simulated players keep the last reply of their game (to choose the next press) without its
@@ -447,7 +449,7 @@ def rss_mb(pid: int | str = "self") -> float:
 
 
 def workers_rss_mb() -> float:
-    """Resident memory of this process's children (the review worker processes)."""
+    """Resident memory of this process's children (the review and drawing worker processes)."""
     return sum(rss_mb(pid) for pid in descendants())
 
 
@@ -500,7 +502,7 @@ class Level:
     seconds: float
     stats: Stats
     rss: float
-    workers: float = 0.0  # the review worker processes' RSS
+    workers: float = 0.0  # the review and drawing worker processes' RSS
     cpu: float = 0.0  # CPU seconds of this process (every thread) over the window
     pss: float = 0.0  # the bot's process and its worker processes together (PSS)
     processes: int = 0  # worker processes (started by the bot's process)
@@ -534,6 +536,13 @@ def _open(db_url: str) -> tuple[Any, Service, Any]:
             heavy.POOLS.crowd = min(heavy.CORES, int(threads))
         heavy.POOLS.use_processes(processes)
     except ImportError:  # before the heavy pools existed
+        pass
+    try:  # as run_bot does: boards drawn in worker processes (DRAW_PROCESSES)
+        from bot.drawers import DRAWERS
+
+        draw = os.environ.get("BENCH_LOAD_DRAW_PROCESSES")
+        DRAWERS.start(int(draw) if draw else Config.from_env().draw_processes)
+    except ImportError:  # before the drawing workers existed
         pass
 
     engine = make_engine(db_url)
@@ -710,7 +719,7 @@ def _figures(levels: list[Level]) -> list[Figure]:
         fig("garbage collector: full passes", len(level.gc_passes), "", None)
         fig("garbage collector: longest full pass", max(level.gc_passes, default=0.0), "ms", None)
         fig("memory of the bot's process (RSS)", level.rss, "MB", None)
-        fig("memory of the review worker processes (RSS)", level.workers, "MB", None)
+        fig("memory of the worker processes, review and drawing (RSS)", level.workers, "MB", None)
         fig("processes started by the bot (workers, resource tracker)", level.processes, "", None)
         fig("memory in total, bot + worker processes (PSS)", level.pss, "MB", 1024.0)
         fig("first responses later than 3 s", s.late(), "", 0.0)

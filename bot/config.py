@@ -64,6 +64,12 @@ def _ids(env: Mapping[str, str], key: str) -> tuple[int, ...] | None:
         raise SystemExit(f"{key} is a comma-separated list of numbers, not {raw!r}") from None
 
 
+def _draw_default() -> int:
+    """One drawing worker where there is a second core; none on a single core, where it
+    would only take turns with the bot's process (see bot.drawers)."""
+    return 1 if (os.cpu_count() or 1) >= 2 else 0
+
+
 @dataclass(frozen=True)
 class Config:
     """The bot's settings (environment variable in brackets)."""
@@ -83,6 +89,8 @@ class Config:
     metrics_host: str = "127.0.0.1"  # METRICS_HOST (0.0.0.0 in a container)
     analysis_processes: int = field(default_factory=lambda: os.cpu_count() or 1)
     # ANALYSIS_PROCESSES: worker processes for reviews (0: in a thread of the bot's process)
+    draw_processes: int = field(default_factory=lambda: _draw_default())
+    # DRAW_PROCESSES: worker processes drawing the boards (0: in the press's thread)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
@@ -104,6 +112,7 @@ class Config:
             metrics_port=_port(env, "METRICS_PORT"),
             metrics_host=env.get("METRICS_HOST", "").strip() or "127.0.0.1",
             analysis_processes=max(0, _int(env, "ANALYSIS_PROCESSES", os.cpu_count() or 1)),
+            draw_processes=max(0, _int(env, "DRAW_PROCESSES", _draw_default())),
         )
 
     @property

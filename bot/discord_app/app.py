@@ -62,12 +62,14 @@ def run_bot(config: Config) -> int:
         print("DISCORD_TOKEN is not set.", file=sys.stderr)
         return 2
     from bot import heavy
+    from bot.drawers import DRAWERS
     from bot.ops.server import serving
 
     bot = create_bot(config)
     heavy.tune_process()
     bot.freeze_heap = True  # after start-up (setup_hook): see heavy.freeze_heap
     heavy.POOLS.use_processes(config.analysis_processes)  # reviews off the bot's GIL
+    DRAWERS.start(config.draw_processes)  # board pictures off the bot's GIL
 
     async def main() -> None:
         loop = asyncio.get_running_loop()

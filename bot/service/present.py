@@ -10,6 +10,7 @@ import logging
 from dataclasses import replace
 from typing import Literal
 
+from bot.drawers import DRAWERS
 from bot.i18n import t
 from bot.service.actions import ACTIONS
 from bot.service.customid import GameAction, Press
@@ -22,7 +23,7 @@ from bot.service.shots import Shots, checker_colors
 from engine import EventKind, Game, MatchContext, Move, Phase, Position
 from engine.turn import Turn
 from engine.xgid import Xgid
-from render import BoardView, GameOver, Resignation, render_board, text_board
+from render import BoardView, GameOver, Resignation, text_board
 
 __all__ = ["Notes", "Seat", "Table", "UiState", "board_reply", "board_view", "components"]
 
@@ -229,11 +230,11 @@ def _picture(position: Position, view: BoardView) -> bytes | None:
     """The board picture; a drawing problem must never cost the player his reply, so it is
     logged and the picture drawn again without the extras (arrows, highlights), or left out."""
     try:
-        return render_board(position, view=view)
+        return DRAWERS.draw(position, view)
     except Exception:
         log.exception("drawing the board failed; retrying without arrows and highlights")
     try:
-        return render_board(position, view=replace(view, last_play=None, highlights=frozenset()))
+        return DRAWERS.draw(position, replace(view, last_play=None, highlights=frozenset()))
     except Exception:
         log.exception("drawing the board failed again; sending the text only")
         return None

@@ -12,11 +12,12 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
+from bot.drawers import DRAWERS
 from bot.i18n import t
 from bot.service.model import Shot, Table, high_first
 from bot.service.replies import Attachment
 from engine import EventKind, Move
-from render import THEMES, BoardView, render_board
+from render import THEMES, BoardView
 
 __all__ = ["COLORS", "MAX_SHOTS", "Shots", "checker_colors"]
 
@@ -114,7 +115,7 @@ class Shots:
             lang=self.lang,
         )
         try:
-            return render_board(game.position, view=view)
+            return DRAWERS.draw(game.position, view)
         except Exception:  # a picture must never cost the player his reply
             log.exception("drawing play %s of game %s failed", n, self.table.game_id)
             return None

@@ -1,0 +1,103 @@
+"""Board pictures drawn in worker processes, off the bot's GIL.
+
+Drawing a board is about a third of an ordinary press's CPU (10 ms of ~30: drawing, mapping to
+the palette, PNG encoding), much of it Python that holds the GIL. In the bot's process it
+competes with the event loop and the other presses for the one GIL; the load benchmark at 1,000
+games showed the process saturated (about 47 presses a second on one core) while the second
+core idled. :data:`DRAWERS` sends each picture to a worker process instead, which draws it on a
+core of its own while the press's thread waits without the GIL.
+
+The Discord bot asks for workers (``DRAW_PROCESSES``: one by default where there are two cores);
+the terminal and the tests draw in the calling thread, as before. A worker that died (killed,
+out of memory) costs no picture: that one is drawn in the calling thread and a new worker
+starts for the next.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import os
+import threading
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+
+from bot.heavy import release_free_memory
+from engine import Position
+from render import BoardView, render_board
+
+__all__ = ["DRAWERS", "Drawers"]
+
+log = logging.getLogger(__name__)
+
+
+class Drawers:
+    """Where board pictures are drawn: in up to :attr:`count` worker processes, or in the
+    calling thread when there are none."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._pool: ProcessPoolExecutor | None = None
+        self.count = 0
+
+    def start(self, count: int) -> None:
+        """Use ``count`` worker processes from now on (0: draw in the calling thread), and start
+        them at once so that the first press does not wait for a worker's start-up (about a
+        second: imports and the palette)."""
+        with self._lock:
+            old, self._pool, self.count = self._pool, None, max(0, count)
+        if old is not None:
+            old.shutdown(wait=False, cancel_futures=True)
+        pool = self._get()
+        if pool is not None:
+            for _ in range(self.count):  # each warm-up job wakes one worker
+                pool.submit(_ready)
+
+    def stop(self) -> None:
+        self.start(0)
+
+    def draw(self, position: Position, view: BoardView) -> bytes:
+        """The PNG of ``position`` as ``view`` shows it (:func:`render.render_board`): in a worker
+        when there are some, else here. Blocking; called from a press's thread. A drawing
+        error (a view that contradicts the position) is raised here as if drawn here."""
+        pool = self._get()
+        if pool is None:
+            return render_board(position, view=view)
+        try:
+            return pool.submit(_draw, position, view).result()
+        except BrokenProcessPool:
+            log.warning("a drawing worker died; drawing this picture here and starting another")
+            with self._lock:
+                if self._pool is pool:
+                    self._pool = None
+            pool.shutdown(wait=False, cancel_futures=True)
+            return render_board(position, view=view)
+
+    def _get(self) -> ProcessPoolExecutor | None:
+        with self._lock:
+            if self._pool is None and self.count:
+                self._pool = ProcessPoolExecutor(
+                    self.count,
+                    mp_context=multiprocessing.get_context("spawn"),  # safe with threads
+                    initializer=_warm_worker,
+                )
+            return self._pool
+
+
+def _draw(position: Position, view: BoardView) -> bytes:
+    """In a worker: the picture (a function of this module, so that the worker imports it)."""
+    return render_board(position, view=view)
+
+
+def _ready() -> int:
+    return os.getpid()
+
+
+def _warm_worker() -> None:
+    """Draw one board (builds the board's sprites and the default theme's palette), then give
+    back to the system the memory that computing the palette used (about 70 MB)."""
+    render_board(Position.initial())
+    release_free_memory()
+
+
+DRAWERS = Drawers()

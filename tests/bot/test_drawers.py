@@ -1,0 +1,83 @@
+"""Board pictures drawn in worker processes (bot.drawers, issue 19): the same PNG as drawn in the
+press's thread, drawing errors raised to the caller as before, and a dead worker costing no
+picture."""
+
+from __future__ import annotations
+
+import os
+import signal
+from collections.abc import Iterator
+
+import pytest
+
+import bot.drawers
+from bot.config import Config
+from bot.drawers import Drawers, _ready
+from render import BoardView, render_board
+from render.samples import bar
+
+HANG = 600  # seconds: a guard against a hung worker only, however busy the machine
+
+
+def _refuse(*_: object, **__: object) -> bytes:
+    raise AssertionError("drawn in the calling process")
+
+
+@pytest.fixture
+def drawers() -> Iterator[Drawers]:
+    d = Drawers()
+    d.start(1)
+    yield d
+    d.stop()
+
+
+def _worker_pid(d: Drawers) -> int:
+    pool = d._get()
+    assert pool is not None
+    return int(pool.submit(_ready).result(timeout=HANG))
+
+
+def test_a_worker_draws_the_same_picture(
+    drawers: Drawers, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    position, view = bar()  # highlights, arrows, a match score: most of what is drawn
+    expected = render_board(position, view=view)
+    # Drawing here would fail: the picture can only come from the (spawned) worker.
+    monkeypatch.setattr(bot.drawers, "render_board", _refuse)
+    assert drawers.draw(position, view) == expected
+    assert _worker_pid(drawers) != os.getpid()
+
+
+def test_without_workers_the_thread_draws(monkeypatch: pytest.MonkeyPatch) -> None:
+    d = Drawers()
+    d.start(0)
+    monkeypatch.setattr(bot.drawers, "render_board", _refuse)
+    with pytest.raises(AssertionError, match="calling process"):
+        d.draw(*bar())
+
+
+def test_a_drawing_error_reaches_the_caller(drawers: Drawers) -> None:
+    position, view = bar()
+    # A highlight where the mover has no checker contradicts the position: render_board
+    # refuses it, and the game message then draws the board without the extras.
+    empty = next(p for p in range(1, 25) if position.checkers_at(p) <= 0)
+    wrong = BoardView(highlights=frozenset({empty}))
+    with pytest.raises(ValueError, match="holds no checker"):
+        drawers.draw(position, wrong)
+
+
+def test_a_dead_worker_costs_no_picture(drawers: Drawers) -> None:
+    position, view = bar()
+    expected = render_board(position, view=view)
+    first = _worker_pid(drawers)
+    os.kill(first, signal.SIGKILL)
+    assert drawers.draw(position, view) == expected  # drawn here, once the pool saw the death
+    assert drawers.draw(position, view) == expected
+    second = _worker_pid(drawers)
+    assert second not in (first, os.getpid())
+
+
+def test_draw_processes_from_the_environment() -> None:
+    assert Config.from_env({"DRAW_PROCESSES": "0"}).draw_processes == 0
+    assert Config.from_env({"DRAW_PROCESSES": "3"}).draw_processes == 3
+    assert Config.from_env({}).draw_processes == (1 if (os.cpu_count() or 1) >= 2 else 0)
