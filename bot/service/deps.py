@@ -127,6 +127,8 @@ class Deps:
     dice_for: Callable[[bytes, int], GameDice] = GameDice
     game_end: list[GameEndHook] = field(default_factory=list)
     game_saving: list[GameSaveHook] = field(default_factory=list)
+    # Whether a game is a tournament's match, by game id (see bot.service.tables.load_table).
+    tournament_games: dict[int, bool] = field(default_factory=dict)
 
     @contextmanager
     def unit(self) -> Iterator[Session]:

@@ -57,15 +57,29 @@ def load_table(deps: Deps, s: Session, row: GameRow) -> Table:
         row.dice_commitment,
         revealed,
         out_of_time=late and row.status is GameStatus.ACTIVE,
-        tournament=_in_tournament(s, row),
+        tournament=_in_tournament(deps, s, row),
     )
 
 
-def _in_tournament(s: Session, row: GameRow) -> bool:
-    """Whether ``row`` is a tournament's match (only people play them, in a server)."""
+KNOWN_GAMES = 100_000  # games whose tournament membership one service remembers
+
+
+def _in_tournament(deps: Deps, s: Session, row: GameRow) -> bool:
+    """Whether ``row`` is a tournament's match (only people play them, in a server).
+
+    Asked once per game and process, not at every press (it was a tenth of a press's time
+    holding the GIL): a game is a tournament's match from the unit of work that creates it
+    (the match row is added with the game) to the end, and game ids are never reused."""
     if row.computer_level is not None or row.guild_id is None:
         return False
-    return tournament_repo.match_of_game(s, row.id) is not None
+    known = deps.tournament_games
+    found = known.get(row.id)
+    if found is None:
+        found = tournament_repo.match_of_game(s, row.id) is not None
+        if len(known) >= KNOWN_GAMES:
+            known.pop(next(iter(known)), None)  # the oldest first (dicts keep insertion order)
+        known[row.id] = found
+    return found
 
 
 def seat_names(table: Table, lang: str) -> tuple[str, str]:

@@ -46,6 +46,8 @@ class TournamentClock:
 
     def on_saving(self, s: Session, row: GameRow, table: Table) -> None:
         """The hook before a game is saved: charge the player who handed the decision over."""
+        if not table.tournament:  # loaded by load_table, which knows (no query at every press)
+            return
         match = repo.match_of_game(s, row.id)
         if match is None or match.bank0 is None or match.clock_since is None:
             return

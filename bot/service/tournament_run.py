@@ -121,7 +121,7 @@ class Runner:
         names = [_name(s, p) for p in (p0, p1)]
         seats = (Seat(names[0], user_id=p0), Seat(names[1], user_id=p1))
         match = Match(length=tour.match_length, cube=tour.cube)
-        table = Table(0, 0, seats, match, rated=tour.rated)
+        table = Table(0, 0, seats, match, rated=tour.rated, tournament=True)
         # One active game per player and channel: a player busy in the tournament's channel
         # (a casual game) gets his match outside it; the buttons work anywhere.
         channel: int | None = tour.channel_id

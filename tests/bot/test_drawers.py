@@ -57,7 +57,7 @@ def test_without_workers_the_thread_draws(monkeypatch: pytest.MonkeyPatch) -> No
 
 
 def test_a_drawing_error_reaches_the_caller(drawers: Drawers) -> None:
-    position, view = bar()
+    position, _ = bar()
     # A highlight where the mover has no checker contradicts the position: render_board
     # refuses it, and the game message then draws the board without the extras.
     empty = next(p for p in range(1, 25) if position.checkers_at(p) <= 0)
