@@ -29,7 +29,8 @@ boundary. A review is mostly Python and holds the GIL: its computation (pure and
 goes to worker processes through :meth:`Pools.analyse` when the bot asks for them
 (``ANALYSIS_PROCESSES``; the Discord bot does, the terminal and the tests compute in the thread).
 Each worker process holds its own copy of the networks (about 100 MB), so there are never more
-of them than :attr:`Pools.analysis` runs reviews at once.
+of them than :attr:`Pools.analysis` runs reviews at once. The board pictures of ordinary presses
+are drawn in a worker process of their own (:mod:`bot.drawers`).
 """
 
 from __future__ import annotations
