@@ -450,13 +450,22 @@ class Terminal:
             paths.append(str(path))
         return paths
 
+    @staticmethod
+    def _xgid(reply: Reply) -> str | None:
+        """The XGID of the moment shown; null, not the text's "-", when there is none (a
+        finished game, or no game)."""
+        if not reply.position_id:
+            return None
+        xgid = xgid_of(reply.position_id, reply.match_id)
+        return None if xgid == "-" else xgid
+
     def _print_json(self, reply: Reply, image: str | None, files: list[str] = ()) -> None:  # type: ignore[assignment]
         obj: dict[str, Any] = {
             "text": self._plain(reply.text),
             "image": image,
             "position_id": reply.position_id,
             "match_id": reply.match_id,
-            "xgid": xgid_of(reply.position_id, reply.match_id) if reply.position_id else None,
+            "xgid": self._xgid(reply),
             "buttons": [b.label for b in reply.buttons if not b.disabled],
             # The whole plays offered (the menu of the message), each as /move takes it.
             "plays": [c.value for select in reply.selects for c in select.choices],

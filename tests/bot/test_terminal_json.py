@@ -94,3 +94,15 @@ def test_a_restart_shows_the_game_in_progress(
     fresh.user = "Nobody"
     fresh.run([])
     assert out3.getvalue() == ""  # no game, nothing to say (JSON mode prints no welcome)
+
+
+def test_a_finished_game_has_a_null_xgid(service: Service, script: deque[int]) -> None:
+    script.extend([3, 1])
+    term, out = _term(service)
+    term.handle("/play level:beginner")
+    assert _last(out)["xgid"].startswith("XGID=")
+    term.handle("/resign")
+    term.handle("Backgammon")  # the most a player can offer: the computer accepts it
+    over = _last(out)
+    assert "Rematch" in over["buttons"], over
+    assert over["xgid"] is None and over["position_id"]  # the IDs stay; a finished game has no XGID
