@@ -447,12 +447,24 @@ class Tournament(Base):
         Index(None, "guild_id", "id"),
         Index(None, "status", "starts_at"),
         CheckConstraint("match_length >= 1", name="match_length"),
+        # One open tournament per server and name, even when two creations race (the service
+        # checks first; this makes the loser of a race fail instead of opening a second one).
+        Index(
+            "uq_tournaments_open_name",
+            "guild_id",
+            "name_key",
+            unique=True,
+            sqlite_where=text("status IN ('registering', 'running')"),
+            postgresql_where=text("status IN ('registering', 'running')"),
+        ),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     guild_id: Mapped[int | None] = mapped_column(BigInteger)
     channel_id: Mapped[int | None] = mapped_column(BigInteger)
     name: Mapped[str] = mapped_column(String(100))
+    # The name as compared (db.tournaments.name_key), under the index above.
+    name_key: Mapped[str | None] = mapped_column(String(100))
     lang: Mapped[str] = mapped_column(String(8), default="en")  # of its channel's messages
     format: Mapped[str] = mapped_column(String(16))  # bot.tournaments.Format
     organizer_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("players.id"))

@@ -44,6 +44,7 @@ __all__ = [
     "lock",
     "match_of_game",
     "matches",
+    "name_key",
     "named",
     "overdue_games",
     "player_names",
@@ -56,9 +57,23 @@ __all__ = [
 _FRESH = {"populate_existing": True}
 
 
+def name_key(name: str) -> str:
+    """A tournament's name as compared: ``"  Friday Cup"`` and ``"friday cup"`` are one name.
+
+    >>> name_key("  Straße Cup ") == name_key("STRASSE cup")
+    True
+    """
+    return name.strip().casefold()[:100]
+
+
 def create_tournament(session: Session, tournament: Tournament) -> Tournament:
-    """Store a new tournament (its id is set on return)."""
+    """Store a new tournament (its id is set on return).
+
+    :raises sqlalchemy.exc.IntegrityError: when the server already has an open tournament of
+        that name (:func:`named` checks first; this is the loser of a race).
+    """
     tournament.version = 1
+    tournament.name_key = name_key(tournament.name)
     session.add(tournament)
     session.flush()
     return tournament
@@ -266,8 +281,8 @@ def named(session: Session, guild_id: int | None, name: str) -> Tournament | Non
         Tournament.guild_id == guild_id,
         Tournament.status.in_([TournamentStatus.REGISTERING, TournamentStatus.RUNNING]),
     )
-    key = name.strip().casefold()
-    return next((x for x in session.scalars(stmt) if x.name.strip().casefold() == key), None)
+    key = name_key(name)
+    return next((x for x in session.scalars(stmt) if name_key(x.name) == key), None)
 
 
 def overdue_games(session: Session, now: datetime, *, limit: int = 50) -> Sequence[int]:

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from functools import partial
 
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from bot.i18n import t
@@ -97,22 +98,31 @@ class Tournaments:
 
     # -- create and list --------------------------------------------------------------------
 
-    def _create(self, actor: Actor, where: Where, options: dict[str, object]) -> Reply:
+    def _create(
+        self, actor: Actor, where: Where, options: dict[str, object], *, again: bool = True
+    ) -> Reply:
         if not actor.organizer:
             raise Refusal("tournament.error.not_organizer")
         deps = self.deps
-        with deps.unit() as s:
-            who = deps.who(s, actor)
-            tour = _new_tournament(options, deps.settings.max_match_length, deps.clock())
-            same = repo.named(s, where.guild_id, tour.name)
-            if same is not None:
-                raise Refusal("tournament.error.same_name", id=same.id, name=same.name)
-            tour.guild_id, tour.channel_id = where.guild_id, where.channel_id
-            tour.organizer_id, tour.lang = actor.id, shared_lang(who, where)
-            repo.create_tournament(s, tour)
-            reply = announcement(tour, [], tour.lang)
-            reply.event = publish_event(tour)  # Discord's own reminder, where it may
-            return reply
+        try:
+            with deps.unit() as s:
+                who = deps.who(s, actor)
+                tour = _new_tournament(options, deps.settings.max_match_length, deps.clock())
+                _refuse_same_name(s, where, tour.name)
+                tour.guild_id, tour.channel_id = where.guild_id, where.channel_id
+                tour.organizer_id, tour.lang = actor.id, shared_lang(who, where)
+                repo.create_tournament(s, tour)
+                reply = announcement(tour, [], tour.lang)
+                reply.event = publish_event(tour)  # Discord's own reminder, where it may
+                return reply
+        except IntegrityError as error:
+            # Another creation of the same name committed between our check and our insert
+            # (the database's unique index, migration 0012): once more, the check now sees it
+            # and refuses as usual, naming it.
+            name_race = "name_key" in str(error) or "uq_tournaments_open_name" in str(error)
+            if not (name_race and again):
+                raise
+            return self._create(actor, where, options, again=False)
 
     def _list(self, actor: Actor, where: Where) -> Reply:
         deps = self.deps
@@ -406,3 +416,10 @@ def _clock(value: object) -> tuple[int | None, int | None]:
 
 def _int(value: object) -> int | None:
     return value if isinstance(value, int) and 0 < value < 2**53 else None
+
+
+def _refuse_same_name(s: Session, where: Where, name: str) -> None:
+    """Refuse a name the server's open tournaments already have, whatever the case."""
+    same = repo.named(s, where.guild_id, name)
+    if same is not None:
+        raise Refusal("tournament.error.same_name", id=same.id, name=same.name)

@@ -465,3 +465,28 @@ def test_a_name_is_taken_until_its_tournament_is_over(db_factory: sessionmaker[S
     assert not service.tournament(ORGANIZER, HERE, "cancel").ephemeral
     again = service.tournament(ORGANIZER, HERE, "create", name="Coupe d'été")
     assert not again.ephemeral, again.text  # the first one is over
+
+
+def test_two_creations_racing_open_one_tournament(
+    db_factory: sessionmaker[Session], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The loser of a race passed the check before the winner committed: the database's unique
+    index (migration 0012) refuses its insert, and it is told the name is taken, as usual."""
+    service = Service(db_factory, clock=Clock())
+    assert not service.tournament(ORGANIZER, HERE, "create", name="Friday Cup").ephemeral
+    real = repo.named
+    blind = [True]  # the first check of the loser saw no other tournament yet
+
+    def racing(session: Session, guild_id: int | None, name: str):  # type: ignore[no-untyped-def]
+        if blind:
+            blind.pop()
+            return None
+        return real(session, guild_id, name)
+
+    monkeypatch.setattr(repo, "named", racing)
+    lost = service.tournament(ORGANIZER, HERE, "create", name="FRIDAY cup ")
+    assert lost.ephemeral and lost.text == (
+        "Tournament #1 is already called Friday Cup and is not over yet: choose another name."
+    )
+    with db_factory() as s:
+        assert len(repo.guild_tournaments(s, HERE.guild_id)) == 1

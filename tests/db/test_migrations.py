@@ -402,3 +402,58 @@ def test_bot_processes_starting_together_migrate_once(empty_url: URL) -> None:
     finally:
         for engine in engines:
             engine.dispose()
+
+
+def test_0012_keys_open_tournament_names_and_keeps_one_of_each(empty_engine: Engine) -> None:
+    """Before 0012 two creations racing could open two tournaments of one name in a server:
+    only the oldest gets the key, so that the unique index can be built; a finished one keeps
+    its key (the index covers open tournaments only), and from then on a second open
+    tournament of the name is refused by the database itself."""
+    from sqlalchemy.exc import IntegrityError
+
+    upgrade(empty_engine, "0011")
+    common = {
+        "lang": "en",
+        "format": "knockout",
+        "organizer_id": 1,
+        "match_length": 1,
+        "cube": True,
+        "rated": False,
+        "seed": 0,
+        "results": 0,
+        "version": 1,
+        "created_at": T0,
+    }
+    with empty_engine.begin() as conn:
+        t = _tables(conn)
+        conn.execute(
+            t["players"].insert(),
+            [{"id": 1, "display_name": "Org", "preferences": {}, "created_at": T0, "seen_at": T0}],
+        )
+        conn.execute(
+            t["tournaments"].insert(),
+            [
+                {**common, "id": 1, "guild_id": 5, "name": "Straße Cup", "status": "finished"},
+                {**common, "id": 2, "guild_id": 5, "name": "Straße Cup", "status": "registering"},
+                {**common, "id": 3, "guild_id": 5, "name": " STRASSE cup", "status": "running"},
+                {**common, "id": 4, "guild_id": 6, "name": "Straße Cup", "status": "running"},
+            ],
+        )
+    upgrade(empty_engine, "0012")
+    with empty_engine.connect() as conn:
+        keys = dict(conn.exec_driver_sql("SELECT id, name_key FROM tournaments").all())
+    assert keys == {1: "strasse cup", 2: "strasse cup", 3: None, 4: "strasse cup"}
+    with pytest.raises(IntegrityError), empty_engine.begin() as conn:
+        conn.execute(
+            _tables(conn)["tournaments"].insert(),
+            [
+                {
+                    **common,
+                    "id": 5,
+                    "guild_id": 6,
+                    "name": "x",
+                    "name_key": "strasse cup",
+                    "status": "registering",
+                }
+            ],
+        )
