@@ -16,13 +16,12 @@ starts for the next.
 from __future__ import annotations
 
 import logging
-import multiprocessing
 import os
 import threading
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
-from bot.heavy import release_free_memory
+from bot.heavy import release_free_memory, worker_processes
 from engine import Position
 from render import BoardView, render_board
 
@@ -76,11 +75,7 @@ class Drawers:
     def _get(self) -> ProcessPoolExecutor | None:
         with self._lock:
             if self._pool is None and self.count:
-                self._pool = ProcessPoolExecutor(
-                    self.count,
-                    mp_context=multiprocessing.get_context("spawn"),  # safe with threads
-                    initializer=_warm_worker,
-                )
+                self._pool = worker_processes(self.count, _warm_worker)
             return self._pool
 
 

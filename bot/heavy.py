@@ -61,6 +61,7 @@ __all__ = [
     "freeze_heap",
     "release_free_memory",
     "tune_process",
+    "worker_processes",
 ]
 
 T = TypeVar("T")
@@ -365,11 +366,7 @@ class Pools:
         event loop stalls (measured up to 195 ms with four reviews); in a process it cannot."""
         with self._process_lock:
             if self._processes is None and self._process_count:
-                self._processes = ProcessPoolExecutor(
-                    self._process_count,
-                    mp_context=multiprocessing.get_context("spawn"),  # safe with threads
-                    initializer=_warm_worker,
-                )
+                self._processes = worker_processes(self._process_count, _warm_worker)
             processes = self._processes
         if processes is None:
             return fn(*args, **kwargs)
@@ -400,6 +397,15 @@ class Pools:
         me = threading.get_ident()
         self._compute_threads.add(me)
         return fn()
+
+
+def worker_processes(count: int, warm: Callable[[], None]) -> ProcessPoolExecutor:
+    """A pool of ``count`` worker processes, each running ``warm`` once when it starts. They
+    are spawned (a fresh interpreter), not forked: forking a process with threads can copy a
+    lock another thread held, and the child then waits for it forever."""
+    return ProcessPoolExecutor(
+        count, mp_context=multiprocessing.get_context("spawn"), initializer=warm
+    )
 
 
 WORKER_NICENESS = 10  # the review workers' scheduling priority, below the bot's (0)
