@@ -157,19 +157,19 @@ def test_a_whole_french_game_in_the_terminal_reads_french(
     import io
     import json
 
-    import bot.service.present as present
+    import bot.drawers as drawers  # where the service's pictures are drawn
     from bot.terminal import Terminal
 
     wrapped = {k: OPEN + v + CLOSE for k, v in fr.MESSAGES.items()}
     monkeypatch.setitem(i18n.CATALOGS, "fr", wrapped)
     langs: list[str] = []
-    draw = present.render_board
+    draw = drawers.render_board
 
     def spy(position, *, view):  # type: ignore[no-untyped-def]
         langs.append(view.lang)
         return draw(position, view=view)
 
-    monkeypatch.setattr(present, "render_board", spy)
+    monkeypatch.setattr(drawers, "render_board", spy)
     out = io.StringIO()
     term = Terminal(
         service, out=out, json_mode=True, lang="fr", images=Path("/tmp/unused-fr"), user="Zoé"

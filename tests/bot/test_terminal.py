@@ -265,18 +265,18 @@ def test_the_help_lists_every_command_the_terminal_accepts(service: Service) -> 
 def test_settings_choose_a_theme_and_refuse_unknown_values(
     service: Service, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import bot.service.present as present
+    import bot.drawers as drawers  # where the service's pictures are drawn
     from bot.service.settings import theme_label
     from render import THEMES
 
     themes: list[str] = []
-    draw = present.render_board
+    draw = drawers.render_board
 
     def spy(position, *, view):  # type: ignore[no-untyped-def]
         themes.append(view.theme)
         return draw(position, view=view)
 
-    monkeypatch.setattr(present, "render_board", spy)
+    monkeypatch.setattr(drawers, "render_board", spy)
     out = io.StringIO()
     term = Terminal(service, out=out, json_mode=True, images=Path("/tmp/unused"), user="Ann")
     theme = sorted(THEMES)[-1]

@@ -9,8 +9,7 @@ from typing import Any
 
 import pytest
 
-import bot.service.present as present
-import bot.service.shots as shots
+import bot.drawers
 from bot.service import Service
 from engine import Position
 from render import BoardView, render_board
@@ -29,8 +28,7 @@ def drawn(monkeypatch: pytest.MonkeyPatch) -> Drawn:
         seen.append((position, view))
         return render_board(position, view=view, **kw)
 
-    monkeypatch.setattr(present, "render_board", spy)
-    monkeypatch.setattr(shots, "render_board", spy)
+    monkeypatch.setattr(bot.drawers, "render_board", spy)  # the game message and its shots
     return seen
 
 
