@@ -41,8 +41,9 @@ acknowledged at once); ``BENCH_LOAD_THREADS`` the threads of ordinary interactio
 ``BENCH_LOAD_NOFREEZE=1`` leaves start-up's objects to the garbage collector (``run_bot``
 freezes them, :func:`bot.heavy.freeze_heap`); ``BENCH_LOAD_DRAW_PROCESSES`` the worker processes
 drawing the boards (by default what ``run_bot`` starts, :mod:`bot.drawers`; 0 draws in the
-press's thread, as before them); ``BENCH_LOAD_THROUGHPUT=0`` skips the throughput
-figures; ``BENCH_LOAD_PROFILE=FILE`` profiles the event loop's thread in the last level.
+press's thread, as before them); ``BENCH_LOAD_REVIEWS=0`` runs without the four reviewers;
+``BENCH_LOAD_THROUGHPUT=0`` skips the throughput figures; ``BENCH_LOAD_PROFILE=FILE`` profiles
+the event loop's thread in the last level.
 
 The simulated players keep the last reply of their game (to choose the next press) without its
 picture: that copy is Discord's, not the bot's, and 1,000 boards of about 60 kB would be counted
@@ -827,16 +828,37 @@ def _pg_url() -> str | None:
     return f"{url}{sep}options=-csearch_path%3D{schema}"
 
 
+def _machine_speed() -> Figure:
+    """The CPU time of drawing one board now: this machine's speed at the moment of the run.
+
+    A shared machine's cores do not always run at the same speed (seen here: the same drawing
+    took 10 ms of CPU one hour and 20 ms the next), and every figure above scales with it, so
+    each run says how fast the machine was."""
+    from render.board import render_board
+    from render.samples import bar
+
+    position, view = bar()
+    render_board(position, view=view)  # the caches first
+    times = []
+    for _ in range(30):
+        start = time.process_time()
+        render_board(position, view=view)
+        times.append((time.process_time() - start) * 1000)
+    median = percentile(times, 50)
+    return Figure("load", "machine speed: one board drawn (CPU, median)", median, "ms")
+
+
 def run(quick: bool = False) -> list[Figure]:
     sizes_env = os.environ.get("BENCH_LOAD_SIZES")
     sizes = [int(x) for x in sizes_env.split(",")] if sizes_env else [10, 100, 1000]
     if quick and not sizes_env:
         sizes = [10, 100]
     seconds = float(os.environ.get("BENCH_LOAD_SECONDS") or (5 if quick else 30))
-    figures: list[Figure] = []
+    figures: list[Figure] = [_machine_speed()]
     with tempfile.TemporaryDirectory() as tmp:
         sqlite = f"sqlite:///{Path(tmp) / 'load.sqlite3'}"
-        levels = asyncio.run(_levels(sqlite, sizes, seconds, reviews=True))
+        reviews = os.environ.get("BENCH_LOAD_REVIEWS") != "0"
+        levels = asyncio.run(_levels(sqlite, sizes, seconds, reviews=reviews))
         figures += _figures(levels)
         if os.environ.get("BENCH_LOAD_THROUGHPUT") == "0":
             return figures
