@@ -29,6 +29,11 @@ __all__ = ["DRAWERS", "Drawers"]
 
 log = logging.getLogger(__name__)
 
+# A picture takes tens of milliseconds: a worker that has not drawn one in this long is stuck
+# (stopped, swapping), and the press must not wait for it.
+PATIENCE = 30.0  # seconds
+GIVE_UP = 5  # broken pools after which the pictures are drawn in the threads
+
 
 class Drawers:
     """Where board pictures are drawn: in up to :attr:`count` worker processes, or in the
@@ -37,6 +42,7 @@ class Drawers:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._pool: ProcessPoolExecutor | None = None
+        self._failures = 0
         self.count = 0
 
     def start(self, count: int) -> None:
@@ -45,6 +51,7 @@ class Drawers:
         second: imports and the palette)."""
         with self._lock:
             old, self._pool, self.count = self._pool, None, max(0, count)
+            self._failures = 0
         if old is not None:
             old.shutdown(wait=False, cancel_futures=True)
         pool = self._get()
@@ -63,14 +70,24 @@ class Drawers:
         if pool is None:
             return render_board(position, view=view)
         try:
-            return pool.submit(_draw, position, view).result()
-        except BrokenProcessPool:
-            log.warning("a drawing worker died; drawing this picture here and starting another")
-            with self._lock:
-                if self._pool is pool:
-                    self._pool = None
-            pool.shutdown(wait=False, cancel_futures=True)
+            return pool.submit(_draw, position, view).result(timeout=PATIENCE)
+        except (BrokenProcessPool, TimeoutError):
+            log.warning("a drawing worker died or hung; drawing this picture here")
+            self._drop(pool)
             return render_board(position, view=view)
+
+    def _drop(self, pool: ProcessPoolExecutor) -> None:
+        """Leave a broken pool; a new one starts at the next picture, unless pools keep
+        breaking (a worker that cannot start): then the pictures are drawn in the threads."""
+        with self._lock:
+            if self._pool is not pool:
+                return  # another thread already left it
+            self._pool = None
+            self._failures += 1
+            if self._failures >= GIVE_UP:
+                log.error("drawing workers failed %d times; drawing in the threads", GIVE_UP)
+                self.count = 0
+        pool.shutdown(wait=False, cancel_futures=True)
 
     def _get(self) -> ProcessPoolExecutor | None:
         with self._lock:

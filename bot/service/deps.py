@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import logging
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -128,7 +129,7 @@ class Deps:
     game_end: list[GameEndHook] = field(default_factory=list)
     game_saving: list[GameSaveHook] = field(default_factory=list)
     # Whether a game is a tournament's match, by game id (see bot.service.tables.load_table).
-    tournament_games: dict[int, bool] = field(default_factory=dict)
+    tournament_games: OrderedDict[int, bool] = field(default_factory=OrderedDict)
 
     @contextmanager
     def unit(self) -> Iterator[Session]:

@@ -4,6 +4,7 @@ its seats in a reader's language, and :func:`seated`, the preamble of every acti
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass, replace
 
 from sqlalchemy.orm import Session
@@ -77,7 +78,10 @@ def _in_tournament(deps: Deps, s: Session, row: GameRow) -> bool:
     if found is None:
         found = tournament_repo.match_of_game(s, row.id) is not None
         if len(known) >= KNOWN_GAMES:
-            known.pop(next(iter(known)), None)  # the oldest first (dicts keep insertion order)
+            # The oldest first, in one call: press threads share this (iterating it while
+            # another thread adds a game would raise).
+            with contextlib.suppress(KeyError):
+                known.popitem(last=False)
         known[row.id] = found
     return found
 

@@ -119,7 +119,8 @@ class Tournaments:
             # Another creation of the same name committed between our check and our insert
             # (the database's unique index, migration 0012): once more, the check now sees it
             # and refuses as usual, naming it.
-            name_race = "name_key" in str(error) or "uq_tournaments_open_name" in str(error)
+            said = str(error.orig)  # the database's words (str(error) also holds the INSERT)
+            name_race = "uq_tournaments_open_name" in said or "tournaments.name_key" in said
             if not (name_race and again):
                 raise
             return self._create(actor, where, options, again=False)

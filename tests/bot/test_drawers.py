@@ -81,3 +81,28 @@ def test_draw_processes_from_the_environment() -> None:
     assert Config.from_env({"DRAW_PROCESSES": "0"}).draw_processes == 0
     assert Config.from_env({"DRAW_PROCESSES": "3"}).draw_processes == 3
     assert Config.from_env({}).draw_processes == (1 if (os.cpu_count() or 1) >= 2 else 0)
+
+
+def test_a_stuck_worker_costs_no_picture(
+    drawers: Drawers, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    position, view = bar()
+    expected = render_board(position, view=view)
+    stuck = _worker_pid(drawers)
+    monkeypatch.setattr(bot.drawers, "PATIENCE", 1.0)  # a stopped process never answers
+    os.kill(stuck, signal.SIGSTOP)
+    try:
+        assert drawers.draw(position, view) == expected  # drawn here
+    finally:
+        os.kill(stuck, signal.SIGKILL)
+    assert _worker_pid(drawers) not in (stuck, os.getpid())  # a new worker for the next
+
+
+def test_workers_that_keep_dying_are_given_up(
+    drawers: Drawers, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(bot.drawers, "GIVE_UP", 1)
+    position, view = bar()
+    os.kill(_worker_pid(drawers), signal.SIGKILL)
+    assert drawers.draw(position, view) == render_board(position, view=view)
+    assert drawers.count == 0 and drawers._get() is None  # the threads draw from now on
