@@ -73,7 +73,7 @@ from typing import Any
 
 import discord
 
-from bench.common import Figure, check, percentile
+from bench.common import Figure, check, percentile, times_ms
 from bot.config import Config
 from bot.service import Actor, Reply, Service, Where
 from db.connection import make_engine, make_session_factory
@@ -839,11 +839,7 @@ def _machine_speed() -> Figure:
 
     position, view = bar()
     render_board(position, view=view)  # the caches first
-    times = []
-    for _ in range(30):
-        start = time.process_time()
-        render_board(position, view=view)
-        times.append((time.process_time() - start) * 1000)
+    times = times_ms(lambda: render_board(position, view=view), 30, time.process_time)
     median = percentile(times, 50)
     return Figure("load", "machine speed: one board drawn (CPU, median)", median, "ms")
 

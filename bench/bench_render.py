@@ -12,7 +12,7 @@ import sys
 import time
 from collections.abc import Callable
 
-from bench.common import Figure, check, percentile
+from bench.common import Figure, check, percentile, times_ms
 from render import render_board
 from render.board import draw_board
 from render.samples import SAMPLES, bar
@@ -29,23 +29,12 @@ def _rss_mb() -> float:
         return peak / 1e6 if sys.platform == "darwin" else peak / 1e3
 
 
-def _times_ms(
-    fn: Callable[[], object], n: int, clock: Callable[[], float] = time.perf_counter
-) -> list[float]:
-    out = []
-    for _ in range(n):
-        start = clock()
-        fn()
-        out.append((clock() - start) * 1000)
-    return out
-
-
 def _best_median(
     fn: Callable[[], object], batches: int, n: int, clock: Callable[[], float] = time.perf_counter
 ) -> tuple[float, list[float]]:
     """The lowest median of several batches (the machine is shared: a batch that ran beside
     another process's burst says little about the renderer), and every time measured."""
-    runs = [_times_ms(fn, n, clock) for _ in range(batches)]
+    runs = [times_ms(fn, n, clock) for _ in range(batches)]
     return min(statistics.median(r) for r in runs), [t for r in runs for t in r]
 
 

@@ -16,7 +16,7 @@ import statistics
 import time
 from collections.abc import Callable
 
-from bench.common import Figure, check, percentile
+from bench.common import Figure, check, percentile, times_ms
 from bot.tournaments import MatchResult, Round, swiss_round, swiss_standings
 from bot.tournaments.pictures import standings_picture
 from render.fonts import clean_name
@@ -43,28 +43,11 @@ def _swiss(rounds: int, seed: int = 17) -> tuple[list[int], list[MatchResult], l
     return players, results, previous
 
 
-def _times_ms(
-    fn: Callable[[], object],
-    n: int,
-    clock: Callable[[], float] = time.perf_counter,
-    before: Callable[[], object] | None = None,
-) -> list[float]:
-    """``n`` timings of ``fn`` in milliseconds (``before`` runs untimed before each)."""
-    times = []
-    for _ in range(n):
-        if before is not None:
-            before()
-        start = clock()
-        fn()
-        times.append((clock() - start) * 1000)
-    return times
-
-
 def _best_median_ms(
     fn: Callable[[], object], batches: int, n: int, clock: Callable[[], float] = time.perf_counter
 ) -> float:
     """The lowest median of several batches (the machine is shared)."""
-    return min(statistics.median(_times_ms(fn, n, clock)) for _ in range(batches))
+    return min(statistics.median(times_ms(fn, n, clock)) for _ in range(batches))
 
 
 def _spread(bench: str, name: str, times: list[float], unit: str = "ms") -> list[Figure]:
@@ -110,7 +93,7 @@ def run(quick: bool = False) -> list[Figure]:
     met = {frozenset(p) for r in previous for p in r.pairs}
     repeats = sum(frozenset(p) in met for p in rnd.pairs)
     samples = 5 if quick else 40
-    pair_times = _times_ms(pair, samples)
+    pair_times = times_ms(pair, samples)
     both_ms = _best_median_ms(standings_and_pair, batches, n)
     stuck_ms = _best_median_ms(pair_stuck, batches, n)
     page_ms = _best_median_ms(
@@ -122,10 +105,10 @@ def run(quick: bool = False) -> list[Figure]:
 
     # Drawn again (the bot redraws the table after every result, with the same names and
     # numbers: their masks are cached) and drawn for the first time (every cache emptied).
-    full_times = _times_ms(full, samples)
+    full_times = times_ms(full, samples)
     # CPU time too: when other processes share the two cores, wall time says more about them.
-    full_cpu_ms = statistics.median(_times_ms(full, samples, time.process_time))
-    cold_times = _times_ms(full, max(3, samples // 4), before=_cold)
+    full_cpu_ms = statistics.median(times_ms(full, samples, time.process_time))
+    cold_times = times_ms(full, max(3, samples // 4), before=_cold)
     page_kb = len(standings_picture("swiss", table, names, viewer=200, title="Swiss")) / 1000
     full_kb = len(full()) / 1000
     bench = "tournament"

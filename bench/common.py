@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import statistics
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,6 +51,24 @@ def percentile(values: Sequence[float], q: float) -> float:
     if len(values) == 1:
         return values[0]
     return statistics.quantiles(sorted(values), n=100, method="inclusive")[int(q) - 1]
+
+
+def times_ms(
+    fn: Callable[[], object],
+    n: int,
+    clock: Callable[[], float] = time.perf_counter,
+    before: Callable[[], object] | None = None,
+) -> list[float]:
+    """``n`` timings of ``fn`` in milliseconds by ``clock`` (``time.process_time`` for CPU
+    time); ``before`` runs untimed before each."""
+    times = []
+    for _ in range(n):
+        if before is not None:
+            before()
+        start = clock()
+        fn()
+        times.append((clock() - start) * 1000)
+    return times
 
 
 def best_of(repeats: int, fn: Callable[[], float]) -> float:

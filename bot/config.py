@@ -89,7 +89,7 @@ class Config:
     metrics_host: str = "127.0.0.1"  # METRICS_HOST (0.0.0.0 in a container)
     analysis_processes: int = field(default_factory=lambda: os.cpu_count() or 1)
     # ANALYSIS_PROCESSES: worker processes for reviews (0: in a thread of the bot's process)
-    draw_processes: int = field(default_factory=lambda: _draw_default())
+    draw_processes: int = field(default_factory=_draw_default)
     # DRAW_PROCESSES: worker processes drawing the boards (0: in the press's thread)
 
     @classmethod
