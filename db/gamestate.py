@@ -158,8 +158,9 @@ def save_match(
     total = sum(len(g.events) + (g.result is not None) for g in match.games)
     if total < row.event_count:
         raise ValueError(f"game #{row.id}: the match has {total} events, the log {row.event_count}")
-    # Only the rows not yet stored, replayed onto the stored state for their own IDs.
-    before = load_match(row) if row.state else None
+    # Only the rows not yet stored, replayed onto the stored state for their own IDs (an
+    # action that logs nothing, a checker step, needs no replay: it is spared the parse).
+    before = load_match(row) if row.state and total > row.event_count else None
     events = match_events(match, row.event_count, before)
     finish = None
     if match.is_over and row.status is GameStatus.ACTIVE:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -18,6 +19,7 @@ __all__ = [
     "get_player",
     "guild_members",
     "note_guild_activity",
+    "read_players",
     "set_preferences",
     "touch",
 ]
@@ -34,7 +36,7 @@ def ensure_player(
     """The player with this Discord user id, created on first sight; his display name (people
     rename themselves) and ``seen_at`` (to :data:`SEEN_RESOLUTION`) are kept up to date."""
     now = now or utcnow()
-    known = session.get(Player, player_id)
+    known = get_player(session, player_id)
     if (
         known is not None
         and known.display_name == display_name
@@ -53,11 +55,37 @@ def ensure_player(
         .returning(Player)
     )
     player: Player = session.scalars(stmt, execution_options={"populate_existing": True}).one()
-    return player
+    return _kept(session, player)
 
 
 def get_player(session: Session, player_id: int) -> Player | None:
-    return session.get(Player, player_id)
+    """The player with this id, or None; read once per unit of work (see :func:`_kept`)."""
+    player = session.get(Player, player_id)
+    return None if player is None else _kept(session, player)
+
+
+def read_players(session: Session, ids: Iterable[int | None]) -> None:
+    """Read the players of ``ids`` (None skipped) not read yet in this unit of work, in one
+    query: the :func:`get_player` and :func:`ensure_player` calls that follow find them."""
+    kept: dict[int, Player] = session.info.setdefault(_KEPT, {})
+    wanted = {pid for pid in ids if pid is not None and pid not in kept}
+    if wanted:
+        for player in session.scalars(select(Player).where(Player.id.in_(wanted))):
+            _kept(session, player)
+
+
+_KEPT = "players"
+
+
+def _kept(session: Session, player: Player) -> Player:
+    """``player``, held by the session until it closes. The session's identity map holds its
+    objects weakly: a row the caller no longer references is dropped, and the next
+    ``session.get`` reads it again. An action asks for the same two players up to six times
+    (who acts, the seats' names, their settings), so without this each press read them
+    three or four times more than needed."""
+    kept: dict[int, Player] = session.info.setdefault(_KEPT, {})
+    kept[player.id] = player
+    return player
 
 
 def set_preferences(session: Session, player_id: int, **changes: Any) -> dict[str, Any]:

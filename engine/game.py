@@ -96,15 +96,20 @@ class Event:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Event:
-        dice = d.get("dice")
+        # Every press loads its game's whole record (tens of events a game): a dict lookup
+        # instead of the enum's call, and no generator for the many events without steps.
+        dice, steps = d.get("dice"), d.get("steps")
         return cls(
-            kind=EventKind(d["kind"]),
+            kind=_EVENT_KINDS[d["kind"]],
             player=int(d["player"]),
             dice=(int(dice[0]), int(dice[1])) if dice else None,
             play=d.get("play"),
-            steps=tuple((int(a), int(b), int(c), bool(h)) for a, b, c, h in d.get("steps", [])),
+            steps=tuple((int(a), int(b), int(c), bool(h)) for a, b, c, h in steps) if steps else (),
             value=d.get("value"),
         )
+
+
+_EVENT_KINDS = {kind.value: kind for kind in EventKind}
 
 
 @dataclass(frozen=True, slots=True)

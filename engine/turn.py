@@ -42,6 +42,9 @@ class Turn:
     steps: tuple[Move, ...] = ()
     _plays: list[Play] = field(default_factory=list, repr=False, compare=False)
     _targets: dict[tuple[int, ...], Play] = field(default_factory=dict, repr=False, compare=False)
+    # available() is asked several times per press (buttons, highlights, the die's check):
+    # worked out once per turn object, which never changes.
+    _available: tuple[Move, ...] | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         validate_dice(self.dice)
@@ -86,6 +89,12 @@ class Turn:
         >>> [(m.src, m.dst, m.hit) for m in t.available()]
         [(2, 1, True)]
         """
+        if self._available is None:
+            object.__setattr__(self, "_available", tuple(self._find_available()))
+        assert self._available is not None
+        return list(self._available)
+
+    def _find_available(self) -> list[Move]:
         if self.is_complete():
             return []
         cells = list(self.board())

@@ -17,6 +17,7 @@ from bot.service.refusal import Refusal, aware
 from db import games as game_repo
 from db import players as player_repo
 from db import tournaments as tournament_repo
+from db.errors import GameNotFound
 from db.gamestate import load_match
 from db.models import Game as GameRow
 from db.models import GameStatus
@@ -143,8 +144,14 @@ class Seated:
 def seated(deps: Deps, s: Session, actor: Actor, where: Where, row: GameRow | int) -> Seated:
     """The preamble of an action on a game (``row`` or its id): the actor as stored, the
     shared language, the row, the table and his seat."""
-    who = deps.who(s, actor)
     if isinstance(row, int):
-        row = game_repo.get_game(s, row)
+        try:
+            row = game_repo.get_game(s, row)
+        except GameNotFound:
+            deps.who(s, actor)  # the refusal in the person's language
+            raise
+    # The actor and both seats in one query (the actor is usually one of them).
+    player_repo.read_players(s, (actor.id, row.player0_id, row.player1_id))
+    who = deps.who(s, actor)
     table = load_table(deps, s, row)
     return Seated(who, shared_lang(who, where), row, table, table.seat_of(actor.id))

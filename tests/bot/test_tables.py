@@ -4,8 +4,11 @@ of the database once per game, not at every press (issue 19: it was a tenth of a
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 
 import pytest
+from sqlalchemy import Engine, event
+from sqlalchemy.orm import Session, sessionmaker
 
 import db.tournaments
 from bot.service import Service, Where
@@ -62,3 +65,37 @@ def test_the_memory_of_games_is_bounded(
     assert list(known) == [second.game_id] and known[second.game_id] is False
     service.board(ALICE, CHANNEL)  # forgotten: asked again
     assert asked.count(first.game_id) == 2 and asked.count(second.game_id) == 1
+
+
+def _selects(engine: Engine) -> tuple[list[str], Callable[[], None]]:
+    """The tables each SELECT reads, recorded until the returned function is called."""
+    seen: list[str] = []
+
+    def record(_conn: object, _cursor: object, sql: str, *_args: object) -> None:
+        words = sql.split()
+        if words[0].upper() == "SELECT":
+            seen.append(words[words.index("FROM") + 1])
+
+    event.listen(engine, "before_cursor_execute", record)
+    return seen, lambda: event.remove(engine, "before_cursor_execute", record)
+
+
+def test_a_press_reads_the_game_and_its_players_once(
+    service: Service, script: deque[int], factory: sessionmaker[Session]
+) -> None:
+    """Who acts, the seats' names and both players' settings: one query for the players, however
+    many times the action asks (each ask was a query of its own: up to six a press)."""
+    board = _game(service, script)  # Alice to play 3-1
+    script.extend([6, 5])  # Bob's roll after Alice's play
+    seen, stop = _selects(factory.kw["bind"])
+    try:
+        for _ in range(3):  # a die or a checker, then Confirm: it ends the turn and rolls
+            wanted = "Confirm" if "Confirm" in labels(board) else labels(board)[0]
+            seen.clear()
+            board = press(service, ALICE, board, wanted)
+            assert not board.ephemeral, board.text
+            assert seen.count("players") == 1, (wanted, seen)
+            assert seen.count("games") == 1, (wanted, seen)
+    finally:
+        stop()
+    assert "Confirm" not in labels(board)  # the last press did end the turn
