@@ -6,19 +6,24 @@ from __future__ import annotations
 
 import tempfile
 import time
+from datetime import timedelta
 from pathlib import Path
 
 from bench.common import Figure, check, percentile
 from bench.crash_worker import ANN, BEN, choose
-from bot.service import Actor, Reply, Service, Where
+from bot.service import Actor, Reply, Service, Settings, Where
 from db.connection import make_engine, make_session_factory
 from db.migrate import upgrade
+
+NONE = timedelta(0)
 
 
 def _timed_press(
     service: Service, actor: Actor, where: Where, reply: Reply, label: str
 ) -> tuple[float, Reply]:
-    button = next(b for b in reply.buttons if b.label == label and not b.disabled)
+    button = next((b for b in reply.buttons if b.label == label and not b.disabled), None)
+    if button is None:
+        raise RuntimeError(f"no {label!r} button in the reply: {reply.text}")
     start = time.perf_counter()
     answer = service.press(actor, where, button.custom_id)
     return (time.perf_counter() - start) * 1000, answer
@@ -71,7 +76,9 @@ def run(quick: bool = False) -> list[Figure]:
     with tempfile.TemporaryDirectory() as tmp:
         engine = make_engine(f"sqlite:///{Path(tmp) / 'bench.sqlite3'}")
         upgrade(engine)
-        service = Service(make_session_factory(engine))
+        # One challenger plays game after game, faster than the pause between two challenges
+        # that protects people from floods (the full run stopped at its second game).
+        service = Service(make_session_factory(engine), settings=Settings(challenge_cooldown=NONE))
         service.play(ANN, Where(channel_id=1))  # warm the caches (pictures, computer players)
         people = _people(service, 60 if quick else 600)
         computer = _computer(service, 10 if quick else 120)
