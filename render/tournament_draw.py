@@ -137,6 +137,15 @@ def _longest_prefix(name: str, font: Font, width: int) -> str:
     return name[:end]
 
 
+def _name_lines(fitted: FittedName, xy: tuple[int, int]) -> list[tuple[tuple[int, int], str]]:
+    """Where each line of a fitted name goes: one line on ``xy``, two around it."""
+    x, y = xy
+    if len(fitted.lines) == 1:
+        return [((x, y), fitted.lines[0])]
+    step = fitted.size + 2
+    return [((x, y - step // 2), fitted.lines[0]), ((x, y + step // 2 + 1), fitted.lines[1])]
+
+
 def draw_name(
     draw: ImageDraw.ImageDraw,
     xy: tuple[int, int],
@@ -147,14 +156,8 @@ def draw_name(
 ) -> FittedName:
     """``name`` fitted into ``width``, its lines centred vertically on ``xy[1]``."""
     fitted = fit_name(name, width, strong)
-    font = fitted.font
-    x, y = xy
-    if len(fitted.lines) == 1:
-        draw.text((x, y), fitted.lines[0], fill=fill, font=font, anchor="lm")
-        return fitted
-    step = fitted.size + 2
-    draw.text((x, y - step // 2), fitted.lines[0], fill=fill, font=font, anchor="lm")
-    draw.text((x, y + step // 2 + 1), fitted.lines[1], fill=fill, font=font, anchor="lm")
+    for at, line in _name_lines(fitted, xy):
+        draw.text(at, line, fill=fill, font=fitted.font, anchor="lm")
     return fitted
 
 
@@ -170,14 +173,8 @@ def stamp_name(
     every result, with the same names, and a name stamped from its mask costs a tenth of
     drawing it again."""
     fitted = fit_name(name, width, strong)
-    x, y = xy
-    size, heavy = fitted.size, fitted.strong
-    if len(fitted.lines) == 1:
-        stamp(im, (x, y), fitted.lines[0], fill, strong=heavy, size=size, anchor="lm")
-        return fitted
-    step = fitted.size + 2
-    stamp(im, (x, y - step // 2), fitted.lines[0], fill, strong=heavy, size=size, anchor="lm")
-    stamp(im, (x, y + step // 2 + 1), fitted.lines[1], fill, strong=heavy, size=size, anchor="lm")
+    for at, line in _name_lines(fitted, xy):
+        stamp(im, at, line, fill, strong=fitted.strong, size=fitted.size, anchor="lm")
     return fitted
 
 

@@ -60,70 +60,49 @@ async def _press(interaction: discord.Interaction[Any], custom_id: str) -> None:
     await interaction.client.on_press(interaction, custom_id)
 
 
-class GameComponent(discord.ui.DynamicItem[Wrapped], template=GAME_ID_RE):
-    """A button or the select menu of a game message: ``bg:<game>:<version>:<action>[:arg]``."""
+def _dynamic(name: str, template: str, doc: str) -> type[discord.ui.DynamicItem[Wrapped]]:
+    """A dynamic item class for the ids matching ``template``: rebuilt from the message as it
+    is, its press handed to the client. They differ only by their template."""
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: Wrapped, match: Match[str], /
-    ) -> GameComponent:
-        return cls(item)
+    class Pressed(discord.ui.DynamicItem[Wrapped], template=template):
+        @classmethod
+        async def from_custom_id(
+            cls, interaction: discord.Interaction[Any], item: Wrapped, match: Match[str], /
+        ) -> Pressed:
+            return cls(item)
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _press(interaction, self.custom_id)
+        async def callback(self, interaction: discord.Interaction[Any]) -> None:
+            await _press(interaction, self.custom_id)
 
-
-class ChallengeComponent(discord.ui.DynamicItem[Wrapped], template=CHALLENGE_ID_RE):
-    """Accept / Decline / Cancel on a challenge: ``ch:<challenge>:<action>``."""
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: Wrapped, match: Match[str], /
-    ) -> ChallengeComponent:
-        return cls(item)
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _press(interaction, self.custom_id)
+    Pressed.__name__ = Pressed.__qualname__ = name
+    Pressed.__doc__ = doc
+    return Pressed
 
 
-class PuzzleComponent(discord.ui.DynamicItem[Wrapped], template=PUZZLE_ID_RE):
-    """An answer to a puzzle or a position of the day: ``pz:<puzzle>:<choice>``,
-    ``pd:<post>:<choice>``."""
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: Wrapped, match: Match[str], /
-    ) -> PuzzleComponent:
-        return cls(item)
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _press(interaction, self.custom_id)
-
-
-class TournamentComponent(discord.ui.DynamicItem[Wrapped], template=TOURNAMENT_ID_RE):
-    """Join / Leave / Start / Standings on a tournament: ``tn:<tournament>:<action>``."""
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: Wrapped, match: Match[str], /
-    ) -> TournamentComponent:
-        return cls(item)
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _press(interaction, self.custom_id)
-
-
-class PageComponent(discord.ui.DynamicItem[Wrapped], template=PAGE_ID_RE):
-    """Previous / Next under ``/games``: ``gl:<page>``."""
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: Wrapped, match: Match[str], /
-    ) -> PageComponent:
-        return cls(item)
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _press(interaction, self.custom_id)
+GameComponent = _dynamic(
+    "GameComponent",
+    GAME_ID_RE,
+    "A button or the select menu of a game message: ``bg:<game>:<version>:<action>[:arg]``.",
+)
+ChallengeComponent = _dynamic(
+    "ChallengeComponent",
+    CHALLENGE_ID_RE,
+    "Accept / Decline / Cancel on a challenge: ``ch:<challenge>:<action>``.",
+)
+PuzzleComponent = _dynamic(
+    "PuzzleComponent",
+    PUZZLE_ID_RE,
+    "An answer to a puzzle or a position of the day: ``pz:<puzzle>:<choice>``, "
+    "``pd:<post>:<choice>``.",
+)
+TournamentComponent = _dynamic(
+    "TournamentComponent",
+    TOURNAMENT_ID_RE,
+    "Join / Leave / Start / Standings on a tournament: ``tn:<tournament>:<action>``.",
+)
+PageComponent = _dynamic(
+    "PageComponent", PAGE_ID_RE, "Previous / Next under ``/games``: ``gl:<page>``."
+)
 
 
 def _item(component: Component, row: int) -> discord.ui.Item[Any]:

@@ -17,6 +17,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from bot import heavy
+from bot.drawers import DRAWERS
 from bot.i18n import number, t
 from bot.service.deps import Deps, answers
 from bot.service.model import Seat, Table, UiState, high_first
@@ -33,7 +34,7 @@ from db.models import Game as GameRow
 from db.models import GameEvent, GameStatus
 from engine import Game, Phase, Play, write_mat
 from engine.analysis import Review, cube_hint, hint, review_match
-from render import BoardView, render_board
+from render import BoardView
 from render.analysis import mistake_card, review_chart
 
 __all__ = ["REVIEW_PLIES", "Analysis"]
@@ -269,7 +270,7 @@ def _best_drawn(table: Table, seat: int, lang: str, best: Play, prefs: Prefs) ->
         lang=lang,
     )
     try:
-        return render_board(after, view=view)
+        return DRAWERS.draw(after, view)  # off the GIL of the presses, like every board
     except ValueError:
         log.exception("drawing the hint failed")
         return None

@@ -8,13 +8,14 @@ import logging
 import random
 from typing import Any
 
+from bot.drawers import DRAWERS
 from bot.i18n import number, t
 from bot.service.customid import PuzzleAction
 from bot.service.replies import Button, Choice, Component, Select
 from db.models import Puzzle
 from engine import Move, Play, Position
 from engine.context import MatchContext
-from render import BoardView, render_board
+from render import BoardView
 
 __all__ = [
     "answer_lines",
@@ -181,7 +182,7 @@ def _names(lang: str, *, taker: bool) -> tuple[str, str]:
 
 def _draw(position: Position, view: BoardView) -> bytes | None:
     try:
-        return render_board(position, view=view)
+        return DRAWERS.draw(position, view)
     except ValueError:
         log.exception("drawing a puzzle failed")
         return None

@@ -181,7 +181,7 @@ def test_review_shows_the_mistakes_of_the_player_who_asks(
 def test_the_hint_is_drawn_in_the_players_theme(
     service: Service, script: deque[int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import bot.service.analysis as analysis
+    import bot.drawers
     from render import BoardView, render_board
 
     views: list[BoardView] = []
@@ -190,10 +190,11 @@ def test_the_hint_is_drawn_in_the_players_theme(
         views.append(view)
         return render_board(position, view=view)
 
-    monkeypatch.setattr(analysis, "render_board", spy)
+    monkeypatch.setattr(bot.drawers, "render_board", spy)
     service.settings_command(ALICE, DM, theme="redblack", mirrored=True)
     script.extend([3, 1])
     service.play(ALICE, DM, level="expert")
+    views.clear()  # the game's own board: every board is drawn through bot.drawers
     assert service.hint(ALICE, DM).image is not None
     (view,) = views
     assert view.theme == "redblack" and view.mirrored and view.colors == ("red", "black")
