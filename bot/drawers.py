@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import CancelledError, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from bot.heavy import release_free_memory, worker_processes
@@ -70,11 +70,23 @@ class Drawers:
         if pool is None:
             return render_board(position, view=view)
         try:
-            return pool.submit(_draw, position, view).result(timeout=PATIENCE)
-        except (BrokenProcessPool, TimeoutError):
-            log.warning("a drawing worker died or hung; drawing this picture here")
-            self._drop(pool)
+            future = pool.submit(_draw, position, view)
+        except BrokenProcessPool:
+            future = None
+        except RuntimeError:
+            # Another thread left this pool (a dead or stuck worker) since _get() handed it
+            # here: it takes no more work, but the picture is still owed.
             return render_board(position, view=view)
+        try:
+            if future is not None:
+                return future.result(timeout=PATIENCE)
+        except CancelledError:  # left by another thread while this one waited
+            return render_board(position, view=view)
+        except (BrokenProcessPool, TimeoutError):
+            pass
+        log.warning("a drawing worker died or hung; drawing this picture here")
+        self._drop(pool)
+        return render_board(position, view=view)
 
     def _drop(self, pool: ProcessPoolExecutor) -> None:
         """Leave a broken pool; a new one starts at the next picture, unless pools keep

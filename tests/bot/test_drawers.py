@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import signal
 from collections.abc import Iterator
+from concurrent.futures import Future
 
 import pytest
 
@@ -77,15 +78,32 @@ def test_a_dead_worker_costs_no_picture(drawers: Drawers) -> None:
     assert second not in (first, os.getpid())
 
 
+def test_a_pool_left_by_another_thread_costs_no_picture(
+    drawers: Drawers, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another press found the worker dead and left the pool between this press's _get() and
+    its submit (the pool refuses new work), or while this press waited (its job cancelled)."""
+    position, view = bar()
+    expected = render_board(position, view=view)
+    pool = drawers._get()
+    assert pool is not None
+    cancelled: Future[bytes] = Future()
+    cancelled.cancel()
+    monkeypatch.setattr(pool, "submit", lambda *_: cancelled)
+    assert drawers.draw(position, view) == expected
+    monkeypatch.undo()
+    pool.shutdown(wait=True)  # still the pool _get() hands out: as if left just now
+    assert drawers._get() is pool
+    assert drawers.draw(position, view) == expected
+
+
 def test_draw_processes_from_the_environment() -> None:
     assert Config.from_env({"DRAW_PROCESSES": "0"}).draw_processes == 0
     assert Config.from_env({"DRAW_PROCESSES": "3"}).draw_processes == 3
     assert Config.from_env({}).draw_processes == (1 if (os.cpu_count() or 1) >= 2 else 0)
 
 
-def test_a_stuck_worker_costs_no_picture(
-    drawers: Drawers, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_stuck_worker_costs_no_picture(drawers: Drawers, monkeypatch: pytest.MonkeyPatch) -> None:
     position, view = bar()
     expected = render_board(position, view=view)
     stuck = _worker_pid(drawers)
