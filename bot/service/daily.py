@@ -115,7 +115,9 @@ class Daily:
                 lines += _reveal(s, before, lang)
             lines.append(_question(puzzle, lang))
             rows = components(puzzle, post.id, lang, daily=True)
-            image = question_picture(puzzle, lang)
+        # Drawn once the claim is committed, so that the write lock is not held while the
+        # picture waits for the drawing worker.
+        image = question_picture(puzzle, lang)
         reply = Reply(text="\n".join(lines), image=image, image_name="daily.png", rows=rows)
         return DailyNotice(guild_id, channel_id, day, reply)
 

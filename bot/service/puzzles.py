@@ -117,11 +117,12 @@ class Puzzles:
                 xgid=puzzle.xgid,
             )
             rows = components(puzzle, puzzle.id, lang, daily=False)
-            image = question_picture(puzzle, lang)
             ids = (puzzle.position_id, puzzle.match_id)
+        # Drawn after the unit of work (rows stay readable: expire_on_commit=False), so that no
+        # transaction waits for the drawing worker.
         return Reply(
             text=text,
-            image=image,
+            image=question_picture(puzzle, lang),
             image_name="puzzle.png",
             rows=rows,
             ephemeral=True,
@@ -153,7 +154,9 @@ class Puzzles:
             lines.append(
                 self._rate(s, actor, puzzle, correct, lang) if first else t("puzzle.again", lang)
             )
-            image = best_picture(puzzle, lang)
+        # Drawn once the rating is committed: on SQLite the write lock is not held while the
+        # picture waits for the drawing worker.
+        image = best_picture(puzzle, lang)
         return Reply(
             text="\n".join(lines), image=image, image_name="puzzle-answer.png", ephemeral=True
         )

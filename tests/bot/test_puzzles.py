@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from sqlalchemy import delete, select
+from sqlalchemy import delete, event, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.service import Reply, Service
@@ -331,3 +331,39 @@ def test_the_sweep_reviews_finished_games_into_puzzles(
         assert len(s.scalars(select(Puzzle).where(Puzzle.source_game_id == game_id)).all()) == len(
             made
         )
+
+
+def test_puzzle_pictures_wait_for_no_transaction(
+    service: Service, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The question, the answer and the position of the day are drawn once their unit of work
+    has ended: on SQLite an open write transaction would hold the lock while the picture waits
+    for the drawing worker (up to its timeout when the worker hangs)."""
+    import bot.service.puzzleview as puzzleview
+    from tests.bot.test_daily import MANAGED, daily
+
+    engine = service.factory.kw["bind"]
+    open_now = [0]
+    seen: list[int] = []
+
+    def began(conn: object) -> None:
+        open_now[0] += 1
+
+    def ended(conn: object) -> None:
+        open_now[0] -= 1
+
+    class Drawer:
+        def draw(self, position: object, view: object) -> bytes:
+            seen.append(open_now[0])
+            return b"picture"
+
+    event.listen(engine, "begin", began)
+    event.listen(engine, "commit", ended)
+    event.listen(engine, "rollback", ended)
+    monkeypatch.setattr(puzzleview, "DRAWERS", Drawer())
+    question = service.puzzle(BOB, CHANNEL)
+    answer = _answer(service, BOB, question, 0)
+    service.daily(ALICE, MANAGED, hour=0, timezone="UTC")
+    post = daily(service.sweep())
+    assert question.image == answer.image == post[0].reply.image == b"picture"
+    assert seen == [0, 0, 0]
