@@ -6,8 +6,8 @@ from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select, update
-from sqlalchemy.orm import Session
+from sqlalchemy import event, select, update
+from sqlalchemy.orm import Session, SessionTransaction
 
 from db._dialect import insert_for
 from db.models import GuildMember, Player
@@ -86,6 +86,14 @@ def _kept(session: Session, player: Player) -> Player:
     kept: dict[int, Player] = session.info.setdefault(_KEPT, {})
     kept[player.id] = player
     return player
+
+
+@event.listens_for(Session, "after_transaction_end")
+def _forget(session: Session, transaction: SessionTransaction) -> None:
+    """The kept rows last one transaction: a session used for another one reads its players
+    again (:func:`read_players` would otherwise skip rows another process changed since)."""
+    if transaction.parent is None:
+        session.info.pop(_KEPT, None)
 
 
 def set_preferences(session: Session, player_id: int, **changes: Any) -> dict[str, Any]:

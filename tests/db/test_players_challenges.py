@@ -28,6 +28,25 @@ def test_a_player_is_created_once_and_renamed_later(factory: Factory) -> None:
     assert again.created_at == NOW and again.preferences == {"language": "fr"}
 
 
+def test_players_read_in_one_transaction_are_read_again_in_the_next(factory: Factory) -> None:
+    """A session kept across transactions does not serve the first one's rows: another
+    process may have changed them in between."""
+    with factory.begin() as s:
+        players.ensure_player(s, 7, "Alice", now=NOW)
+    with factory() as s:
+        with s.begin():
+            players.read_players(s, [7])
+            first = players.get_player(s, 7)
+            assert first is not None and first.display_name == "Alice"
+            del first
+        with factory.begin() as other:
+            players.ensure_player(other, 7, "Alice B.", now=later(600))
+        with s.begin():
+            players.read_players(s, [7])
+            again = players.get_player(s, 7)
+            assert again is not None and again.display_name == "Alice B."
+
+
 def test_preferences_merge_and_none_removes_a_key(factory: Factory) -> None:
     with factory.begin() as s:
         add_players(s, ALICE)
