@@ -18,8 +18,10 @@ from __future__ import annotations
 import logging
 import os
 import threading
+from collections.abc import Callable
 from concurrent.futures import CancelledError, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from typing import Any
 
 from bot.heavy import release_free_memory, worker_processes
 from engine import Position
@@ -66,27 +68,33 @@ class Drawers:
         """The PNG of ``position`` as ``view`` shows it (:func:`render.render_board`): in a worker
         when there are some, else here. Blocking; called from a press's thread. A drawing
         error (a view that contradicts the position) is raised here as if drawn here."""
+        return self.call(_draw, position, view)
+
+    def call(self, picture: Callable[..., bytes], *args: Any, **kwargs: Any) -> bytes:
+        """``picture(*args, **kwargs)``, a module-level function of :mod:`render` (so that a
+        worker can import it) that returns PNG bytes: run in a worker when there are some,
+        else here. Its errors are raised here, as if it had run here."""
         pool = self._get()
         if pool is None:
-            return render_board(position, view=view)
+            return picture(*args, **kwargs)
         try:
-            future = pool.submit(_draw, position, view)
+            future = pool.submit(picture, *args, **kwargs)
         except BrokenProcessPool:
             future = None
         except RuntimeError:
             # Another thread left this pool (a dead or stuck worker) since _get() handed it
             # here: it takes no more work, but the picture is still owed.
-            return render_board(position, view=view)
+            return picture(*args, **kwargs)
         try:
             if future is not None:
                 return future.result(timeout=PATIENCE)
         except CancelledError:  # left by another thread while this one waited
-            return render_board(position, view=view)
+            return picture(*args, **kwargs)
         except (BrokenProcessPool, TimeoutError):
             pass
         log.warning("a drawing worker died or hung; drawing this picture here")
         self._drop(pool)
-        return render_board(position, view=view)
+        return picture(*args, **kwargs)
 
     def _drop(self, pool: ProcessPoolExecutor) -> None:
         """Leave a broken pool; a new one starts at the next picture, unless pools keep

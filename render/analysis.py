@@ -17,17 +17,21 @@ b'\\x89PNG'
 >>> mistake = review.worst(0, 1)[0]
 >>> mistake_card(mistake, names=("Ann", "Bob"))[:4]
 b'\\x89PNG'
+>>> position, view = mistake_board(mistake, names=("Ann", "Bob"))
+>>> render_board(position, view=view) == mistake_card(mistake, names=("Ann", "Bob"))
+True
 """
 
 from __future__ import annotations
 
+from engine import Position
 from engine.analysis import Decision, Review
 from render.board import render_board
 from render.chart import chances_chart
 from render.labels import label
 from render.view import BoardView
 
-__all__ = ["card_caption", "mistake_card", "review_chart"]
+__all__ = ["card_caption", "mistake_board", "mistake_card", "review_chart"]
 
 
 def review_chart(
@@ -93,6 +97,20 @@ def mistake_card(
     :raises ValueError: for a play decision without a better play to draw (a roll that could not
         be played).
     """
+    position, view = mistake_board(decision, names=names, colors=colors, lang=lang, theme=theme)
+    return render_board(position, view=view)
+
+
+def mistake_board(
+    decision: Decision,
+    *,
+    names: tuple[str, str] = ("Player 1", "Player 2"),
+    colors: tuple[str, str] = ("white", "black"),
+    lang: str = "en",
+    theme: str = "classic",
+) -> tuple[Position, BoardView]:
+    """What :func:`mistake_card` draws: the position and its view, for a caller that draws
+    boards elsewhere (the bot's drawing workers). Same parameters and errors."""
     caption = card_caption(decision, names=names, lang=lang)
     on_roll = decision.on_roll
     pair = (0, 1) if on_roll == 0 else (1, 0)
@@ -117,7 +135,7 @@ def mistake_card(
             lang=lang,
             theme=theme,
         )
-        return render_board(after, view=view)
+        return after, view
     offered = decision.kind in ("double", "take", "drop")
     view = BoardView(
         viewpoint="mover" if decision.player == on_roll else "opponent",
@@ -130,7 +148,7 @@ def mistake_card(
         lang=lang,
         theme=theme,
     )
-    return render_board(before, view=view)
+    return before, view
 
 
 def card_caption(

@@ -35,7 +35,7 @@ from db.models import GameEvent, GameStatus
 from engine import Game, Phase, Play, write_mat
 from engine.analysis import Review, cube_hint, hint, review_match
 from render import BoardView
-from render.analysis import mistake_card, review_chart
+from render.analysis import mistake_board, review_chart
 
 __all__ = ["REVIEW_PLIES", "Analysis"]
 
@@ -301,7 +301,7 @@ def _review_reply(table: Table, review: Review, lang: str, asker: int | None = N
     attachments = _mistakes(review, human, names, lang, lines, table.game_id)
     chart = None
     with contextlib.suppress(ValueError):
-        chart = review_chart(review, names=names, player=human, lang=lang)
+        chart = DRAWERS.call(review_chart, review, names=names, player=human, lang=lang)
     return Reply(
         text="\n".join(lines),
         image=chart,
@@ -346,7 +346,7 @@ def _mistakes(
             )
         )
         try:
-            card = mistake_card(decision, names=names, colors=COLORS, lang=lang)
+            card = DRAWERS.draw(*mistake_board(decision, names=names, colors=COLORS, lang=lang))
         except ValueError:
             continue
         attachments.append(Attachment(f"game-{game_id}-mistake-{n}.png", card))

@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Sequence
 
+from bot.drawers import DRAWERS
 from bot.i18n import t
 from db.models import Game as GameRow
 from engine.analysis import Review
@@ -53,5 +54,5 @@ def pr_trend(rows: Sequence[GameRow], player_id: int, lang: str) -> tuple[str | 
     chart = None
     if len(counted) >= 2:
         values = [r.value for r in counted if r.value is not None]
-        chart = line_chart(values, title=t("pr.chart_title", lang), baseline=5.0)
+        chart = DRAWERS.call(line_chart, values, title=t("pr.chart_title", lang), baseline=5.0)
     return text, chart

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Literal
 
+from bot.drawers import DRAWERS
 from bot.tournaments.formats import PlayerId
 from bot.tournaments.knockout import (
     Bracket,
@@ -68,7 +69,8 @@ def bracket_picture(
         tuple(_game(m, names, seed_of, scores or {}) for m in r) for r in every[from_round:]
     )
     winner = champion(bracket, winners)
-    return render_bracket(
+    return DRAWERS.call(
+        render_bracket,
         BracketPicture(
             rounds,
             title=title,
@@ -76,7 +78,7 @@ def bracket_picture(
             champion=None if winner is None else names.get(winner, str(winner)),
             lang=lang,
             first_round=from_round,
-        )
+        ),
     )
 
 
@@ -149,8 +151,9 @@ def standings_picture(
         for s in standings[start:stop]
     )
     total = len(standings) if stop - start < len(standings) else None
-    return render_standings(
-        StandingsTable(table_format, drawn, title=title, subtitle=subtitle, lang=lang, total=total)
+    return DRAWERS.call(
+        render_standings,
+        StandingsTable(table_format, drawn, title=title, subtitle=subtitle, lang=lang, total=total),
     )
 
 

@@ -15,6 +15,7 @@ import bot.drawers
 from bot.config import Config
 from bot.drawers import Drawers, _ready
 from render import BoardView, render_board
+from render.chart import line_chart
 from render.samples import bar
 
 HANG = 600  # seconds: a guard against a hung worker only, however busy the machine
@@ -47,6 +48,15 @@ def test_a_worker_draws_the_same_picture(
     monkeypatch.setattr(bot.drawers, "render_board", _refuse)
     assert drawers.draw(position, view) == expected
     assert _worker_pid(drawers) != os.getpid()
+
+
+def test_any_picture_runs_in_a_worker_and_its_errors_reach_the_caller(drawers: Drawers) -> None:
+    """Charts and tournament tables go to the workers too (Drawers.call), as boards do."""
+    values = [1500.0, 1512.5, 1490.0, 1530.0]
+    assert drawers.call(line_chart, values, title="Rating") == line_chart(values, title="Rating")
+    assert drawers.call(os.getpid) not in (os.getpid(), None)  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        drawers.call(line_chart, [], title="nothing to draw")
 
 
 def test_without_workers_the_thread_draws(monkeypatch: pytest.MonkeyPatch) -> None:

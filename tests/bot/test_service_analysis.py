@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import deque
+from typing import Any
 
 import pytest
 from sqlalchemy.orm import Session, sessionmaker
@@ -198,3 +199,26 @@ def test_the_hint_is_drawn_in_the_players_theme(
     assert service.hint(ALICE, DM).image is not None
     (view,) = views
     assert view.theme == "redblack" and view.mirrored and view.colors == ("red", "black")
+
+
+def test_a_reviews_pictures_are_drawn_by_the_drawing_workers(
+    service: Service, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The chances chart and the mistake cards go where game boards go (bot.drawers): in the
+    bot, to worker processes, so that four reviews at once do not hold the event loop's GIL."""
+    import bot.drawers
+
+    drawn: list[bytes] = []
+    real = bot.drawers.Drawers.call
+
+    def spy(self: bot.drawers.Drawers, picture: Any, *args: Any, **kwargs: Any) -> bytes:
+        png = real(self, picture, *args, **kwargs)
+        drawn.append(png)
+        return png
+
+    start = service.play(ALICE, DM, level="beginner")
+    play_out(service, ALICE, DM, start)
+    monkeypatch.setattr(bot.drawers.Drawers, "call", spy)
+    review = service.review(ALICE, DM)
+    assert review.image is not None and review.attachments, review.text
+    assert {review.image, *(a.data for a in review.attachments)} <= set(drawn)
