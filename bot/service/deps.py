@@ -107,6 +107,8 @@ def collect_posts() -> Iterator[list[Reply]]:
     token = _posts.set(box)
     try:
         yield box
+        for reply in box:  # the unit of work inside has ended: the pictures put off
+            reply.draw_later()
     finally:
         _posts.reset(token)
 
@@ -188,6 +190,7 @@ def answers(
         try:
             reply = method(self, actor, *args, **kwargs)
             reply.followups.extend(posts)
+            reply.draw_later()  # the action's units of work have ended
             return reply
         except (Refusal, BackgammonError, GameMovedOn, GameNotFound, DatabaseUnavailable) as error:
             return Reply(

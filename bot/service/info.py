@@ -6,6 +6,7 @@ from typing import Literal
 
 from sqlalchemy.orm import Session
 
+from bot.drawers import DRAWERS
 from bot.i18n import number, t
 from bot.service.commands import COMMANDS, Surface, press_words, usage
 from bot.service.deps import Deps, answers, shared_lang
@@ -73,12 +74,12 @@ class Info:
             st = stats_repo.player_stats(s, target.id)
             history = stats_repo.rating_history(s, target.id, limit=200)
             recent = stats_repo.game_history(s, target.id, limit=TREND_GAMES)
-            pr_text, pr_chart = pr_trend(recent, target.id, lang)
             server_rank = (
                 stats_repo.player_rank(s, target.id, guild_id=where.guild_id)
                 if where.guild_id
                 else None
             )
+        pr_text, pr_chart = pr_trend(recent, target.id, lang)  # its chart: no transaction open
         lines = _stats_lines(st, target.name, server_rank, lang)
         if pr_text:
             lines.append(pr_text)
@@ -86,7 +87,8 @@ class Info:
         if history:
             chronological = sorted(history, key=lambda h: h.id)
             values = [chronological[0].rating_before] + [h.rating_after for h in chronological]
-            image = line_chart(
+            image = DRAWERS.call(
+                line_chart,
                 values,
                 title=t("stats.chart_title", lang, name=target.name),
                 baseline=1500.0,

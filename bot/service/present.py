@@ -163,8 +163,10 @@ def board_reply(
     theme: str = DEFAULT_THEME,
     edit: bool = False,
     with_image: bool = True,
+    later: bool = False,
 ) -> Reply:
-    """The game message for everyone in the channel, in ``lang``."""
+    """The game message for everyone in the channel, in ``lang``; ``later``: its pictures
+    drawn once the action has committed (:attr:`Reply.later`)."""
     viewer = viewer_seat(table, acting)
     shots = Shots(table, viewer, lang, notes.plays, mirrored=mirrored, theme=theme)
     view = board_view(
@@ -173,10 +175,12 @@ def board_reply(
     game = table.game
     mentions, ping = _turn_ping(table, acting, lang)
     position = board_position(table)
-    return Reply(
+
+    def pictures(reply: Reply) -> None:
+        reply.image, reply.attachments = _picture(position, view), shots.pictures()
+
+    reply = Reply(
         text=_message_text(table, lang, notes, ui),
-        image=_picture(position, view) if with_image else None,
-        attachments=shots.pictures() if with_image else [],
         rows=components(table, lang, ui),
         edit=edit,
         ping=ping,
@@ -188,6 +192,11 @@ def board_reply(
         # The same view as the picture (the die chosen...), drawn as the terminal draws it.
         board_text=text_board(position, view=replace(view, mirrored=False, caption=())),
     )
+    if with_image and later:
+        reply.later = pictures
+    elif with_image:
+        pictures(reply)
+    return reply
 
 
 def _message_text(table: Table, lang: str, notes: Notes, ui: UiState) -> str:

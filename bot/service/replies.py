@@ -7,6 +7,7 @@ button labels. Nothing here knows Discord.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal
@@ -129,6 +130,10 @@ class Reply:
     :param event: a tournament's Discord scheduled event to publish or to move on.
     :param board_text: the board drawn, as monospace text from the same view as the picture
         (the die chosen, the dice left), for the terminal; None when the reply has no board.
+    :param later: draws the pictures of a reply made inside a write transaction, once the
+        action has committed (:meth:`draw_later`), so that the database's write lock is not
+        held while a picture is drawn (a tournament's standings and next boards, posted from
+        the hook of the game that ended).
     """
 
     text: str
@@ -149,6 +154,16 @@ class Reply:
     channel_id: int | None = None
     event: TournamentEvent | None = None
     board_text: str | None = None
+    later: Callable[[Reply], None] | None = field(default=None, repr=False, compare=False)
+
+    def draw_later(self) -> None:
+        """Draw the pictures put off until the action committed (:attr:`later`), and those of
+        the follow-ups."""
+        if self.later is not None:
+            later, self.later = self.later, None
+            later(self)
+        for followup in self.followups:
+            followup.draw_later()
 
     @property
     def buttons(self) -> list[Button]:

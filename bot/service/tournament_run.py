@@ -140,7 +140,7 @@ class Runner:
             "tournament.match_intro", name=tour.name, mention0=f"<@{p0}>", mention1=f"<@{p1}>"
         )
         row = self.new.start(s, table, new, notes, prefs_of(s, table), tour.lang)
-        reply = board_reply(table, tour.lang, notes)
+        reply = board_reply(table, tour.lang, notes, later=True)  # drawn once committed
         reply.mentions = (p0, p1)
         if channel is not None:
             reply.thread = _thread_plan(s, tour, row.id, rnd, ((p0, names[0]), (p1, names[1])))

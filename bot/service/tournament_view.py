@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import cast
 
 from bot.i18n import t
@@ -122,30 +123,42 @@ def _marked_names(names: Mapping[int, str], state: State, lang: str) -> dict[int
 
 
 def standings_reply(state: State, lang: str, viewer: int | None = None) -> Reply:
-    """The standings: a bracket picture for a knockout, a table picture for the others."""
+    """The standings: a bracket picture for a knockout, a table picture for the others. The
+    picture is drawn once the action has committed (:attr:`Reply.later`): standings are posted
+    from inside the write transaction of the game or sweep that moved the tournament on."""
     tour = state.tournament
     title = tour.name
     subtitle = f"{format_name(tour, lang)} · {rules_summary(state, lang)}"
     names = _marked_names(state.names, state, lang)
     if tour.format == Format.KNOCKOUT:
-        scores = _scores(state)
-        image = bracket_picture(
+        draw = partial(
+            bracket_picture,
             bracket(state),
             winners(state),
             names,
-            scores=scores,
+            scores=_scores(state),
             title=title,
             subtitle=subtitle,
             lang=lang,
         )
     else:
-        rows = standings(state)
         kind = cast(TableFormat, tour.format)  # not a knockout: a table format
-        image = standings_picture(
-            kind, rows, names, viewer=viewer, title=title, subtitle=subtitle, lang=lang
+        draw = partial(
+            standings_picture,
+            kind,
+            standings(state),
+            names,
+            viewer=viewer,
+            title=title,
+            subtitle=subtitle,
+            lang=lang,
         )
+
+    def picture(reply: Reply) -> None:
+        reply.image = draw()
+
     text = t("tournament.standings", lang, name=tour.name, played=_played(state))
-    return Reply(text=text, image=image, image_name="standings.png")
+    return Reply(text=text, image_name="standings.png", later=picture)
 
 
 def rules_summary(state: State, lang: str) -> str:

@@ -12,9 +12,10 @@ from collections import Counter
 from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import event, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.service import Actor, Reply, Service, Where
@@ -490,3 +491,43 @@ def test_two_creations_racing_open_one_tournament(
     )
     with db_factory() as s:
         assert len(repo.guild_tournaments(s, HERE.guild_id)) == 1
+
+
+def test_standings_and_next_boards_are_drawn_once_the_result_is_committed(
+    db_factory: sessionmaker[Session], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A match's end posts the standings and pairs the next match from inside the game's write
+    transaction; their pictures are drawn after it commits (on SQLite, drawing inside would
+    hold the write lock of every other game while the drawing worker works)."""
+    import bot.drawers
+
+    engine = db_factory.kw["bind"]
+    open_now = [0]
+    seen: list[int] = []
+    real = bot.drawers.Drawers.call
+
+    def spy(self: bot.drawers.Drawers, picture: Any, *args: Any, **kwargs: Any) -> bytes:
+        seen.append(open_now[0])
+        return real(self, picture, *args, **kwargs)
+
+    def began(conn: object) -> None:
+        open_now[0] += 1
+
+    def ended(conn: object) -> None:
+        open_now[0] -= 1
+
+    players = people(4)
+    service = Service(db_factory, clock=Clock())
+    tid, _ = open_tournament(service, players, format="knockout")
+    by_id = {p.id: p for p in players}
+    event.listen(engine, "begin", began)
+    event.listen(engine, "commit", ended)
+    event.listen(engine, "rollback", ended)
+    monkeypatch.setattr(bot.drawers.Drawers, "call", spy)
+    first, second = playing(db_factory, tid)
+    posted = resign_one(service, by_id, HERE, first, 1).followups
+    posted += resign_one(service, by_id, HERE, second, 1).followups
+    assert [f.image_name for f in posted].count("standings.png") == 2
+    assert any(f.game_id not in (None, first[0], second[0]) for f in posted)  # the final
+    assert all(f.image for f in posted if f.image_name in ("standings.png", "board.png"))
+    assert seen and set(seen) == {0}, seen
