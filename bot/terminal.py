@@ -383,9 +383,10 @@ class Terminal:
         )
 
     def _no_button(self, label: str) -> Reply:
-        labels = (self._translated.get(x, {}).get(self.lang, x) for x in self._labels)
-        buttons = ", ".join(labels) or "-"
-        text = t("terminal.no_button", self.lang, label=label, buttons=buttons)
+        labels = [self._translated.get(x, {}).get(self.lang, x) for x in self._labels]
+        if not labels:
+            return Reply(text=t("terminal.no_button_none", self.lang, label=label), ephemeral=True)
+        text = t("terminal.no_button", self.lang, label=label, buttons=", ".join(labels))
         return Reply(text=text, ephemeral=True)
 
     # -- printing -------------------------------------------------------------------------------
@@ -576,10 +577,22 @@ def last_number(folder: Path) -> int:
     return max((int(m[1]) for m in numbers if m), default=0)
 
 
+# One pass: an escaped mark (bot.i18n.markdown.escape_name) is the mark itself, as Discord
+# shows it; bold and code marks go.
+_MARKDOWN = re.compile(r"\\([\\*_~`|\[\]<>#\-+.:])|\*\*|`")
+
+
 def _plain(text: str) -> str:
-    """Discord markdown made readable on a terminal."""
+    """Discord markdown made readable on a terminal: a name written ``**Bold** @everyone`` is
+    shown so, without the escapes that keep it plain on Discord.
+
+    >>> from bot.i18n.markdown import escape_name
+    >>> print(_plain("**Tournament**: `" + escape_name("Été **bold** @everyone") + "`"))
+    Tournament: Été **bold** @everyone
+    """
     text = re.sub(r"^-# ", "", text, flags=re.MULTILINE)
-    return text.replace("**", "").replace("`", "")
+    text = _MARKDOWN.sub(lambda m: m[1] or "", text)
+    return text.replace("@\u200b", "@")
 
 
 @dataclass

@@ -68,6 +68,15 @@ def step_problem(cells: Sequence[int], src: int, die: int) -> tuple[str, int] | 
     return None
 
 
+def _roll(dice: Dice) -> str:
+    """The roll as the game shows it, the higher die first (``3-2`` whichever fell first).
+
+    >>> _roll((2, 3)), _roll((6, 6))
+    ('3-2', '6-6')
+    """
+    return f"{max(dice)}-{min(dice)}"
+
+
 def why_illegal(text: str, written: Written, position: Position, dice: Dice) -> IllegalPlayError:
     """The reason why the written steps ``written`` (``(src, dst)`` pairs, ``BAR`` = 25,
     ``OFF`` = 0) are no legal play of ``dice`` in ``position`` (seen by the player on roll).
@@ -78,7 +87,7 @@ def why_illegal(text: str, written: Written, position: Position, dice: Dice) -> 
     "'8/6 6/off': bearing off from your 6-point takes at least 6, and 1-1 moves a checker 4 at most"
     """
     plays = legal_plays(position, dice)
-    roll = f"{dice[0]}-{dice[1]}"
+    roll = _roll(dice)
     if not plays:
         return IllegalPlayError(
             f"no legal play with {roll} in {position.position_id()}: the turn passes",
@@ -140,7 +149,7 @@ def _rule_broken(
     used = _dice_to_reach(position, dice).get(tuple(counts))
     if not used:
         return None
-    roll = f"{dice[0]}-{dice[1]}"
+    roll = _roll(dice)
     longest = max(len(p) for p in plays)
     fewest = min(used)
     if fewest < longest and dice[0] != dice[1]:

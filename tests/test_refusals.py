@@ -354,3 +354,12 @@ def test_refused_clicks_over_the_corpus_tell_the_truth() -> None:
                     elif code == "turn.enter_first":
                         assert b[25] > 0 and src != 25
     assert {"illegal.blocked", "illegal.not_home", "illegal.bear_off_higher"} <= set(seen), seen
+
+
+def test_the_roll_is_named_higher_die_first_as_the_game_shows_it() -> None:
+    """A new player rolled 3-2 and was told "impossible avec 2-3" (the dice as they fell)."""
+    from engine.position import Position
+    from engine.refusals import why_illegal
+
+    error = why_illegal("24/18 13/10", [(24, 18), (13, 10)], Position.initial(), (2, 3))
+    assert "3-2 cannot make" in str(error) and error.params["dice"] == "3-2"

@@ -134,8 +134,8 @@ def _point(p: Pressed) -> UiState:
 
 
 def _undo(p: Pressed) -> UiState:
-    p.game.undo()
-    return UiState()
+    taken_back = p.game.undo()
+    return UiState(die=taken_back.die)  # the die it used is the one picked again
 
 
 def _confirm(p: Pressed) -> UiState:

@@ -173,13 +173,14 @@ class Analysis:
             number = row.id
         names = (table.seats[0].name, table.seats[1].name)
         game = table.game
+        xgid = xgid_of(game.position_id(), game.match_id())
         text = t(
-            "export.done",
+            "export.done" if xgid != "-" else "export.done_final",  # no XGID once it is over
             lang,
             id=number,
             position_id=game.position_id(),
             match_id=game.match_id(),
-            xgid=xgid_of(game.position_id(), game.match_id()),
+            xgid=xgid,
         )
         ids = _id_log(number, names, events)
         mat = write_mat(table.match, names).encode("utf-8")
@@ -334,14 +335,15 @@ def _mistakes(
     """The three worst mistakes of ``human``: a line each in ``lines``, and their cards."""
     attachments: list[Attachment] = []
     for n, decision in enumerate(review.worst(human, 3), start=1):
+        move = decision.kind == "move"
         lines.append(
             t(
-                "review.mistake",
+                "review.mistake" if move else "review.mistake_cube",
                 lang,
                 n=n,
                 name=names[decision.player],
-                played=_decision_text(decision.kind, decision.played, lang),
-                best=_decision_text(decision.kind, decision.best, lang),
+                played=_decision_text(decision.kind, decision.played, lang, "review.cube_did"),
+                best=_decision_text(decision.kind, decision.best, lang, "review.cube_do"),
                 error=round(1000 * decision.error),
             )
         )
@@ -353,11 +355,12 @@ def _mistakes(
     return attachments
 
 
-def _decision_text(kind: str, what: str, lang: str) -> str:
-    """A play stays in notation; a cube action ("no double", "take"...) is a word to translate."""
+def _decision_text(kind: str, what: str, lang: str, cube: str) -> str:
+    """A play stays in notation; a cube action ("no double", "take"...) is said by ``cube``'s
+    words ("doubled", "not double")."""
     if kind == "move":
         return what or t("review.no_move", lang)
-    return t(f"cube.{what}", lang)
+    return t(f"{cube}.{what}", lang)
 
 
 def _rate(value: float | None, none: str, lang: str) -> str:

@@ -46,11 +46,22 @@ def parse_command(command: Command, rest: str, lang: str) -> dict[str, Any]:
         raw = given.get(option.name)
         if raw is None or not raw.strip():
             if option.required:
-                raise Refusal("terminal.usage", usage=usage(command, lang))
+                raise _missing(command, option, lang)
             values[option.keyword] = option.default
         else:
             values[option.keyword] = option_value(command, option, raw.strip(), lang)
     return values
+
+
+def _missing(command: Command, option: Option, lang: str) -> Refusal:
+    """A required option left out: its name (and its values, when it has a few), and the
+    command as typed."""
+    missing = option_name(command, option, lang).upper()
+    if option.choices:
+        missing += f" ({', '.join(t(label.key, lang) for label in option.choices)})"
+    optional = any(not o.required for o in command.options)
+    key = "terminal.usage" if optional else "terminal.usage_plain"
+    return Refusal(key, missing=missing, usage=usage(command, lang))
 
 
 def _given(command: Command, rest: str, lang: str) -> dict[str, str]:
@@ -155,10 +166,12 @@ def _choice(option: Option, name: str, raw: str, lang: str) -> object:
 
 def _spellings(label: Label) -> set[str]:
     """The value, its words and its label in every language, also without the label's
-    parenthesis (``tout le monde`` for « tout le monde (général) »)."""
+    parenthesis or by it alone (``tout le monde`` or ``général`` for « tout le monde
+    (général) »)."""
     labels = {t(label.key, code) for code in LANGUAGES}
     bare = {text.split(" (")[0] for text in labels}
-    return {str(label.value), *label.words} | labels | bare
+    inside = {text.split(" (", 1)[1].rstrip(")") for text in labels if " (" in text}
+    return {str(label.value), *label.words} | labels | bare | inside
 
 
 def _norm(text: str) -> str:

@@ -105,6 +105,7 @@ def test_a_money_game_has_one_french_name() -> None:
     ("lang", "typed", "value"),
     [
         ("fr", "tout le monde", "global"),
+        ("fr", "général", "global"),  # the parenthesis alone, as a new player typed it
         ("fr", "ce serveur", "server"),
         ("en", "everyone", "global"),
     ],
@@ -130,3 +131,11 @@ def test_no_two_choices_of_an_option_share_a_spelling() -> None:
             for label in option.choices:
                 for word in {_norm(w) for w in _spellings(label)}:
                     assert seen.setdefault(word, label.value) == label.value, (command.name, word)
+
+
+def test_a_one_point_match_is_singular_everywhere() -> None:
+    from bot.i18n import t
+
+    assert t("games.score_match", "fr", length=1, a=0, b=0) == "match en 1 point, 0–0"
+    assert t("games.score_match", "fr", length=3, a=1, b=2) == "match en 3 points, 1–2"
+    assert t("tournament.rules.length", "en", points=3) == "3-point matches"

@@ -86,13 +86,16 @@ def test_review_and_export_take_the_same_game(service: Service, script: deque[in
     first = service.play(ALICE, DM, level="beginner", points=1)
     play_out(service, ALICE, DM, first)
     assert f"Review of game #{first.game_id}" in service.review(ALICE, DM).text
-    assert f"Game #{first.game_id} as a .mat" in service.export(ALICE, DM).text
+    over = service.export(ALICE, DM).text
+    assert f"Game #{first.game_id} as a .mat" in over
+    assert "At the end: Position ID" in over and not over.endswith("· `-`")  # no XGID: over
     script.extend([3, 1])
     second = service.play(ALICE, DM, level="beginner")
     review = service.review(ALICE, DM)
     assert f"Review of game #{second.game_id}" in review.text
     assert "still in progress" in review.text.splitlines()[0]
-    assert f"Game #{second.game_id} as a .mat" in service.export(ALICE, DM).text
+    going = service.export(ALICE, DM).text
+    assert f"Game #{second.game_id} as a .mat" in going and "`XGID=" in going
     # Elsewhere (no game in progress in that channel) both fall back to the finished game.
     assert f"Review of game #{first.game_id}" in service.review(ALICE, CHANNEL).text
     assert f"Game #{first.game_id} as a .mat" in service.export(ALICE, CHANNEL).text
@@ -222,3 +225,42 @@ def test_a_reviews_pictures_are_drawn_by_the_drawing_workers(
     review = service.review(ALICE, DM)
     assert review.image is not None and review.attachments, review.text
     assert {review.image, *(a.data for a in review.attachments)} <= set(drawn)
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [
+        ("en", "Mistake 1 (Bob): doubled, when the right action was not to double (−70 millipoints)"),
+        ("fr", "Erreur 1 (Bob) : a doublé ; il fallait ne pas doubler (−70 millipoints)"),
+    ],
+)
+def test_a_cube_mistake_reads_as_a_sentence(lang: str, expected: str) -> None:
+    """Not "played double, better no double", as a new player read it."""
+    from bot.service.analysis import _mistakes
+    from engine.analysis import Decision
+    from engine.context import MatchContext
+
+    cube = Decision(
+        game=0,
+        move=11,
+        player=1,
+        kind="double",
+        position_id="4HPwATDgc/ABMA",
+        match_id="cAkAAAAAAAAA",
+        context=MatchContext(),
+        dice=None,
+        played="double",
+        best="no double",
+        equity=-0.1,
+        best_equity=-0.03,
+        unforced=True,
+    )
+
+    class OneMistake:
+        def worst(self, player: int, count: int) -> list[Decision]:
+            return [cube]
+
+    lines: list[str] = []
+    cards = _mistakes(OneMistake(), 1, ("Ann", "Bob"), lang, lines, 7)  # type: ignore[arg-type]
+    assert lines == [expected]
+    assert [c.name for c in cards] == ["game-7-mistake-1.png"]

@@ -61,6 +61,16 @@ def test_click_by_click_turn_with_undo_and_confirm(service: Service, script: deq
     assert labels(reply)[:2] == ["Roll", "Double"]
 
 
+def test_undo_keeps_the_die_the_player_had_picked(service: Service, script: deque[int]) -> None:
+    script.extend([6, 1])  # opening 6-1 for Alice: the 6 is picked at first
+    reply = service.play(ALICE, DM, level="beginner")
+    reply = press(service, ALICE, reply, "Die 1", DM)
+    assert "Die 6" in labels(reply)  # the 1 picked: a button switches back to the 6
+    reply = press(service, ALICE, reply, "8", DM)  # 8/7 with the 1
+    reply = press(service, ALICE, reply, "Undo", DM)
+    assert "Die 6" in labels(reply) and "Die 1" not in labels(reply), labels(reply)
+
+
 def test_whole_play_from_the_select_menu(service: Service, script: deque[int]) -> None:
     script.extend([3, 1, 5, 2])
     reply = service.play(ALICE, DM, level="beginner")

@@ -196,7 +196,7 @@ def test_bad_input_gets_a_clear_message(service: Service) -> None:
     replies = [json.loads(line) for line in out.getvalue().splitlines()]
     assert all(r["ephemeral"] for r in replies)
     assert "Unknown command /fly" in replies[0]["text"]
-    assert "No button" in replies[1]["text"]
+    assert "the latest message has no buttons" in replies[1]["text"]
     assert "no game in this channel" in replies[2]["text"]
     assert "not a valid level" in replies[3]["text"] and "world class" in replies[3]["text"]
     assert "points takes a whole number, not “abc”" in replies[4]["text"]

@@ -48,7 +48,7 @@ def blocks(term: Terminal, *lines: str) -> list[str]:
         ("/settings theme:plaid", "“plaid” is not a valid theme"),
         ("/play cube:maybe", "cube takes yes or no"),
         ("/play level:godlike", "“godlike” is not a valid level"),
-        ("/play points:five", "points takes a whole number"),
+        ("/play points:five", "The option points takes a whole number"),
         ("/play speed:fast", "/play has no option “speed”"),
         ("/challenge Ben rated:perhaps", "rated takes yes or no"),
         ("/board now", "/board takes no options"),
@@ -76,6 +76,26 @@ def test_the_refusal_lists_what_is_accepted_in_french(service: Service) -> None:
     assert "n’a pas d’option « couleur »" in str(option["text"])
     assert "miroir:" in str(option["text"]) and "thème:" in str(option["text"])
     assert "débutant" in str(level["text"]) and "classe mondiale" in str(level["text"])
+
+
+@pytest.mark.parametrize(
+    ("lang", "line", "expected"),
+    [
+        ("en", "/as", "NAME is missing. Write /as NAME."),
+        ("fr", "/as", "Il manque NOM. Tapez /as NOM."),
+        ("en", "/tournament", "ACTION (create, join, leave, start,"),
+        ("fr", "/tournoi", "Il manque ACTION (créer, participer,"),
+        ("en", "hello", "no buttons, and “hello” is not a command"),
+        ("fr", "bonjour", "tapez /aide pour la liste"),
+    ],
+)
+def test_a_newcomer_is_told_what_is_missing(
+    service: Service, lang: str, line: str, expected: str
+) -> None:
+    """The missing word by name (not "options as name:value" for a command without options),
+    and free text pointed to the commands rather than to an empty list of buttons."""
+    (reply,) = replies(session(service, lang), line)
+    assert reply["ephemeral"] and expected in str(reply["text"]), reply["text"]
 
 
 def test_yes_and_no_in_either_language(service: Service) -> None:
@@ -303,3 +323,13 @@ def test_a_language_setting_switches_the_game_in_progress(
     assert "Boutons : " in board and "[Dé 5]" in board and "a fait 6-5" in board
     (picked,) = blocks(term, "5")  # the keys follow the new language's buttons too
     assert "pour jouer le 5" in picked
+
+
+def test_a_name_reads_as_typed_in_the_terminal(service: Service) -> None:
+    """Discord's escapes (backslashes, a zero-width space after @) keep a name plain there;
+    the terminal shows the name as its author typed it."""
+    term = session(service, json_mode=False)
+    name = "Été 🎲 **bold** @everyone"
+    created, listed = blocks(term, f"/tournament create name:{name}", "/tournament list")
+    assert name in created and name in listed, (created, listed)
+    assert "\\" not in created + listed and "\u200b" not in created + listed
