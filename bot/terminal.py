@@ -45,6 +45,7 @@ __all__ = ["Terminal", "user_id"]
 
 TERMINAL_CHANNEL = 1
 TERMINAL_GUILD = 1
+NAME_LENGTH = 32  # a Discord display name has at most this many characters
 ESCAPE = "\x1b"  # a line holding only Escape (without line editing, Esc then Enter sends it)
 
 
@@ -309,9 +310,13 @@ class Terminal:
     def _own(self, command: Command, values: dict[str, Any]) -> Reply:
         """The terminal's own commands: ``/as NAME`` (``/quit`` ends :meth:`run`)."""
         if command.name == "as":
-            self.user = str(values["name"])[:32]
+            typed = str(values["name"]).strip()
+            self.user = typed[:NAME_LENGTH]  # as long as a Discord name may be
             self._follow_language()
-            return Reply(text=t("terminal.as", self.lang, name=self.user), ephemeral=True)
+            text = t("terminal.as", self.lang, name=self.user)
+            if len(typed) > NAME_LENGTH:
+                text += " " + t("terminal.as_cut", self.lang, most=NAME_LENGTH)
+            return Reply(text=text, ephemeral=True)
         return Reply(text=t("terminal.quit", self.lang), ephemeral=True)
 
     def _press_label(self, label: str) -> Reply:

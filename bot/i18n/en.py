@@ -714,6 +714,7 @@ MESSAGES: dict[str, str] = {
     "terminal.usage": "{missing} is missing. Write {usage} (words in capitals are required; options in brackets may be added as name:value).",
     "terminal.usage_plain": "{missing} is missing. Write {usage}.",
     "terminal.as": "You are now {name}.",
+    "terminal.as_cut": "(A name has {most} characters at most, as on Discord.)",
     "terminal.quit": "Goodbye.",
     "terminal.unknown": "Unknown command {command}. Type /help.",
     "terminal.here": "(in this terminal)",

@@ -725,6 +725,7 @@ MESSAGES: dict[str, str] = {
     "terminal.usage": "Il manque {missing}. Tapez {usage} (les mots en capitales sont obligatoires ; les options entre crochets s’ajoutent sous la forme nom:valeur).",
     "terminal.usage_plain": "Il manque {missing}. Tapez {usage}.",
     "terminal.as": "Vous êtes maintenant {name}.",
+    "terminal.as_cut": "(Un nom a {most} caractères au plus, comme sur Discord.)",
     "terminal.quit": "Au revoir.",
     "terminal.unknown": "Commande inconnue : {command}. Tapez /aide.",
     "terminal.here": "(dans ce terminal)",

@@ -230,7 +230,10 @@ def test_a_reviews_pictures_are_drawn_by_the_drawing_workers(
 @pytest.mark.parametrize(
     ("lang", "expected"),
     [
-        ("en", "Mistake 1 (Bob): doubled, when the right action was not to double (−70 millipoints)"),
+        (
+            "en",
+            "Mistake 1 (Bob): doubled, when the right action was not to double (−70 millipoints)",
+        ),
         ("fr", "Erreur 1 (Bob) : a doublé ; il fallait ne pas doubler (−70 millipoints)"),
     ],
 )

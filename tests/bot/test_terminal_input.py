@@ -333,3 +333,11 @@ def test_a_name_reads_as_typed_in_the_terminal(service: Service) -> None:
     created, listed = blocks(term, f"/tournament create name:{name}", "/tournament list")
     assert name in created and name in listed, (created, listed)
     assert "\\" not in created + listed and "\u200b" not in created + listed
+
+
+def test_a_name_too_long_is_cut_and_said_so(service: Service) -> None:
+    (reply,) = replies(session(service), "/as " + "A" * 40)
+    cut = "(A name has 32 characters at most, as on Discord.)"
+    assert reply["text"] == f"You are now {'A' * 32}. {cut}"
+    (short,) = replies(session(service), "/as Bob")
+    assert short["text"] == "You are now Bob."
