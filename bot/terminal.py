@@ -140,6 +140,9 @@ class Terminal:
     _resumed: bool = False  # the game in progress is shown once, when the session starts
     _names: dict[int, str] = field(default_factory=dict)  # local ids, for <@id> mentions
     _puzzle_menu: str | None = None  # the latest message's menu of a checker puzzle's plays
+    # The game of the latest board shown: /move, /undo, /resign, /hint... act on it (one
+    # channel holds a casual game and a tournament's match; /board game:N switches).
+    _focus: int | None = None
 
     def __post_init__(self) -> None:
         self._asked_lang = self.lang
@@ -176,6 +179,7 @@ class Terminal:
             guild_id=TERMINAL_GUILD,
             guild_locale=self.lang,
             manager=self.is_owner,
+            focus=self._focus,
         )
 
     # -- the loop -----------------------------------------------------------------------------
@@ -398,6 +402,8 @@ class Terminal:
 
     def show(self, reply: Reply) -> None:
         """Print one reply and remember its buttons (the latest message's are the live ones)."""
+        if reply.game_id is not None and reply.position_id and not reply.ephemeral:
+            self._focus = reply.game_id
         if reply.rows:
             self._buttons = {}
             self._selects = {}

@@ -206,6 +206,8 @@ MESSAGES: dict[str, str] = {
     "error.game_here": "Vous avez déjà une partie dans ce salon : terminez-la (ou abandonnez) "
     "d’abord. /plateau l’affiche.",
     "error.opponent_busy": "{name} joue déjà une partie dans ce salon.",
+    "error.board_not_yours": "Vous ne jouez pas la partie n° {id} : `/regarder partie:{id}` montre son plateau.",
+    "error.board_over": "La partie n° {id} est terminée : `/analyse partie:{id}` la passe en revue.",
     "error.no_game_here": "Vous n’avez pas de partie dans ce salon. Lancez-en une avec /jouer ou "
     "/défi.",
     "error.challenge_self": "Vous ne pouvez pas vous défier vous-même. Essayez /jouer contre "
@@ -405,6 +407,8 @@ MESSAGES: dict[str, str] = {
     "games.header": "**Vos parties et défis** ({count}) · page {page}/{pages}",
     "games.game": "**n° {id}** contre **{opponent}** · {score}\n{whose} · échéance {deadline}\n"
     "{link}",
+    "games.link": "{link} · ou `/plateau partie:{id}` pour l’afficher ici",
+    "games.no_link": "`/plateau partie:{id}` l’affiche ici",
     "games.score_match": "match en {length} {length:point|points}, {a}–{b}",
     "games.score_money": "partie libre, videau {cube}",
     "games.your_turn": "à vous de jouer",
@@ -618,7 +622,9 @@ MESSAGES: dict[str, str] = {
     "cmd.undo.name": "reprendre",
     "cmd.undo.description": "Reprendre la dernière dame déplacée pendant ce tour.",
     "cmd.board.name": "plateau",
-    "cmd.board.description": "Réafficher votre partie dans ce salon, avec ses boutons.",
+    "cmd.board.description": "Réafficher votre partie dans ce salon, avec ses boutons (ou une autre des vôtres).",
+    "cmd.board.opt.game.name": "partie",
+    "cmd.board.opt.game.description": "Son numéro, tel que /parties le donne (par défaut : votre partie dans ce salon).",
     "cmd.resign.name": "abandonner",
     "cmd.resign.description": "Proposer d’abandonner la partie en cours.",
     "cmd.resign.opt.value.name": "valeur",
@@ -770,7 +776,7 @@ MESSAGES: dict[str, str] = {
     "help.move": "jouer un coup entier en notation, comme `24/18 13/11`.",
     "help.move_discord": "jouer un coup entier en notation, comme `24/18 13/11` (l’autocomplétion propose les coups permis).",
     "help.undo": "reprendre la dernière dame jouée (tout : le coup entier).",
-    "help.board": "réafficher votre partie ici.",
+    "help.board": "réafficher votre partie ici ; `partie:` une autre des vôtres, par le numéro que donne /parties.",
     "help.resign": "proposer d’abandonner une partie simple, un gammon ou un backgammon (sans valeur : au choix dans un menu).",
     "help.hint": "les meilleurs coups ou la décision de videau (pas en partie classée).",
     "help.review": "taux d’erreur, chance et pires erreurs d’une partie ; sans numéro, votre partie ici (contre l’ordinateur seulement tant qu’elle dure), sinon votre dernière partie finie.",

@@ -212,7 +212,7 @@ COMMANDS: tuple[Command, ...] = (
         help_discord="help.move_discord",
     ),
     Command("undo", "undo", (Option("all", Kind.FLAG, default=False, arg="everything"),)),
-    Command("board", "board"),
+    Command("board", "board", (_GAME,)),
     # Without a value, /resign asks what to offer (the Resign button's menu).
     Command("resign", "resign", (Option("value", Kind.INTEGER, choices=_RESIGN),)),
     # Analysis

@@ -90,7 +90,13 @@ class Dashboard:
         deadline = (
             when(aware(row.deadline), prefs) if row.deadline else t("games.no_deadline", lang)
         )
-        link = game_link(row.guild_id, row.channel_id, row.board_message_id) or "-"
+        # Every game opens with /board game:N, wherever it is played (a tournament's match
+        # played outside the channel has no link: its player had a game there).
+        url = game_link(row.guild_id, row.channel_id, row.board_message_id)
+        if url:
+            link = t("games.link", lang, link=url, id=row.id)
+        else:
+            link = t("games.no_link", lang, id=row.id)
         return t(
             "games.game",
             lang,

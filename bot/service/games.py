@@ -16,7 +16,7 @@ from bot.service.present import board_reply, text_picture
 from bot.service.refusal import Refusal
 from bot.service.replies import Reply
 from bot.service.resigning import check_possible, possible_values
-from bot.service.tables import current_game, localized, seated
+from bot.service.tables import current_game, localized, own_game, seated
 from bot.service.threads import result_posts
 from bot.service.turns import RESIGN_VALUES, finish, resign_offer
 from db.errors import GameNotFound
@@ -88,13 +88,16 @@ class Games:
         *,
         advance: bool = True,
         ui: UiState | None = None,
+        game_id: int | None = None,
     ) -> Reply:
-        """A command on the actor's game in this channel: ``act`` changes the game (or raises a
-        refusal) and says whether it did; the change is saved in the same unit of work and the
-        board drawn again (with ``ui``: the resign menu open)."""
+        """A command on the actor's game here (:func:`~bot.service.tables.current_game`), or on
+        his game ``game_id``: ``act`` changes the game (or raises a refusal) and says whether it
+        did; the change is saved in the same unit of work and the board drawn again (with
+        ``ui``: the resign menu open)."""
         deps = self.deps
         with deps.unit() as s:
-            row = current_game(s, actor, where)
+            mine = own_game(deps, s, actor, game_id) if game_id is not None else None
+            row = mine or current_game(s, actor, where)
             if row is None:
                 deps.who(s, actor)  # the refusal in his language
                 raise Refusal("error.no_game_here")
@@ -147,9 +150,11 @@ class Games:
 
         return self.on_current_game(actor, where, act, advance=False)
 
-    def board(self, actor: Actor, where: Where) -> Reply:
-        """``/board``: post the current game again (with working buttons)."""
-        return self.on_current_game(actor, where, lambda game, seat, notes: False)
+    def board(self, actor: Actor, where: Where, game_id: int | None = None) -> Reply:
+        """``/board [game]``: post the current game again (with working buttons); with
+        ``game``, that game of his in progress, wherever it is played (a tournament's match
+        played outside this channel, in the terminal a second game)."""
+        return self.on_current_game(actor, where, lambda game, seat, notes: False, game_id=game_id)
 
     def resign(self, actor: Actor, where: Where, value: int | None = None) -> Reply:
         """``/resign [value]``: offer to resign a single game (1), gammon (2) or backgammon

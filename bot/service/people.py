@@ -35,6 +35,10 @@ class Where:
         channel where the bot may create public threads; never a thread, a DM or a user
         install).
     :param manager: the person may change the server's settings (Manage Server).
+    :param focus: the game whose board the person was shown last here (the terminal's latest
+        board, see ``/board game:N``): the commands on "your game" (``/move``, ``/undo``,
+        ``/resign``, ``/hint``...) act on it while he plays it and it goes on; None (Discord):
+        his game in this channel.
     """
 
     channel_id: int | None = None
@@ -42,6 +46,7 @@ class Where:
     guild_locale: str | None = None
     threads: bool = False
     manager: bool = False
+    focus: int | None = None
 
     @property
     def is_dm(self) -> bool:

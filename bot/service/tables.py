@@ -28,6 +28,7 @@ __all__ = [
     "current_game",
     "load_table",
     "localized",
+    "own_game",
     "prefs_of",
     "seat_names",
     "seated",
@@ -118,8 +119,34 @@ def prefs_of(s: Session, table: Table) -> tuple[Prefs, Prefs]:
 
 
 def current_game(s: Session, actor: Actor, where: Where) -> GameRow | None:
-    """The actor's active game in this channel (one at most)."""
+    """The actor's game in progress here: the one whose board he was shown last
+    (:attr:`Where.focus`, the terminal's) while he plays it and it goes on, else his active
+    game in this channel (one at most). A tournament's match played outside the channel (its
+    player had a game there) is reached by its board, ``/board game:N``."""
+    if where.focus is not None:
+        try:
+            row = game_repo.get_game(s, where.focus)
+        except GameNotFound:
+            row = None
+        playing = row is not None and row.seat_of(actor.id) is not None
+        if row is not None and playing and row.status is GameStatus.ACTIVE:
+            return row
     return game_repo.active_game_in_channel(s, where.channel_id, player_id=actor.id)
+
+
+def own_game(deps: Deps, s: Session, actor: Actor, game_id: int) -> GameRow:
+    """Game ``game_id`` for one of its players, in progress (``/board game:N``); refused with
+    the way to it otherwise: ``/watch`` for someone else's, ``/review`` for a finished one."""
+    try:
+        row = game_repo.get_game(s, game_id)
+        if row.seat_of(actor.id) is None:
+            raise Refusal("error.board_not_yours", id=game_id)
+        if row.status is not GameStatus.ACTIVE:
+            raise Refusal("error.board_over", id=game_id)
+    except (GameNotFound, Refusal):
+        deps.who(s, actor)  # the refusal in his language
+        raise
+    return row
 
 
 @dataclass

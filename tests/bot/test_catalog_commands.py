@@ -22,6 +22,7 @@ _SPAN = re.compile(r"`(/[^`\s][^`]*)`")
 _BARE = re.compile(r"(?<![\w/<:.`])/([^\W\d][\w]*)")
 _NAMED = re.compile(r"^([^\W\d]\w*):(.*)$")
 _DISCORD_FLAGS = {"true", "false"}  # a boolean option's choices in Discord's picker
+_PARAMETER = re.compile(r"\{\w+\}")  # `/board game:{id}`: the message fills in a number
 
 
 def mentions(lang: str) -> list[tuple[str, str]]:
@@ -29,7 +30,7 @@ def mentions(lang: str) -> list[tuple[str, str]]:
     found = []
     for key, text in CATALOGS[lang].items():
         for span in _SPAN.findall(text):
-            found.append((key, span))
+            found.append((key, _PARAMETER.sub("12", span)))
         for name in _BARE.findall(_SPAN.sub("", text)):
             found.append((key, f"/{name}"))
     return found

@@ -29,6 +29,7 @@ def test_option_values_in_messages_are_typed_in_the_language(lang: str) -> None:
     found = 0
     for key, message in CATALOGS[lang].items():
         for span in re.findall(r"`([^`]*)`", message):
+            span = re.sub(r"\{\w+\}", "12", span)  # `/board game:{id}`: a number filled in
             for name, value in re.findall(r"([^\W\d][\w]*):([^\s`]+)", span):
                 for command, option in options.get(name, []):
                     found += 1

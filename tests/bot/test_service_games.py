@@ -120,6 +120,27 @@ def test_only_one_game_per_channel(service: Service, script: deque[int]) -> None
     assert again.ephemeral and "already have a game" in again.text
 
 
+def test_board_of_a_game_by_its_number_from_another_channel(
+    service: Service, script: deque[int]
+) -> None:
+    """``/board game:N`` (Discord): a game of his played elsewhere (a tournament's match outside
+    the channel), posted here with working buttons; the commands without a number still act
+    on the game of this channel."""
+    script.extend([3, 1])  # Alice plays 3-1 first
+    started = service.play(ALICE, DM, level="beginner")
+    game_id = started.game_id
+    assert game_id is not None
+    assert service.board(ALICE, CHANNEL).ephemeral  # no game in this channel
+    board = service.board(ALICE, CHANNEL, game_id=game_id)
+    assert not board.ephemeral and board.game_id == game_id and board.rows, board.text
+    assert board.position_id == started.position_id
+    moved = press(service, ALICE, board, "8")  # its buttons act on it, from here
+    assert not moved.ephemeral and moved.game_id == game_id
+    assert service.move(ALICE, CHANNEL, "8/5 6/5").ephemeral  # /move: this channel's game
+    refused = service.board(CAROL, CHANNEL, game_id=game_id)
+    assert refused.ephemeral and "`/watch game:" in refused.text, refused.text
+
+
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [

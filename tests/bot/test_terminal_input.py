@@ -24,7 +24,6 @@ def session(service: Service, lang: str = "en", *, json_mode: bool = True) -> Te
     )
 
 
-
 def blocks(term: Terminal, *lines: str) -> list[str]:
     """Type ``lines`` in text mode; what each printed (blank-line separated)."""
     out = term.out
@@ -51,7 +50,8 @@ def blocks(term: Terminal, *lines: str) -> list[str]:
         ("/play points:five", "The option points takes a whole number"),
         ("/play speed:fast", "/play has no option “speed”"),
         ("/challenge Ben rated:perhaps", "rated takes yes or no"),
-        ("/board now", "/board takes no options"),
+        ("/games now", "/games takes no options"),
+        ("/board now", "game takes a whole number, not “now”"),
         ("/resign value:all", "“all” is not a valid value"),
         ("/leaderboard scope:moon", "“moon” is not a valid scope"),
     ],

@@ -5,6 +5,7 @@ commands or in any notation, games that never existed, refusals that give the re
 from __future__ import annotations
 
 import io
+import re
 from collections import deque
 from pathlib import Path
 
@@ -29,7 +30,6 @@ def session(service: Service, user: str = "Ann", lang: str = "en") -> Terminal:
         images=Path("/tmp/unused"),
         user=user,
     )
-
 
 
 # -- a challenge answered once other messages follow it ------------------------------------------
@@ -215,3 +215,67 @@ def test_only_the_organizer_starts_a_tournament_in_the_terminal(service: Service
         assert made.get("ephemeral") and "Only the organizer" in str(made["text"])
     started = replies(term, "/as Ann", "/tournament start")[1]  # then the first boards
     assert not started.get("ephemeral") and "Friday" in str(started["text"]), started["text"]
+
+
+# -- a tournament's match beside a casual game in the terminal's one channel ----------------------
+
+
+def test_a_tournament_match_is_reached_beside_a_casual_game(
+    service: Service, script: deque[int]
+) -> None:
+    """The match is played outside the channel (one game per player and channel): ``/games``
+    says how to open each game, ``/board game:N`` shows it with live buttons, and ``/move``
+    plays in the game of the latest board, not always in the channel's."""
+    term = session(service, "Alice")
+    script.extend([5, 2])  # the casual match: Alice 5, Bob 2, Alice plays first
+    replies(term, "/challenge Bob points:3", "/as Bob", "Accept", "/as Alice")
+    replies(term, "/tournament create name:T", "/tournament join", "/as Bob", "/tournament join")
+    script.extend([6, 1])  # the tournament's match: whoever sits first plays 6-1
+    started = replies(term, "/as Alice", "/tournament start")
+    match = str(started[-1]["text"])
+    assert "1-point match" in match, match
+    first = re.findall(r"\*?\*?(\w+)\*?\*? plays first", match)[0]
+
+    (games,) = replies(term, "/games")
+    lines = str(games["text"]).splitlines()
+    assert "-" not in lines, lines  # every game says how to open it
+    assert "/board game:1 to show it here" in games["text"]
+    assert "/board game:2 shows it here" in lines, lines
+
+    (casual,) = replies(term, "/board game:1")
+    assert "3-point match" in str(casual["text"]) and not casual.get("ephemeral")
+    (again,) = replies(term, "/board")  # the game of the latest board
+    assert again["position_id"] == casual["position_id"] and "3-point" in str(again["text"])
+
+    board = replies(term, f"/as {first}", "/board game:2")[-1]
+    assert "1-point match" in str(board["text"]) and board["buttons"], board
+    play = str(board["plays"][0])  # type: ignore[index]
+    (moved,) = replies(term, f"/move {play}")
+    assert not moved.get("ephemeral"), moved["text"]
+    assert f"{first} played" in str(moved["text"]) and "1-point match" in str(moved["text"])
+    # The casual match waits as it was.
+    (casual_now,) = replies(term, "/board game:1")
+    assert casual_now["position_id"] == casual["position_id"]
+    assert "Alice rolled 5-2" in str(casual_now["text"]), casual_now["text"]
+
+
+def test_board_of_a_game_someone_else_plays_or_that_ended(
+    service: Service, script: deque[int]
+) -> None:
+    term = session(service, "Alice")
+    script.extend([5, 2])
+    replies(term, "/challenge Bob points:1", "/as Bob", "Accept")
+    (refused,) = replies(term, "/as Carol", "/board game:1")[1:]
+    assert refused.get("ephemeral") and refused["text"] == (
+        "You do not play game #1: /watch game:1 shows its board."
+    )
+    (missing,) = replies(term, "/board game:99")
+    assert missing.get("ephemeral") and "#99" in str(missing["text"])
+    replies(term, "/as Alice", "/resign value:1", "/as Bob", "Accept")
+    (over,) = replies(term, "/as Alice", "/board game:1")[1:]
+    assert over.get("ephemeral") and over["text"] == (
+        "Game #1 is over: /review game:1 goes through it."
+    )
+    fr = session(service, "Alice", "fr")
+    (over_fr,) = replies(fr, "/plateau partie:1")
+    assert over_fr["text"] == "La partie n° 1 est terminée : /analyse partie:1 la passe en revue."
