@@ -39,6 +39,9 @@ LABELS: dict[str, dict[str, str]] = {
         "point_one": "{n} point",
         "point_other": "{n} points",
         "position_id": "Position ID",
+        # In the middle of a move: the checkers moved so far (the message's IDs give the
+        # position the turn started from).
+        "position_id_so_far": "Position ID so far",
         "player": "player",
         "opponent": "opponent",
         "chances_of": "{name}'s chances to win the game",
@@ -79,6 +82,7 @@ LABELS: dict[str, dict[str, str]] = {
         "point_one": "{n} point",
         "point_other": "{n} points",
         "position_id": "Position ID",  # GNU Backgammon's name, as every message says it
+        "position_id_so_far": "Position ID du coup en cours",
         "player": "joueur",
         "opponent": "adversaire",
         "chances_of": "Chances de {name} de gagner la partie",

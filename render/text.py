@@ -52,7 +52,9 @@ def text_board(position: Position, *, view: BoardView | None = None) -> str:
     board = _grid(cells, view)
     info = _info(position, view)
     colon = label(view.lang, "colon")
-    lines = [f"{label(view.lang, 'position_id')}{colon}{position.position_id()}"]
+    # In the middle of a move the position drawn is the one so far: its ID says so.
+    name = label(view.lang, "position_id_so_far" if view.moving() else "position_id")
+    lines = [f"{name}{colon}{position.position_id()}"]
     for row, text in enumerate(board):
         extra = info.get(row, "")
         lines.append(f"{text}     {extra}".rstrip() if extra else text)

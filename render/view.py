@@ -247,6 +247,15 @@ class BoardView:
         left = self.faces() if self.dice_left is None else self.dice_left
         return tuple(sorted(left, reverse=True))
 
+    def moving(self) -> bool:
+        """Whether checkers of this roll were moved already (the play not confirmed yet): the
+        position drawn is then the one so far, not the one the turn started from.
+
+        >>> BoardView(dice=(5, 3), dice_left=(3,)).moving(), BoardView(dice=(5, 3)).moving()
+        (True, False)
+        """
+        return len(self.left()) < len(self.faces())
+
     def playable(self) -> tuple[int, ...]:
         """The dice still to play that a legal play can use, high first.
 

@@ -12,6 +12,8 @@ MESSAGES: dict[str, str] = {
     "game.crawford": " · Crawford game",
     "game.ids": "-# Position ID `{position_id}` · Match ID `{match_id}` · `{xgid}`",
     "game.ids_only": "-# Position ID `{position_id}` · Match ID `{match_id}`",
+    # In the middle of a move: the IDs of the turn's start (the board shows the checkers moved).
+    "game.ids_turn": "-# At the start of this turn: Position ID `{position_id}` · Match ID `{match_id}` · `{xgid}`",
     "game.your_turn": "{name}, your turn.",
     "game.computer_thinking": "The computer is thinking…",
     "game.won_single": "🏁 **{name}** wins a single game: {points} {points:point|points}.",

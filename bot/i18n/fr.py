@@ -12,6 +12,7 @@ MESSAGES: dict[str, str] = {
     "game.crawford": " · partie Crawford",
     "game.ids": "-# Position ID `{position_id}` · Match ID `{match_id}` · `{xgid}`",
     "game.ids_only": "-# Position ID `{position_id}` · Match ID `{match_id}`",
+    "game.ids_turn": "-# Au début de ce tour : Position ID `{position_id}` · Match ID `{match_id}` · `{xgid}`",
     "game.your_turn": "{name}, à vous de jouer.",
     "game.computer_thinking": "L’ordinateur réfléchit…",
     "game.won_single": "🏁 **{name}** gagne une partie simple : {points} {points:point|points}.",

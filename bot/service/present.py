@@ -206,10 +206,12 @@ def _message_text(table: Table, lang: str, notes: Notes, ui: UiState) -> str:
     events = [n.render(lang) for n in notes.lines]
     xgid = xgid_of(game.position_id(), game.match_id())
     ids = {"position_id": game.position_id(), "match_id": game.match_id()}
-    # A finished game has no XGID: its line names the two IDs only.
-    ids_line = (
-        t("game.ids", lang, **ids, xgid=xgid) if xgid != "-" else t("game.ids_only", lang, **ids)
-    )
+    # A finished game has no XGID: its line names the two IDs only. In the middle of a move
+    # they stay those of the turn's start (with the dice in the Match ID, what GNU Backgammon
+    # and XG analyse), and the line says so: the board shows the checkers moved so far.
+    moving = game.phase is Phase.MOVE and bool(game.partial.steps)
+    key = "game.ids_turn" if moving else "game.ids"
+    ids_line = t(key, lang, **ids, xgid=xgid) if xgid != "-" else t("game.ids_only", lang, **ids)
     tail = [_prompt(table, lang, ui), ids_line]
     lines = head + events + tail
     left_out = 0

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections import deque
 
+import pytest
+
 from bot.service import Service
 from bot.service.present import Notes, Seat, Table, board_reply
 from engine import Match
@@ -94,3 +96,39 @@ def test_a_roll_is_written_high_first(service: Service, script: deque[int]) -> N
     script.extend([1, 4])
     rolled = conftest.press(service, ALICE, started, "Roll", DM)
     assert "rolls 4-1" in rolled.text and "rolled 4-1:" in rolled.text
+
+
+@pytest.mark.parametrize(
+    ("lang", "start", "so_far"),
+    [
+        ("en", "-# At the start of this turn: Position ID `", "Position ID so far: "),
+        ("fr", "-# Au début de ce tour : Position ID `", "Position ID du coup en cours : "),
+    ],
+)
+def test_in_the_middle_of_a_move_each_position_id_says_which_it_is(
+    lang: str, start: str, so_far: str
+) -> None:
+    """The message's IDs are the turn's start (the dice in its Match ID), the text board's the
+    checkers moved so far: both were written ``Position ID``, one reply giving two of them."""
+    table = Table(7, 3, (Seat("Ann", user_id=1), Seat("Bob", user_id=2)), Match(length=3))
+    table.match.game.opening_roll(6, 1)
+    before = board_reply(table, lang, Notes(), with_image=False)
+    ids = before.text.splitlines()[-1]
+    assert ids.startswith(f"-# Position ID `{before.position_id}`"), ids
+    assert before.board_text and before.board_text.splitlines()[0].startswith("Position ID")
+    assert before.board_text.splitlines()[0].endswith(f" {before.position_id}")
+    table.game.step(8, 6)  # one checker moved, the 1 still to play
+    moving = board_reply(table, lang, Notes(), with_image=False)
+    ids = moving.text.splitlines()[-1]
+    assert ids.startswith(f"{start}{before.position_id}`"), ids  # the turn's start
+    assert moving.position_id != before.position_id  # the --json field: the position drawn
+    assert moving.board_text and moving.board_text.splitlines()[0] == so_far + str(
+        moving.position_id
+    )
+    table.game.step(6, 1)  # the move complete, not confirmed: still in the middle of it
+    complete = board_reply(table, lang, Notes(), with_image=False)
+    assert complete.text.splitlines()[-1].startswith(start)
+    table.game.confirm()
+    after = board_reply(table, lang, Notes(), with_image=False)
+    assert after.text.splitlines()[-1].startswith(f"-# Position ID `{after.position_id}`")
+    assert after.board_text and not after.board_text.startswith(so_far)
