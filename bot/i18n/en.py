@@ -765,7 +765,7 @@ MESSAGES: dict[str, str] = {
     "help.move": "play a whole move in notation, like `24/18 13/11`.",
     "help.move_discord": "play a whole move in notation, like `24/18 13/11` (autocomplete lists the legal ones).",
     "help.undo": "take back the last checker moved (all: the whole move).",
-    "help.board": "show your game here again; `game:` another of yours, by the number /games gives it.",
+    "help.board": "show your game here again, or another of yours by its number (/games gives it).",
     "help.resign": "offer to resign a single game, a gammon or a backgammon (without a value: choose in a menu).",
     "help.hint": "the best plays or cube action (not in rated games).",
     "help.review": "error rates, luck and worst mistakes of a game; without a number, your game here (against the computer only while it goes on), else your last finished one.",

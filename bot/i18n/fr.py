@@ -777,7 +777,7 @@ MESSAGES: dict[str, str] = {
     "help.move": "jouer un coup entier en notation, comme `24/18 13/11`.",
     "help.move_discord": "jouer un coup entier en notation, comme `24/18 13/11` (l’autocomplétion propose les coups permis).",
     "help.undo": "reprendre la dernière dame jouée (tout : le coup entier).",
-    "help.board": "réafficher votre partie ici ; `partie:` une autre des vôtres, par le numéro que donne /parties.",
+    "help.board": "réafficher votre partie ici, ou une autre des vôtres par son numéro (/parties le donne).",
     "help.resign": "proposer d’abandonner une partie simple, un gammon ou un backgammon (sans valeur : au choix dans un menu).",
     "help.hint": "les meilleurs coups ou la décision de videau (pas en partie classée).",
     "help.review": "taux d’erreur, chance et pires erreurs d’une partie ; sans numéro, votre partie ici (contre l’ordinateur seulement tant qu’elle dure), sinon votre dernière partie finie.",
