@@ -22,7 +22,7 @@ from __future__ import annotations
 import base64
 import binascii
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import IntEnum
 
 from engine.errors import InvalidMatchIdError, InvalidPositionIdError
@@ -167,6 +167,27 @@ class MatchKey:
         problems = _match_key_problems(self)
         if problems:
             raise InvalidMatchIdError("invalid match state: " + "; ".join(problems))
+
+    def swap_players(self) -> MatchKey:
+        """The same moment with players 0 and 1 numbered the other way round: who is on roll,
+        whose decision it is, the cube's owner and the score follow the players. The Position
+        ID, seen by the player on roll, stays as it is.
+
+        >>> k = MatchKey(cube_value=2, cube_owner=0, player_on_roll=1, turn=1, dice=(5, 2),
+        ...              match_length=7, score=(1, 4))
+        >>> s = k.swap_players()
+        >>> s.player_on_roll, s.turn, s.cube_owner, s.score, s.dice
+        (0, 0, 1, (4, 1), (5, 2))
+        >>> s.swap_players() == k
+        True
+        """
+        return replace(
+            self,
+            cube_owner=None if self.cube_owner is None else 1 - self.cube_owner,
+            player_on_roll=1 - self.player_on_roll,
+            turn=1 - self.turn,
+            score=(self.score[1], self.score[0]),
+        )
 
 
 def _match_key_problems(k: MatchKey) -> list[str]:

@@ -53,8 +53,9 @@ class Games:
         match_id: str | None = None,
     ) -> Reply:
         """``/play``: a game against the computer, in a DM or a channel; from a GNU Backgammon
-        Position ID (and Match ID) to practise a position, the player taking the side on roll
-        in the Position ID (player 0 of the Match ID)."""
+        Position ID (and Match ID) or an XGID to practise a position, the player taking the
+        side whose decision it is (on roll, or to take or pass a double), whichever player of
+        the IDs that is (see :meth:`NewGames.match`)."""
         with self.deps.unit() as s:
             who = self.deps.who(s, actor)
             lang = shared_lang(who, where)

@@ -17,7 +17,7 @@ from bot.service.turns import advance, save
 from db.games import NewGame, active_game_in_channel
 from db.gamestate import create_match_game
 from db.models import Game as GameRow
-from engine import Match, MatchKey, encode_match_id
+from engine import Match, MatchKey, decode_match_id, encode_match_id
 from engine.movegen import nobody_can_move
 from engine.xgid import Xgid, is_xgid
 
@@ -47,7 +47,9 @@ class NewGames:
     @staticmethod
     def match(length: int, cube: bool, position_id: str | None, match_id: str | None) -> Match:
         """A new match; from a GNU Backgammon Position ID (and Match ID) or an XGID (which holds
-        both) to practise one."""
+        both) to practise one. The person practising is player 0 and takes the side whose
+        decision it is (the player on roll, the one to take or pass a double), X or O of an
+        XGID, player 0 or 1 of a Match ID: the computer plays the other side."""
         if position_id and is_xgid(position_id):
             if match_id:
                 raise Refusal("error.xgid_and_match_id")
@@ -59,6 +61,8 @@ class NewGames:
             return Match(length=length, cube=cube)
         if not match_id and length:
             match_id = encode_match_id(MatchKey(match_length=length))
+        if match_id:
+            match_id = _decider_first(match_id.strip())
         match = Match.from_ids(position_id.strip(), (match_id or "").strip() or None, cube=cube)
         if match.game.position.winner() is not None:
             # A side with every checker borne off: no roll could ever be played.
@@ -96,3 +100,13 @@ class NewGames:
         if table.match.is_over:  # a resignation loop cannot happen here, but be exact
             save(deps, s, row, table, dice)
         return row
+
+
+def _decider_first(match_id: str) -> str:
+    """``match_id`` with the players numbered so that the decision is player 0's, the person's
+    seat (the Position ID is seen by the player on roll, whatever his number)."""
+    try:
+        key = decode_match_id(match_id)
+    except ValueError:
+        return match_id  # Match.from_ids says what is wrong with it
+    return encode_match_id(key.swap_players()) if key.turn == 1 else match_id

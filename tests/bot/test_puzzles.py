@@ -267,6 +267,7 @@ def test_play_takes_an_xgid_and_export_writes_them(service: Service) -> None:
     reply = service.play(ALICE, CHANNEL, level="expert", position_id=XGID)
     assert not reply.ephemeral, reply.text
     assert "XGID=" in reply.text  # under the board
+    assert not service.move(ALICE, CHANNEL, "13/8 6/4").ephemeral  # X's 5-2 is Alice's
     exported = service.export(ALICE, CHANNEL)
     ids = next(a for a in exported.attachments if a.name.endswith("-ids.txt")).data.decode()
     lines = [line for line in ids.splitlines() if not line.startswith("#")]
