@@ -12,7 +12,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from render import geometry as g
 from render import sprites
-from render.fonts import bold, clean_name, regular, text_width, wrap
+from render.fonts import bold, clean_name, fit, regular, text_width, wrap
 from render.labels import counted, label, points_text, result_text
 from render.theme import RGB, THEMES, Theme
 from render.view import BoardView, Side
@@ -38,13 +38,15 @@ def _name(view: BoardView, side: Side) -> str:
 
 
 def draw_strip(im: Image.Image, pips: int, view: BoardView, t: Theme, side: Side) -> None:
-    """A player's strip: his colour and name at the left (with "to play" when he is on roll),
-    his pip count and, in a match, his score at the right; the top strip also names the match."""
+    """A player's strip: his colour and name at the left (lit, with "to play", "to take or
+    drop"... when the decision is his), his pip count and, in a match, his score at the right;
+    the top strip also names the match."""
     d = ImageDraw.Draw(im)
     left, top, right, bottom = g.strip_box(side == view.bottom_side)
     cy = (top + bottom) // 2
-    on_roll = side == "mover" and view.game_over is None and view.turn_marker
-    if on_roll:
+    decision = view.decision() if view.turn_marker else None
+    deciding = decision is not None and decision[0] == side
+    if deciding:
         d.rectangle((left, top, right - 1, bottom - 1), fill=t.table_active)
         d.rectangle((left, top, left + 5, bottom - 1), fill=t.accent)
     paste(im, sprites.icon(view.color_of(side)), (left + 40, cy))
@@ -54,7 +56,8 @@ def draw_strip(im: Image.Image, pips: int, view: BoardView, t: Theme, side: Side
         match_w = _draw_match_line(d, view, t, cy)
         if match_w:
             name_end = min(name_end, MATCH_LINE_X - match_w // 2 - 24)
-    _draw_name(d, view, t, side, (left + 72, cy), name_end, on_roll)
+    tag = label(view.lang, decision[1]) if decision is not None and deciding else ""
+    _draw_name(d, view, t, side, (left + 72, cy), name_end, tag)
 
 
 def _draw_stats(
@@ -83,13 +86,26 @@ def _draw_name(
     side: Side,
     at: tuple[int, int],
     end: int,
-    on_roll: bool,
+    tag: str,
 ) -> None:
-    """The name, with "to play" after it when he is on roll, between ``at`` and ``end``."""
+    """The name, with ``tag`` after it ("to play" when the decision is his), between ``at``
+    and ``end``; when the name would be cut beside a long tag ("to take or drop" in a strip
+    that also names the match), the tag goes under the name instead."""
     x, cy = at
-    tag = label(view.lang, "to_play") if on_roll else ""
+    name = _name(view, side)
     tag_w = text_width(regular(24), tag) + 16 if tag else 0
-    lines, font = fit_name(_name(view, side), max(end - x - tag_w, 60))
+    lines, font = fit_name(name, max(end - x - tag_w, 60))
+    small = bold(NAME_SIZES[-1])
+    if tag and " ".join(lines) != name and text_width(small, name) <= end - x:
+        d.text((x, cy - 12), name, font=small, fill=t.text, anchor="lm")
+        d.text(
+            (x, cy + 15),
+            fit(regular(20), tag, end - x),
+            font=regular(20),
+            fill=t.accent,
+            anchor="lm",
+        )
+        return
     step = font.size + 4
     y = cy - (len(lines) - 1) * step // 2
     for line in lines:

@@ -132,9 +132,9 @@ def _info(position: Position, view: BoardView) -> dict[int, str]:
         top = side != view.bottom_side
         i = 0 if mover else 1
         name = _name(view, side)
-        to_play = mover and view.game_over is None
+        decision = view.decision()
         head = f"{_symbol(side, view)}{label(lang, 'colon')}{name}" + (
-            f" ({label(lang, 'to_play')})" if to_play else ""
+            f" ({label(lang, decision[1])})" if decision is not None and decision[0] == side else ""
         )
         stats = f"{pips[i]} {label(lang, 'pips')} · {off[i]} {counted(lang, 'off', off[i])}"
         rows = (0, 1, 2, 3) if top else (12, 11, 10, 9)

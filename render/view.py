@@ -123,8 +123,9 @@ class BoardView:
     :param game_over: the result, once the game is over.
     :param caption: up to three lines drawn under the board (what a review card is about, a
         play the player did not make himself...), already in ``lang``.
-    :param turn_marker: whether the player on roll's strip is lit and says "to play"; False for
-        a still picture such as a review card.
+    :param turn_marker: whether the strip of the player whose decision it is (see
+        :meth:`decision`) is lit and says so ("to play", "to take or drop"...); False for a
+        still picture such as a review card.
     :param lang: the language of the words drawn (see :data:`render.labels.LANGUAGES`).
     :param theme: the colour theme (see :data:`render.theme.THEMES`).
     """
@@ -311,6 +312,25 @@ class BoardView:
         """Whether to say "Crawford" by the match: while the Crawford game is being played, not
         once it is over (the match is then over, or goes on past Crawford)."""
         return self.context.crawford and self.game_over is None
+
+    def decision(self) -> tuple[Side, str] | None:
+        """Whose decision the picture waits for, with the key of the words after his name
+        (:data:`render.labels.LABELS`): the mover "to play", except that the other player answers
+        a double ("to take or drop") or a resignation ("to accept or reject") on offer; None
+        once the game is over.
+
+        >>> BoardView().decision()
+        ('mover', 'to_play')
+        >>> BoardView(double_offered_by="mover").decision()
+        ('opponent', 'to_take')
+        """
+        if self.game_over is not None:
+            return None
+        if self.double_offered_by is not None:
+            return other(self.double_offered_by), "to_take"
+        if self.resignation is not None:
+            return other(self.resignation.by), "to_answer"
+        return "mover", "to_play"
 
     def cube_owner_side(self) -> Side | None:
         """Who owns the cube, or None while it is centred."""

@@ -348,6 +348,38 @@ def test_the_player_on_roll_is_marked() -> None:
     assert count_near(im, (2, (top[1] + top[3]) // 2), CLASSIC.accent, 2, 10) == 0
 
 
+@pytest.mark.parametrize(
+    "option",
+    [{"double_offered_by": "mover"}, {"resignation": Resignation(by="mover", value=1)}],
+    ids=["double", "resignation"],
+)
+def test_the_player_who_must_answer_an_offer_is_marked(option: dict[str, object]) -> None:
+    # The mover offers; the strip lit is his opponent's, who must take or drop (accept or
+    # reject): the player on roll's said "to play" while the other had to decide.
+    top, bottom = g.strip_box(False), g.strip_box(True)
+    for viewpoint, lit, dark in (("mover", top, bottom), ("opponent", bottom, top)):
+        im = picture(Position.initial(), viewpoint=viewpoint, **option)
+        assert count_near(im, (2, (lit[1] + lit[3]) // 2), CLASSIC.accent, 2, 10) > 0
+        assert count_near(im, (2, (dark[1] + dark[3]) // 2), CLASSIC.accent, 2, 10) == 0
+
+
+def test_a_long_tag_goes_under_a_name_it_would_cut() -> None:
+    # The top strip of a match holds the match line too: "to take or drop" beside "Computer
+    # (world class)" cut the name ("Com…"); the words go under it instead.
+    from render.panels import MATCH_LINE_X
+
+    ctx = MatchContext(match_length=15, score=(3, 11))
+    names = ("Bob", "Computer (world class)")
+    for lang in ("en", "fr"):
+        im = picture(
+            Position.initial(), names=names, context=ctx, lang=lang, double_offered_by="mover"
+        )
+        strip = im.crop((0, 0, MATCH_LINE_X - 100, g.INFO_H))
+        accent = count_near(strip, (200, g.INFO_H * 3 // 4), CLASSIC.accent, 12, tolerance=60)
+        white = count_near(strip, (200, g.INFO_H // 4), CLASSIC.text, 12, tolerance=30)
+        assert accent > 5 and white > 5, (lang, accent, white)  # the words under the name
+
+
 def test_a_long_name_stops_before_the_match_line() -> None:
     from render.panels import MATCH_LINE_X
 

@@ -217,3 +217,26 @@ def test_an_emoji_in_a_name_is_drawn_as_the_stand_in() -> None:
     emoji, stand_in, plain = pictures("🎲Zoë"), pictures("◆Zoë"), pictures("Zoë")
     assert emoji == stand_in
     assert emoji[0] != plain[0] and emoji[1] != plain[1]
+
+
+@pytest.mark.parametrize(
+    ("option", "en", "fr"),
+    [
+        ({"double_offered_by": "mover"}, "to take or drop", "accepte ou refuse"),
+        (
+            {"resignation": Resignation(by="mover", value=1)},
+            "to accept or reject",
+            "accepte ou refuse",
+        ),
+    ],
+    ids=["double", "resignation"],
+)
+def test_the_player_who_must_answer_an_offer_is_named(
+    option: dict[str, object], en: str, fr: str
+) -> None:
+    # Ann (on roll, at the bottom) offers; Bob decides, and his line says so, not Ann's.
+    for lang, words in (("en", en), ("fr", fr)):
+        view = BoardView(names=("Ann", "Bob"), lang=lang, **option)  # type: ignore[arg-type]
+        lines = text_board(Position.initial(), view=view).splitlines()
+        assert lines[1].endswith(f"O{label(lang, 'colon')}Bob ({words})"), lines[1]
+        assert lines[13].endswith(f"X{label(lang, 'colon')}Ann"), lines[13]

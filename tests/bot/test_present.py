@@ -132,3 +132,28 @@ def test_in_the_middle_of_a_move_each_position_id_says_which_it_is(
     after = board_reply(table, lang, Notes(), with_image=False)
     assert after.text.splitlines()[-1].startswith(f"-# Position ID `{after.position_id}`")
     assert after.board_text and not after.board_text.startswith(so_far)
+
+
+def test_the_double_offer_names_the_player_to_take_or_drop() -> None:
+    # Bob (on roll after Alice's opening 3-1) doubles: the picture and the text board are
+    # Alice's, whose decision it is; her strip (not Bob's, "to play") is the one marked, in
+    # each language.
+    from bot.service.model import UiState
+    from bot.service.present import board_view, text_picture
+    from engine import Phase
+
+    table = Table(7, 1, (Seat("Alice", user_id=1), Seat("Bob", user_id=2)), Match(length=5))
+    game = table.match.game
+    game.opening_roll(3, 1)
+    game.play_text("8/5 6/5")
+    game.double()
+    assert game.phase is Phase.DOUBLED and game.on_roll == 1 and game.turn == 0
+    view = board_view(table, 0, "en", UiState(), mirrored=False)
+    assert view.decision() == ("opponent", "to_take") and view.bottom_side == "opponent"
+    for lang, words in (
+        ("en", "X: Alice (to take or drop)"),
+        ("fr", "X : Alice (accepte ou refuse)"),
+    ):
+        text = text_picture(table, lang)
+        assert words in text, text
+        assert "Bob (" not in text
