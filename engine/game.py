@@ -378,7 +378,16 @@ class Game:
     def double(self) -> None:
         """The player on roll offers to double the stake.
 
-        :raises GameStateError: when doubling is not allowed now.
+        >>> g = Game(match_length=5, score=(4, 2), crawford=True)
+        >>> g.opening_roll(3, 1)
+        >>> g.double()
+        Traceback (most recent call last):
+        ...
+        engine.errors.GameStateError: no doubling in the Crawford game
+
+        :raises GameStateError: when doubling is not allowed now, with the reason that holds
+            for the whole turn when there is one (``cube.disabled``, ``cube.crawford``,
+            ``cube.max``, ``cube.owner``, ``cube.dead``), else ``cube.when`` (after the roll).
         """
         refusal = self._why_no_double()
         if refusal is not None:
@@ -387,15 +396,23 @@ class Game:
         self.phase = Phase.DOUBLED
 
     def _why_no_double(self) -> GameStateError | None:
+        """Why the player on roll may not double now. During his turn, what holds for the
+        whole of it comes first (no cube in this game, the Crawford game, the cube at its
+        maximum, owned by the opponent, or dead): once he has rolled, that is still the reason,
+        not the moment; then only the moment (before rolling)."""
+        if self.phase in (Phase.ROLL, Phase.MOVE):
+            if not self.cube_enabled:
+                return GameStateError(
+                    "this game is played without the doubling cube", code="cube.disabled"
+                )
+            refusal = self.context(self.on_roll).why_no_double(0)
+            if refusal is not None:
+                return refusal
         if self.phase is not Phase.ROLL:
             return GameStateError(
                 "you can double only at the start of your turn, before rolling", code="cube.when"
             )
-        if not self.cube_enabled:
-            return GameStateError(
-                "this game is played without the doubling cube", code="cube.disabled"
-            )
-        return self.context(self.on_roll).why_no_double(0)
+        return None
 
     def take(self) -> None:
         """The doubled player takes: the cube doubles and becomes his."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -109,6 +110,31 @@ def test_cube_stops_at_64() -> None:
     assert not g.can_double()
     with pytest.raises(GameStateError, match="maximum"):
         g.double()
+
+
+@pytest.mark.parametrize(
+    ("rules", "cube", "code"),
+    [
+        ({"match_length": 5, "score": (4, 2), "crawford": True}, (1, None), "cube.crawford"),
+        ({"cube": False}, (1, None), "cube.disabled"),
+        ({}, (64, 0), "cube.max"),
+        ({}, (2, 1), "cube.owner"),
+        ({"match_length": 5, "score": (3, 0)}, (2, 0), "cube.dead"),
+        ({}, (1, None), "cube.when"),  # he could have doubled: it is the moment that is wrong
+    ],
+    ids=["crawford", "no-cube", "max", "owner", "dead", "missed"],
+)
+def test_a_double_after_the_roll_gives_the_reason_for_the_whole_turn(
+    rules: dict[str, Any], cube: tuple[int, int | None], code: str
+) -> None:
+    # "before rolling" was the answer even in the Crawford game, where nobody may double.
+    g = Game(**rules)
+    g.opening_roll(3, 1)  # player 0 rolled 3-1 and is to move
+    g.cube_value, g.cube_owner = cube
+    assert g.phase is Phase.MOVE and not g.can_double()
+    with pytest.raises(GameStateError) as refused:
+        g.double()
+    assert refused.value.code == code
 
 
 def test_drop_loses_the_stake_before_the_double() -> None:
