@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from bot.i18n import CATALOGS, LANGUAGES, t
+from bot.i18n.markdown import escape_name
 from bot.service import Actor, Reply, Service, Where
 from bot.service.commands import (
     COMMANDS,
@@ -317,7 +318,8 @@ class Terminal:
             typed = str(values["name"]).strip()
             self.user = typed[:NAME_LENGTH]  # as long as a Discord name may be
             self._follow_language()
-            text = t("terminal.as", self.lang, name=self.user)
+            # Escaped as Discord would: the printing (_plain) shows it as typed.
+            text = t("terminal.as", self.lang, name=escape_name(self.user))
             if len(typed) > NAME_LENGTH:
                 text += " " + t("terminal.as_cut", self.lang, most=NAME_LENGTH)
             return Reply(text=text, ephemeral=True)

@@ -70,7 +70,10 @@ def read_players(session: Session, ids: Iterable[int | None]) -> None:
     kept: dict[int, Player] = session.info.setdefault(_KEPT, {})
     wanted = {pid for pid in ids if pid is not None and pid not in kept}
     if wanted:
-        for player in session.scalars(select(Player).where(Player.id.in_(wanted))):
+        # populate_existing: a row still referenced from an earlier transaction of this
+        # session is refreshed, not served as it was then (expire_on_commit=False).
+        query = select(Player).where(Player.id.in_(wanted))
+        for player in session.scalars(query, execution_options={"populate_existing": True}):
             _kept(session, player)
 
 

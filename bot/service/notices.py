@@ -140,8 +140,9 @@ class TurnNotices:
             if not together_repo.claim_turn_notice(s, game_id, deadline) or not prefs.notify:
                 return None  # noticed already, or he asked for no notices: this turn is done
             lang = prefs.lang or "en"
-            reply = self._reply(load_table(self.deps, s, row), row, user_id, lang)
-        return DirectNotice(user_id, game_id, deadline, reply)
+            table = load_table(self.deps, s, row)
+        # Drawn once the claim is committed: no write lock held while the picture is drawn.
+        return DirectNotice(user_id, game_id, deadline, self._reply(table, row, user_id, lang))
 
     @staticmethod
     def _reply(table: Table, row: GameRow, user_id: int, lang: str) -> Reply:

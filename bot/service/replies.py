@@ -7,6 +7,7 @@ button labels. Nothing here knows Discord.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -24,6 +25,8 @@ __all__ = [
     "ThreadPlan",
     "TournamentEvent",
 ]
+
+log = logging.getLogger(__name__)
 
 Style = Literal["primary", "secondary", "success", "danger"]
 
@@ -161,7 +164,12 @@ class Reply:
         the follow-ups."""
         if self.later is not None:
             later, self.later = self.later, None
-            later(self)
+            try:
+                later(self)
+            except Exception:
+                # The action has committed: a picture that cannot be drawn must not cost its
+                # messages (a tournament's next boards, its standings); they go without it.
+                log.exception("drawing a picture after the action failed; sent without it")
         for followup in self.followups:
             followup.draw_later()
 

@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 
 from bot.i18n import DEFAULT, t
 from bot.service.daily import Daily
-from bot.service.deps import Deps
+from bot.service.deps import Deps, collect_posts
 from bot.service.model import Notes, Table
 from bot.service.present import board_reply
 from bot.service.refusal import aware
@@ -84,7 +84,7 @@ class Timers:
                 expire_from=now - self.deps.settings.move_timeout,
                 limit=limit,
             )
-        notices = [self._sweep_one(game_id, now, lang_of) for game_id in due]
+        notices = [n for game_id in due for n in self._sweep_one(game_id, now, lang_of)]
         if self.daily is not None:  # the positions of the day due now (bot.service.daily)
             posts = self.daily.sweep(now, lang_of=lang_of)
             notices += [Notice(None, p.channel_id, p.guild_id, p.reply) for p in posts]
@@ -94,28 +94,36 @@ class Timers:
 
     def _sweep_one(
         self, game_id: int, now: datetime, lang_of: Callable[[int | None], str]
-    ) -> Notice | None:
+    ) -> list[Notice]:
+        """What is due for one game: its notice, and what its end posts (a tournament's
+        standings and next match, once the unit of work has committed)."""
+        accepted = None
         try:
-            with self.deps.unit() as s:
+            with collect_posts() as posts, self.deps.unit() as s:
                 row = game_repo.get_game(s, game_id)
                 if row.status is not GameStatus.ACTIVE or row.deadline is None:
-                    return None
+                    return []
                 table = load_table(self.deps, s, row)
                 turn = table.game.turn
                 if turn is None or table.seats[turn].user_id is None:
-                    return None
+                    return []
                 deadline, due = aware(row.deadline), self._due(row, now)
                 lang, where = lang_of(row.guild_id), (row.channel_id, row.guild_id)
                 offer = table.game.phase is Phase.RESIGNED
                 if due is not None and offer and due != TimerStage.REMINDED:
-                    reply = self._accept_unanswered(s, row, table, lang)
-                    return Notice(game_id, where[0], where[1], reply)
-                if due is None or not self._claim_stage(s, row, due, now):
-                    return None
+                    accepted = self._accept_unanswered(s, row, table, lang)
+                elif due is None or not self._claim_stage(s, row, due, now):
+                    return []
         except GameMovedOn:  # the game moved on meanwhile: nothing is due any more
-            return None
-        reply = self._notice(table, turn, due, deadline, now, lang)
-        return Notice(game_id, where[0], where[1], reply)
+            return []
+        if accepted is not None:
+            accepted.draw_later()
+            reply = accepted
+        else:
+            assert due is not None
+            reply = self._notice(table, turn, due, deadline, now, lang)
+        notices = [Notice(game_id, where[0], where[1], reply)]
+        return notices + [Notice(game_id, p.channel_id or where[0], where[1], p) for p in posts]
 
     def _accept_unanswered(self, s: Session, row: GameRow, table: Table, lang: str) -> Reply:
         """A resignation offer left unanswered past the deadline is accepted: the game ends
@@ -129,7 +137,7 @@ class Timers:
         notes.add("timer.offer_accepted", name=answerer, offerer=offerer)
         game.accept_resignation()
         finish(self.deps, s, row, table, notes, lang)
-        return board_reply(localized(table, lang), lang, notes)
+        return board_reply(localized(table, lang), lang, notes, later=True)  # drawn once committed
 
     def _due(self, row: GameRow, now: datetime) -> int | None:
         """The notice due for this game (a timer stage; EXPIRED past the expiry), if any."""

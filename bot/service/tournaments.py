@@ -46,6 +46,7 @@ from db.models import (
     TournamentMatch,
     TournamentStatus,
 )
+from engine import Phase
 
 __all__ = ["ACTIONS", "FORMATS", "Tournaments"]
 
@@ -353,7 +354,12 @@ class Tournaments:
             return None
         tour = repo.lock(s, match.tournament_id)
         table = load_table(self.deps, s, row)
-        table.match.forfeit(row.turn)
+        if table.game.phase is Phase.RESIGNED:
+            # The player to answer a resignation let the time run out: the offer is accepted,
+            # as the move timer does (bot.service.timers), never the offerer's win on time.
+            table.game.accept_resignation()
+        else:
+            table.match.forfeit(row.turn)
         save(self.deps, s, row, table, self.deps.dice(row))
         return tour
 

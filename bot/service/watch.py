@@ -74,7 +74,7 @@ class Watching:
 
     def _view(self, s: Session, row: GameRow, lang: str) -> Reply:
         table = localized(load_table(self.deps, s, row), lang)
-        reply = board_reply(table, lang, Notes())
+        reply = board_reply(table, lang, Notes(), later=True)  # drawn once the unit has ended
         reply.text = t("watch.header", lang, id=row.id) + "\n" + reply.text
         reply.ping, reply.mentions, reply.ephemeral = None, (), True
         reply.rows = []

@@ -341,3 +341,8 @@ def test_a_name_too_long_is_cut_and_said_so(service: Service) -> None:
     assert reply["text"] == f"You are now {'A' * 32}. {cut}"
     (short,) = replies(session(service), "/as Bob")
     assert short["text"] == "You are now Bob."
+
+
+def test_a_new_name_is_echoed_as_typed(service: Service) -> None:
+    (reply,) = replies(session(service), r"/as a**b** C:\x\*")
+    assert reply["text"] == r"You are now a**b** C:\x\*."

@@ -531,3 +531,56 @@ def test_standings_and_next_boards_are_drawn_once_the_result_is_committed(
     assert any(f.game_id not in (None, first[0], second[0]) for f in posted)  # the final
     assert all(f.image for f in posted if f.image_name in ("standings.png", "board.png"))
     assert seen and set(seen) == {0}, seen
+
+
+@pytest.mark.parametrize("sweep_first", ["tournament", "timers"])
+def test_a_resignation_left_unanswered_is_accepted_whichever_sweep_comes_first(
+    db_factory: sessionmaker[Session], sweep_first: str
+) -> None:
+    """The player who offered to resign loses as he offered, never wins on time: the
+    tournament's no-show sweep did forfeit the player asked to answer. When the move timer's
+    sweep gets there first, the result's posts (standings, the final's board) come with it."""
+    clock = Clock()
+    players = people(4)
+    service = Service(db_factory, clock=clock)
+    tid, _ = open_tournament(service, players, format="knockout")
+    by_id = {p.id: p for p in players}
+    (game_id, offerer, answerer), other = playing(db_factory, tid)
+    resign_one(service, by_id, HERE, other, 1)  # the other semi-final is over
+    offer = service.resign(by_id[offerer], HERE, value=1)
+    assert not offer.ephemeral, offer.text
+    clock.advance(hours=24, minutes=1)
+    first = service.tournament_sweep if sweep_first == "tournament" else service.sweep
+    notices = first()
+    with db_factory() as s:
+        row = get_game(s, game_id)
+        assert row.status is not GameStatus.ACTIVE and row.winner is not None
+        assert row.player_id(row.winner) == answerer  # the offer taken, not a no-show
+        final = [m for m in repo.matches(s, tid) if m.status is MatchStatus.PLAYING]
+    assert len(final) == 1 and answerer in (final[0].player0_id, final[0].player1_id)
+    posted = [n.reply for n in notices]
+    assert any(r.image_name == "standings.png" and r.image for r in posted), posted
+    assert any(r.game_id == final[0].game_id and r.image for r in posted), posted
+
+
+def test_a_picture_that_fails_after_the_commit_costs_only_itself(
+    db_factory: sessionmaker[Session], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The standings are drawn once the result is committed; if drawing fails then, the
+    player still gets his answer and the posts go without that picture."""
+    import bot.tournaments.pictures as pictures
+
+    def broken(*args: object, **kwargs: object) -> bytes:
+        raise ValueError("cannot draw this bracket")
+
+    players = people(4)
+    service = Service(db_factory, clock=Clock())
+    tid, _ = open_tournament(service, players, format="knockout")
+    by_id = {p.id: p for p in players}
+    first, second = playing(db_factory, tid)
+    resign_one(service, by_id, HERE, first, 1)
+    monkeypatch.setattr(pictures, "render_bracket", broken)
+    reply = resign_one(service, by_id, HERE, second, 1)  # the final is paired
+    standings = [f for f in reply.followups if f.image_name == "standings.png"]
+    assert standings and standings[0].image is None
+    assert any(f.game_id not in (None, first[0], second[0]) and f.image for f in reply.followups)

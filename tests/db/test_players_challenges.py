@@ -37,14 +37,13 @@ def test_players_read_in_one_transaction_are_read_again_in_the_next(factory: Fac
         with s.begin():
             players.read_players(s, [7])
             first = players.get_player(s, 7)
-            assert first is not None and first.display_name == "Alice"
-            del first
+            assert first is not None and first.display_name == "Alice"  # still referenced
         with factory.begin() as other:
             players.ensure_player(other, 7, "Alice B.", now=later(600))
         with s.begin():
             players.read_players(s, [7])
             again = players.get_player(s, 7)
-            assert again is not None and again.display_name == "Alice B."
+            assert again is first and again.display_name == "Alice B."
 
 
 def test_preferences_merge_and_none_removes_a_key(factory: Factory) -> None:
