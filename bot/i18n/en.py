@@ -575,7 +575,7 @@ MESSAGES: dict[str, str] = {
     "cmd.play.opt.cube.name": "cube",
     "cmd.play.opt.cube.description": "Play with the doubling cube (default: yes).",
     "cmd.play.opt.position.name": "position",
-    "cmd.play.opt.position.description": "Practise from a GNU Backgammon Position ID (you take the side on roll).",
+    "cmd.play.opt.position.description": "Practise from an XGID, or a GNU Backgammon Position ID (you take the side on roll).",
     "cmd.play.opt.match.name": "match",
     "cmd.play.opt.match.description": "With a position: its GNU Backgammon Match ID (score, cube, dice).",
     "cmd.hint.name": "hint",

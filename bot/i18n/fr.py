@@ -585,7 +585,7 @@ MESSAGES: dict[str, str] = {
     "cmd.play.opt.cube.name": "videau",
     "cmd.play.opt.cube.description": "Jouer avec le videau (par défaut : oui).",
     "cmd.play.opt.position.name": "position",
-    "cmd.play.opt.position.description": "S’entraîner à partir d’un Position ID de GNU Backgammon (vous jouez le camp au trait).",
+    "cmd.play.opt.position.description": "S’entraîner à partir d’un XGID ou d’un Position ID de GNU Backgammon (vous jouez le camp au trait).",
     "cmd.play.opt.match.name": "match",
     "cmd.play.opt.match.description": "Avec une position : son Match ID de GNU Backgammon (score, videau, dés).",
     "cmd.hint.name": "conseil",
