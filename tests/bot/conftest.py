@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from sqlalchemy import Engine, event
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.dice import GameDice
@@ -46,6 +47,23 @@ class Clock:
 
     def advance(self, **kwargs: float) -> None:
         self.now += timedelta(**kwargs)
+
+
+def open_transactions(engine: Engine) -> list[int]:
+    """A one-item list holding how many transactions are open on ``engine`` now (kept up to
+    date from its events): a test reads it where a picture is drawn."""
+    count = [0]
+
+    def began(conn: object) -> None:
+        count[0] += 1
+
+    def ended(conn: object) -> None:
+        count[0] -= 1
+
+    event.listen(engine, "begin", began)
+    event.listen(engine, "commit", ended)
+    event.listen(engine, "rollback", ended)
+    return count
 
 
 @pytest.fixture

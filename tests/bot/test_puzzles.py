@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from sqlalchemy import delete, event, select
+from sqlalchemy import delete, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.service import Reply, Service
@@ -18,7 +18,15 @@ from bot.service.replies import Select
 from db.models import Game as GameRow
 from db.models import Puzzle, PuzzleRating
 from engine.analysis import Review
-from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, play_out, within_discord_limits
+from tests.bot.conftest import (
+    ALICE,
+    BOB,
+    CAROL,
+    CHANNEL,
+    open_transactions,
+    play_out,
+    within_discord_limits,
+)
 
 # -- Glicko-2 -------------------------------------------------------------------------------------
 
@@ -344,23 +352,14 @@ def test_puzzle_pictures_wait_for_no_transaction(
     from tests.bot.test_daily import MANAGED, daily
 
     engine = service.factory.kw["bind"]
-    open_now = [0]
+    open_now = open_transactions(engine)
     seen: list[int] = []
-
-    def began(conn: object) -> None:
-        open_now[0] += 1
-
-    def ended(conn: object) -> None:
-        open_now[0] -= 1
 
     class Drawer:
         def draw(self, position: object, view: object) -> bytes:
             seen.append(open_now[0])
             return b"picture"
 
-    event.listen(engine, "begin", began)
-    event.listen(engine, "commit", ended)
-    event.listen(engine, "rollback", ended)
     monkeypatch.setattr(puzzleview, "DRAWERS", Drawer())
     question = service.puzzle(BOB, CHANNEL)
     answer = _answer(service, BOB, question, 0)

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import event, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.service import Actor, Reply, Service, Where
@@ -30,7 +30,7 @@ from db.gamestate import load_match
 from db.migrate import upgrade
 from db.models import Game as GameRow
 from db.models import GameStatus, MatchStatus, TournamentStatus
-from tests.bot.conftest import Clock
+from tests.bot.conftest import Clock, open_transactions
 from tests.bot.tournament_players import (
     ORGANIZER,
     people,
@@ -502,7 +502,7 @@ def test_standings_and_next_boards_are_drawn_once_the_result_is_committed(
     import bot.drawers
 
     engine = db_factory.kw["bind"]
-    open_now = [0]
+    open_now = open_transactions(engine)
     seen: list[int] = []
     real = bot.drawers.Drawers.call
 
@@ -510,19 +510,10 @@ def test_standings_and_next_boards_are_drawn_once_the_result_is_committed(
         seen.append(open_now[0])
         return real(self, picture, *args, **kwargs)
 
-    def began(conn: object) -> None:
-        open_now[0] += 1
-
-    def ended(conn: object) -> None:
-        open_now[0] -= 1
-
     players = people(4)
     service = Service(db_factory, clock=Clock())
     tid, _ = open_tournament(service, players, format="knockout")
     by_id = {p.id: p for p in players}
-    event.listen(engine, "begin", began)
-    event.listen(engine, "commit", ended)
-    event.listen(engine, "rollback", ended)
     monkeypatch.setattr(bot.drawers.Drawers, "call", spy)
     first, second = playing(db_factory, tid)
     posted = resign_one(service, by_id, HERE, first, 1).followups
