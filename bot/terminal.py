@@ -369,7 +369,12 @@ class Terminal:
             if not reply.ephemeral:
                 return reply
             replies.append(reply)
-        return replies[0] if replies else self._no_button(actions[0])
+        if replies:
+            return replies[0]
+        nothing = f"terminal.no_press.{actions[0]}"  # /decline, /cancel, /rematch: say what
+        if nothing in CATALOGS[self.lang]:
+            return Reply(text=t(nothing, self.lang), ephemeral=True)
+        return self._no_button(actions[0])
 
     def _puzzle_answer(self, actions: tuple[str, ...]) -> str | None:
         """The latest message's cube puzzle button that the press command names."""

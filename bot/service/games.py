@@ -88,7 +88,7 @@ class Games:
         act: GameCommand,
         *,
         advance: bool = True,
-        ui: UiState | None = None,
+        ui: UiState | Callable[[], UiState] | None = None,
         game_id: int | None = None,
     ) -> Reply:
         """A command on the actor's game here (:func:`~bot.service.tables.current_game`), or on
@@ -115,7 +115,7 @@ class Games:
             here.lang,
             notes,
             acting=seat,
-            ui=ui or UiState(),
+            ui=ui() if callable(ui) else ui or UiState(),
             mirrored=prefs.mirrored,
             theme=prefs.theme,
         )
@@ -141,15 +141,20 @@ class Games:
     def undo(self, actor: Actor, where: Where, everything: bool = False) -> Reply:
         """``/undo [all]``: take back the last checker moved this turn (all of them)."""
 
+        taken_back: list[int] = []  # the dice of the steps taken back, the last one first
+
         def act(game: Game, seat: int, notes: Notes) -> bool:
             if game.turn != seat or game.phase is not Phase.MOVE or not game.partial.steps:
                 raise Refusal("error.nothing_to_undo")
-            game.undo()
+            taken_back.append(game.undo().die)
             while everything and game.partial.steps:
-                game.undo()
+                taken_back.append(game.undo().die)
             return True
 
-        return self.on_current_game(actor, where, act, advance=False)
+        def picked() -> UiState:  # the die of the first step taken back is picked again
+            return UiState(die=taken_back[-1] if taken_back else None)
+
+        return self.on_current_game(actor, where, act, advance=False, ui=picked)
 
     def board(self, actor: Actor, where: Where, game_id: int | None = None) -> Reply:
         """``/board [game]``: post the current game again (with working buttons); with

@@ -69,6 +69,12 @@ def test_undo_keeps_the_die_the_player_had_picked(service: Service, script: dequ
     reply = press(service, ALICE, reply, "8", DM)  # 8/7 with the 1
     reply = press(service, ALICE, reply, "Undo", DM)
     assert "Die 6" in labels(reply) and "Die 1" not in labels(reply), labels(reply)
+    # The same with /undo and /undo all (Esc in the terminal): the first step's die.
+    for everything in (False, True):
+        moved = press(service, ALICE, reply, "8", DM)
+        assert not moved.ephemeral, moved.text
+        reply = service.undo(ALICE, DM, everything=everything)
+        assert "Die 6" in labels(reply) and "Die 1" not in labels(reply), labels(reply)
 
 
 def test_whole_play_from_the_select_menu(service: Service, script: deque[int]) -> None:

@@ -87,6 +87,9 @@ def test_the_refusal_lists_what_is_accepted_in_french(service: Service) -> None:
         ("fr", "/tournoi", "Il manque ACTION (créer, participer,"),
         ("en", "hello", "no buttons, and “hello” is not a command"),
         ("fr", "bonjour", "tapez /aide pour la liste"),
+        ("en", "/decline", "No challenge is waiting for your answer here."),
+        ("en", "/cancel", "Nothing to cancel here"),
+        ("fr", "/revanche", "Pas de revanche à proposer ici"),
     ],
 )
 def test_a_newcomer_is_told_what_is_missing(
