@@ -210,6 +210,7 @@ MESSAGES: dict[str, str] = {
     "error.board_not_yours": "You do not play game #{id}: `/watch game:{id}` shows its board.",
     "error.board_over": "Game #{id} is over: `/review game:{id}` goes through it.",
     "error.no_game_here": "You have no game in this channel. Start one with /play or /challenge.",
+    "error.no_game_here_elsewhere": "You have no game in this channel; your game #{id} is played elsewhere: `/board game:{id}` shows it here (/games lists them all).",
     "error.challenge_self": "You cannot challenge yourself. Try /play to play the computer.",
     "error.challenge_bot": "{name} is a bot account and cannot play. Use /play for the computer.",
     "error.challenge_in_dm": "Challenges happen in a server channel. In a DM, /play the computer.",

@@ -26,7 +26,7 @@ from bot.service.present import COLORS, board_view, xgid_of
 from bot.service.prstats import pr_line
 from bot.service.refusal import Refusal, check_game_id
 from bot.service.replies import Attachment, Reply
-from bot.service.tables import current_game, load_table, localized
+from bot.service.tables import current_game, load_table, localized, no_game_here
 from db import games as game_repo
 from db import puzzles as puzzle_repo
 from db import stats as stats_repo
@@ -67,7 +67,7 @@ class Analysis:
             lang, prefs = who.lang, who.prefs
             row = current_game(s, actor, where)
             if row is None:
-                raise Refusal("error.no_game_here")
+                raise no_game_here(s, actor)
             if row.rated:
                 raise Refusal("hint.rated")
             table = localized(load_table(self.deps, s, row), lang)

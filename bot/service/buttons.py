@@ -16,7 +16,7 @@ from bot.service.present import board_reply
 from bot.service.puzzles import Puzzles
 from bot.service.refusal import Refusal
 from bot.service.replies import Reply
-from bot.service.tables import Seated, current_game, localized, seat_names, seated
+from bot.service.tables import Seated, current_game, localized, no_game_here, seat_names, seated
 from bot.service.threads import result_posts
 from bot.service.tournaments import Tournaments
 from bot.service.turns import finish
@@ -86,7 +86,8 @@ class Buttons:
         with self.deps.unit() as s:
             row = current_game(s, actor, where)
             if row is None:
-                raise Refusal("error.no_game_here")
+                self.deps.who(s, actor)  # the refusal in his language
+                raise no_game_here(s, actor)
             custom_id = GameAction(row.id, row.version, action, arg).custom_id
         return self.press(actor, where, custom_id)
 

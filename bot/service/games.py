@@ -16,7 +16,7 @@ from bot.service.present import board_reply, text_picture
 from bot.service.refusal import Refusal
 from bot.service.replies import Reply
 from bot.service.resigning import check_possible, possible_values
-from bot.service.tables import current_game, localized, own_game, seated
+from bot.service.tables import current_game, localized, no_game_here, own_game, seated
 from bot.service.threads import result_posts
 from bot.service.turns import RESIGN_VALUES, finish, resign_offer
 from db.errors import GameNotFound
@@ -101,7 +101,7 @@ class Games:
             row = mine or current_game(s, actor, where)
             if row is None:
                 deps.who(s, actor)  # the refusal in his language
-                raise Refusal("error.no_game_here")
+                raise no_game_here(s, actor)
             here = seated(deps, s, actor, where, row)
             seat = here.player_seat
             notes = Notes()

@@ -16,6 +16,7 @@ from bot.service.people import Actor, Prefs, Where
 from bot.service.refusal import Refusal, aware
 from db import games as game_repo
 from db import players as player_repo
+from db import together as together_repo
 from db import tournaments as tournament_repo
 from db.errors import GameNotFound
 from db.gamestate import load_match
@@ -132,6 +133,15 @@ def current_game(s: Session, actor: Actor, where: Where) -> GameRow | None:
         if row is not None and playing and row.status is GameStatus.ACTIVE:
             return row
     return game_repo.active_game_in_channel(s, where.channel_id, player_id=actor.id)
+
+
+def no_game_here(s: Session, actor: Actor) -> Refusal:
+    """No game of the actor's here: the refusal points to his game in progress elsewhere (a
+    tournament's match played outside the channel), if any, else to starting one."""
+    elsewhere = together_repo.player_active_games(s, actor.id)
+    if elsewhere:
+        return Refusal("error.no_game_here_elsewhere", id=elsewhere[0].id)
+    return Refusal("error.no_game_here")
 
 
 def own_game(deps: Deps, s: Session, actor: Actor, game_id: int) -> GameRow:

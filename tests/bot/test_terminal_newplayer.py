@@ -279,3 +279,19 @@ def test_board_of_a_game_someone_else_plays_or_that_ended(
     fr = session(service, "Alice", "fr")
     (over_fr,) = replies(fr, "/plateau partie:1")
     assert over_fr["text"] == "La partie n° 1 est terminée : /analyse partie:1 la passe en revue."
+
+
+def test_a_player_with_no_game_here_is_pointed_to_his_game_elsewhere(
+    service: Service, script: deque[int]
+) -> None:
+    """Bob's tournament match is played outside the channel (Alice has a game there): his
+    /board here names that game and how to show it, not "start one with /play"."""
+    term = session(service, "Alice")
+    replies(term, "/tournament create name:T", "/tournament join", "/as Bob", "/tournament join")
+    script.extend([5, 2, 6, 1])  # Alice's game against the computer, then the match
+    replies(term, "/as Alice", "/play", "/tournament start", "/board game:1")
+    (refused,) = replies(term, "/as Bob", "/board")[-1:]
+    assert refused["ephemeral"], refused
+    assert "your game #2 is played elsewhere: /board game:2 shows it here" in str(
+        refused["text"]
+    ), refused["text"]
