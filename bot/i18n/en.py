@@ -121,6 +121,8 @@ MESSAGES: dict[str, str] = {
     "luck.go to las vegas": "go to Las Vegas!",
     "export.none": "You have no game to export yet.",
     "export.done": "📄 Game #{id} as a .mat file for GNU Backgammon (File › Import), with the Position ID, Match ID and XGID after every action. Now: Position ID `{position_id}` · Match ID `{match_id}` · `{xgid}`",
+    "export.ids": "📄 Game #{id}: the Position ID, Match ID and XGID after every action (no .mat file: the game started from a position, and a .mat file always starts from the opening). Now: Position ID `{position_id}` · Match ID `{match_id}` · `{xgid}`",
+    "export.ids_final": "📄 Game #{id}: the Position ID, Match ID and XGID after every action (no .mat file: the game started from a position, and a .mat file always starts from the opening). At the end: Position ID `{position_id}` · Match ID `{match_id}`",
     "export.done_final": "📄 Game #{id} as a .mat file for GNU Backgammon (File › Import), with the Position ID, Match ID and XGID after every action. At the end: Position ID `{position_id}` · Match ID `{match_id}`",
     "review.no_move": "no move",
     "cube.no double": "no double",

@@ -121,6 +121,8 @@ MESSAGES: dict[str, str] = {
     "luck.go to las vegas": "filez à Las Vegas !",
     "export.none": "Vous n’avez pas encore de partie à exporter.",
     "export.done": "📄 La partie n° {id} en fichier .mat pour GNU Backgammon (Fichier › Importer), avec le Position ID, le Match ID et le XGID après chaque action. Maintenant : Position ID `{position_id}` · Match ID `{match_id}` · `{xgid}`",
+    "export.ids": "📄 La partie n° {id} : le Position ID, le Match ID et le XGID après chaque action (pas de fichier .mat : la partie est partie d’une position, et un fichier .mat part toujours de la position initiale). Maintenant : Position ID `{position_id}` · Match ID `{match_id}` · `{xgid}`",
+    "export.ids_final": "📄 La partie n° {id} : le Position ID, le Match ID et le XGID après chaque action (pas de fichier .mat : la partie est partie d’une position, et un fichier .mat part toujours de la position initiale). À la fin : Position ID `{position_id}` · Match ID `{match_id}`",
     "export.done_final": "📄 La partie n° {id} en fichier .mat pour GNU Backgammon (Fichier › Importer), avec le Position ID, le Match ID et le XGID après chaque action. À la fin : Position ID `{position_id}` · Match ID `{match_id}`",
     "review.no_move": "aucun coup",
     "cube.no double": "pas de double",

@@ -170,21 +170,25 @@ class Analysis:
                 raise Refusal("export.rated_in_progress", id=row.id)  # no analysis meanwhile
             table = localized(load_table(self.deps, s, row), lang)
             events = game_repo.game_events(s, row.id)
-            number = row.id
+            number, practice = row.id, row.practice
         names = (table.seats[0].name, table.seats[1].name)
         game = table.game
         xgid = xgid_of(game.position_id(), game.match_id())
         text = t(
-            "export.done" if xgid != "-" else "export.done_final",  # no XGID once it is over
+            # No XGID once it is over; no .mat file for a game started from a position.
+            ("export.ids" if practice else "export.done") + ("" if xgid != "-" else "_final"),
             lang,
             id=number,
             position_id=game.position_id(),
             match_id=game.match_id(),
             xgid=xgid,
         )
-        ids = _id_log(number, names, events)
-        mat = write_mat(table.match, names).encode("utf-8")
-        files = [Attachment(f"game-{number}.mat", mat), Attachment(f"game-{number}-ids.txt", ids)]
+        files = [Attachment(f"game-{number}-ids.txt", _id_log(number, names, events))]
+        # A .mat file starts from the opening position: GNU Backgammon refuses one whose first
+        # move was played from another position. The IDs say it all instead.
+        if not practice:
+            mat = write_mat(table.match, names).encode("utf-8")
+            files.insert(0, Attachment(f"game-{number}.mat", mat))
         return Reply(text=text, ephemeral=True, attachments=files)
 
 

@@ -267,3 +267,14 @@ def test_a_cube_mistake_reads_as_a_sentence(lang: str, expected: str) -> None:
     cards = _mistakes(OneMistake(), 1, ("Ann", "Bob"), lang, lines, 7)  # type: ignore[arg-type]
     assert lines == [expected]
     assert [c.name for c in cards] == ["game-7-mistake-1.png"]
+
+
+def test_a_practice_game_is_exported_as_ids_without_a_mat_file(service: Service) -> None:
+    """A .mat file starts from the opening: GNU Backgammon refused the one of a game started
+    from a position ("Invalid move")."""
+    xgid = "XGID=-A----------------------a-:0:0:1:21:0:0:0:0:10"
+    started = service.play(ALICE, DM, position_id=xgid)
+    assert not started.ephemeral, started.text
+    export = service.export(ALICE, DM)
+    assert [a.name for a in export.attachments] == [f"game-{started.game_id}-ids.txt"]
+    assert "no .mat file" in export.text
