@@ -672,6 +672,7 @@ MESSAGES: dict[str, str] = {
     "puzzle.gone": "That puzzle is no longer there.",
     "puzzle.bad_play": "`{typed}` is not one of this puzzle's answers: {plays}.",
     "puzzle.bad_answer": "That is not one of this puzzle's answers.",
+    "error.ids_and_match_id": "That position already has its Match ID after the colon: give it alone, without match:.",
     "error.xgid_and_match_id": "An XGID holds the match state already: give it alone, without a Match ID.",
     "puzzle.guild_only": "This works in a server only.",
     "puzzle.board_title": "🧩 **Puzzle ratings in this server**",

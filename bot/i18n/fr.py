@@ -682,6 +682,7 @@ MESSAGES: dict[str, str] = {
     "puzzle.gone": "Ce problème n’existe plus.",
     "puzzle.bad_play": "`{typed}` n’est pas une des réponses de ce problème : {plays}.",
     "puzzle.bad_answer": "Ce n’est pas une des réponses de ce problème.",
+    "error.ids_and_match_id": "Cette position porte déjà son Match ID après les deux-points : donnez-la seule, sans match:.",
     "error.xgid_and_match_id": "Un XGID contient déjà l’état du match : donnez-le seul, sans Match ID.",
     "puzzle.guild_only": "Cela ne marche que sur un serveur.",
     "puzzle.board_title": "🧩 **Classement aux problèmes sur ce serveur**",

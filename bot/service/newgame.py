@@ -55,6 +55,13 @@ class NewGames:
                 raise Refusal("error.xgid_and_match_id")
             xgid = Xgid.parse(position_id)
             position_id, match_id = xgid.position_id(), xgid.match_id()
+        elif position_id and ":" in position_id:
+            # GNU Backgammon's "PositionID:MatchID", as its Edit › Copy ID and our IDs file
+            # give them.
+            position_id, _, joined = position_id.strip().partition(":")
+            if match_id and joined:
+                raise Refusal("error.ids_and_match_id")
+            match_id = match_id or joined
         if not position_id:
             if match_id:
                 raise Refusal("error.match_id_alone")

@@ -96,3 +96,13 @@ def test_the_bots_own_xgids_come_back_to_the_same_side(service: Service) -> None
         _decision_is_alices(again)
         assert xgid_of(again.position_id or "", again.match_id) == xgid
         assert "accepts the resignation" in service.resign(ALICE, DM, 3).text
+
+
+def test_a_position_id_and_match_id_pasted_together_are_taken(service: Service) -> None:
+    """GNU Backgammon's "PositionID:MatchID" form (its Copy ID, our IDs file) is one paste."""
+    joined = service.play(ALICE, DM, position_id="4HPhASLgc/ABMA:MBlgAAAAAAAE")
+    assert not joined.ephemeral, joined.text
+    key = decode_match_id(joined.match_id or "")
+    assert key.match_length == 3 and joined.position_id is not None
+    both = service.play(ALICE, CHANNEL, position_id="4HPhASLgc/ABMA:MBlgAAAAAAAE", match_id="x")
+    assert both.ephemeral and "after the colon" in both.text
