@@ -168,7 +168,9 @@ class Terminal:
         return user_id(self.name) == self._owner
 
     def _person(self, name: str, locale: str | None = None) -> Actor:
-        """A local player by name (remembered, so that a mention of him reads as his name)."""
+        """A local player by name (remembered, so that a mention of him reads as his name), cut
+        as ``/as`` cuts it: the person ``/as`` then becomes is the same."""
+        name = name.strip()[:NAME_LENGTH]
         self._names[user_id(name)] = name
         return Actor(user_id(name), name, locale=locale)
 

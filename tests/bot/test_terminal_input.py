@@ -349,3 +349,12 @@ def test_a_name_too_long_is_cut_and_said_so(service: Service) -> None:
 def test_a_new_name_is_echoed_as_typed(service: Service) -> None:
     (reply,) = replies(session(service), r"/as a**b** C:\x\*")
     assert reply["text"] == r"You are now a**b** C:\x\*."
+
+
+def test_a_long_name_challenged_is_the_person_as_becomes(service: Service) -> None:
+    long = "Bob" * 20
+    term = session(service)
+    replies(term, f"/challenge {long}", f"/as {long}")
+    (accepted,) = replies(term, "/accept")
+    assert not accepted.get("ephemeral"), accepted["text"]
+    assert "Bob" * 10 + "Bo" in str(accepted["text"]) and long not in str(accepted["text"])
