@@ -18,6 +18,7 @@ LABELS: dict[str, dict[str, str]] = {
     "en": {
         "colon": ": ",
         "pips": "pips",
+        "pips_one": "pip",
         "crawford": "Crawford",
         "match_to": "{n}-point match",
         "match_to_one": "{n}-point match",
@@ -63,6 +64,7 @@ LABELS: dict[str, dict[str, str]] = {
     "fr": {
         "colon": " : ",  # French typography puts a space before a colon
         "pips": "pips",
+        "pips_one": "pip",
         "crawford": "Crawford",
         "match_to": "match en {n} points",
         "match_to_one": "match en {n} point",
@@ -77,7 +79,7 @@ LABELS: dict[str, dict[str, str]] = {
         "off_one": "sorti",
         "score": "score",
         "offers_double": "{name} propose de doubler",
-        "resigns": "{name} propose d'abandonner",
+        "resigns": "{name} propose d’abandonner",
         "game_over": "partie terminée",
         "wins": "{name} gagne",
         "single": "partie simple",
@@ -130,6 +132,8 @@ def counted(lang: str, key: str, n: int) -> str:
 
     >>> counted("fr", "off", 1), counted("fr", "off", 2), counted("fr", "match_to", 1)
     ('sorti', 'sortis', 'match en 1 point')
+    >>> counted("en", "pips", 1), counted("en", "pips", 2)
+    ('pip', 'pips')
     """
     singular = n in (0, 1) if lang == "fr" else n == 1
     key = f"{key}_one" if singular and f"{key}_one" in LABELS.get(lang, {}) else key

@@ -72,7 +72,7 @@ def _draw_stats(
         d.rounded_rectangle((x - w - 22, cy - 22, x, cy + 22), radius=8, fill=t.number)
         d.text((x - 11 - w // 2, cy), score, font=bold(30), fill=t.table, anchor="mm")
         x -= w + 44
-    word = " " + label(view.lang, "pips")
+    word = " " + counted(view.lang, "pips", pips)
     d.text((x, cy), word, font=regular(24), fill=t.text_dim, anchor="rm")
     x -= text_width(regular(24), word)
     d.text((x, cy), str(pips), font=bold(26), fill=t.text, anchor="rm")

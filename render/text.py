@@ -136,7 +136,8 @@ def _info(position: Position, view: BoardView) -> dict[int, str]:
         head = f"{_symbol(side, view)}{label(lang, 'colon')}{name}" + (
             f" ({label(lang, decision[1])})" if decision is not None and decision[0] == side else ""
         )
-        stats = f"{pips[i]} {label(lang, 'pips')} · {off[i]} {counted(lang, 'off', off[i])}"
+        pip_word, off_word = counted(lang, "pips", pips[i]), counted(lang, "off", off[i])
+        stats = f"{pips[i]} {pip_word} · {off[i]} {off_word}"
         rows = (0, 1, 2, 3) if top else (12, 11, 10, 9)
         info[rows[0]] = head
         info[rows[1]] = stats

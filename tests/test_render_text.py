@@ -112,7 +112,7 @@ def test_cube_score_dice_and_last_play_are_written() -> None:
         (
             {"resignation": Resignation(by="opponent", value=2)},
             "Bob offers to resign: gammon · 2 points",
-            "Bob propose d'abandonner : gammon · 2 points",
+            "Bob propose d’abandonner : gammon · 2 points",
         ),
         (
             {"game_over": GameOver(winner="mover", value=3, points=3)},

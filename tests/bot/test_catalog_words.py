@@ -140,3 +140,13 @@ def test_a_one_point_match_is_singular_everywhere() -> None:
     assert t("games.score_match", "fr", length=1, a=0, b=0) == "match en 1 point, 0–0"
     assert t("games.score_match", "fr", length=3, a=1, b=2) == "match en 3 points, 1–2"
     assert t("tournament.rules.length", "en", points=3) == "3-point matches"
+
+
+def test_first_is_premier_and_one_pip_is_singular() -> None:
+    from bot.i18n import t
+    from render.labels import counted
+
+    assert (t("stats.rank", "fr", rank=1), t("stats.rank", "fr", rank=3)) == ("1er", "3e")
+    assert t("stats.server_rank", "fr", rank=1).endswith(" 1er")
+    assert (counted("en", "pips", 1), counted("fr", "pips", 1)) == ("pip", "pip")
+    assert counted("en", "pips", 167) == "pips"
