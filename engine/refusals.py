@@ -99,6 +99,7 @@ def why_illegal(text: str, written: Written, position: Position, dice: Dice) -> 
     if all(0 <= dst < src <= BAR for src, dst in written):  # else not steps of a play at all
         reason = (
             _rule_broken(text, written, position, dice, plays)
+            or _outside_when_bearing_off(text, written, position)
             or _dice_misfit(text, written, pool, roll)
             or _first_obstacle(text, written, position, pool)
         )
@@ -177,6 +178,31 @@ def _rule_broken(
             die=die,
         )
     return None
+
+
+def _outside_when_bearing_off(
+    text: str, written: Written, position: Position
+) -> IllegalPlayError | None:
+    """A bear-off written while a checker stays outside the home board after the whole play:
+    checkers only move forward, so that one was outside at the bear-off, in any order of the
+    moves, whatever the dice (a held point on the way is beside the point).
+
+    >>> pos = Position.from_position_id("4HPwATDgc/ABMA")  # the opening position
+    >>> error = _outside_when_bearing_off("6/off", [(6, 0)], pos)
+    >>> error.code, error.params["point"]
+    ('illegal.not_home', 24)
+    """
+    if not any(dst == OFF for _, dst in written):
+        return None
+    counts = list(_mover_counts(position.board))  # points 1..25, the bar last
+    for src, dst in written:
+        counts[src - 1] -= 1
+        if dst != OFF:
+            counts[dst - 1] += 1
+    if counts[BAR - 1] > 0:
+        return None  # still on the bar: entering is the first problem, found step by step
+    outside = max((p for p in range(7, BAR) if counts[p - 1] > 0), default=0)
+    return obstacle(text, "not_home", (outside,)) if outside else None
 
 
 # -- 2. what the dice cannot make, wherever the checkers stand -----------------------------------

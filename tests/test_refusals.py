@@ -363,3 +363,17 @@ def test_the_roll_is_named_higher_die_first_as_the_game_shows_it() -> None:
 
     error = why_illegal("24/18 13/10", [(24, 18), (13, 10)], Position.initial(), (2, 3))
     assert "3-2 cannot make" in str(error) and error.params["dice"] == "3-2"
+
+
+@pytest.mark.parametrize("dice", [(6, 5), (2, 1)])
+def test_a_bear_off_with_checkers_outside_names_them_whatever_the_dice(
+    dice: tuple[int, int],
+) -> None:
+    """Not "your 1-point is held" (a way with the 5) nor "2-1 moves a checker 3 at most": a
+    checker stays outside the home board whatever the order of the moves."""
+    from engine.refusals import why_illegal
+    from engine.xgid import Xgid
+
+    position = Xgid.parse("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10").position
+    error = why_illegal("6/off", [(6, 0)], position, dice)
+    assert error.code == "illegal.not_home", str(error)
