@@ -662,6 +662,7 @@ MESSAGES: dict[str, str] = {
     "puzzle.you": "You",
     "puzzle.opponent": "Opponent",
     "puzzle.best_caption": "Best: {play}",
+    "hint.caption": "Hint: the best play is {play}",
     "puzzle.right": "✅ **{answer}** is the best answer.",
     "puzzle.wrong": "❌ **{answer}** loses {lost:.3f} in equity; the best answer is **{best}**.",
     "puzzle.line": "{rank}. {answer}: {equity:+.3f}{diff}",

@@ -672,6 +672,7 @@ MESSAGES: dict[str, str] = {
     "puzzle.you": "Vous",
     "puzzle.opponent": "Adversaire",
     "puzzle.best_caption": "Meilleur : {play}",
+    "hint.caption": "Conseil : le meilleur coup est {play}",
     "puzzle.right": "✅ **{answer}** est la meilleure réponse.",
     "puzzle.wrong": "❌ **{answer}** perd {lost:.3f} d’équité ; la meilleure réponse est **{best}**.",
     "puzzle.line": "{rank}. {answer} : {equity:+.3f}{diff}",

@@ -272,6 +272,9 @@ def _best_drawn(table: Table, seat: int, lang: str, best: Play, prefs: Prefs) ->
         context=base.context,
         last_play=best,
         last_play_by="mover",
+        # A still of the advice, not the live board: captioned, and nobody "to play".
+        caption=(t("hint.caption", lang, play=str(best)),),
+        turn_marker=False,
         lang=lang,
     )
     try:

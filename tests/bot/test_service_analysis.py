@@ -202,6 +202,8 @@ def test_the_hint_is_drawn_in_the_players_theme(
     assert service.hint(ALICE, DM).image is not None
     (view,) = views
     assert view.theme == "redblack" and view.mirrored and view.colors == ("red", "black")
+    # A still of the advice, not the live board (a new player took it for the game).
+    assert view.caption[0].startswith("Hint: the best play is ") and not view.turn_marker
 
 
 def test_a_reviews_pictures_are_drawn_by_the_drawing_workers(
