@@ -10,7 +10,7 @@ b'\\x89PNG'
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import pairwise
 
 from PIL import Image, ImageDraw, ImageFont
@@ -136,12 +136,15 @@ def chances_chart(
         draw.text((8, y_of(pct / 100) - 9), f"{pct} %", fill=_TEXT, font=small)
     for xd in range(left, right, 12):
         draw.line([(xd, mid), (min(xd + 6, right), mid)], fill=_TEXT, width=1)
-    for k, index in enumerate(cuts):
-        x = (xs[index - 1] + xs[index]) / 2
+    cut_xs = [(xs[index - 1] + xs[index]) / 2 for index in cuts]
+    for x in cut_xs:
         for yd in range(top, bottom, 10):
             draw.line([(x, yd), (x, min(yd + 5, bottom))], fill=_TEXT, width=1)
-        if k < len(labels) and labels[k]:  # under the plot, where the curve never runs
-            draw.text((x + 4, bottom + 6), labels[k], fill=_TEXT, font=small)
+    def width(text: str) -> float:
+        return text_width(small, text)
+
+    for x, text in label_places(cut_xs, labels, width, right):  # under the plot, no curve there
+        draw.text((x, bottom + 6), text, fill=_TEXT, font=small)
     for game in games:
         if len(game) > 1:
             draw.line(game, fill=_DOT, width=2, joint="curve")
@@ -156,6 +159,36 @@ def chances_chart(
 
 CHANCES_H = 400  # the chances chart: taller than a line chart, for its legend under the plot
 _CHANCES_PAD_B = 70
+
+
+def label_places(
+    cut_xs: Sequence[float],
+    labels: Sequence[str],
+    width: Callable[[str], float],
+    right: float,
+) -> list[tuple[float, str]]:
+    """Where the games' labels go, each just right of its dashed line, none over another: a
+    label that would run into the next line's label, or past ``right``, is shortened to its last
+    word (``Game 3``: ``3``), and left out if even that does not fit (very short games).
+
+    >>> label_places([100, 300], ["Game 2", "Game 3"], lambda s: 10 * len(s), 600)
+    [(104, 'Game 2'), (304, 'Game 3')]
+    >>> label_places([100, 130, 140], ["Game 2", "Game 3", "Game 4"], lambda s: 10 * len(s), 600)
+    [(104, '2'), (144, 'Game 4')]
+    """
+    places: list[tuple[float, str]] = []
+    for k, x in enumerate(cut_xs):
+        if k >= len(labels) or not labels[k]:
+            continue
+        stop = min(cut_xs[k + 1] + 4 if k + 1 < len(cut_xs) else right, right)
+        start = x + 4
+        if places and start < places[-1][0] + width(places[-1][1]) + 6:
+            continue  # the previous label runs over this line: this one is left out
+        for text in (labels[k], labels[k].split()[-1]):
+            if start + width(text) + 6 <= stop:
+                places.append((start, text))
+                break
+    return places
 
 
 def chances_plot_box() -> tuple[int, int, int, int]:
