@@ -147,6 +147,8 @@ class Terminal:
 
     def __post_init__(self) -> None:
         self._asked_lang = self.lang
+        # Cut as /as and a challenged name are (one person, one id, one settings row).
+        self.user = (self.user or "").strip()[:NAME_LENGTH]
         if not self.user:
             self.user = t("terminal.default_name", self.lang)
         self._owner = user_id(self.user)  # the first local player: the server's owner

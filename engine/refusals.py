@@ -199,6 +199,8 @@ def _outside_when_bearing_off(
         counts[src - 1] -= 1
         if dst != OFF:
             counts[dst - 1] += 1
+    if any(c < 0 for c in counts):
+        return None  # a move from a point without checker: that is named step by step
     if counts[BAR - 1] > 0:
         return None  # still on the bar: entering is the first problem, found step by step
     outside = max((p for p in range(7, BAR) if counts[p - 1] > 0), default=0)

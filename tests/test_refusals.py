@@ -377,3 +377,14 @@ def test_a_bear_off_with_checkers_outside_names_them_whatever_the_dice(
     position = Xgid.parse("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10").position
     error = why_illegal("6/off", [(6, 0)], position, dice)
     assert error.code == "illegal.not_home", str(error)
+
+
+def test_a_bear_off_beside_a_move_from_an_empty_point_names_the_empty_point() -> None:
+    """Such a move creates no checker outside the home board to blame (17/15 typed from the
+    other side's numbering)."""
+    from engine import Position
+    from engine.refusals import why_illegal
+
+    position = Position.from_position_id("3/cBAAB43ycAAA")
+    error = why_illegal("17/15 6/off", [(17, 15), (6, 0)], position, (6, 2))
+    assert error.code == "illegal.no_checker", str(error)

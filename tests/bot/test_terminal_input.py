@@ -358,3 +358,11 @@ def test_a_long_name_challenged_is_the_person_as_becomes(service: Service) -> No
     (accepted,) = replies(term, "/accept")
     assert not accepted.get("ephemeral"), accepted["text"]
     assert "Bob" * 10 + "Bo" in str(accepted["text"]) and long not in str(accepted["text"])
+
+
+def test_a_long_user_name_keeps_its_settings(service: Service, tmp_path: Path) -> None:
+    long = "Z" * 40
+    term = Terminal(service, out=io.StringIO(), json_mode=True, images=tmp_path, user=long)
+    replies(term, "/settings language:fr")
+    (unknown,) = replies(term, "/xyz")
+    assert "Commande inconnue" in str(unknown["text"]), unknown["text"]
