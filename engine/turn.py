@@ -100,8 +100,13 @@ class Turn:
         cells = list(self.board())
         remaining = self.remaining_dice()
         left = self.length - len(self.steps)
+        dice = sorted(set(remaining), reverse=True)
+        if self.length == 1 and len(dice) == 2 and any(checker_steps(cells, dice[0])):
+            # Only one die can be played: the larger when it can, even where the smaller would
+            # leave the same position (one checker borne off from the 1-point with 2-1).
+            dice = dice[:1]
         out = []
-        for die in sorted(set(remaining), reverse=True):
+        for die in dice:
             rest = list(remaining)
             rest.remove(die)
             for s, t, h in checker_steps(cells, die):
@@ -118,7 +123,13 @@ class Turn:
         return {m.src for m in self.available() if die is None or m.die == die}
 
     def playable_dice(self) -> list[int]:
-        """The distinct dice that can be used for the next step, largest first."""
+        """The distinct dice that can be used for the next step, largest first.
+
+        >>> from engine.position import Position
+        >>> last = Position.from_position_id("AQAABAAAAAAAAA")  # a checker each, on the 1-points
+        >>> Turn(last, (2, 1)).playable_dice()  # only one die is played: the larger one
+        [2]
+        """
         return sorted({m.die for m in self.available()}, reverse=True)
 
     def forced_die(self) -> int | None:

@@ -106,3 +106,16 @@ def test_a_position_id_and_match_id_pasted_together_are_taken(service: Service) 
     assert key.match_length == 3 and joined.position_id is not None
     both = service.play(ALICE, CHANNEL, position_id="4HPhASLgc/ABMA:MBlgAAAAAAAE", match_id="x")
     assert both.ephemeral and "after the colon" in both.text
+
+
+def test_only_the_larger_die_is_offered_when_only_one_die_can_be_played(
+    service: Service,
+) -> None:
+    """2-1 with one checker on the 1-point: "only one die can be played, the 2", and no Die 1
+    button contradicting it (the 1 bears it off too, but the rule wants the larger die)."""
+    service.settings_command(ALICE, DM, auto_forced=False)
+    reply = service.play(
+        ALICE, DM, position_id="XGID=-A----------------------a-:0:0:1:21:0:0:0:0:10"
+    )
+    assert "only one die can be played, the 2" in reply.text, reply.text
+    assert "Die 1" not in labels(reply) and "1" in labels(reply), labels(reply)
