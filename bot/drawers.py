@@ -75,25 +75,16 @@ class Drawers:
         worker can import it) that returns PNG bytes: run in a worker when there are some,
         else here. Its errors are raised here, as if it had run here."""
         pool = self._get()
-        if pool is None:
-            return picture(*args, **kwargs)
-        try:
-            future = pool.submit(picture, *args, **kwargs)
-        except BrokenProcessPool:
-            future = None
-        except RuntimeError:
-            # Another thread left this pool (a dead or stuck worker) since _get() handed it
-            # here: it takes no more work, but the picture is still owed.
-            return picture(*args, **kwargs)
-        try:
-            if future is not None:
-                return future.result(timeout=PATIENCE)
-        except CancelledError:  # left by another thread while this one waited
-            return picture(*args, **kwargs)
-        except (BrokenProcessPool, TimeoutError):
-            pass
-        log.warning("a drawing worker died or hung; drawing this picture here")
-        self._drop(pool)
+        if pool is not None:
+            try:
+                return pool.submit(picture, *args, **kwargs).result(timeout=PATIENCE)
+            except (BrokenProcessPool, TimeoutError):  # BrokenProcessPool is a RuntimeError
+                log.warning("a drawing worker died or hung; drawing this picture here")
+                self._drop(pool)
+            except (RuntimeError, CancelledError):
+                # Another thread left this pool (a dead or stuck worker) since _get() handed it
+                # here, or while the picture waited: the picture is still owed.
+                pass
         return picture(*args, **kwargs)
 
     def _drop(self, pool: ProcessPoolExecutor) -> None:

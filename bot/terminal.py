@@ -147,8 +147,7 @@ class Terminal:
 
     def __post_init__(self) -> None:
         self._asked_lang = self.lang
-        # Cut as /as and a challenged name are (one person, one id, one settings row).
-        self.user = (self.user or "").strip()[:NAME_LENGTH]
+        self.user = _cut_name(self.user or "")
         if not self.user:
             self.user = t("terminal.default_name", self.lang)
         self._owner = user_id(self.user)  # the first local player: the server's owner
@@ -172,7 +171,7 @@ class Terminal:
     def _person(self, name: str, locale: str | None = None) -> Actor:
         """A local player by name (remembered, so that a mention of him reads as his name), cut
         as ``/as`` cuts it: the person ``/as`` then becomes is the same."""
-        name = name.strip()[:NAME_LENGTH]
+        name = _cut_name(name)
         self._names[user_id(name)] = name
         return Actor(user_id(name), name, locale=locale)
 
@@ -320,7 +319,7 @@ class Terminal:
         """The terminal's own commands: ``/as NAME`` (``/quit`` ends :meth:`run`)."""
         if command.name == "as":
             typed = str(values["name"]).strip()
-            self.user = typed[:NAME_LENGTH]  # as long as a Discord name may be
+            self.user = _cut_name(typed)
             self._follow_language()
             # Escaped as Discord would: the printing (_plain) shows it as typed.
             text = t("terminal.as", self.lang, name=escape_name(self.user))
@@ -602,6 +601,13 @@ def last_number(folder: Path) -> int:
 # One pass: an escaped mark (bot.i18n.markdown.escape_name) is the mark itself, as Discord
 # shows it; bold and code marks go.
 _MARKDOWN = re.compile(r"\\([\\*_~`|\[\]<>#\-+.:])|\*\*|`")
+
+
+def _cut_name(name: str) -> str:
+    """A local player's name as long as a Discord name may be: ``--user``, ``/as`` and a name
+    given to a command (``/challenge``) cut alike, so that they are one person, one id, one
+    settings row."""
+    return name.strip()[:NAME_LENGTH]
 
 
 def _plain(text: str) -> str:

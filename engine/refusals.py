@@ -139,14 +139,21 @@ def _dice_to_reach(position: Position, dice: Dice) -> dict[tuple[int, ...], set[
     return reached
 
 
-def _rule_broken(
-    text: str, written: Written, position: Position, dice: Dice, plays: Sequence[Sized]
-) -> IllegalPlayError | None:
+def _counts_after(position: Position, written: Written) -> list[int]:
+    """The mover's checkers on points 1..25 (the bar last) once the written moves are made,
+    whatever the dice (a count below 0: a move from a point without checker)."""
     counts = list(_mover_counts(position.board))
     for src, dst in written:
         counts[src - 1] -= 1
         if dst != OFF:
             counts[dst - 1] += 1
+    return counts
+
+
+def _rule_broken(
+    text: str, written: Written, position: Position, dice: Dice, plays: Sequence[Sized]
+) -> IllegalPlayError | None:
+    counts = _counts_after(position, written)
     used = _dice_to_reach(position, dice).get(tuple(counts))
     if not used:
         return None
@@ -194,11 +201,7 @@ def _outside_when_bearing_off(
     """
     if not any(dst == OFF for _, dst in written):
         return None
-    counts = list(_mover_counts(position.board))  # points 1..25, the bar last
-    for src, dst in written:
-        counts[src - 1] -= 1
-        if dst != OFF:
-            counts[dst - 1] += 1
+    counts = _counts_after(position, written)
     if any(c < 0 for c in counts):
         return None  # a move from a point without checker: that is named step by step
     if counts[BAR - 1] > 0:

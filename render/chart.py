@@ -140,6 +140,7 @@ def chances_chart(
     for x in cut_xs:
         for yd in range(top, bottom, 10):
             draw.line([(x, yd), (x, min(yd + 5, bottom))], fill=_TEXT, width=1)
+
     def width(text: str) -> float:
         return text_width(small, text)
 

@@ -141,18 +141,19 @@ class Games:
     def undo(self, actor: Actor, where: Where, everything: bool = False) -> Reply:
         """``/undo [all]``: take back the last checker moved this turn (all of them)."""
 
-        taken_back: list[int] = []  # the dice of the steps taken back, the last one first
+        first_die: int | None = None  # of the earliest step taken back: picked again
 
         def act(game: Game, seat: int, notes: Notes) -> bool:
+            nonlocal first_die
             if game.turn != seat or game.phase is not Phase.MOVE or not game.partial.steps:
                 raise Refusal("error.nothing_to_undo")
-            taken_back.append(game.undo().die)
+            first_die = game.undo().die
             while everything and game.partial.steps:
-                taken_back.append(game.undo().die)
+                first_die = game.undo().die
             return True
 
-        def picked() -> UiState:  # the die of the first step taken back is picked again
-            return UiState(die=taken_back[-1] if taken_back else None)
+        def picked() -> UiState:
+            return UiState(die=first_die)
 
         return self.on_current_game(actor, where, act, advance=False, ui=picked)
 

@@ -29,6 +29,7 @@ __all__ = [
     "current_game",
     "load_table",
     "localized",
+    "no_game_here",
     "own_game",
     "prefs_of",
     "seat_names",
