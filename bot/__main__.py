@@ -67,6 +67,7 @@ def _play(args: argparse.Namespace, config: Config) -> int:
         lang=args.lang or _default_lang(),
         images=Path(args.images) if args.images else config.images_dir,
         user=args.user,
+        lang_given=args.lang is not None,  # typed: it wins over his setting for this session
     )
     interactive = not args.json and sys.stdin.isatty()
     interrupts = Interrupts()

@@ -245,7 +245,6 @@ MESSAGES: dict[str, str] = {
     "cmd.as.opt.name.name": "name",
     "cmd.quit.name": "quit",
     "terminal.private": "(only you)",
-    "terminal.default_name": "Player",
     "help.keys": "**Keys**: Enter rolls, or confirms a complete move. With two dice that can "
     "both be played, a digit picks the die (6, 5...), then type the point to move from. Esc "
     "then Enter (or /undo all) takes the whole move back before it is confirmed.",

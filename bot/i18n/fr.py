@@ -253,7 +253,6 @@ MESSAGES: dict[str, str] = {
     "cmd.as.opt.name.name": "nom",
     "cmd.quit.name": "quitter",
     "terminal.private": "(vous seul)",
-    "terminal.default_name": "Joueur",
     "help.keys": "**Touches** : Entrée lance les dés, ou confirme un coup complet. Avec deux "
     "dés jouables, un chiffre choisit le dé (6, 5…), puis tapez la case de départ. Échap puis "
     "Entrée (ou /reprendre tout) reprend tout le coup avant sa confirmation.",
