@@ -47,6 +47,7 @@ __all__ = ["Terminal", "user_id"]
 TERMINAL_CHANNEL = 1
 TERMINAL_GUILD = 1
 NAME_LENGTH = 32  # a Discord display name has at most this many characters
+LISTED_BUTTONS = 5  # a refusal names the buttons when there are no more (Roll, Double, Resign)
 # The default person, in every language: the name is who he is (his games, his owner rights),
 # not a word to translate, and "Player" is the one databases already hold.
 DEFAULT_NAME = "Player"
@@ -411,11 +412,17 @@ class Terminal:
         )
 
     def _no_button(self, label: str) -> Reply:
+        """Neither a command nor a button: short, pointing to /help; the buttons named only
+        when they are few (a long list, 21 points and plays, buried the pointer)."""
         labels = [self._translated.get(x, {}).get(self.lang, x) for x in self._labels]
         if not labels:
-            return Reply(text=t("terminal.no_button_none", self.lang, label=label), ephemeral=True)
-        text = t("terminal.no_button", self.lang, label=label, buttons=", ".join(labels))
-        return Reply(text=text, ephemeral=True)
+            key = "terminal.no_button_none"
+        elif self._selects or len(labels) > LISTED_BUTTONS:
+            key = "terminal.no_button_many"  # they are printed just above
+        else:
+            key = "terminal.no_button"
+        buttons = " ".join(f"[{x}]" for x in labels)
+        return Reply(text=t(key, self.lang, label=label, buttons=buttons), ephemeral=True)
 
     # -- printing -------------------------------------------------------------------------------
 

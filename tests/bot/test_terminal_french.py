@@ -54,7 +54,7 @@ def test_a_french_player_types_an_english_boards_buttons_in_either_language(
     script.extend([5, 2])
     replies(term, "/as Bob", "/settings language:fr", "/as Ann", "/challenge Bob points:1")
     (refused,) = replies(term, "/as Bob", "Oui")[1:]
-    assert "Boutons : Accepter, Décliner, Annuler." in str(refused["text"])  # in his language
+    assert "([Accepter] [Décliner] [Annuler])" in str(refused["text"])  # in his language
     (accepted,) = replies(term, "Accepter")
     assert "Bob accepte le défi" in str(accepted["text"])
 
