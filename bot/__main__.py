@@ -18,7 +18,6 @@ import locale
 import logging
 import os
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 from bot.config import Config, load_dotenv
@@ -58,6 +57,7 @@ def build_service(config: Config, db_url: str | None = None):  # type: ignore[no
 
 
 def _play(args: argparse.Namespace, config: Config) -> int:
+    from bot.prompt import Interrupts, prompt_lines
     from bot.terminal import Terminal
 
     service = build_service(config, args.db)
@@ -67,37 +67,19 @@ def _play(args: argparse.Namespace, config: Config) -> int:
         lang=args.lang or _default_lang(),
         images=Path(args.images) if args.images else config.images_dir,
         user=args.user,
+        lang_given=args.lang is not None,  # typed: it wins over his setting for this session
     )
     interactive = not args.json and sys.stdin.isatty()
+    interrupts = Interrupts()
+    if interactive:
+        interrupts.install()
     try:
-        terminal.run(_prompt_lines() if interactive else sys.stdin)
+        terminal.run(prompt_lines(interrupts) if interactive else sys.stdin)
     except KeyboardInterrupt:
         # Ctrl-C leaves as Ctrl-D does: no traceback (the game is saved after every action).
+        interrupts.leave()
         print()
     return 0
-
-
-def _prompt_lines() -> Iterator[str]:
-    """Typed lines, with line editing and history (arrows) where ``readline`` exists; Ctrl-C
-    or Ctrl-D at the prompt ends the session."""
-    _line_editing()
-    while True:
-        try:
-            yield input("> ")
-        except (EOFError, KeyboardInterrupt):
-            print()
-            return
-
-
-def _line_editing() -> None:
-    try:
-        import readline
-    except ImportError:  # Windows without pyreadline: plain input, still usable
-        return
-    # Escape then Enter sends /undo all, as a line holding only Escape does without readline
-    # (Escape alone starts the arrow keys' sequences, so it cannot be bound by itself).
-    for enter in (r"\r", r"\n"):
-        readline.parse_and_bind(rf'"\e{enter}": "\C-a\C-k/undo all\C-m"')
 
 
 def _run(config: Config) -> int:

@@ -47,6 +47,10 @@ __all__ = ["Terminal", "user_id"]
 TERMINAL_CHANNEL = 1
 TERMINAL_GUILD = 1
 NAME_LENGTH = 32  # a Discord display name has at most this many characters
+LISTED_BUTTONS = 5  # a refusal names the buttons when there are no more (Roll, Double, Resign)
+# The default person, in every language: the name is who he is (his games, his owner rights),
+# not a word to translate, and "Player" is the one databases already hold.
+DEFAULT_NAME = "Player"
 ESCAPE = "\x1b"  # a line holding only Escape (without line editing, Esc then Enter sends it)
 
 
@@ -121,8 +125,9 @@ def user_id(name: str) -> int:
 class Terminal:
     """One local session: who acts, where images go, how replies are printed.
 
-    ``lang`` is the language asked for (``--lang``); the session speaks the acting player's
-    own setting when he chose one (``/settings language:fr``), as Discord does.
+    ``lang`` is the language asked for: with ``lang_given`` (``--lang`` typed) the session
+    speaks it, else the acting player's own setting when he chose one (``/settings
+    language:fr``), as Discord does; a language chosen during the session wins from then on.
     """
 
     service: Service
@@ -130,7 +135,8 @@ class Terminal:
     json_mode: bool = False
     lang: str = "en"
     images: Path = field(default_factory=lambda: Path("boards"))
-    user: str | None = None  # None: "Player", "Joueur"... in the session's language
+    user: str | None = None  # None: DEFAULT_NAME
+    lang_given: bool = False
     _buttons: dict[str, str] = field(default_factory=dict)
     _selects: dict[str, str] = field(default_factory=dict)
     _labels: list[str] = field(default_factory=list)
@@ -147,21 +153,20 @@ class Terminal:
 
     def __post_init__(self) -> None:
         self._asked_lang = self.lang
-        self.user = _cut_name(self.user or "")
-        if not self.user:
-            self.user = t("terminal.default_name", self.lang)
+        self._session_lang = self.lang if self.lang_given else None
+        self.user = _cut_name(self.user or "") or DEFAULT_NAME
         self._owner = user_id(self.user)  # the first local player: the server's owner
 
     @property
     def name(self) -> str:
-        return self.user or t("terminal.default_name", self.lang)
+        return self.user or DEFAULT_NAME
 
     @property
     def actor(self) -> Actor:
         # The first local player owns the server (the keyboard is his): he organizes
         # tournaments; the people of /as NAME are ordinary members.
         person = self._person(self.name, self.lang)
-        return replace(person, organizer=self.is_owner)
+        return replace(person, organizer=self.is_owner, session_lang=self._session_lang)
 
     @property
     def is_owner(self) -> bool:
@@ -191,6 +196,7 @@ class Terminal:
     def run(self, lines: Iterable[str]) -> None:
         """Read commands until ``/quit`` or the end of input. In text mode an empty line is
         Enter (roll, or confirm a complete move), as in the original program."""
+        self._follow_language()  # greeted and shown the game in his language from the start
         if not self.json_mode:
             self._print_text(self.welcome())
         if not self._resumed:
@@ -261,9 +267,10 @@ class Terminal:
             self.show(notice.reply)
 
     def _follow_language(self) -> None:
-        """Speak the acting player's language setting (else the one asked for)."""
+        """Speak the language given for the session, else the acting player's setting (else
+        the one asked for); once he changes his setting here, the setting."""
         me = Actor(user_id(self.name), self.name, locale=self._asked_lang)
-        self.lang = self.service.deps.language_of(me)
+        self.lang = self._session_lang or self.service.deps.language_of(me)
 
     def _dispatch(self, line: str) -> Reply | None:
         if not self.json_mode:
@@ -290,7 +297,10 @@ class Terminal:
         method: Callable[..., Reply] = getattr(self.service, command.method)
         if command.name == "help":
             values["surface"] = Surface.TERMINAL
-        return method(self.actor, self.where, **values)
+        reply = method(self.actor, self.where, **values)
+        if command.name == "settings" and values.get("language") is not None:
+            self._session_lang = None  # a language chosen here wins over --lang from now on
+        return reply
 
     def _key(self, line: str) -> Callable[[], Reply] | bool | None:
         """The original program's keys: Enter rolls (or confirms a complete move), a digit
@@ -402,11 +412,17 @@ class Terminal:
         )
 
     def _no_button(self, label: str) -> Reply:
+        """Neither a command nor a button: short, pointing to /help; the buttons named only
+        when they are few (a long list, 21 points and plays, buried the pointer)."""
         labels = [self._translated.get(x, {}).get(self.lang, x) for x in self._labels]
         if not labels:
-            return Reply(text=t("terminal.no_button_none", self.lang, label=label), ephemeral=True)
-        text = t("terminal.no_button", self.lang, label=label, buttons=", ".join(labels))
-        return Reply(text=text, ephemeral=True)
+            key = "terminal.no_button_none"
+        elif self._selects or len(labels) > LISTED_BUTTONS:
+            key = "terminal.no_button_many"  # they are printed just above
+        else:
+            key = "terminal.no_button"
+        buttons = " ".join(f"[{x}]" for x in labels)
+        return Reply(text=t(key, self.lang, label=label, buttons=buttons), ephemeral=True)
 
     # -- printing -------------------------------------------------------------------------------
 

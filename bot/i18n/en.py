@@ -245,7 +245,6 @@ MESSAGES: dict[str, str] = {
     "cmd.as.opt.name.name": "name",
     "cmd.quit.name": "quit",
     "terminal.private": "(only you)",
-    "terminal.default_name": "Player",
     "help.keys": "**Keys**: Enter rolls, or confirms a complete move. With two dice that can "
     "both be played, a digit picks the die (6, 5...), then type the point to move from. Esc "
     "then Enter (or /undo all) takes the whole move back before it is confirmed.",
@@ -734,7 +733,8 @@ MESSAGES: dict[str, str] = {
     "terminal.no_press.decline": "No challenge is waiting for your answer here.",
     "terminal.no_press.cancel": "Nothing to cancel here: no challenge of yours is waiting, and no menu is open.",
     "terminal.no_press.rematch": "Nothing to rematch here: Rematch comes with the message that ends a game.",
-    "terminal.no_button": "No button “{label}” on the latest message. Buttons: {buttons}.",
+    "terminal.no_button": "“{label}” is neither a command nor a button of the latest message ({buttons}). Type /help for the commands.",
+    "terminal.no_button_many": "“{label}” is neither a command nor a button of the latest message: type a button or a play shown above, or /help for the commands.",
     "terminal.no_button_none": "Nothing to press: the latest message has no buttons, and “{label}” is not a command (commands start with /; type /help for the list).",
     "terminal.file": "[file: {path}]",
     "terminal.image": "[board image: {path}]",

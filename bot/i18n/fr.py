@@ -253,7 +253,6 @@ MESSAGES: dict[str, str] = {
     "cmd.as.opt.name.name": "nom",
     "cmd.quit.name": "quitter",
     "terminal.private": "(vous seul)",
-    "terminal.default_name": "Joueur",
     "help.keys": "**Touches** : Entrée lance les dés, ou confirme un coup complet. Avec deux "
     "dés jouables, un chiffre choisit le dé (6, 5…), puis tapez la case de départ. Échap puis "
     "Entrée (ou /reprendre tout) reprend tout le coup avant sa confirmation.",
@@ -744,7 +743,8 @@ MESSAGES: dict[str, str] = {
     "terminal.no_press.decline": "Aucun défi n’attend votre réponse ici.",
     "terminal.no_press.cancel": "Rien à annuler ici : aucun de vos défis n’attend, et aucun menu n’est ouvert.",
     "terminal.no_press.rematch": "Pas de revanche à proposer ici : la revanche vient avec le message qui termine une partie.",
-    "terminal.no_button": "Pas de bouton « {label} » sur le dernier message. Boutons : {buttons}.",
+    "terminal.no_button": "« {label} » n’est ni une commande ni un bouton du dernier message ({buttons}). Tapez /aide pour les commandes.",
+    "terminal.no_button_many": "« {label} » n’est ni une commande ni un bouton du dernier message : tapez un bouton ou un coup affiché plus haut, ou /aide pour les commandes.",
     "terminal.no_button_none": "Rien à presser : le dernier message n’a pas de boutons, et « {label} » n’est pas une commande (les commandes commencent par / ; tapez /aide pour la liste).",
     "terminal.file": "[fichier : {path}]",
     "terminal.image": "[image du plateau : {path}]",

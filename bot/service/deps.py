@@ -148,7 +148,7 @@ class Deps:
         a refusal raised later in this action is told in that language."""
         row = player_repo.ensure_player(s, actor.id, actor.name[:100], now=self.clock())
         prefs = Prefs.from_json(row.preferences)
-        found = Who(actor, prefs, prefs.language(actor.locale))
+        found = Who(actor, prefs, actor.lang(prefs))
         box = _found_lang.get()
         if box is not None:
             box.append(found.lang)
@@ -164,7 +164,7 @@ class Deps:
         with self.factory() as s:
             row = player_repo.get_player(s, actor.id)
             prefs = Prefs.from_json(row.preferences if row else None)
-        return prefs.language(actor.locale)
+        return actor.lang(prefs)
 
 
 def shared_lang(who: Who, where: Where) -> str:

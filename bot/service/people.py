@@ -18,13 +18,19 @@ class Actor:
     """The person behind an action. ``locale`` is Discord's ``interaction.locale`` (or the
     terminal's language); ``is_bot`` marks bot accounts, which cannot be challenged;
     ``organizer``: the adapter found he may organize tournaments here (Manage Server or the
-    configured role; the terminal's local player always may)."""
+    configured role; the terminal's local player always may); ``session_lang``: a language
+    asked for this session only (the terminal's ``--lang``), over the person's setting."""
 
     id: int
     name: str
     locale: str | None = None
     is_bot: bool = False
     organizer: bool = False
+    session_lang: str | None = None
+
+    def lang(self, prefs: Prefs) -> str:
+        """The language to answer him in: the session's, else his setting, else the locale."""
+        return self.session_lang or prefs.language(self.locale)
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,8 @@ language or theme is choosable at once."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bot.i18n import CATALOGS, LANGUAGES, t
 from bot.service.deps import Deps, answers
 from bot.service.notices import notify_changes, notify_text
@@ -64,7 +66,9 @@ class PlayerSettings:
             prefs = who.prefs
             if changes:
                 prefs = Prefs.from_json(player_repo.set_preferences(s, actor.id, **changes))
-        return _shown(prefs, prefs.language(actor.locale), saved=bool(changes))
+        # A language just chosen answers at once, over a language the session was given.
+        chosen = replace(actor, session_lang=None) if "lang" in changes else actor
+        return _shown(prefs, chosen.lang(prefs), saved=bool(changes))
 
 
 def _changes(language: str | None, theme: str | None) -> dict[str, object]:

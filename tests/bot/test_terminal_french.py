@@ -54,7 +54,7 @@ def test_a_french_player_types_an_english_boards_buttons_in_either_language(
     script.extend([5, 2])
     replies(term, "/as Bob", "/settings language:fr", "/as Ann", "/challenge Bob points:1")
     (refused,) = replies(term, "/as Bob", "Oui")[1:]
-    assert "Boutons : Accepter, Décliner, Annuler." in str(refused["text"])  # in his language
+    assert "([Accepter] [Décliner] [Annuler])" in str(refused["text"])  # in his language
     (accepted,) = replies(term, "Accepter")
     assert "Bob accepte le défi" in str(accepted["text"])
 
@@ -90,3 +90,48 @@ def test_games_in_the_terminal_show_no_discord_link(service: Service) -> None:
     (listed,) = replies(term, "/games")
     text = str(listed["text"])
     assert "discord.com" not in text and "(in this terminal)" in text and "#1" in text
+
+
+# -- issue 27, item 8: the display language does not change who you are ----------------------
+
+
+def started(service: Service, lang: str, *, given: bool = False, json: bool = True) -> Terminal:
+    """A terminal started without --user (the default person), --lang typed or not."""
+    out = io.StringIO()
+    return Terminal(
+        service, out=out, json_mode=json, lang=lang, images=Path("/tmp/unused"), lang_given=given
+    )
+
+
+def printed(term: Terminal) -> str:
+    assert isinstance(term.out, io.StringIO)
+    return term.out.getvalue()
+
+
+def test_the_default_person_is_one_whatever_the_language(service: Service) -> None:
+    english = started(service, "en")
+    replies(english, "/play")  # Player's game; he owns the terminal's server
+    french = started(service, "fr", given=True)
+    assert french.name == "Player" and french.actor.id == english.actor.id
+    assert french.is_owner and "partie n° 1" in str(replies(french, "/parties")[0]["text"])
+
+
+def test_a_restart_greets_and_shows_the_game_in_the_stored_language(service: Service) -> None:
+    replies(started(service, "en"), "/play", "/settings language:fr")
+    restarted = started(service, "en", json=False)  # the system's locale: no --lang typed
+    restarted.run([])
+    shown = printed(restarted)
+    assert shown.startswith("Le backgammon dans le terminal. Vous êtes Player."), shown
+    assert "Vous avez une partie en cours" in shown and "Buttons:" not in shown
+
+
+def test_a_typed_lang_wins_for_the_session_until_the_setting_changes(service: Service) -> None:
+    replies(started(service, "en"), "/settings language:fr")
+    typed = started(service, "en", given=True, json=False)
+    typed.run([])
+    assert printed(typed).startswith("Backgammon in the terminal."), printed(typed)
+    typed.json_mode = True
+    assert "Backgammon rules" in str(replies(typed, "/rules")[0]["text"])
+    (changed,) = replies(typed, "/settings language:fr")
+    assert "Enregistré." in str(changed["text"]), changed["text"]  # in the one just chosen
+    assert "Les règles du backgammon" in str(replies(typed, "/rules")[0]["text"])

@@ -295,3 +295,34 @@ def test_a_player_with_no_game_here_is_pointed_to_his_game_elsewhere(
     assert "your game #2 is played elsewhere: /board game:2 shows it here" in str(
         refused["text"]
     ), refused["text"]
+
+
+# -- issue 27, item 14: text that is neither a command nor a button ------------------------------
+
+
+@pytest.mark.parametrize(
+    ("lang", "play", "help_word"), [("en", "/play", "/help"), ("fr", "/jouer", "/aide")]
+)
+def test_a_stray_word_points_to_help_without_a_long_list(
+    service: Service, script: deque[int], lang: str, play: str, help_word: str
+) -> None:
+    term = session(service, lang=lang)
+    script.extend([5, 2])  # Ann opens with 5-2: points, dice, Resign and a menu of plays
+    started = replies(term, f"{play} cube:no")[-1]
+    assert len(started["buttons"]) + len(started["plays"]) > 10  # type: ignore[arg-type]
+    (refused,) = replies(term, "hello")
+    text = str(refused["text"])
+    assert refused["ephemeral"] and help_word in text and "hello" in text
+    assert "[13]" not in text and "13/" not in text and len(text) < 200, text
+
+
+def test_a_stray_word_names_the_few_buttons_and_help(service: Service, script: deque[int]) -> None:
+    term = session(service)
+    script.extend([2, 5, 1, 1])  # the computer opens; Ann then rolls or doubles
+    replies(term, "/play level:beginner")
+    (refused,) = replies(term, "hello")
+    text = str(refused["text"])
+    assert "[Roll] [Double] [Resign]" in text and "/help" in text, text
+    (refused,) = replies(term, "/settings language:fr", "bonjour")[1:]
+    assert "[Lancer] [Doubler] [Abandonner]" in str(refused["text"]), refused["text"]
+    assert "/aide" in str(refused["text"])

@@ -5,8 +5,8 @@
 Creates the database, then waits for ``go`` on stdin (the test opens another process's
 connection meanwhile, so the WAL files stay, as in a live deployment), makes the file
 read-only, presses once, makes it writable again and presses three times. Prints one JSON list
-of outcomes: ``ok`` or the exception's class name. Run as an ordinary user: the file's mode
-means nothing to root.
+of outcomes: ``ok`` or the exception's class name. Run where the file's mode binds: an ordinary
+user, or root without CAP_DAC_OVERRIDE (root writes read-only files through it).
 """
 
 from __future__ import annotations
