@@ -164,7 +164,8 @@ def swiss_standings(
     byes: Iterable[PlayerId] = (),
 ) -> list[SwissStanding]:
     """The Swiss table (see the module's rules); ``byes`` lists each bye given (a player twice
-    if he had two).
+    if he had two) in the rounds that are over: the bye of a round still being played would
+    rank its player above those whose result is not in yet.
 
     :raises ValueError: for a result or a bye of a player who is not in ``players``.
     """
