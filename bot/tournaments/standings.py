@@ -125,6 +125,25 @@ def round_robin_standings(
     """
     results = list(results)
     _check_results(players, results)
+    wins, won, lost, played = _match_totals(players, results)
+    h2h = _head_to_head(players, results, wins, {p: won[p] - lost[p] for p in players})
+    seed = {p: i for i, p in enumerate(players)}
+    order = sorted(
+        players,
+        key=lambda p: (-wins[p], lost[p] - won[p], -h2h[p], -won[p], seed[p]),
+    )
+    return [
+        RoundRobinStanding(
+            i + 1, p, played[p], wins[p], played[p] - wins[p], won[p], lost[p], h2h[p]
+        )
+        for i, p in enumerate(order)
+    ]
+
+
+def _match_totals(
+    players: Sequence[PlayerId], results: Sequence[MatchResult]
+) -> tuple[dict[PlayerId, int], dict[PlayerId, int], dict[PlayerId, int], dict[PlayerId, int]]:
+    """Each player's match wins, match points won, match points lost and matches played."""
     wins = dict.fromkeys(players, 0)
     won = dict.fromkeys(players, 0)
     lost = dict.fromkeys(players, 0)
@@ -137,25 +156,24 @@ def round_robin_standings(
         lost[r.winner] += r.loser_points
         won[r.loser] += r.loser_points
         lost[r.loser] += r.winner_points
+    return wins, won, lost, played
+
+
+def _head_to_head(
+    players: Sequence[PlayerId],
+    results: Sequence[MatchResult],
+    wins: Mapping[PlayerId, int],
+    difference: Mapping[PlayerId, int],
+) -> dict[PlayerId, int]:
+    """Each player's wins against the players tied with him on wins and points difference."""
     tied: dict[tuple[int, int], set[PlayerId]] = {}
     for p in players:
-        tied.setdefault((wins[p], won[p] - lost[p]), set()).add(p)
+        tied.setdefault((wins[p], difference[p]), set()).add(p)
     h2h = dict.fromkeys(players, 0)
     for r in results:
-        group = tied[(wins[r.winner], won[r.winner] - lost[r.winner])]
-        if r.loser in group:
+        if r.loser in tied[(wins[r.winner], difference[r.winner])]:
             h2h[r.winner] += 1
-    seed = {p: i for i, p in enumerate(players)}
-    order = sorted(
-        players,
-        key=lambda p: (-wins[p], lost[p] - won[p], -h2h[p], -won[p], seed[p]),
-    )
-    return [
-        RoundRobinStanding(
-            i + 1, p, played[p], wins[p], played[p] - wins[p], won[p], lost[p], h2h[p]
-        )
-        for i, p in enumerate(order)
-    ]
+    return h2h
 
 
 def swiss_standings(
