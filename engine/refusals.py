@@ -242,31 +242,7 @@ def _dice_misfit(
         if splits:
             options.append(splits)
             continue
-        step = f"{format_point(src)}/{format_point(dst)}"
-        if dst == OFF:
-            return IllegalPlayError(
-                f"{text!r}: bearing off from your {src}-point takes at least {src}, and {roll} "
-                f"moves a checker {sum(pool)} at most",
-                code="illegal.off_distance",
-                text=text,
-                step=step,
-                point=src,
-                dice=roll,
-                most=sum(pool),
-            )
-        sums = (sum(c) for n in range(1, len(pool) + 1) for c in itertools.combinations(pool, n))
-        reach = sorted(set(sums))
-        moves = ", ".join(str(r) for r in reach)
-        return IllegalPlayError(
-            f"{text!r}: {step} is a move of {src - dst}, which {roll} cannot make (one checker "
-            f"moves {moves})",
-            code="illegal.distance",
-            text=text,
-            step=step,
-            gap=src - dst,
-            dice=roll,
-            moves=moves,
-        )
+        return _out_of_reach(text, src, dst, pool, roll)
     if not _assign(options, Counter(pool)):
         return IllegalPlayError(
             f"{text!r} does not fit the dice: {roll} cannot make all these moves together",
@@ -275,6 +251,34 @@ def _dice_misfit(
             dice=roll,
         )
     return None
+
+
+def _out_of_reach(text: str, src: int, dst: int, pool: list[int], roll: str) -> IllegalPlayError:
+    """The refusal of a step that no sum of the dice makes."""
+    step = f"{format_point(src)}/{format_point(dst)}"
+    if dst == OFF:
+        return IllegalPlayError(
+            f"{text!r}: bearing off from your {src}-point takes at least {src}, and {roll} "
+            f"moves a checker {sum(pool)} at most",
+            code="illegal.off_distance",
+            text=text,
+            step=step,
+            point=src,
+            dice=roll,
+            most=sum(pool),
+        )
+    sums = (sum(c) for n in range(1, len(pool) + 1) for c in itertools.combinations(pool, n))
+    moves = ", ".join(str(r) for r in sorted(set(sums)))
+    return IllegalPlayError(
+        f"{text!r}: {step} is a move of {src - dst}, which {roll} cannot make (one checker "
+        f"moves {moves})",
+        code="illegal.distance",
+        text=text,
+        step=step,
+        gap=src - dst,
+        dice=roll,
+        moves=moves,
+    )
 
 
 def _assign(options: list[set[tuple[int, ...]]], left: Counter[int]) -> bool:

@@ -16,19 +16,14 @@ MOST_LINES = 40
 STILL_LONG = {
     "engine/analysis/puzzle.py:make_puzzle": 50,
     "engine/analysis/replay.py:replay": 59,
-    "engine/game.py:_final_key": 41,
-    "engine/ids.py:decode_position_id": 44,
-    "engine/matfile.py:read_mat": 44,
     "engine/movegen.py:_generate_non_double_contact": 44,
     "engine/notation.py:parse_segments": 112,
     "engine/notation.py:parse_play": 59,
-    "engine/refusals.py:_dice_misfit": 42,
     "engine/refusals.py:obstacle": 75,
     "engine/xgid.py:parse": 56,
     "render/analysis.py:mistake_board": 48,
     "render/chart.py:line_chart": 55,
     "render/chart.py:chances_chart": 69,
-    "db/challenges.py:create_challenge": 45,
 }
 
 
