@@ -15,10 +15,7 @@ MOST_LINES = 40
 # its entry goes once it fits.
 STILL_LONG = {
     "engine/movegen.py:_generate_non_double_contact": 44,
-    "engine/notation.py:parse_segments": 112,
-    "engine/notation.py:parse_play": 59,
     "engine/refusals.py:obstacle": 75,
-    "engine/xgid.py:parse": 56,
     "render/analysis.py:mistake_board": 48,
     "render/chart.py:line_chart": 55,
     "render/chart.py:chances_chart": 69,
