@@ -15,7 +15,6 @@ MOST_LINES = 40
 # its entry goes once it fits.
 STILL_LONG = {
     "engine/movegen.py:_generate_non_double_contact": 44,
-    "engine/refusals.py:obstacle": 75,
     "render/analysis.py:mistake_board": 48,
     "render/chart.py:line_chart": 55,
     "render/chart.py:chances_chart": 69,
