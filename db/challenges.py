@@ -66,14 +66,20 @@ def create_challenge(
         created_at=now,
         expires_at=expires_at,
     )
+    _insert_pending(session, challenge, now)
+    return challenge
+
+
+def _insert_pending(session: Session, challenge: Challenge, now: datetime) -> None:
+    """Insert ``challenge``; refused when the pair already has a pending one (the unique index
+    decides a race between two challenges of the same pair)."""
     try:
         with session.begin_nested():  # a savepoint: the refusal can still read the winner
             session.add(challenge)
             session.flush()
     except IntegrityError:
-        first = pending_between(session, challenger_id, challenged_id, now=now)
+        first = pending_between(session, challenge.challenger_id, challenge.challenged_id, now=now)
         raise ChallengePending(first.id if first else None) from None
-    return challenge
 
 
 def _pair(a: int, b: int) -> tuple[int, int]:

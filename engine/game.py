@@ -111,6 +111,14 @@ class Event:
 
 _EVENT_KINDS = {kind.value: kind for kind in EventKind}
 
+# The Match ID's game state once a game has ended, by how it ended.
+_END_STATE = {
+    ResultReason.BEAR_OFF: GameState.OVER,
+    ResultReason.DROP: GameState.DROPPED,
+    ResultReason.RESIGN: GameState.RESIGNED,
+    ResultReason.FORFEIT: GameState.RESIGNED,
+}
+
 
 @dataclass(frozen=True, slots=True)
 class GameResult:
@@ -541,7 +549,6 @@ class Game:
         winner, loser = result.winner, 1 - result.winner
         score = list(self.score)
         score[winner] += result.points
-        n = self.match_length
         on_roll, turn, resignation, dice = self.on_roll, self.on_roll, 0, (0, 0)
         if result.reason is ResultReason.BEAR_OFF:
             on_roll = turn = loser
@@ -554,17 +561,12 @@ class Game:
             cube_owner=self.cube_owner,
             player_on_roll=on_roll,
             crawford=self.next_is_crawford(),
-            game_state={
-                ResultReason.BEAR_OFF: GameState.OVER,
-                ResultReason.DROP: GameState.DROPPED,
-                ResultReason.RESIGN: GameState.RESIGNED,
-                ResultReason.FORFEIT: GameState.RESIGNED,
-            }[result.reason],
+            game_state=_END_STATE[result.reason],
             turn=turn,
             double_offered=False,
             resignation=resignation,
             dice=dice,
-            match_length=n,
+            match_length=self.match_length,
             score=(score[0], score[1]),
             jacoby=self.jacoby,
         )

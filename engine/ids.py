@@ -93,6 +93,18 @@ def decode_position_id(position_id: str) -> tuple[int, ...]:
         two sides of at most 15 checkers each, or puts both sides on one point.
     """
     key = _decode_b64(position_id, 14, 10, "Position ID", InvalidPositionIdError)
+    theirs, mine = _checker_counts(key, position_id)
+    for who, counts in (("the player on roll", mine), ("his opponent", theirs)):
+        if sum(counts) > 15:
+            raise InvalidPositionIdError(
+                f"{position_id!r} gives {who} {sum(counts)} checkers; a side has at most 15"
+            )
+    return _board(theirs, mine, position_id)
+
+
+def _checker_counts(key: int, position_id: str) -> tuple[list[int], list[int]]:
+    """The checkers on each of the 25 spots of each side (the opponent's first), read from the
+    key's bits: a 1 for each checker, a 0 to end the spot."""
     sides: list[list[int]] = [[0] * 25, [0] * 25]
     side = spot = 0
     nbit = 0
@@ -110,12 +122,11 @@ def decode_position_id(position_id: str) -> tuple[int, ...]:
         raise InvalidPositionIdError(
             f"{position_id!r} is not a Position ID: more than 30 checkers are encoded"
         )
-    theirs, mine = sides
-    for who, counts in (("the player on roll", mine), ("his opponent", theirs)):
-        if sum(counts) > 15:
-            raise InvalidPositionIdError(
-                f"{position_id!r} gives {who} {sum(counts)} checkers; a side has at most 15"
-            )
+    return sides[0], sides[1]
+
+
+def _board(theirs: list[int], mine: list[int], position_id: str) -> tuple[int, ...]:
+    """The 26-int board of the two sides' counts (refused when both hold one point)."""
     board = [0] * 26
     board[25] = mine[24]
     board[0] = -theirs[24]

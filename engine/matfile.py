@@ -204,14 +204,19 @@ def read_mat(text: str) -> MatFile:
                     f"line {index + 1}: score {expected} but the replay has {match.game.score}"
                 )
             continue
-        left, right = _split(line)
-        try:
-            _action(match.game, 0, left)
-            if right is not None:
-                _action(match.game, 1, right)
-        except (BackgammonError, ValueError) as exc:
-            raise MatFileError(f"line {index + 1}: {exc}") from None
+        _play_line(match.game, index, line)
     return MatFile(match, names)
+
+
+def _play_line(game: Game, index: int, line: str) -> None:
+    """Replay the actions of a move line (the first player's, then the second's)."""
+    left, right = _split(line)
+    try:
+        _action(game, 0, left)
+        if right is not None:
+            _action(game, 1, right)
+    except (BackgammonError, ValueError) as exc:
+        raise MatFileError(f"line {index + 1}: {exc}") from None
 
 
 def _action(game: Game, player: int, text: str) -> None:

@@ -73,101 +73,8 @@ def parse_segments(text: str) -> list[Segment]:
 
     :raises PlaySyntaxError: when the text is not notation, with what is wrong and where.
     """
-    if not isinstance(text, str):
-        raise PlaySyntaxError(
-            f"a play is text like '24/18 13/11', not {type(text).__name__}", code="syntax.type"
-        )
-    if len(text) > 200:
-        raise PlaySyntaxError("that play is too long to be backgammon notation", code="syntax.long")
-    segments: list[Segment] = []
-    points: list[int] = []
-    hits: set[int] = set()
-    expect_point = True  # after '/' or at the start of a segment
-    pos = 0
-    stripped = text.strip()
-    if not stripped:
-        raise PlaySyntaxError("the play is empty: write it like '24/18 13/11'", code="syntax.empty")
-
-    def close(count: int = 1) -> None:
-        nonlocal points, hits
-        if len(points) == 1:
-            start = format_point(points[0])
-            raise PlaySyntaxError(
-                f"{start!r} needs a destination, like '{start}/…'",
-                code="syntax.no_destination",
-                start=start,
-            )
-        if points:
-            segments.append(Segment(tuple(points), frozenset(hits), count))
-        points, hits = [], set()
-
-    while pos < len(text):
-        m = _TOKEN.match(text, pos)
-        if m is None or m.end() == pos:
-            rest = text[pos:].strip()
-            if not rest:
-                break
-            raise PlaySyntaxError(
-                f"cannot read {rest[:12]!r} in {text!r}: write plays like '24/18 13/11', "
-                "'bar/22*', '6/off' or '8/5(2)'",
-                code="syntax.unreadable",
-                rest=rest[:12],
-            )
-        pos = m.end()
-        kind = m.lastgroup
-        if kind in ("num", "bar", "off"):
-            if kind == "num":
-                value = int(m.group("num"))
-                if value > 25:
-                    raise PlaySyntaxError(
-                        f"there is no point {value}: points run from 1 to 24",
-                        code="syntax.no_point",
-                        point=value,
-                    )
-            else:
-                value = BAR if kind == "bar" else OFF
-            if not expect_point:
-                close()
-            points.append(value)
-            expect_point = False
-        elif kind == "slash":
-            if not points or expect_point:
-                raise PlaySyntaxError(
-                    f"a '/' needs a point on each side in {text!r}", code="syntax.slash"
-                )
-            expect_point = True
-        elif kind == "star":
-            if not points or expect_point or len(points) < 2:
-                raise PlaySyntaxError(
-                    "'*' marks a hit after a destination, as in '13/7*'", code="syntax.star"
-                )
-            hits.add(points[-1])
-        elif kind == "count":
-            n = int(m.group("n") or m.group("n2"))
-            if expect_point or len(points) < 2:
-                raise PlaySyntaxError(
-                    "a count like '(2)' follows a move, as in '8/5(2)'", code="syntax.count"
-                )
-            if not 1 <= n <= 4:
-                raise PlaySyntaxError(
-                    f"a checker count of {n} is impossible: at most 4 moves",
-                    code="syntax.count_range",
-                    count=n,
-                )
-            close(n)
-            expect_point = True
-        else:  # separator
-            if expect_point and points:
-                raise PlaySyntaxError(
-                    f"a '/' needs a point on each side in {text!r}", code="syntax.slash"
-                )
-            close()
-            expect_point = True
-    if points and expect_point:
-        raise PlaySyntaxError(
-            f"{text!r} ends with '/': a destination is missing", code="syntax.trailing_slash"
-        )
-    close()
+    _check_text(text)
+    segments = _SegmentReader(text).read()
     for seg in segments:
         _check_segment(seg)
     # Every written step uses at least one die, and no roll gives more than four.
@@ -176,6 +83,127 @@ def parse_segments(text: str) -> list[Segment]:
             "that is more moves than any roll allows (four at most)", code="syntax.too_many"
         )
     return segments
+
+
+def _check_text(text: object) -> None:
+    """Refuse what cannot be notation at all: not text, far too long, or empty."""
+    if not isinstance(text, str):
+        raise PlaySyntaxError(
+            f"a play is text like '24/18 13/11', not {type(text).__name__}", code="syntax.type"
+        )
+    if len(text) > 200:
+        raise PlaySyntaxError("that play is too long to be backgammon notation", code="syntax.long")
+    if not text.strip():
+        raise PlaySyntaxError("the play is empty: write it like '24/18 13/11'", code="syntax.empty")
+
+
+class _SegmentReader:
+    """Notation read token by token: the segments written so far, the points and hits of the
+    one being written, and whether a point must come next (after '/' or at a segment's start)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.segments: list[Segment] = []
+        self.points: list[int] = []
+        self.hits: set[int] = set()
+        self.expect_point = True
+
+    def read(self) -> list[Segment]:
+        text, pos = self.text, 0
+        while pos < len(text):
+            m = _TOKEN.match(text, pos)
+            if m is None or m.end() == pos:
+                rest = text[pos:].strip()
+                if not rest:
+                    break
+                raise PlaySyntaxError(
+                    f"cannot read {rest[:12]!r} in {text!r}: write plays like '24/18 13/11', "
+                    "'bar/22*', '6/off' or '8/5(2)'",
+                    code="syntax.unreadable",
+                    rest=rest[:12],
+                )
+            pos = m.end()
+            self._token(m)
+        if self.points and self.expect_point:
+            raise PlaySyntaxError(
+                f"{text!r} ends with '/': a destination is missing", code="syntax.trailing_slash"
+            )
+        self._close()
+        return self.segments
+
+    def _token(self, m: re.Match[str]) -> None:
+        kind = m.lastgroup
+        if kind in ("num", "bar", "off"):
+            self._point(_point_value(m))
+        elif kind == "slash":
+            if not self.points or self.expect_point:
+                raise self._slash_error()
+            self.expect_point = True
+        elif kind == "star":
+            if not self.points or self.expect_point or len(self.points) < 2:
+                raise PlaySyntaxError(
+                    "'*' marks a hit after a destination, as in '13/7*'", code="syntax.star"
+                )
+            self.hits.add(self.points[-1])
+        elif kind == "count":
+            self._count(int(m.group("n") or m.group("n2")))
+        else:  # separator
+            if self.expect_point and self.points:
+                raise self._slash_error()
+            self._close()
+            self.expect_point = True
+
+    def _point(self, value: int) -> None:
+        if not self.expect_point:
+            self._close()
+        self.points.append(value)
+        self.expect_point = False
+
+    def _count(self, n: int) -> None:
+        if self.expect_point or len(self.points) < 2:
+            raise PlaySyntaxError(
+                "a count like '(2)' follows a move, as in '8/5(2)'", code="syntax.count"
+            )
+        if not 1 <= n <= 4:
+            raise PlaySyntaxError(
+                f"a checker count of {n} is impossible: at most 4 moves",
+                code="syntax.count_range",
+                count=n,
+            )
+        self._close(n)
+        self.expect_point = True
+
+    def _close(self, count: int = 1) -> None:
+        """End the segment being written (``count`` checkers making it)."""
+        if len(self.points) == 1:
+            start = format_point(self.points[0])
+            raise PlaySyntaxError(
+                f"{start!r} needs a destination, like '{start}/…'",
+                code="syntax.no_destination",
+                start=start,
+            )
+        if self.points:
+            self.segments.append(Segment(tuple(self.points), frozenset(self.hits), count))
+        self.points, self.hits = [], set()
+
+    def _slash_error(self) -> PlaySyntaxError:
+        return PlaySyntaxError(
+            f"a '/' needs a point on each side in {self.text!r}", code="syntax.slash"
+        )
+
+
+def _point_value(m: re.Match[str]) -> int:
+    """The point a number, ``bar`` or ``off`` token names (refused past 25)."""
+    if m.lastgroup != "num":
+        return BAR if m.lastgroup == "bar" else OFF
+    value = int(m.group("num"))
+    if value > 25:
+        raise PlaySyntaxError(
+            f"there is no point {value}: points run from 1 to 24",
+            code="syntax.no_point",
+            point=value,
+        )
+    return value
 
 
 def _check_segment(seg: Segment) -> None:
@@ -209,6 +237,36 @@ def _flow(moves: list[tuple[int, int]]) -> tuple[int, ...]:
     return tuple(flow)
 
 
+def _written(segments: list[Segment]) -> tuple[list[tuple[int, int]], set[int], set[int]]:
+    """The steps written (each count spelt out), the points landed on, the points marked ``*``."""
+    steps: list[tuple[int, int]] = []
+    landings: set[int] = set()
+    marked: set[int] = set()
+    for seg in segments:
+        for _ in range(seg.count):
+            steps.extend(zip(seg.points, seg.points[1:], strict=False))
+        landings.update(seg.points[1:])
+        marked.update(seg.hits)
+    return steps, landings, marked
+
+
+def _closest(candidates: list[Play], landings: set[int], marked: set[int]) -> list[Play]:
+    """The plays of the written net movement that also land and hit where it was written.
+
+    The checkers' net movement decides; what else was written only breaks ties, because one
+    play stands for every way of reaching its position (24/18/16 and 24/22/16 are one play
+    unless one of them hits) and a stray '*' should not make a good play illegal."""
+    preferences: list[Callable[[Play], bool]] = [
+        lambda p: landings <= {m.dst for m in p.moves},
+        lambda p: marked <= {m.dst for m in p.moves if m.hit},
+        lambda p: marked == {m.dst for m in p.moves if m.hit},
+    ]
+    for prefer in preferences:
+        if len(candidates) > 1:
+            candidates = [p for p in candidates if prefer(p)] or candidates
+    return candidates
+
+
 def parse_play(text: str, position: Position, dice: Dice) -> Play:
     """The legal play of ``dice`` in ``position`` that ``text`` describes.
 
@@ -236,35 +294,22 @@ def parse_play(text: str, position: Position, dice: Dice) -> Play:
             code="illegal.no_move",
             dice=f"{d1}-{d2}",
         )
-    steps: list[tuple[int, int]] = []
-    landings: set[int] = set()
-    marked: set[int] = set()
-    for seg in segments:
-        for _ in range(seg.count):
-            steps.extend(zip(seg.points, seg.points[1:], strict=False))
-        landings.update(seg.points[1:])
-        marked.update(seg.hits)
+    steps, landings, marked = _written(segments)
     want = _flow(steps)
     candidates = [p for p in plays if _flow([(m.src, m.dst) for m in p.moves]) == want]
-    # The checkers' net movement decides; what else was written only breaks ties, because one
-    # play stands for every way of reaching its position (24/18/16 and 24/22/16 are one play
-    # unless one of them hits) and a stray '*' should not make a good play illegal.
-    preferences: list[Callable[[Play], bool]] = [
-        lambda p: landings <= {m.dst for m in p.moves},
-        lambda p: marked <= {m.dst for m in p.moves if m.hit},
-        lambda p: marked == {m.dst for m in p.moves if m.hit},
-    ]
-    for prefer in preferences:
-        if len(candidates) > 1:
-            candidates = [p for p in candidates if prefer(p)] or candidates
+    candidates = _closest(candidates, landings, marked)
     if len(candidates) == 1:
         return candidates[0]
     if candidates:
-        listed = ", ".join(str(p) for p in candidates)
-        raise AmbiguousPlayError(
-            f"{text!r} could mean {listed}: write the one you mean",
-            code="ambiguous",
-            text=text,
-            candidates=listed,
-        )
+        raise _ambiguous(text, candidates)
     raise why_illegal(text, steps, position, (d1, d2))
+
+
+def _ambiguous(text: str, candidates: list[Play]) -> AmbiguousPlayError:
+    listed = ", ".join(str(p) for p in candidates)
+    return AmbiguousPlayError(
+        f"{text!r} could mean {listed}: write the one you mean",
+        code="ambiguous",
+        text=text,
+        candidates=listed,
+    )

@@ -242,31 +242,7 @@ def _dice_misfit(
         if splits:
             options.append(splits)
             continue
-        step = f"{format_point(src)}/{format_point(dst)}"
-        if dst == OFF:
-            return IllegalPlayError(
-                f"{text!r}: bearing off from your {src}-point takes at least {src}, and {roll} "
-                f"moves a checker {sum(pool)} at most",
-                code="illegal.off_distance",
-                text=text,
-                step=step,
-                point=src,
-                dice=roll,
-                most=sum(pool),
-            )
-        sums = (sum(c) for n in range(1, len(pool) + 1) for c in itertools.combinations(pool, n))
-        reach = sorted(set(sums))
-        moves = ", ".join(str(r) for r in reach)
-        return IllegalPlayError(
-            f"{text!r}: {step} is a move of {src - dst}, which {roll} cannot make (one checker "
-            f"moves {moves})",
-            code="illegal.distance",
-            text=text,
-            step=step,
-            gap=src - dst,
-            dice=roll,
-            moves=moves,
-        )
+        return _out_of_reach(text, src, dst, pool, roll)
     if not _assign(options, Counter(pool)):
         return IllegalPlayError(
             f"{text!r} does not fit the dice: {roll} cannot make all these moves together",
@@ -275,6 +251,34 @@ def _dice_misfit(
             dice=roll,
         )
     return None
+
+
+def _out_of_reach(text: str, src: int, dst: int, pool: list[int], roll: str) -> IllegalPlayError:
+    """The refusal of a step that no sum of the dice makes."""
+    step = f"{format_point(src)}/{format_point(dst)}"
+    if dst == OFF:
+        return IllegalPlayError(
+            f"{text!r}: bearing off from your {src}-point takes at least {src}, and {roll} "
+            f"moves a checker {sum(pool)} at most",
+            code="illegal.off_distance",
+            text=text,
+            step=step,
+            point=src,
+            dice=roll,
+            most=sum(pool),
+        )
+    sums = (sum(c) for n in range(1, len(pool) + 1) for c in itertools.combinations(pool, n))
+    moves = ", ".join(str(r) for r in sorted(set(sums)))
+    return IllegalPlayError(
+        f"{text!r}: {step} is a move of {src - dst}, which {roll} cannot make (one checker "
+        f"moves {moves})",
+        code="illegal.distance",
+        text=text,
+        step=step,
+        gap=src - dst,
+        dice=roll,
+        moves=moves,
+    )
 
 
 def _assign(options: list[set[tuple[int, ...]]], left: Counter[int]) -> bool:
@@ -398,78 +402,39 @@ def _first_obstacle(
     return obstacle(text, kind, values)
 
 
+# The refusal of each obstacle (its code is "illegal." and the key), from the written play
+# ``text`` and the points (or die) it names.
+_OBSTACLES = {
+    "blocked": "{text!r}: your {point}-point is held by your opponent",
+    "blocked_both": "{text!r}: both ways are blocked, your opponent holds your {point}-point and "
+    "your {other}-point",
+    "no_checker_bar": "{text!r}: you have no checker on the bar",
+    "no_checker": "{text!r}: you have no checker on your {point}-point to move",
+    "no_checker_left_bar": "{text!r} enters more checkers than you have on the bar",
+    "no_checker_left": "{text!r} moves more checkers from your {point}-point than you have there",
+    "enter_first": "{text!r}: a checker of yours is still on the bar: enter it before moving any "
+    "other",
+    "not_home": "{text!r}: you can bear off only when all your checkers are in your home board, "
+    "and one is still on your {point}-point",
+    "bear_off_higher": "{text!r}: a {die} bears a checker off your {point}-point only when none "
+    "stands higher, and you have one on your {higher}-point",
+}
+
+
 def obstacle(text: str, kind: str, values: Sequence[int]) -> IllegalPlayError:
     """The refusal naming an obstacle met by the written play ``text``: ``kind`` as
     :func:`step_problem` or the search says it, ``values[0]`` the point concerned (for
     ``"higher"``: the higher point, then the source and the die). :class:`engine.turn.Turn`
     names a refused click with it too."""
     point = values[0]
-    if kind == "blocked":
-        return IllegalPlayError(
-            f"{text!r}: your {point}-point is held by your opponent",
-            code="illegal.blocked",
-            text=text,
-            point=point,
-        )
+    params: dict[str, int] = {"point": point}
     if kind == "blocked_both":
-        return IllegalPlayError(
-            f"{text!r}: both ways are blocked, your opponent holds your {point}-point and your "
-            f"{values[1]}-point",
-            code="illegal.blocked_both",
-            text=text,
-            point=point,
-            other=values[1],
-        )
-    if kind == "no_checker" and point == BAR:
-        return IllegalPlayError(
-            f"{text!r}: you have no checker on the bar",
-            code="illegal.no_checker_bar",
-            text=text,
-            point=point,
-        )
-    if kind == "no_checker":
-        return IllegalPlayError(
-            f"{text!r}: you have no checker on your {point}-point to move",
-            code="illegal.no_checker",
-            text=text,
-            point=point,
-        )
-    if kind == "no_checker_left" and point == BAR:
-        return IllegalPlayError(
-            f"{text!r} enters more checkers than you have on the bar",
-            code="illegal.no_checker_left_bar",
-            text=text,
-            point=point,
-        )
-    if kind == "no_checker_left":
-        return IllegalPlayError(
-            f"{text!r} moves more checkers from your {point}-point than you have there",
-            code="illegal.no_checker_left",
-            text=text,
-            point=point,
-        )
-    if kind == "enter_first":
-        return IllegalPlayError(
-            f"{text!r}: a checker of yours is still on the bar: enter it before moving any other",
-            code="illegal.enter_first",
-            text=text,
-        )
-    if kind == "not_home":
-        return IllegalPlayError(
-            f"{text!r}: you can bear off only when all your checkers are in your home board, "
-            f"and one is still on your {point}-point",
-            code="illegal.not_home",
-            text=text,
-            point=point,
-        )
-    # "higher": a larger die bears off only from the highest point.
-    src, die = values[1], values[2]
-    return IllegalPlayError(
-        f"{text!r}: a {die} bears a checker off your {src}-point only when none stands higher, "
-        f"and you have one on your {point}-point",
-        code="illegal.bear_off_higher",
-        text=text,
-        point=src,
-        die=die,
-        higher=point,
-    )
+        params["other"] = values[1]
+    elif kind in ("no_checker", "no_checker_left") and point == BAR:
+        kind += "_bar"
+    elif kind == "enter_first":
+        params = {}
+    elif kind not in _OBSTACLES:  # "higher": a larger die bears off only from the highest point
+        kind, params = "bear_off_higher", {"point": values[1], "die": values[2], "higher": point}
+    message = _OBSTACLES[kind].format(text=text, **params)
+    return IllegalPlayError(message, code=f"illegal.{kind}", text=text, **params)

@@ -115,20 +115,7 @@ class Xgid:
 
         :raises InvalidXgidError: with a message naming the wrong part.
         """
-        if not isinstance(text, str):
-            raise InvalidXgidError(
-                f"an XGID is text, not {type(text).__name__}", code="xgid.syntax"
-            )
-        body = text.strip()
-        if body[:5].upper() == "XGID=":
-            body = body[5:]
-        fields = body.split(":")
-        if len(fields) != 10:
-            raise InvalidXgidError(
-                f"an XGID has 10 fields separated by ':', not {len(fields)}",
-                code="xgid.syntax",
-                count=len(fields),
-            )
+        fields = _fields(text)
         board = _board(fields[0])
         cube_log = _int(fields[1], "cube", 0, 15)
         owner = _int(fields[2], "cube owner", -1, 1)
@@ -141,10 +128,7 @@ class Xgid:
         length = _int(fields[8], "match length", 0, 32767)
         max_log = _int(fields[9], "maximum cube", 0, 15)
         if length:
-            if rules > 1:
-                raise _field("rules", fields[7], "0, or 1 for the Crawford game, in a match")
-            if max(score) >= length:
-                raise _field("score", f"{score[0]}-{score[1]}", f"below the match length {length}")
+            _check_match(fields[7], rules, score, length)
         return cls(
             board=board,
             cube_value=1 << cube_log,
@@ -384,6 +368,31 @@ def _dice(text: str) -> tuple[tuple[int, int], bool]:
     if len(text) == 2 and all(c in "123456" for c in text):
         return (int(text[0]), int(text[1])), False
     raise _field("dice", text, "two dice from 1 to 6, 00 before the roll, or D after a double")
+
+
+def _fields(text: str) -> list[str]:
+    """The ten fields of an XGID, ``XGID=`` in front or not."""
+    if not isinstance(text, str):
+        raise InvalidXgidError(f"an XGID is text, not {type(text).__name__}", code="xgid.syntax")
+    body = text.strip()
+    if body[:5].upper() == "XGID=":
+        body = body[5:]
+    fields = body.split(":")
+    if len(fields) != 10:
+        raise InvalidXgidError(
+            f"an XGID has 10 fields separated by ':', not {len(fields)}",
+            code="xgid.syntax",
+            count=len(fields),
+        )
+    return fields
+
+
+def _check_match(rules_field: str, rules: int, score: tuple[int, int], length: int) -> None:
+    """A match's rules (only the Crawford flag) and score (below its length)."""
+    if rules > 1:
+        raise _field("rules", rules_field, "0, or 1 for the Crawford game, in a match")
+    if max(score) >= length:
+        raise _field("score", f"{score[0]}-{score[1]}", f"below the match length {length}")
 
 
 def _board(text: str) -> Position:

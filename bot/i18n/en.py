@@ -146,7 +146,7 @@ MESSAGES: dict[str, str] = {
     "timer.offer_accepted": "⌛ {name} did not answer in time: {offerer}'s resignation is accepted.",
     "error.claim_during_offer": "Nobody can claim the game while a resignation offer waits for its answer: unanswered at the deadline, it is accepted.",
     "error.challenge_pending_pair": "There is already a challenge between you and {name} waiting for an answer (challenge #{id}): answer or cancel that one first.",
-    "error.challenge_too_many": "You already have {count} challenges waiting for an answer: wait for them, or cancel one, before you challenge someone else.",
+    "error.challenge_too_many": "You already have {count} {count:challenge|challenges} waiting for an answer: wait for {count:it|them}, or cancel {count:it|one}, before you challenge someone else.",
     "error.challenge_cooldown": "You challenged someone a moment ago: wait {seconds} {seconds:second|seconds} before the next challenge.",
     "history.practice": " · practice",
     "stats.practice": "Practice from positions: {count} {count:game|games} (not counted in records or ratings)",

@@ -142,11 +142,11 @@ MESSAGES: dict[str, str] = {
     "turn.ping": "{mention}, à vous de jouer dans la partie n° {id}.",
     "error.position_stuck": "Personne ne pourrait jamais jouer dans cette position : les deux camps sont enfermés.",
     # -- harden (issue 20) : temps des abandons, limites des défis, entraînement ---------------
-    "timer.reminder_offer": "⏰ {player}, {offerer} propose d’abandonner dans la partie n° {id} : répondez dans les {minutes} {minutes:minute|minutes}, sinon l’abandon est accepté pour vous.",
+    "timer.reminder_offer": "⏰ {player}, {offerer} propose d’abandonner dans la partie n° {id} : répondez sous {minutes} {minutes:minute|minutes}, sinon l’abandon est accepté pour vous.",
     "timer.offer_accepted": "⌛ {name} n’a pas répondu à temps : l’abandon de {offerer} est accepté.",
     "error.claim_during_offer": "Personne ne peut réclamer la partie tant qu’une proposition d’abandon attend sa réponse : sans réponse à l’échéance, elle est acceptée.",
     "error.challenge_pending_pair": "Un défi entre vous et {name} attend déjà une réponse (défi n° {id}) : répondez-y ou annulez-le d’abord.",
-    "error.challenge_too_many": "Vous avez déjà {count} défis en attente de réponse : attendez-les, ou annulez-en un, avant de défier quelqu’un d’autre.",
+    "error.challenge_too_many": "Vous avez déjà {count} {count:défi|défis} en attente de réponse : {count:attendez-le, ou annulez-le|attendez-les, ou annulez-en un}, avant de défier quelqu’un d’autre.",
     "error.challenge_cooldown": "Vous venez de lancer un défi : attendez {seconds} {seconds:seconde|secondes} avant le suivant.",
     "history.practice": " · entraînement",
     "stats.practice": "Entraînement sur des positions : {count} {count:partie|parties} (hors bilans et classement)",
@@ -303,7 +303,7 @@ MESSAGES: dict[str, str] = {
     "engine.illegal.partial": "`{text}` ne joue qu’un dé, mais les deux dés de {dice} peuvent "
     "être joués ici : la règle impose de jouer les deux.",
     "engine.illegal.partial_double": "`{text}` joue {written} des quatre dés de {dice}, mais "
-    "{longest} peuvent être joués ici : la règle impose d’en jouer le plus possible.",
+    "{longest} {longest:peut être joué|peuvent être joués} ici : la règle impose d’en jouer le plus possible.",
     "engine.illegal.forced_die": "`{text}` : un seul dé peut être joué, et ce doit être le {die}.",
     "engine.illegal.other": "`{text}` n’est pas un coup permis avec {dice} ici.",
     "engine.ambiguous": "`{text}` peut vouloir dire {candidates} : précisez lequel.",
@@ -686,7 +686,7 @@ MESSAGES: dict[str, str] = {
     "error.xgid_and_match_id": "Un XGID contient déjà l’état du match : donnez-le seul, sans Match ID.",
     "puzzle.guild_only": "Cela ne marche que sur un serveur.",
     "puzzle.board_title": "🧩 **Classement aux problèmes sur ce serveur**",
-    "puzzle.board_line": "**{rank}.** **{name}** : {rating} ({solved} résolus sur {attempts}, meilleure série {streak})",
+    "puzzle.board_line": "**{rank}.** **{name}** : {rating} ({solved} {solved:résolu|résolus} sur {attempts}, meilleure série {streak})",
     "puzzle.board_empty": "Personne ici n’a encore résolu de problème : `/problème`.",
     "daily.set": "📅 La position du jour sera publiée dans ce salon chaque jour à {hour} ({timezone}).",
     "daily.bad_hour": "L’heure est un nombre de 0 à 23.",

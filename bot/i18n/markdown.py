@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["NAME_PARAMS", "RAW_MESSAGES", "escape_code", "escape_name"]
+__all__ = ["NAME_PARAMS", "RAW_MESSAGES", "escape_code", "escape_name", "escape_play"]
 
 NAME_PARAMS = frozenset(
     {"name", "p0", "p1", "challenger", "opponent", "offerer", "loser", "winner", "champion"}
@@ -62,3 +62,13 @@ def escape_code(text: str) -> str:
     "8/5'@everyone'"
     """
     return str(text).replace("`", "'")
+
+
+def escape_play(play: str) -> str:
+    """A play in notation, its hits' ``*`` kept in Discord markdown: two of them on a message's
+    lines (``20/17 7/5*`` and ``7/5* 7/4``) would be read as italics and vanish.
+
+    >>> print(escape_play("bar/22* 21/20"))
+    bar/22\\* 21/20
+    """
+    return play.replace("*", "\\*")

@@ -198,10 +198,13 @@ def _id_log(number: int, names: tuple[str, str], events: list[GameEvent]) -> byt
         f"# game {number}: {names[0]} vs {names[1]}",
         "# seq game kind player play -> Position ID : Match ID  XGID",
     ]
+    # The player column is as wide as the longer name: a name is never cut, the columns stay
+    # aligned (the .mat file, not this one, has GNU Backgammon's limit on names).
+    width = max(16, *map(len, names))
     for e in events:
         who = "-" if e.player is None else names[e.player]
         lines.append(
-            f"{e.seq:4d} {e.game_no:2d} {e.kind:8s} {who[:16]:16s} {e.play or '':24s} "
+            f"{e.seq:4d} {e.game_no:2d} {e.kind:8s} {who:{width}s} {e.play or '':24s} "
             f"-> {e.position_id}:{e.match_id}  {xgid_of(e.position_id, e.match_id)}"
         )
     return "\n".join(lines).encode("utf-8") + b"\n"

@@ -25,7 +25,7 @@ from bot.service.deps import Deps, answers
 from bot.service.people import Actor, Where
 from bot.service.puzzles import choice_index
 from bot.service.puzzleview import (
-    CUBE_LABELS,
+    answer_label,
     answers_of,
     components,
     dice_text,
@@ -134,7 +134,7 @@ class Daily:
             answer = str(answers_of(puzzle)[index]["answer"])
             if not puzzle_repo.add_vote(s, post.id, actor.id, answer, self.deps.clock()):
                 raise Refusal("daily.already")
-        label = t(CUBE_LABELS[answer], lang) if puzzle.kind == "cube" else answer
+        label = answer_label(puzzle, answer, lang)
         return Reply(text=t("daily.voted", lang, answer=label), ephemeral=True)
 
 
@@ -168,7 +168,7 @@ def _reveal(s: Session, post: DailyPost, lang: str) -> list[str]:
     choices = answers_of(puzzle)
 
     def label(answer: str) -> str:
-        return t(CUBE_LABELS[answer], lang) if puzzle.kind == "cube" else answer
+        return answer_label(puzzle, answer, lang)
 
     best = str(choices[0]["answer"])
     lines = [

@@ -172,31 +172,46 @@ def board_reply(
     view = board_view(
         table, viewer, lang, ui, mirrored=mirrored, theme=theme, caption=shots.main_caption()
     )
-    game = table.game
-    mentions, ping = _turn_ping(table, acting, lang)
     position = board_position(table)
 
     def pictures(reply: Reply) -> None:
         reply.image, reply.attachments = _picture(position, view), shots.pictures()
 
-    reply = Reply(
+    reply = _message(table, lang, notes, ui, position, view, acting=acting, edit=edit)
+    if with_image and later:
+        reply.later = pictures
+    elif with_image:
+        pictures(reply)
+    return reply
+
+
+def _message(
+    table: Table,
+    lang: str,
+    notes: Notes,
+    ui: UiState,
+    position: Position,
+    view: BoardView,
+    *,
+    acting: int | None,
+    edit: bool,
+) -> Reply:
+    """The game message without its pictures: the text, the buttons, the IDs of ``position``
+    (the one drawn), the ping of the player whose turn it is, and the board as text."""
+    mentions, ping = _turn_ping(table, acting, lang)
+    return Reply(
         text=_message_text(table, lang, notes, ui),
         rows=components(table, lang, ui),
         edit=edit,
         ping=ping,
         # The position drawn: in the middle of a move, with the checkers moved so far.
         position_id=position.position_id(),
-        match_id=game.match_id(),
+        match_id=table.game.match_id(),
         mentions=mentions,
         game_id=table.game_id,
         # The same view as the picture (the die chosen...), drawn as the terminal draws it.
         board_text=text_board(position, view=replace(view, mirrored=False, caption=())),
     )
-    if with_image and later:
-        reply.later = pictures
-    elif with_image:
-        pictures(reply)
-    return reply
 
 
 def _message_text(table: Table, lang: str, notes: Notes, ui: UiState) -> str:

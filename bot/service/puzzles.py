@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 
 from bot import heavy
 from bot.i18n import t
-from bot.i18n.markdown import escape_code
+from bot.i18n.markdown import escape_code, escape_play
 from bot.service.customid import PuzzleAction
 from bot.service.deps import Deps, answers
 from bot.service.glicko import Glicko
@@ -78,7 +78,8 @@ def _play_index(puzzle: Puzzle, names: list[str], typed: str) -> int:
     for index, name in enumerate(names):
         if wanted is not None and _parsed(name, position, dice) == wanted:
             return index
-    raise Refusal("puzzle.bad_play", typed=escape_code(typed), plays=" | ".join(names))
+    plays = " | ".join(map(escape_play, names))
+    raise Refusal("puzzle.bad_play", typed=escape_code(typed), plays=plays)
 
 
 def _parsed(text: str, position: Position, dice: tuple[int, int] | None) -> str | None:

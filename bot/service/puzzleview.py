@@ -10,6 +10,7 @@ from typing import Any
 
 from bot.drawers import DRAWERS
 from bot.i18n import number, t
+from bot.i18n.markdown import escape_play
 from bot.service.customid import PuzzleAction
 from bot.service.replies import Button, Choice, Component, Select
 from db.models import Puzzle
@@ -18,6 +19,7 @@ from engine.context import MatchContext
 from render import BoardView
 
 __all__ = [
+    "answer_label",
     "answer_lines",
     "answers_of",
     "best_picture",
@@ -82,13 +84,13 @@ def answer_lines(puzzle: Puzzle, index: int, lang: str) -> list[str]:
     choices = answers_of(puzzle)
     best = str(choices[0]["answer"])
     lines = [
-        t("puzzle.right", lang, answer=_label(puzzle, answer, lang))
+        t("puzzle.right", lang, answer=answer_label(puzzle, answer, lang))
         if correct
         else t(
             "puzzle.wrong",
             lang,
-            answer=_label(puzzle, answer, lang),
-            best=_label(puzzle, best, lang),
+            answer=answer_label(puzzle, answer, lang),
+            best=answer_label(puzzle, best, lang),
             lost=float(lost),
         )
     ]
@@ -101,7 +103,7 @@ def answer_lines(puzzle: Puzzle, index: int, lang: str) -> list[str]:
                 "puzzle.line",
                 lang,
                 rank=rank,
-                answer=_label(puzzle, str(choice["answer"]), lang),
+                answer=answer_label(puzzle, str(choice["answer"]), lang),
                 equity=equity,
                 diff=diff,
             )
@@ -109,8 +111,10 @@ def answer_lines(puzzle: Puzzle, index: int, lang: str) -> list[str]:
     return lines
 
 
-def _label(puzzle: Puzzle, answer: str, lang: str) -> str:
-    return t(CUBE_LABELS[answer], lang) if puzzle.kind == "cube" else answer
+def answer_label(puzzle: Puzzle, answer: str, lang: str) -> str:
+    """An answer as a message writes it: a cube action in words, a play in the notation of the
+    menu (the engine's, ``*`` for a hit), kept whole in markdown."""
+    return t(CUBE_LABELS[answer], lang) if puzzle.kind == "cube" else escape_play(answer)
 
 
 def context_of(puzzle: Puzzle) -> MatchContext:

@@ -169,7 +169,16 @@ def _swiss(state: State) -> Round:
 
 
 def _byes(state: State) -> list[int]:
-    return [m.player0_id for m in state.matches if m.status is MatchStatus.BYE]
+    """The byes of the rounds that are over. A bye counts as a win once its round ends, as the
+    others' results do: counted at once, a player who lost his only match ranked second, "Played
+    2", while the round of his bye was still being played."""
+    unfinished = {m.round for m in state.matches if m.status in _UNFINISHED}
+    bye = MatchStatus.BYE
+    return [m.player0_id for m in state.matches if m.status is bye and m.round not in unfinished]
+
+
+# A round with a match still on, or voided by a cancellation, is not over: its bye waits.
+_UNFINISHED = (MatchStatus.PLAYING, MatchStatus.VOID)
 
 
 def _previous(state: State) -> list[Round]:

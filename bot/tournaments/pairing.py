@@ -108,6 +108,20 @@ def swiss_round(
     _check_players(ranking)
     rank = {p: i for i, p in enumerate(ranking)}
     order = sorted(ranking, key=lambda p: (-scores.get(p, 0), rank[p]))
+    met, byes = _history(ranking, previous)
+    group_first = _top_half_against_bottom_half(scores)
+    if len(order) % 2 == 0:
+        return Round(tuple(_pair_all(order, met, group_first)))
+    # Lowest first among those without a bye, then the fewest byes.
+    place = {p: i for i, p in enumerate(order)}
+    sitters = sorted(order, key=lambda p: (byes.get(p, 0), -place[p]))
+    return _with_one_out(order, sitters, met, group_first)
+
+
+def _history(
+    ranking: Sequence[PlayerId], previous: Iterable[Round]
+) -> tuple[dict[PlayerId, set[PlayerId]], dict[PlayerId, int]]:
+    """Whom each player has met, and how many byes each has had, in the rounds so far."""
     met: dict[PlayerId, set[PlayerId]] = {p: set() for p in ranking}
     byes: dict[PlayerId, int] = {}
     for rnd in previous:
@@ -116,6 +130,13 @@ def swiss_round(
             met.setdefault(b, set()).add(a)
         if rnd.bye is not None:
             byes[rnd.bye] = byes.get(rnd.bye, 0) + 1
+    return met, byes
+
+
+def _top_half_against_bottom_half(scores: Mapping[PlayerId, float]) -> _Candidates:
+    """The partners to try for the best unpaired player, in the Swiss order: his score group's
+    middle player first (the top half meets the bottom half), the next group when his is empty
+    (he floats down)."""
 
     def group_first(top: PlayerId, rest: Sequence[PlayerId]) -> list[PlayerId]:
         score = scores.get(top, 0)
@@ -127,12 +148,7 @@ def swiss_round(
         preferred = group[lower:] + group[:lower][::-1]
         return [*preferred, *rest[len(group) :]]
 
-    if len(order) % 2 == 0:
-        return Round(tuple(_pair_all(order, met, group_first)))
-    # Lowest first among those without a bye, then the fewest byes.
-    place = {p: i for i, p in enumerate(order)}
-    sitters = sorted(order, key=lambda p: (byes.get(p, 0), -place[p]))
-    return _with_one_out(order, sitters, met, group_first)
+    return group_first
 
 
 def arena_pairings(

@@ -125,26 +125,8 @@ def round_robin_standings(
     """
     results = list(results)
     _check_results(players, results)
-    wins = dict.fromkeys(players, 0)
-    won = dict.fromkeys(players, 0)
-    lost = dict.fromkeys(players, 0)
-    played = dict.fromkeys(players, 0)
-    for r in results:
-        wins[r.winner] += 1
-        for p in r.players:
-            played[p] += 1
-        won[r.winner] += r.winner_points
-        lost[r.winner] += r.loser_points
-        won[r.loser] += r.loser_points
-        lost[r.loser] += r.winner_points
-    tied: dict[tuple[int, int], set[PlayerId]] = {}
-    for p in players:
-        tied.setdefault((wins[p], won[p] - lost[p]), set()).add(p)
-    h2h = dict.fromkeys(players, 0)
-    for r in results:
-        group = tied[(wins[r.winner], won[r.winner] - lost[r.winner])]
-        if r.loser in group:
-            h2h[r.winner] += 1
+    wins, won, lost, played = _match_totals(players, results)
+    h2h = _head_to_head(players, results, wins, {p: won[p] - lost[p] for p in players})
     seed = {p: i for i, p in enumerate(players)}
     order = sorted(
         players,
@@ -158,13 +140,50 @@ def round_robin_standings(
     ]
 
 
+def _match_totals(
+    players: Sequence[PlayerId], results: Sequence[MatchResult]
+) -> tuple[dict[PlayerId, int], dict[PlayerId, int], dict[PlayerId, int], dict[PlayerId, int]]:
+    """Each player's match wins, match points won, match points lost and matches played."""
+    wins = dict.fromkeys(players, 0)
+    won = dict.fromkeys(players, 0)
+    lost = dict.fromkeys(players, 0)
+    played = dict.fromkeys(players, 0)
+    for r in results:
+        wins[r.winner] += 1
+        for p in r.players:
+            played[p] += 1
+        won[r.winner] += r.winner_points
+        lost[r.winner] += r.loser_points
+        won[r.loser] += r.loser_points
+        lost[r.loser] += r.winner_points
+    return wins, won, lost, played
+
+
+def _head_to_head(
+    players: Sequence[PlayerId],
+    results: Sequence[MatchResult],
+    wins: Mapping[PlayerId, int],
+    difference: Mapping[PlayerId, int],
+) -> dict[PlayerId, int]:
+    """Each player's wins against the players tied with him on wins and points difference."""
+    tied: dict[tuple[int, int], set[PlayerId]] = {}
+    for p in players:
+        tied.setdefault((wins[p], difference[p]), set()).add(p)
+    h2h = dict.fromkeys(players, 0)
+    for r in results:
+        if r.loser in tied[(wins[r.winner], difference[r.winner])]:
+            h2h[r.winner] += 1
+    return h2h
+
+
 def swiss_standings(
     players: Sequence[PlayerId],
     results: Iterable[MatchResult],
     byes: Iterable[PlayerId] = (),
 ) -> list[SwissStanding]:
     """The Swiss table (see the module's rules); ``byes`` lists each bye given (a player twice
-    if he had two).
+    if he had two) in the rounds that are over: the bye of a round still being played would
+    rank its player above those whose result is not in yet.
 
     :raises ValueError: for a result or a bye of a player who is not in ``players``.
     """

@@ -122,6 +122,18 @@ def make_puzzle(
         return None
     if choices[0]["equity"] - choices[1]["equity"] < CLEAR:
         return None
+    record = _record(d, choices, played_equity, error)
+    if confirm is not None:
+        best, _, margin = deeper(record, confirm)
+        if best != choices[0]["answer"] or margin < CLEAR:
+            return None
+    return record
+
+
+def _record(
+    d: Decision, choices: list[dict[str, Any]], played_equity: float, error: float
+) -> dict[str, Any]:
+    """The stored puzzle of decision ``d`` (see :func:`make_puzzle`)."""
     ctx = d.context
     record: dict[str, Any] = {
         "kind": "checker" if d.kind == "move" else "cube",
@@ -145,10 +157,6 @@ def make_puzzle(
     }
     if d.kind == "move":
         record["played_steps"] = [list(s) for s in d.played_steps]
-    if confirm is not None:
-        best, _, margin = deeper(record, confirm)
-        if best != choices[0]["answer"] or margin < CLEAR:
-            return None
     return record
 
 

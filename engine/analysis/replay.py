@@ -22,7 +22,7 @@ from typing import Literal
 from engine.bots.decisions import can_double_usefully
 from engine.context import MatchContext
 from engine.errors import IllegalPlayError
-from engine.game import EventKind, Game
+from engine.game import Event, EventKind, Game
 from engine.ids import GameState, MatchKey, encode_match_id
 from engine.movegen import Dice, Move, Play, legal_plays
 from engine.position import Position
@@ -143,10 +143,8 @@ def replay(game: Game) -> Iterator[Step]:
 
     :raises ValueError: when the record does not replay (an illegal or impossible play).
     """
-    pos, first = start_position(game)
-    on_roll = first
-    cube, owner = 1, None
-    number = 0
+    pos, on_roll = start_position(game)
+    cube, owner, number = 1, None, 0
     doubled = False  # the player on roll doubled this turn (his roll is then no cube decision)
     opening = True
     for event in game.events:
@@ -154,24 +152,9 @@ def replay(game: Game) -> Iterator[Step]:
         if kind is EventKind.ROLL:
             ctx = _ctx(game, on_roll, cube, owner)
             if game.cube_enabled and not doubled and can_double_usefully(ctx):
-                mid = _match_id(game, cube, owner, on_roll, on_roll, None, False)
-                yield Step("no double", on_roll, on_roll, number, pos, ctx, mid)
+                yield _cube_step("no double", game, on_roll, number, pos, (cube, owner))
         elif kind is EventKind.MOVE:
-            if event.player != on_roll:
-                raise ValueError(
-                    f"the record does not replay: player {event.player} plays out of turn"
-                )
-            assert event.dice is not None
-            dice = event.dice
-            plays = tuple(legal_plays(pos, dice))
-            played = None
-            if event.steps:
-                after = pos.apply(Play(tuple(Move(*s) for s in event.steps)))
-                played = next((p for p in plays if p.result_position() == after), None)
-                if played is None:
-                    raise ValueError(f"the record does not replay: {event.play} is not legal")
-            elif plays:
-                raise ValueError(f"the record does not replay: {dice} could be played")
+            dice, plays, played = _played(pos, event, on_roll)
             number += 1
             ctx = _ctx(game, on_roll, cube, owner)
             mid = _match_id(game, cube, owner, on_roll, on_roll, dice, False)
@@ -179,18 +162,50 @@ def replay(game: Game) -> Iterator[Step]:
                 "move", on_roll, on_roll, number, pos, ctx, mid, dice, plays, played, opening
             )
             pos = pos.apply(played) if played is not None else pos.swap_players()
-            on_roll = 1 - on_roll
-            doubled = False
-            opening = False
+            on_roll, doubled, opening = 1 - on_roll, False, False
         elif kind is EventKind.DOUBLE:
-            ctx = _ctx(game, on_roll, cube, owner)
-            mid = _match_id(game, cube, owner, on_roll, on_roll, None, False)
-            yield Step("double", on_roll, on_roll, number, pos, ctx, mid)
+            yield _cube_step("double", game, on_roll, number, pos, (cube, owner))
             doubled = True
         elif kind in (EventKind.TAKE, EventKind.DROP):
-            ctx = _ctx(game, on_roll, cube, owner)
-            mid = _match_id(game, cube, owner, on_roll, 1 - on_roll, None, True)
-            step: StepKind = "take" if kind is EventKind.TAKE else "drop"
-            yield Step(step, 1 - on_roll, on_roll, number, pos, ctx, mid)
+            answer: StepKind = "take" if kind is EventKind.TAKE else "drop"
+            yield _cube_step(answer, game, on_roll, number, pos, (cube, owner))
             if kind is EventKind.TAKE:
                 cube, owner = cube * 2, 1 - on_roll
+
+
+def _played(
+    pos: Position, event: Event, on_roll: int
+) -> tuple[Dice, tuple[Play, ...], Play | None]:
+    """The dice of a recorded play, the legal plays, and the one played (None when the dice
+    could not be played); refused when the record does not replay."""
+    if event.player != on_roll:
+        raise ValueError(f"the record does not replay: player {event.player} plays out of turn")
+    assert event.dice is not None
+    dice = event.dice
+    plays = tuple(legal_plays(pos, dice))
+    if not event.steps:
+        if plays:
+            raise ValueError(f"the record does not replay: {dice} could be played")
+        return dice, plays, None
+    after = pos.apply(Play(tuple(Move(*s) for s in event.steps)))
+    played = next((p for p in plays if p.result_position() == after), None)
+    if played is None:
+        raise ValueError(f"the record does not replay: {event.play} is not legal")
+    return dice, plays, played
+
+
+def _cube_step(
+    kind: StepKind,
+    game: Game,
+    on_roll: int,
+    number: int,
+    pos: Position,
+    cube: tuple[int, int | None],
+) -> Step:
+    """A cube decision of the player on roll (no double, double), or of his opponent answering
+    his double (take, drop); ``cube`` is the cube's value and owner before it."""
+    answering = kind in ("take", "drop")
+    player = 1 - on_roll if answering else on_roll
+    ctx = _ctx(game, on_roll, *cube)
+    mid = _match_id(game, *cube, on_roll, player, None, answering)
+    return Step(kind, player, on_roll, number, pos, ctx, mid)

@@ -23,6 +23,7 @@ from tests.tools._gnubg import gnubg_binary
 @dataclass(frozen=True)
 class Row:
     kind: str
+    player: str
     play: str
     position_id: str
     match_id: str
@@ -31,13 +32,18 @@ class Row:
 def exported(service: Service, game_id: int | None = None) -> tuple[bytes, list[Row]]:
     reply = service.export(ALICE, DM, game_id)
     mat, ids = reply.attachments
+    lines = ids.data.decode().splitlines()
+    names = lines[0].split(": ", 1)[1].split(" vs ")  # "# game 3: Alice vs Computer (beginner)"
+    width = max(16, *map(len, names))  # the player column: as wide as the longer name
     rows = []
-    for line in ids.data.decode().splitlines()[2:]:
+    for line in lines[2:]:
         left, right = line.split(" -> ")
         ids_, xgid = right.split("  ")  # "<position id>:<match id>  <XGID>"
         pid, mid = ids_.split(":")
         assert xgid == xgid_of(pid, mid)
-        rows.append(Row(left[8:16].strip(), left[34:].strip(), pid, mid))
+        player, play = left[17 : 17 + width].strip(), left[18 + width :].strip()
+        assert player in (*names, "-") and left[17 + width] == " ", line
+        rows.append(Row(left[8:16].strip(), player, play, pid, mid))
     return mat.data, rows
 
 
@@ -72,6 +78,15 @@ def test_each_row_holds_the_ids_after_its_action(
             assert decode_match_id(row.match_id).dice == (0, 0), row
             moves += 1
     assert moves > 10 and rolls > 10
+
+
+def test_the_ids_file_writes_whole_names(service: Service, script: deque[int]) -> None:
+    """A name longer than 16 characters, "Computer (beginner)", is written whole on each of its
+    rows (it was cut to "Computer (beginn"); the .mat file keeps GNU Backgammon's names."""
+    rows = _played_game(service, script, (6, 1))
+    assert {r.player for r in rows} - {"-"} == {"Alice", "Computer (beginner)"}
+    mat = exported(service)[0].decode()
+    assert " Alice : 0" in mat and "Computer (beginner) : 0" in mat
 
 
 @pytest.mark.skipif(gnubg_binary() is None, reason="GNU Backgammon (gnubg) is not installed")

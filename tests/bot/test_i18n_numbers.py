@@ -10,6 +10,7 @@ from collections import deque
 import pytest
 
 from bot.i18n import CATALOGS, number, t
+from bot.i18n.markdown import NAME_PARAMS
 from bot.service import Actor, Service, Where
 from tests.bot.conftest import DM, play_out
 
@@ -126,3 +127,94 @@ def test_a_tournament_counts_its_matches_and_rounds_in_words_that_agree(
     assert rounds == (
         {1: "1 round", 5: "5 rounds"} if lang == "en" else {1: "1 ronde", 5: "5 rondes"}
     )
+
+
+# Parameters that are never a count below 2 (bounds of options, the most characters of a name),
+# a number written with decimals (decimal quantities keep the plural unit in both languages:
+# "+0.125 points", "12,5 millipoints", as the review writes them), or a roll ("6-5").
+NOT_A_SMALL_COUNT = frozenset({"high", "limit", "max", "most", "luck", "rate", "expected", "dice"})
+# Where a count below 2 cannot happen in that message: a tournament of one-point matches says
+# so in other words (tournament.rules.length_one), an arena lasts 5 minutes at least.
+NOT_A_SMALL_COUNT_IN = frozenset(
+    {("tournament.rules.length", "points"), ("tournament.rules.minutes", "minutes")}
+)
+# Words after a number that end like a plural and are not one: verbs, adjectives, "des" of
+# "1 des quatre dés" (one of the four dice), invariable words.
+NOT_PLURALS = frozenset(
+    {"is", "has", "does", "begins", "takes", "bears", "moves", "non-obvious", "des", "fois", "s"}
+)
+# A number on its own (not a game's "#3" or "n° 3"), then on the same line the word after it.
+WORD_AFTER = r"(?<![\w.,#°/+−-])(?<!° ){n} +\**([^\W\d_][\w’'-]*)"
+
+
+def _singular(n: int, lang: str) -> bool:
+    return n < 2 if lang == "fr" else n == 1
+
+
+def _forms() -> tuple[set[str], set[str]]:
+    """The singular and plural words of every ``{n:one|many}`` of the catalogs."""
+    ones: set[str] = set()
+    manies: set[str] = set()
+    for lang, key, field in _plural_messages():
+        for _, f, spec, _ in string.Formatter().parse(CATALOGS[lang][key]):
+            if f == field and spec and "|" in spec:
+                one, many = spec.split("|")
+                ones.update(one.split()[:1])
+                manies.update(many.split()[:1])
+    return ones - manies, manies - ones
+
+
+def _words_after(lang: str, key: str, field: str, n: int) -> list[str]:
+    """The words right after the number ``n`` given as ``field`` (not a literal digit of the
+    message: those are there with any value)."""
+    fields = {f for _, f, _, _ in string.Formatter().parse(CATALOGS[lang][key]) if f}
+    params: dict[str, object] = dict.fromkeys(fields, 7)
+    pattern = re.compile(WORD_AFTER.format(n=n))
+    baseline = pattern.findall(t(key, lang, **params))
+    params[field] = n
+    found = pattern.findall(t(key, lang, **params))
+    for word in baseline:
+        found.remove(word)
+    return found
+
+
+def _counted_fields() -> list[tuple[str, str, str]]:
+    out = []
+    for lang, catalog in CATALOGS.items():
+        for key, message in catalog.items():
+            fields = {f for _, f, _, _ in string.Formatter().parse(message) if f}
+            for field in sorted(fields - NAME_PARAMS - NOT_A_SMALL_COUNT):
+                if (key, field) not in NOT_A_SMALL_COUNT_IN:
+                    out.append((lang, key, field))
+    return out
+
+
+def test_every_count_agrees_with_its_noun_for_0_1_and_2() -> None:
+    """Each parameter of each message given 0, 1 and 2: the word after the number is singular
+    for 1 (and for 0 in French) and plural otherwise. 'Plural' is a word ending in s (or x in
+    French) or a plural form of the catalogs; 'singular' a singular form of the catalogs."""
+    ones, manies = _forms()
+    wrong = []
+    for lang, key, field in _counted_fields():
+        for n in (0, 1, 2):
+            for word in _words_after(lang, key, field, n):
+                ending = word[-1] in ("sx" if lang == "fr" else "s")
+                plural = word not in NOT_PLURALS and (ending or word in manies)
+                if plural if _singular(n, lang) else word in ones:
+                    wrong.append(f"{lang} {key} {field}={n}: “{n} {word}”")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_a_puzzle_board_and_a_challenge_limit_count_in_words_that_agree() -> None:
+    line = {"rank": 1, "name": "Zoé", "rating": 1500, "attempts": 2, "streak": 1}
+    assert "(1 résolu sur 2," in t("puzzle.board_line", "fr", solved=1, **line)
+    assert "(2 résolus sur 2," in t("puzzle.board_line", "fr", solved=2, **line)
+    assert t("error.challenge_too_many", "en", count=1).startswith(
+        "You already have 1 challenge waiting for an answer: wait for it, or cancel it,"
+    )
+    assert t("error.challenge_too_many", "fr", count=1).startswith(
+        "Vous avez déjà 1 défi en attente de réponse : attendez-le, ou annulez-le,"
+    )
+    assert "attendez-les, ou annulez-en un," in t("error.challenge_too_many", "fr", count=5)
+    offer = t("timer.reminder_offer", "fr", player="A", offerer="B", id=3, minutes=1)
+    assert "répondez sous 1 minute, sinon" in offer

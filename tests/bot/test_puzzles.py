@@ -4,6 +4,7 @@ unless he asks, and XGIDs in /play and /export."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -13,8 +14,11 @@ from sqlalchemy.orm import Session, sessionmaker
 from bot.service import Reply, Service
 from bot.service.customid import PuzzleAction
 from bot.service.glicko import Glicko
-from bot.service.puzzleview import components, grade
+from bot.service.puzzles import choice_index
+from bot.service.puzzleview import answer_lines, components, grade
+from bot.service.refusal import Refusal
 from bot.service.replies import Select
+from bot.terminal import _plain as terminal_text
 from db.models import Game as GameRow
 from db.models import Puzzle, PuzzleRating
 from engine.analysis import Review
@@ -178,6 +182,33 @@ def test_bad_answers_are_refused(service: Service) -> None:
         assert refused.ephemeral, refused.text
     with service.factory() as s:
         assert s.get(PuzzleRating, BOB.id) is None
+
+
+def _stars_left(markdown: str) -> str:
+    """The ``*`` Discord would read as markup: neither escaped nor a bold mark."""
+    return re.sub(r"[^*]", "", re.sub(r"\\\*", "", markdown).replace("**", ""))
+
+
+def test_the_answer_writes_each_play_as_the_menu_does_with_its_hits(
+    factory: sessionmaker[Session],
+) -> None:
+    """The verdict, the candidates and the refusal of a play that is not offered write the plays
+    of the menu, ``*`` and all: escaped for Discord (two stars on a message's lines were read as
+    italics and vanished), shown as typed in the terminal."""
+    with factory() as s:
+        rows = [r for r in s.scalars(select(Puzzle)) if "*" in str(r.choices["choices"])]
+    assert len(rows) > 10
+    for row in rows:
+        plays = [str(c["answer"]) for c in row.choices["choices"]]
+        for lang in ("en", "fr"):
+            text = "\n".join(answer_lines(row, len(plays) - 1, lang))
+            assert _stars_left(text) == "", text
+            for rank, play in enumerate(plays, start=1):  # "1. 7/5* 7/4: ", "1. 7/5* 7/4 : "
+                assert re.search(rf"(?m)^{rank}\. {re.escape(play)} ?:", terminal_text(text))
+        with pytest.raises(Refusal) as refused:
+            choice_index(row, PuzzleAction(row.id, "m", False), "24/1 1/off")
+        shown = refused.value.text.render("en")
+        assert _stars_left(shown) == "" and " | ".join(plays) in terminal_text(shown), shown
 
 
 def test_french(service: Service) -> None:

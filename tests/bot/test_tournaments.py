@@ -19,10 +19,11 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.service import Actor, Reply, Service, Where
+from bot.service import tournament_plan as plan
 from bot.service.customid import GameAction, Press
 from bot.service.refusal import aware
 from bot.terminal import Terminal, user_id
-from bot.tournaments import swiss_standings
+from bot.tournaments import SwissStanding, swiss_standings
 from db import tournaments as repo
 from db.connection import make_engine, make_session_factory
 from db.games import get_game
@@ -160,6 +161,37 @@ def test_a_20_player_5_round_swiss(db_factory: sessionmaker[Session]) -> None:
     tour = tournament_of(db_factory, tid)
     assert tour.status is TournamentStatus.FINISHED
     assert tour.champion_id == table[0].player
+
+
+def _swiss_table(factory: sessionmaker[Session], tid: int) -> dict[int, SwissStanding]:
+    with factory() as s:
+        tour = repo.get_tournament(s, tid)
+        assert tour is not None
+        state = plan.State(tour, repo.entrants(s, tid), repo.matches(s, tid))
+        rows = plan.standings(state)
+    return {row.player: row for row in rows if isinstance(row, SwissStanding)}
+
+
+def test_a_swiss_bye_counts_once_its_round_is_over(db_factory: sessionmaker[Session]) -> None:
+    """Three players, two rounds: the loser of round 1 sits out round 2. While round 2 is being
+    played he is last with his one match played, not second with "Played 2" as if his bye were
+    a win already; when the round ends, it is."""
+    players = people(3)
+    service = Service(db_factory, clock=Clock())
+    tid, _ = open_tournament(service, players, format="swiss", rounds=2)
+    game = playing(db_factory, tid)[0]
+    resign_one(service, {p.id: p for p in players}, HERE, game, 1)
+    loser = game[1]  # the player to move resigned
+    with db_factory() as s:
+        byes = {m.round: m.player0_id for m in repo.matches(s, tid) if m.player1_id is None}
+    assert byes[1] == loser and len(playing(db_factory, tid)) == 1  # round 2 is on
+    mid = _swiss_table(db_factory, tid)[loser]
+    assert (mid.rank, mid.score, mid.played, mid.byes) == (3, 0, 1, 0)
+    last = playing(db_factory, tid)[0]
+    resign_one(service, {p.id: p for p in players}, HERE, last, 1)
+    assert tournament_of(db_factory, tid).status is TournamentStatus.FINISHED
+    end = _swiss_table(db_factory, tid)[loser]
+    assert (end.score, end.played, end.byes) == (1, 1, 1)
 
 
 def test_a_12_player_arena(db_factory: sessionmaker[Session]) -> None:
