@@ -15,7 +15,7 @@ from itertools import pairwise
 
 from PIL import Image, ImageDraw, ImageFont
 
-from render.fonts import bold, regular, text_width
+from render.fonts import bold, clean_name, regular, text_width
 
 __all__ = ["chances_chart", "line_chart"]
 
@@ -59,7 +59,7 @@ def line_chart(
     draw = ImageDraw.Draw(im)
     small, big = regular(16), bold(22)
     if title:
-        draw.text((_PAD_L, 12), title, fill=_TEXT, font=big)
+        draw.text((_PAD_L, 12), clean_name(title), fill=_TEXT, font=big)
     left, right, top, bottom = _PAD_L, _W - _PAD_R, _PAD_T, _H - _PAD_B
 
     def y_of(v: float) -> float:
@@ -115,7 +115,7 @@ def chances_chart(
     draw = ImageDraw.Draw(im)
     small, big = regular(16), bold(22)
     if title:
-        draw.text((_PAD_L, 12), title, fill=_TEXT, font=big)
+        draw.text((_PAD_L, 12), clean_name(title), fill=_TEXT, font=big)
     games, cut_xs = _games(chances, separators)
     mid = _y_of(0.5)
     for game in games:  # areas first, so that the grid stays visible over them
@@ -243,6 +243,7 @@ def _legend(
         if not name:
             continue
         draw.rectangle((x, y + 3, x + 14, y + 17), fill=_mix(color, _BG, 0.6), outline=color)
+        name = clean_name(name)  # as the board draws it: its emoji, no missing-glyph box
         draw.text((x + 22, y), name, fill=color, font=font)
         x += 22 + text_width(font, name) + 32
 

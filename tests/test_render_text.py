@@ -10,7 +10,7 @@ from PIL import Image, ImageDraw
 
 from engine import Position, parse_play
 from engine.context import MatchContext
-from render import BoardView, GameOver, Resignation, text_board
+from render import BoardView, GameOver, Resignation, render_board, text_board
 from render.fonts import (
     COVERED,
     EMOJI,
@@ -284,3 +284,22 @@ def test_the_player_who_must_answer_an_offer_is_named(
         lines = text_board(Position.initial(), view=view).splitlines()
         assert lines[1].endswith(f"O{label(lang, 'colon')}Bob ({words})"), lines[1]
         assert lines[13].endswith(f"X{label(lang, 'colon')}Ann"), lines[13]
+
+
+def test_names_in_captions_and_charts_are_drawn_as_in_the_strips() -> None:
+    """A caption (a mistake card's, a hint's) and a chart's title and legend draw a name as
+    the strips do (:func:`clean_name`): the first emoji of a joined sequence, ``?`` for a
+    script the fonts lack, never three emoji or a missing-glyph box."""
+    from render.chart import chances_chart, line_chart
+
+    def pictures(name: str) -> tuple[bytes, bytes, bytes]:
+        view = BoardView(caption=(f"Game 1, move 2: {name} rolled 4-1",))
+        return (
+            render_board(Position.initial(), view=view),
+            chances_chart([0.5, 0.6, 0.4], title=f"{name}'s chances", legend=(name, "Bob")),
+            line_chart([1500.0, 1510.0], title=f"{name}'s rating"),
+        )
+
+    raw = "李 👩\u200d👩\u200d👧 Zoë"
+    assert clean_name(raw) == "? 👩 Zoë"
+    assert pictures(raw) == pictures(clean_name(raw))
