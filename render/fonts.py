@@ -86,15 +86,15 @@ def _runs(text: str) -> list[tuple[bool, str]]:
 class Face(ImageFont.FreeTypeFont):
     """A DejaVu Sans face that draws the emoji of a text from Noto Emoji, on the same baseline.
 
-    Pillow has no font fallback (before 12 at least), so a text with an emoji is drawn run by
-    run into one mask; a text without one (nearly all) goes straight to FreeType, at no cost.
+    Pillow draws a text in one font, so a text with an emoji is drawn run by run into one
+    mask; a text without one (nearly all) goes straight to FreeType, at no cost.
     Every caller (``ImageDraw.text``, :func:`text_width`, the tournament pictures' cached
     glyphs) goes through :meth:`getlength`, :meth:`getbbox` and :meth:`getmask2`.
     """
 
     def __init__(self, path: Path, size: int) -> None:
         super().__init__(str(path), size)
-        self.emoji = ImageFont.truetype(str(_HERE / "NotoEmoji.ttf"), size)
+        self.emoji = _emoji(size)
         # A name is drawn again on every board of a game: its mask is kept (a few hundred).
         self._masks: dict[tuple[str, str], tuple[Image.Image, tuple[int, int]]] = {}
 
@@ -176,6 +176,12 @@ class Face(ImageFont.FreeTypeFont):
             super().getbbox("x", anchor="l" + anchor[1])[1] - super().getbbox("x", anchor="ls")[1]
         )
         return mask, (left + round(shift), top + round(rise))
+
+
+@lru_cache(maxsize=32)
+def _emoji(size: int) -> ImageFont.FreeTypeFont:
+    """Noto Emoji at ``size`` pixels, shared by both weights (it has one)."""
+    return ImageFont.truetype(str(_HERE / "NotoEmoji.ttf"), size)
 
 
 @lru_cache(maxsize=32)
