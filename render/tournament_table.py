@@ -81,8 +81,8 @@ class StandingsTable:
 
 
 _T_ROW = 40  # a name on two lines of 16 pixels fits
-_RANK_W = 42
-_NAME_W = 208
+_RANK_W = 50  # a three-digit rank, right-aligned 10 pixels before the name
+_NAME_W = 200
 _FIRE_W = 18
 _HEAD_SIZE = 13
 _HEAD_LINE = 80  # a column's head wider than this takes two lines
@@ -99,7 +99,9 @@ def render_standings(table: StandingsTable) -> bytes:
     heads = [wrap(bold(_HEAD_SIZE), tlabel(lang, k), _HEAD_LINE) for k in COLUMNS[table.format]]
     widths = [max(52, *(text_width(bold(_HEAD_SIZE), line) + 12 for line in h)) for h in heads]
     width = 2 * MARGIN + _RANK_W + _NAME_W + sum(widths)
-    rules = textwrap.wrap(tlabel(lang, f"rules_{table.format}"), _wrap_chars(width))
+    rules = textwrap.wrap(
+        tlabel(lang, f"rules_{table.format}"), _wrap_chars(width), break_on_hyphens=False
+    )
     top = MARGIN + title_height(table.title, table.subtitle)
     foot = 14 + 19 * len(rules) + (24 if table.total is not None else 0)
     height = top + _T_ROW * (len(table.rows) + 1) + foot + MARGIN
@@ -138,7 +140,7 @@ def _heads(
     canvas: IndexCanvas, lang: str, heads: list[list[str]], widths: list[int], mid: int
 ) -> None:
     """The row of column names: a long one on two lines (*Meilleure / série*)."""
-    cells = [(MARGIN + _RANK_W - 12, mid, tlabel(lang, "rank"), "rm")]
+    cells = [(MARGIN + _RANK_W - 10, mid, tlabel(lang, "rank"), "rm")]
     cells.append((MARGIN + _RANK_W, mid, tlabel(lang, "player"), "lm"))
     cx = MARGIN + _RANK_W + _NAME_W
     for lines, w in zip(heads, widths, strict=True):
@@ -172,7 +174,7 @@ def _draw_row(
     leader = row.rank == 1
     colour = GOLD if leader else TEXT
     canvas.text(
-        (x + _RANK_W - 12, mid), str(row.rank), colour, back, strong=True, size=16, anchor="rm"
+        (x + _RANK_W - 10, mid), str(row.rank), colour, back, strong=True, size=16, anchor="rm"
     )
     name_w = _NAME_W - 12 - (_FIRE_W if row.on_fire else 0)
     name = clean_name(row.name)

@@ -207,3 +207,11 @@ def test_names_that_draw_nothing_still_render() -> None:
     _image(render_standings(StandingsTable("arena", (row,), title="🏆")))
     final = BracketGame(Entrant(""), Entrant("李小龙"), winner=1)
     _image(render_bracket(BracketPicture(((final,),), champion="李小龙")))
+
+
+def test_three_digit_ranks_stay_inside_the_table() -> None:
+    """Ranks 211 to 242 in bold stay right of the margin, where the rows' stripes begin."""
+    table = swiss_standings(list(range(1, 257)), [])
+    im = _image(standings_picture("swiss", table, {}, viewer=227))
+    margin = im.crop((0, 0, 24, im.height))
+    assert margin.getcolors() == [(margin.width * margin.height, (36, 39, 46))]
