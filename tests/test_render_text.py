@@ -303,3 +303,12 @@ def test_names_in_captions_and_charts_are_drawn_as_in_the_strips() -> None:
     raw = "李 👩\u200d👩\u200d👧 Zoë"
     assert clean_name(raw) == "? 👩 Zoë"
     assert pictures(raw) == pictures(clean_name(raw))
+
+
+def test_the_text_of_a_mistake_card_does_not_call_the_better_play_played() -> None:
+    """Its two plays are named by the caption only: no ``Bob: 13/9 6/5`` line, as if Bob had
+    played the better play."""
+    position, view = SAMPLES["mistake"]()
+    lines = text_board(position, view=view).splitlines()
+    assert not [line for line in lines if "13/9 6/5" in line and "Better" not in line]
+    assert lines[-2:] == list(view.caption[1:])
