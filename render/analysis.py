@@ -1,10 +1,12 @@
 """Pictures of a review (:mod:`engine.analysis`): the winning chances move by move, and a
-"mistake card" showing the better play.
+"mistake card" showing the play made beside the better one.
 
-The board draws a play only as the one that *led* to the position drawn (its arrows start from
-where the checkers were, whose slots are drawn faintly, and end on the checkers that arrived).
-So a mistake card draws the position *after the better play*, seen by the player who erred, with
-that play's arrows: he reads where his checkers should have gone. His dice are drawn used.
+A mistake card draws the position *before* the play, seen by the player who erred, with both
+plays as arrows (:attr:`render.BoardView.other_play`): the play made in light blue, the better
+one in orange over it. The caption names each in its arrows' colour, so it is the legend; the
+pip counts are those before the roll. His dice are drawn used. A review stored before plays kept
+their steps has no played play to draw: its card draws the position after the better play, with
+that play's arrows, and says so.
 
 >>> import random
 >>> from engine.analysis import review_match
@@ -23,6 +25,8 @@ True
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from engine import Position
 from engine.analysis import Decision, Review
@@ -65,12 +69,13 @@ def review_chart(
     if not values:
         raise ValueError("the review holds no chances to draw")
     key = "match_chances_of" if match else "chances_of"
+    ahead = (names[player], names[1 - player])
     return chances_chart(
         values,
         separators=separators,
         labels=labels,
         title=label(lang, key, name=names[player]),
-        legend=(names[player], names[1 - player]),
+        legend=(label(lang, "ahead", name=ahead[0]), label(lang, "ahead", name=ahead[1])),
     )
 
 
@@ -111,51 +116,55 @@ def mistake_board(
 ) -> tuple[Position, BoardView]:
     """What :func:`mistake_card` draws: the position and its view, for a caller that draws
     boards elsewhere (the bot's drawing workers). Same parameters and errors."""
-    caption = card_caption(decision, names=names, lang=lang)
     on_roll = decision.on_roll
     pair = (0, 1) if on_roll == 0 else (1, 0)
-    mover_names = (names[pair[0]], names[pair[1]])
-    mover_colors = (colors[pair[0]], colors[pair[1]])
-    before = decision.position
-    if decision.kind == "move":
-        best = decision.best_play
-        if best is None or decision.dice is None:
-            raise ValueError("this decision has no play to draw")
-        after = before.apply(best).swap_players()  # seen by the mover, who has just played
-        view = BoardView(
-            names=mover_names,
-            colors=mover_colors,
-            dice=decision.dice,
-            dice_left=(),
-            context=decision.context,
-            last_play=best,
-            last_play_by="mover",
-            caption=caption,
-            turn_marker=False,
-            lang=lang,
-            theme=theme,
-        )
-        return after, view
-    offered = decision.kind in ("double", "take", "drop")
-    view = BoardView(
-        viewpoint="mover" if decision.player == on_roll else "opponent",
-        names=mover_names,
-        colors=mover_colors,
+    card = BoardView(
+        names=(names[pair[0]], names[pair[1]]),
+        colors=(colors[pair[0]], colors[pair[1]]),
         context=decision.context,
-        double_offered_by="mover" if offered else None,
-        caption=caption,
+        caption=card_caption(decision, names=names, lang=lang),
         turn_marker=False,
         lang=lang,
         theme=theme,
     )
-    return before, view
+    if decision.kind == "move":
+        return _play_board(decision, card)
+    offered = decision.kind in ("double", "take", "drop")
+    view = replace(
+        card,
+        viewpoint="mover" if decision.player == on_roll else "opponent",
+        double_offered_by="mover" if offered else None,
+    )
+    return decision.position, view
+
+
+def _play_board(decision: Decision, card: BoardView) -> tuple[Position, BoardView]:
+    """A play's card: both plays from the position before them, or, without the play made (a
+    review stored before plays kept their steps), the position after the better one."""
+    best, played = decision.best_play, decision.played_play
+    if best is None or decision.dice is None:
+        raise ValueError("this decision has no play to draw")
+    view = replace(
+        card,
+        dice=decision.dice,
+        dice_left=(),
+        last_play=best,
+        last_play_by="mover",
+        other_play=played,
+        caption_colors=("text", "arrow_other" if played else "text", "arrow"),
+    )
+    if played is None:  # only the better play: drawn as the play that led to the position
+        return decision.position.apply(best).swap_players(), view
+    return decision.position, view
 
 
 def card_caption(
     decision: Decision, *, names: tuple[str, str] = ("Player 1", "Player 2"), lang: str = "en"
 ) -> tuple[str, str, str]:
     """The three lines under a mistake card, in ``lang``: which game and move (counted from 1)
-    and the roll or the cube decision, what was played and what was better, the equity lost.
+    and the roll or the cube decision; for a play, the play made, then the better one and the
+    equity lost (each line the legend of its arrows, see :func:`mistake_board`); for a cube
+    decision, what was done and what was better, then the equity lost.
 
     >>> from engine.context import MatchContext
     >>> d = Decision(game=0, move=11, player=1, kind="move", position_id="4HPwATDgc/ABMA",
@@ -164,8 +173,8 @@ def card_caption(
     >>> for line in card_caption(d, names=("Ann", "Bob"), lang="fr"):
     ...     print(line)
     Partie 1, coup 12 : Bob a fait 4-1
-    Joué : 24/23 13/9 · mieux : 13/9 6/5
-    Équité perdue : 69,8 millipoints
+    Joué : 24/23 13/9
+    Mieux : 13/9 6/5 · équité perdue : 69,8 millipoints
     """
     who = names[decision.player]
     where = {"game": decision.game + 1, "move": decision.move + 1, "name": who}
@@ -180,8 +189,11 @@ def card_caption(
             return what or label(lang, "card_no_move")
         return label(lang, f"cube_{what}")
 
-    choices = label(lang, "card_choices", played=said(decision.played), best=said(decision.best))
     lost = f"{1000 * decision.error:.1f}"
     if lang == "fr":
         lost = lost.replace(".", ",")  # French writes a decimal comma
+    if decision.kind == "move":
+        played = label(lang, "card_played", played=said(decision.played))
+        return first, played, label(lang, "card_better", best=said(decision.best), lost=lost)
+    choices = label(lang, "card_choices", played=said(decision.played), best=said(decision.best))
     return first, choices, label(lang, "card_lost", lost=lost)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
@@ -19,7 +19,7 @@ from engine.position import apply_step
 from render import geometry as g
 from render.view import BoardView, Side
 
-__all__ = ["Step", "draw_arrow", "trace"]
+__all__ = ["Step", "draw_arrow", "trace", "trace_compared"]
 
 XY = tuple[int, int]
 AA = 3  # supersampling factor of the arrow masks
@@ -70,6 +70,33 @@ def trace(position: Position, view: BoardView) -> list[Step]:
         arrived.add((m.dst, k_dst))
         steps.append(Step(start, end, m.hit, start if ghost else None))
     return _uncross(moves, steps)
+
+
+def trace_compared(position: Position, view: BoardView) -> tuple[list[Step], list[Step]]:
+    """The arrows of ``view.last_play`` and ``view.other_play``, both played by the mover
+    *from* ``position``: each traced on the position it leads to, so that its arrows start at
+    the checkers that leave and end where they arrive; no ghosts (nothing has left yet). The
+    other play's arrows that would lie on one of ``last_play``'s are moved aside, so both show.
+
+    :raises ValueError: when a play cannot be played from this position.
+    """
+    plays = []
+    for moves in (view.moves(), view.other_moves()):
+        try:
+            after = position.apply_steps(moves)
+        except (IllegalPlayError, ValueError):
+            raise _mismatch(moves, position) from None
+        alone = replace(view, last_play=moves, last_play_by="mover", other_play=None)
+        plays.append([replace(s, ghost=None) for s in trace(after, alone)])
+    best, other = plays
+    taken = {(s.start, s.end) for s in best}
+    aside = [replace(s, start=_aside(s.start), end=_aside(s.end)) for s in other]
+    return best, [a if (s.start, s.end) in taken else s for s, a in zip(other, aside, strict=True)]
+
+
+def _aside(xy: XY) -> XY:
+    """A point a little to the left: where a second arrow on the same path runs."""
+    return xy[0] - 12, xy[1]
 
 
 def _uncross(moves: Sequence[Move], steps: list[Step]) -> list[Step]:

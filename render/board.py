@@ -18,11 +18,11 @@ from PIL import Image, ImageDraw
 from engine import Position
 from render import geometry as g
 from render import sprites
-from render.arrows import Step, draw_arrow, trace
+from render.arrows import Step, draw_arrow, trace, trace_compared
 from render.fonts import bold
 from render.panels import band_height, draw_band, draw_strip, paste
 from render.samples import SAMPLES
-from render.theme import CHECKER_COLORS, THEMES, Theme
+from render.theme import CHECKER_COLORS, RGB, THEMES, Theme
 from render.view import BoardView, Side
 
 __all__ = ["draw_board", "render_board"]
@@ -90,7 +90,10 @@ def draw_board(position: Position, view: BoardView) -> Image.Image:
     if not isinstance(position, Position):
         raise ValueError(f"render_board needs an engine Position, not {type(position).__name__}")
     t = THEMES[view.theme]
-    steps = trace(position, view)  # first, so a play that does not fit fails before any work
+    # First, so a play that does not fit fails before any work.
+    steps, others = (
+        trace_compared(position, view) if view.other_play else (trace(position, view), [])
+    )
     board = sprites.empty_board(view.theme, view.mirrored, view.numbers_for_bottom())
     band = band_height(view)
     if band:  # the picture grows by a band below the board, for the offer or caption
@@ -103,10 +106,11 @@ def draw_board(position: Position, view: BoardView) -> Image.Image:
     _draw_points(im, d, position, view)
     _draw_bar(im, d, position, view)
     _draw_trays(im, position, view)
-    _draw_last_play(im, steps, view, t)
+    _draw_last_play(im, others, view, t, t.arrow_other)
+    _draw_last_play(im, steps, view, t, t.arrow)
     # What the player must read stays above the arrows: the checkers he can move and the
     # number of checkers borne off.
-    _redraw_highlights(im, d, position, view, {s.end for s in steps})
+    _redraw_highlights(im, d, position, view, {s.end for s in steps + others})
     _draw_tray_counts(d, position, view, t)
     # An offered cube is drawn in the banner instead; in the Crawford game there is none.
     if view.double_offered_by is None and view.has_cube():
@@ -120,7 +124,9 @@ def draw_board(position: Position, view: BoardView) -> Image.Image:
     return im
 
 
-def _draw_last_play(im: Image.Image, steps: list[Step], view: BoardView, t: Theme) -> None:
+def _draw_last_play(
+    im: Image.Image, steps: list[Step], view: BoardView, t: Theme, colour: RGB
+) -> None:
     """Faint ghosts where the checkers left, rings where they hit, then the arrows over all."""
     ghost = sprites.ghost(view.color_of(view.last_play_by))
     for step in steps:
@@ -130,7 +136,7 @@ def _draw_last_play(im: Image.Image, steps: list[Step], view: BoardView, t: Them
         if step.hit:
             paste(im, sprites.ring(t.hit), step.end)
     for step in steps:
-        draw_arrow(im, step.start, step.end, color=t.arrow, edge=t.arrow_edge, width=8)
+        draw_arrow(im, step.start, step.end, color=colour, edge=t.arrow_edge, width=8)
 
 
 def _highlight_numbers(d: ImageDraw.ImageDraw, view: BoardView, t: Theme) -> None:

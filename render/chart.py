@@ -15,9 +15,11 @@ from itertools import pairwise
 
 from PIL import Image, ImageDraw, ImageFont
 
-from render.fonts import bold, regular, text_width
+from render.fonts import bold, clean_name, regular, text_width
 
 __all__ = ["chances_chart", "line_chart"]
+
+Pts = list[tuple[float, float]]
 
 _W, _H = 800, 360
 _PAD_L, _PAD_R, _PAD_T, _PAD_B = 70, 24, 48, 40
@@ -57,7 +59,7 @@ def line_chart(
     draw = ImageDraw.Draw(im)
     small, big = regular(16), bold(22)
     if title:
-        draw.text((_PAD_L, 12), title, fill=_TEXT, font=big)
+        draw.text((_PAD_L, 12), clean_name(title), fill=_TEXT, font=big)
     left, right, top, bottom = _PAD_L, _W - _PAD_R, _PAD_T, _H - _PAD_B
 
     def y_of(v: float) -> float:
@@ -95,15 +97,14 @@ def chances_chart(
     title: str = "",
     legend: tuple[str, str] = ("", ""),
 ) -> bytes:
-    """Winning chances move by move as PNG bytes: a 0-100 % chart with a dashed 50 % line, the
-    area above it in one colour (the player whose chances these are leads) and below it in
-    another (his opponent leads).
+    """Winning chances move by move as PNG bytes: a 0-100 % chart, the area above its dashed
+    50 % line in gold (the player whose chances these are leads), below it in blue.
 
     :param chances: probabilities from 0 to 1, in order (one per move).
     :param separators: indices in ``chances`` where a new game starts: a vertical dashed line
         is drawn just before each, with the matching entry of ``labels`` (e.g. "Game 2").
-    :param legend: the names of the leader above and below the 50 % line, drawn under the plot
-        beside a swatch of each area's colour (the curve never runs through them).
+    :param legend: who leads above and below the 50 % line (*Ann ahead*), under the plot beside
+        a swatch of the area's colour, only for an area the chart has (see :func:`_shown`).
     :raises ValueError: when there is nothing to draw or a chance is outside 0..1.
     """
     if not chances:
@@ -114,48 +115,76 @@ def chances_chart(
     draw = ImageDraw.Draw(im)
     small, big = regular(16), bold(22)
     if title:
-        draw.text((_PAD_L, 12), title, fill=_TEXT, font=big)
-    left, right, top, bottom = chances_plot_box()
-
-    def y_of(p: float) -> float:
-        return bottom - p * (bottom - top)
-
-    n = len(chances)
-    xs = [left + (right - left) * (i / (n - 1) if n > 1 else 0.5) for i in range(n)]
-    points = [(x, y_of(c)) for x, c in zip(xs, chances, strict=True)]
-    mid = y_of(0.5)
-    cuts = sorted({i for i in separators if 0 < i < n})
-    games = [points[a:b] for a, b in zip([0, *cuts], [*cuts, n], strict=True)]
+        draw.text((_PAD_L, 12), clean_name(title), fill=_TEXT, font=big)
+    games, cut_xs = _games(chances, separators)
+    mid = _y_of(0.5)
     for game in games:  # areas first, so that the grid stays visible over them
         for (x0, y0), (x1, y1) in pairwise(game):
             _fill_segment(draw, x0, y0, x1, y1, mid)
-    for pct in (0, 25, 75, 100):
-        y = y_of(pct / 100)
-        draw.line([(left, y), (right, y)], fill=_GRID, width=1)
-    for pct in (0, 25, 50, 75, 100):
-        draw.text((8, y_of(pct / 100) - 9), f"{pct} %", fill=_TEXT, font=small)
-    for xd in range(left, right, 12):
-        draw.line([(xd, mid), (min(xd + 6, right), mid)], fill=_TEXT, width=1)
-    cut_xs = [(xs[index - 1] + xs[index]) / 2 for index in cuts]
-    for x in cut_xs:
-        for yd in range(top, bottom, 10):
-            draw.line([(x, yd), (x, min(yd + 5, bottom))], fill=_TEXT, width=1)
+    _draw_grid(draw, small)
+    _draw_cuts(draw, cut_xs, labels, small)
+    _draw_curves(draw, games)
+    left, _, _, bottom = chances_plot_box()
+    _legend(draw, _shown(legend, games, mid), (left, bottom + 36), small)
+    out = io.BytesIO()
+    im.save(out, "PNG", optimize=True)
+    return out.getvalue()
 
-    def width(text: str) -> float:
-        return text_width(small, text)
 
-    for x, text in label_places(cut_xs, labels, width, right):  # under the plot, no curve there
-        draw.text((x, bottom + 6), text, fill=_TEXT, font=small)
+def _games(chances: Sequence[float], separators: Sequence[int]) -> tuple[list[Pts], list[float]]:
+    """The chances as points of the plot, a list per game, and where each new game's dashed
+    line goes (halfway between its first point and the previous one)."""
+    left, right, _, _ = chances_plot_box()
+    n = len(chances)
+    xs = [left + (right - left) * (i / (n - 1) if n > 1 else 0.5) for i in range(n)]
+    points = [(x, _y_of(c)) for x, c in zip(xs, chances, strict=True)]
+    cuts = sorted({i for i in separators if 0 < i < n})
+    games = [points[a:b] for a, b in zip([0, *cuts], [*cuts, n], strict=True)]
+    return games, [(xs[index - 1] + xs[index]) / 2 for index in cuts]
+
+
+def _draw_curves(draw: ImageDraw.ImageDraw, games: list[Pts]) -> None:
+    """Each game's curve (a dot for a game of one point), over everything but the words."""
     for game in games:
         if len(game) > 1:
             draw.line(game, fill=_DOT, width=2, joint="curve")
         else:
             (x, y) = game[0]
             draw.ellipse([x - 2, y - 2, x + 2, y + 2], fill=_DOT)
-    _legend(draw, legend, (left, bottom + 36), small)
-    out = io.BytesIO()
-    im.save(out, "PNG", optimize=True)
-    return out.getvalue()
+
+
+def _draw_cuts(
+    draw: ImageDraw.ImageDraw,
+    cut_xs: list[float],
+    labels: Sequence[str],
+    font: ImageFont.FreeTypeFont,
+) -> None:
+    """A dashed line before each new game, its label under the plot (no curve there)."""
+    _, right, top, bottom = chances_plot_box()
+    for x in cut_xs:
+        for yd in range(top, bottom, 10):
+            draw.line([(x, yd), (x, min(yd + 5, bottom))], fill=_TEXT, width=1)
+    for x, text in label_places(cut_xs, labels, lambda t: text_width(font, t), right):
+        draw.text((x, bottom + 6), text, fill=_TEXT, font=font)
+
+
+def _y_of(p: float) -> float:
+    """The height of chance ``p`` on the chances chart's plot."""
+    _, _, top, bottom = chances_plot_box()
+    return bottom - p * (bottom - top)
+
+
+def _draw_grid(draw: ImageDraw.ImageDraw, font: ImageFont.FreeTypeFont) -> None:
+    """The chances chart's lines at 0, 25, 75 and 100 %, their numbers, the dashed 50 %."""
+    left, right, _, _ = chances_plot_box()
+    for pct in (0, 25, 75, 100):
+        y = _y_of(pct / 100)
+        draw.line([(left, y), (right, y)], fill=_GRID, width=1)
+    for pct in (0, 25, 50, 75, 100):
+        draw.text((8, _y_of(pct / 100) - 9), f"{pct} %", fill=_TEXT, font=font)
+    mid = _y_of(0.5)
+    for xd in range(left, right, 12):
+        draw.line([(xd, mid), (min(xd + 6, right), mid)], fill=_TEXT, width=1)
 
 
 CHANCES_H = 400  # the chances chart: taller than a line chart, for its legend under the plot
@@ -214,8 +243,23 @@ def _legend(
         if not name:
             continue
         draw.rectangle((x, y + 3, x + 14, y + 17), fill=_mix(color, _BG, 0.6), outline=color)
+        name = clean_name(name)  # as the board draws it: its emoji, no missing-glyph box
         draw.text((x + 22, y), name, fill=color, font=font)
         x += 22 + text_width(font, name) + 32
+
+
+def _shown(legend: tuple[str, str], games: list[Pts], mid: float) -> tuple[str, str]:
+    """The legend's entries whose area the chart has: a player never ahead gets no swatch of a
+    colour found nowhere on the chart.
+
+    >>> _shown(("Ann ahead", "Bob ahead"), [[(0, 50), (10, 80)]], 50)
+    ('', 'Bob ahead')
+    """
+
+    def area(side: int) -> bool:  # -1 above the 50 % line (smaller y), +1 below
+        return any(len(g) > 1 and any((y - mid) * side > 0 for _, y in g) for g in games)
+
+    return (legend[0] if area(-1) else "", legend[1] if area(1) else "")
 
 
 def _fill_segment(

@@ -218,9 +218,11 @@ def _band_lines(view: BoardView, t: Theme) -> tuple[list[_Line], int | None]:
         if len(lines) == 1:
             lines[0] = replace(lines[0], height=max(lines[0].height, sprites.CUBE + 8))
     font = regular(CAPTION_FONT)
-    for text in view.caption:  # a long line takes two rather than lose its end
-        for part in wrap(font, text, g.WIDTH - 2 * BAND_MARGIN):
-            lines.append(_Line(part, font, t.text, CAPTION_FONT + 12, caption=True))
+    colors = (*view.caption_colors, *("text",) * len(view.caption))
+    for text, color in zip(view.caption, colors, strict=False):
+        # A long line takes two rather than lose its end; a name in it is drawn as in a strip.
+        for part in wrap(font, clean_name(text), g.WIDTH - 2 * BAND_MARGIN):
+            lines.append(_Line(part, font, getattr(t, color), CAPTION_FONT + 12, caption=True))
     return lines, cube
 
 

@@ -192,6 +192,28 @@ def redblack() -> Sample:
     return alice, view
 
 
+def mistake() -> Sample:
+    # A review's mistake card: the play made (light blue) and the better one (orange), both
+    # drawn from the position before them; the caption, in the arrows' colours, is the legend.
+    before = Position.from_position_id("4HPwATDgc/ABMA")
+    view = BoardView(
+        names=("Bob", "Alice"),
+        dice=(4, 1),
+        dice_left=(),
+        last_play=parse_play("13/9 6/5", before, (4, 1)),
+        last_play_by="mover",
+        other_play=parse_play("24/23 13/9", before, (4, 1)),
+        caption=(
+            "Game 2, move 12: Bob rolled 4-1",
+            "Played: 24/23 13/9",
+            "Better: 13/9 6/5 · equity lost: 69.8 millipoints",
+        ),
+        caption_colors=("text", "arrow_other", "arrow"),
+        turn_marker=False,
+    )
+    return before, view
+
+
 SAMPLES: dict[str, Callable[[], Sample]] = {
     "start": start,
     "bar": bar,
@@ -202,4 +224,5 @@ SAMPLES: dict[str, Callable[[], Sample]] = {
     "mirrored": mirrored,
     "crawford": crawford,
     "redblack": redblack,
+    "mistake": mistake,
 }

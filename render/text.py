@@ -175,7 +175,8 @@ def _footer(view: BoardView) -> list[str]:
         if view.selected_die is not None:
             text += f", {label(lang, 'chosen_die')}{colon}{view.selected_die}"
         lines.append(text)
-    if view.last_play is not None:
+    # Two plays compared (a mistake card) are named by the caption: neither led to the position.
+    if view.last_play is not None and view.other_play is None:
         play = view.last_play if isinstance(view.last_play, Play) else Play(list(view.last_play))
         lines.append(f"{_name(view, view.last_play_by)}{colon}{play}")
     if view.double_offered_by is not None:

@@ -39,6 +39,9 @@ class Theme:
     hit: RGB  # where the last play hit
     banner: RGB  # behind a message (double offered, game over)
     accent: RGB  # the on-roll marker
+    # The other play of a comparison (a mistake card: the play made, beside the better one in
+    # ``arrow``): light blue, under a dark edge, apart from the orange on every field.
+    arrow_other: RGB = (120, 196, 255)
     # A count of more than five checkers stands at the base of the point (on the checker
     # against the frame) instead of on the fifth checker, toward the middle.
     count_at_base: bool = False

@@ -8,7 +8,9 @@ The pictures live in :mod:`render.tournament_bracket` and :mod:`render.tournamen
 they share in :mod:`render.tournament_draw`, their words in :mod:`render.tournament_labels`.
 
 Names are fitted by design: a long name first gets a smaller type, then two lines, and only a
-name too long even for that ends with an ellipsis (between letters, never through one).
+name too long even for that ends with an ellipsis (between letters, never through one). Both
+pictures are at most :data:`PHONE_WIDTH` wide and names never smaller than :data:`NAME_SIZE`:
+scaled to a phone's 380 pixels, a name is at least 10 pixels high.
 
 >>> final = BracketGame(Entrant("Ann", seed=1, score=5), Entrant("Bob", seed=2, score=3), winner=0)
 >>> png = render_bracket(BracketPicture(rounds=((final,),), champion="Ann"))
@@ -21,8 +23,14 @@ b'\\x89PNG'
 
 from __future__ import annotations
 
-from render.tournament_bracket import BracketGame, BracketPicture, Entrant, render_bracket
-from render.tournament_draw import FittedName, fit_name
+from render.tournament_bracket import (
+    PHONE_WIDTH,
+    BracketGame,
+    BracketPicture,
+    Entrant,
+    render_bracket,
+)
+from render.tournament_draw import NAME_SIZE, FittedName, fit_name
 from render.tournament_table import (
     COLUMNS,
     StandingsRow,
@@ -33,6 +41,8 @@ from render.tournament_table import (
 
 __all__ = [
     "COLUMNS",
+    "NAME_SIZE",
+    "PHONE_WIDTH",
     "BracketGame",
     "BracketPicture",
     "Entrant",

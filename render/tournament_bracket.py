@@ -1,4 +1,5 @@
-"""The knockout bracket picture: a column per round, winners in gold, the champion last.
+"""The knockout bracket picture: the rounds one under the other, winners in gold, the champion
+beside the final, the viewer in blue; as wide as a phone shows it readably.
 
 >>> final = BracketGame(Entrant("Ann", seed=1, score=5), Entrant("Bob", seed=2, score=3), winner=0)
 >>> render_bracket(BracketPicture(rounds=((final,),), champion="Ann"))[:4]
@@ -22,6 +23,7 @@ from render.tournament_draw import (
     GOLD,
     LINE,
     MARGIN,
+    MINE,
     TEXT,
     WIN_ROW,
     draw_name,
@@ -31,7 +33,7 @@ from render.tournament_draw import (
 )
 from render.tournament_labels import round_name, tlabel
 
-__all__ = ["BracketGame", "BracketPicture", "Entrant", "render_bracket"]
+__all__ = ["PHONE_WIDTH", "BracketGame", "BracketPicture", "Entrant", "render_bracket"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +44,8 @@ class Entrant:
     seed: int | None = None
     score: int | None = None
     """His match score, shown once the match has started or ended."""
+    mine: bool = False
+    """The viewer: his rows are drawn in blue, as his row of a standings table."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,45 +85,48 @@ class BracketPicture:
             raise ValueError(f"a bracket halves each round down to one final, not {sizes}")
 
 
-_ROW = 32  # one player's row in a match box
-_BOX_W = 250
+_ROW = 40  # one player's row in a match box: a name on two lines of 16 pixels fits
+_BOX_W = 272
 _SEED_W = 30
-_SCORE_W = 30
-_GAP = 14  # between two first-round matches
-_COL_GAP = 36
-_HEAD_H = 30  # the round names
+_SCORE_W = 34
+_GAP = 16  # between the two matches of a row, and under each row
+_HEAD_H = 34  # a round's name
+PHONE_WIDTH = 2 * MARGIN + 2 * _BOX_W + _GAP
+"""The width of every bracket (608 pixels): at a phone's 380 its 16-pixel names are 10 high."""
 
 
 def render_bracket(picture: BracketPicture) -> bytes:
-    """The bracket as PNG bytes: a column per round, the champion last, winners in gold.
+    """The bracket as PNG bytes: the rounds one under the other, two matches a row (the two
+    whose winners meet next), winners in gold, the viewer's rows in blue, the final beside the
+    champion.
 
-    About 240 pixels wide per round and 80 high per first-round match (a 32-player bracket
-    is about 1600 x 1400).
+    :data:`PHONE_WIDTH` wide whatever the number of players, so that it reads on a phone;
+    about 100 pixels high per row of two matches (a 32-player bracket is about 1,800 high).
     """
     rounds = picture.rounds
-    first = len(rounds[0])
-    pitch = 2 * _ROW + _GAP
-    top = MARGIN + title_height(picture.title, picture.subtitle) + _HEAD_H
-    columns = len(rounds) + 1
-    width = 2 * MARGIN + columns * _BOX_W + (columns - 1) * _COL_GAP
-    height = top + first * pitch + MARGIN
-    im = Image.new("RGB", (width, height), BG)
+    top = MARGIN + title_height(picture.title, picture.subtitle)
+    height = top + sum(_round_height(len(r)) for r in rounds) + MARGIN - _GAP
+    im = Image.new("RGB", (PHONE_WIDTH, height), BG)
     draw = ImageDraw.Draw(im)
-    draw_title(draw, picture.title, picture.subtitle, width)
-    centres: list[list[int]] = [[top + i * pitch + _ROW for i in range(first)]]
-    for r in range(1, len(rounds)):
-        prev = centres[-1]
-        centres.append([(prev[2 * i] + prev[2 * i + 1]) // 2 for i in range(len(rounds[r]))])
+    draw_title(draw, picture.title, picture.subtitle, PHONE_WIDTH)
+    total = picture.first_round + len(rounds)
+    y = top
     for r, games in enumerate(rounds):
-        x = MARGIN + r * (_BOX_W + _COL_GAP)
-        total = picture.first_round + len(rounds)
         name = round_name(picture.lang, rounds=total, index=picture.first_round + r)
-        draw.text((x + 4, top - 12), name, fill=DIM, font=bold(14), anchor="lm")
+        draw.text((MARGIN + 4, y + _HEAD_H // 2), name, fill=DIM, font=bold(17), anchor="lm")
+        y += _HEAD_H
         for i, game in enumerate(games):
-            _draw_game(draw, x, centres[r][i] - _ROW, game, picture.lang)
-            _draw_link(draw, x + _BOX_W, centres[r], i, r + 1 < len(rounds), game)
-    _draw_champion(draw, picture, MARGIN + len(rounds) * (_BOX_W + _COL_GAP), centres[-1][0], top)
+            x = MARGIN + (i % 2) * (_BOX_W + _GAP)
+            _draw_game(draw, x, y + (i // 2) * (2 * _ROW + _GAP), game, picture.lang)
+        if len(games) == 1:
+            _draw_champion(draw, picture, y - _HEAD_H, y + _ROW, games[0])
+        y += _round_height(len(games)) - _HEAD_H
     return to_png(im)
+
+
+def _round_height(games: int) -> int:
+    """A round's height: its name, then a row for each two matches."""
+    return _HEAD_H + (games + 1) // 2 * (2 * _ROW + _GAP)
 
 
 def _draw_game(draw: ImageDraw.ImageDraw, x: int, y: int, game: BracketGame, lang: str) -> None:
@@ -128,58 +135,58 @@ def _draw_game(draw: ImageDraw.ImageDraw, x: int, y: int, game: BracketGame, lan
         ry = y + k * _ROW
         won = game.winner == k and not game.bye
         lost = game.winner is not None and game.winner != k
-        if won:
+        if won or entrant.mine:
             corners = (True, True, False, False) if k == 0 else (False, False, True, True)
+            back = MINE if entrant.mine else WIN_ROW
             draw.rounded_rectangle(
-                (x, ry, x + _BOX_W, ry + _ROW), radius=6, fill=WIN_ROW, corners=corners
+                (x, ry, x + _BOX_W, ry + _ROW), radius=6, fill=back, corners=corners
             )
+        if won:
             draw.rectangle((x, ry + 3, x + 3, ry + _ROW - 3), fill=GOLD)
-        mid = ry + _ROW // 2
-        if entrant.seed is not None:
-            draw.text(
-                (x + _SEED_W - 6, mid), str(entrant.seed), fill=DIM, font=regular(12), anchor="rm"
-            )
-        name_x, name_w = x + _SEED_W, _BOX_W - _SEED_W - _SCORE_W - 6
-        if entrant.name is not None:
-            colour = GOLD if won else (DIM if lost else TEXT)
-            draw_name(draw, (name_x, mid), clean_name(entrant.name), name_w, colour, won)
-        elif game.bye:
-            draw.text((name_x, mid), tlabel(lang, "bye"), fill=DIM, font=regular(14), anchor="lm")
-        if entrant.score is not None:
-            draw.text(
-                (x + _BOX_W - 10, mid),
-                str(entrant.score),
-                fill=GOLD if won else TEXT,
-                font=bold(16),
-                anchor="rm",
-            )
+        _draw_entrant(draw, x, ry + _ROW // 2, entrant, (won, lost, game.bye), lang)
     draw.line((x + 6, y + _ROW, x + _BOX_W - 6, y + _ROW), fill=BG, width=1)
 
 
-def _draw_link(
-    draw: ImageDraw.ImageDraw, right: int, centres: list[int], i: int, more: bool, game: BracketGame
+def _draw_entrant(
+    draw: ImageDraw.ImageDraw,
+    x: int,
+    mid: int,
+    entrant: Entrant,
+    state: tuple[bool, bool, bool],
+    lang: str,
 ) -> None:
-    """The line from match ``i``'s box towards the next round (gold once someone advanced)."""
-    y = centres[i]
-    mid = right + _COL_GAP // 2
-    colour = GOLD if game.winner is not None else LINE
-    if not more:  # the final: straight on to the champion
-        draw.line((right, y, right + _COL_GAP, y), fill=colour, width=2)
-        return
-    draw.line((right, y, mid, y), fill=colour, width=2)
-    partner = centres[i + 1] if i % 2 == 0 else centres[i - 1]
-    target = (y + partner) // 2
-    draw.line((mid, y, mid, target), fill=colour, width=2)
-    if i % 2 == 0:
-        draw.line((mid, target, right + _COL_GAP, target), fill=LINE, width=2)
+    """One side of a match box: seed, name (or *bye*) and score; ``state`` is (won, lost,
+    bye)."""
+    won, lost, bye = state
+    if entrant.seed is not None:
+        draw.text(
+            (x + _SEED_W - 6, mid), str(entrant.seed), fill=DIM, font=regular(13), anchor="rm"
+        )
+    name_x, name_w = x + _SEED_W, _BOX_W - _SEED_W - _SCORE_W - 6
+    if entrant.name is not None:
+        colour = GOLD if won else (DIM if lost and not entrant.mine else TEXT)
+        draw_name(draw, (name_x, mid), clean_name(entrant.name), name_w, colour, won)
+    elif bye:
+        draw.text((name_x, mid), tlabel(lang, "bye"), fill=DIM, font=regular(16), anchor="lm")
+    if entrant.score is not None:
+        fill = GOLD if won else TEXT
+        draw.text((x + _BOX_W - 10, mid), str(entrant.score), fill=fill, font=bold(18), anchor="rm")
 
 
 def _draw_champion(
-    draw: ImageDraw.ImageDraw, picture: BracketPicture, x: int, centre: int, top: int
+    draw: ImageDraw.ImageDraw, picture: BracketPicture, head: int, centre: int, final: BracketGame
 ) -> None:
+    """The champion's box beside the final, joined to it by a line (gold once it is won)."""
+    x = MARGIN + _BOX_W + _GAP
     draw.text(
-        (x + 4, top - 12), tlabel(picture.lang, "champion"), fill=GOLD, font=bold(14), anchor="lm"
+        (x + 4, head + _HEAD_H // 2),
+        tlabel(picture.lang, "champion"),
+        fill=GOLD,
+        font=bold(17),
+        anchor="lm",
     )
+    colour = GOLD if final.winner is not None else LINE
+    draw.line((x - _GAP, centre, x, centre), fill=colour, width=2)
     y0, y1 = centre - _ROW // 2 - 6, centre + _ROW // 2 + 6
     won = picture.champion is not None
     draw.rounded_rectangle(

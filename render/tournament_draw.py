@@ -3,7 +3,7 @@
 See :mod:`render.tournament` for the pictures themselves.
 
 >>> fit_name("Ann", 200)
-FittedName(lines=('Ann',), size=16, strong=False)
+FittedName(lines=('Ann',), size=17, strong=False)
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ __all__ = [
     "LINE",
     "MARGIN",
     "MINE",
+    "NAME_SIZE",
     "RGB",
     "STRIPE",
     "TEXT",
@@ -62,8 +63,12 @@ Font = ImageFont.FreeTypeFont
 
 # -- names ------------------------------------------------------------------------------------
 
-_ONE_LINE = (16, 14, 13)
-_TWO_LINES = (12, 11)
+# Never under 16 pixels: the pictures are at most 608 wide, so a phone (380) shows a name at
+# least 10 pixels high.
+_ONE_LINE = (17, 16)
+_TWO_LINES = (16,)
+NAME_SIZE = min(_ONE_LINE + _TWO_LINES)
+"""The smallest type a name is drawn in."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,18 +87,20 @@ class FittedName:
 
 @lru_cache(maxsize=4096)
 def fit_name(name: str, width: int, strong: bool = False) -> FittedName:
-    """How to draw ``name`` within ``width`` pixels, by preference: on one line at 16, 14 or 13
+    """How to draw ``name`` within ``width`` pixels, by preference: on one line at 17 or 16
     pixels (in bold when ``strong``, while that fits); on two lines cut between words (at a
-    space, after a hyphen or an underscore) at 12 or 11; on two lines cut between letters; and
+    space, after a hyphen or an underscore) at 16; on two lines cut between letters; and
     only when even that fails, two lines ending with an ellipsis. The two-line forms are never
     bold: the weight would cost the room they need.
 
     >>> fit_name("Ann", 200)
-    FittedName(lines=('Ann',), size=16, strong=False)
-    >>> fit_name("Maximilian Alexander von Hohenzollern-Sigmaringen", 170).lines
-    ('Maximilian Alexander von', 'Hohenzollern-Sigmaringen')
-    >>> fit_name("xX_BackgammonDestroyer_2000_Xx", 160).lines
+    FittedName(lines=('Ann',), size=17, strong=False)
+    >>> fit_name("Maximilian Alexander von Hohenzollern", 200).lines
+    ('Maximilian Alexander', 'von Hohenzollern')
+    >>> fit_name("xX_BackgammonDestroyer_2000_Xx", 230).lines
     ('xX_BackgammonDestroyer_', '2000_Xx')
+    >>> fit_name("Maximilian Alexander von Hohenzollern-Sigmaringen", 200).lines
+    ('Maximilian Alexander', 'von Hohenzollern-Sig…')
     """
     weights = (True, False) if strong else (False,)
     for heavy in weights:
@@ -108,6 +115,12 @@ def fit_name(name: str, width: int, strong: bool = False) -> FittedName:
                 return FittedName(lines, size, False)
     font = regular(_TWO_LINES[-1])
     first = _longest_prefix(name, font, width)
+    # The first line ends between words when it can: "Maximilian Alexander / von Hohenz…",
+    # not "Maximilian Alexander vo / n Hohenz…".
+    inside_a_word = first[-1] not in " -_" and name[len(first)] not in " -_"
+    cut = max((i for i, ch in enumerate(first) if ch in " -_"), default=0)
+    if inside_a_word and cut > 0:
+        first = first[: cut + (first[cut] != " ")]
     return FittedName((first, fit(font, name[len(first) :].strip(), width)), _TWO_LINES[-1], False)
 
 

@@ -11,7 +11,7 @@ import textwrap
 from dataclasses import dataclass
 from typing import Literal
 
-from render.fonts import bold, clean_name, fit, regular, text_width
+from render.fonts import bold, clean_name, fit, regular, text_width, wrap
 from render.tournament_draw import (
     BG,
     DIM,
@@ -80,26 +80,30 @@ class StandingsTable:
                 )
 
 
-_T_ROW = 30
-_RANK_W = 52
-_NAME_W = 330
+_T_ROW = 40  # a name on two lines of 16 pixels fits
+_RANK_W = 50  # a three-digit rank, right-aligned 10 pixels before the name
+_NAME_W = 200
 _FIRE_W = 18
+_HEAD_SIZE = 13
+_HEAD_LINE = 80  # a column's head wider than this takes two lines
 
 
 def render_standings(table: StandingsTable) -> bytes:
     """The standings as PNG bytes: rank, name and the format's columns, the leader in gold,
     the viewer's row (``highlight``) in blue, and the tie-break rule written underneath.
 
-    About 700 to 850 pixels wide and 30 high per row; drawn in palette indices
-    (:class:`~render.tournament_draw.IndexCanvas`).
+    At most about 600 pixels wide (a phone shows its 16-pixel names 10 high) and 40 high per
+    row; drawn in palette indices (:class:`~render.tournament_draw.IndexCanvas`).
     """
     lang = table.lang
-    heads = [tlabel(lang, k) for k in COLUMNS[table.format]]
-    widths = [max(72, text_width(bold(14), h) + 22) for h in heads]
+    heads = [wrap(bold(_HEAD_SIZE), tlabel(lang, k), _HEAD_LINE) for k in COLUMNS[table.format]]
+    widths = [max(52, *(text_width(bold(_HEAD_SIZE), line) + 12 for line in h)) for h in heads]
     width = 2 * MARGIN + _RANK_W + _NAME_W + sum(widths)
-    rules = textwrap.wrap(tlabel(lang, f"rules_{table.format}"), _wrap_chars(width))
+    rules = textwrap.wrap(
+        tlabel(lang, f"rules_{table.format}"), _wrap_chars(width), break_on_hyphens=False
+    )
     top = MARGIN + title_height(table.title, table.subtitle)
-    foot = 14 + 18 * len(rules) + (22 if table.total is not None else 0)
+    foot = 14 + 19 * len(rules) + (24 if table.total is not None else 0)
     height = top + _T_ROW * (len(table.rows) + 1) + foot + MARGIN
     canvas = IndexCanvas((width, height), (BG, STRIPE, MINE), (TEXT, DIM, GOLD, LINE, FIRE))
     _title(canvas, table.title, table.subtitle, width)
@@ -111,12 +115,12 @@ def render_standings(table: StandingsTable) -> bytes:
         y += _T_ROW
     y += 10
     for line in rules:
-        canvas.text((MARGIN, y + 9), line, DIM, BG, strong=False, size=13, anchor="lm")
-        y += 18
+        canvas.text((MARGIN, y + 9), line, DIM, BG, strong=False, size=14, anchor="lm")
+        y += 19
     if table.total is not None and table.rows:
         first, last = table.rows[0].rank, table.rows[-1].rank
         text = tlabel(lang, "rows_of", first=first, last=last, total=table.total)
-        canvas.text((MARGIN, y + 11), text, TEXT, BG, strong=False, size=14, anchor="lm")
+        canvas.text((MARGIN, y + 12), text, TEXT, BG, strong=False, size=15, anchor="lm")
     return canvas.png()
 
 
@@ -132,20 +136,25 @@ def _title(canvas: IndexCanvas, title: str, subtitle: str, width: int) -> None:
         canvas.text((MARGIN, y), text, DIM, BG, strong=False, size=16, anchor="lm")
 
 
-def _heads(canvas: IndexCanvas, lang: str, heads: list[str], widths: list[int], mid: int) -> None:
-    cells = [(MARGIN + _RANK_W - 14, tlabel(lang, "rank"), "rm")]
-    cells.append((MARGIN + _RANK_W, tlabel(lang, "player"), "lm"))
+def _heads(
+    canvas: IndexCanvas, lang: str, heads: list[list[str]], widths: list[int], mid: int
+) -> None:
+    """The row of column names: a long one on two lines (*Meilleure / série*)."""
+    cells = [(MARGIN + _RANK_W - 10, mid, tlabel(lang, "rank"), "rm")]
+    cells.append((MARGIN + _RANK_W, mid, tlabel(lang, "player"), "lm"))
     cx = MARGIN + _RANK_W + _NAME_W
-    for text, w in zip(heads, widths, strict=True):
-        cells.append((cx + w // 2, text, "mm"))
+    for lines, w in zip(heads, widths, strict=True):
+        step = _HEAD_SIZE + 2
+        first = mid - step * (len(lines) - 1) // 2
+        cells += [(cx + w // 2, first + k * step, line, "mm") for k, line in enumerate(lines)]
         cx += w
-    for x, text, anchor in cells:
-        canvas.text((x, mid), text, DIM, BG, strong=True, size=14, anchor=anchor)
+    for x, y, text, anchor in cells:
+        canvas.text((x, y), text, DIM, BG, strong=True, size=_HEAD_SIZE, anchor=anchor)
 
 
 def _wrap_chars(width: int) -> int:
-    """How many characters of the 13-pixel note fit in a line (about 7.3 pixels each)."""
-    return max(30, int((width - 2 * MARGIN) / 7.3))
+    """How many characters of the 14-pixel note fit in a line (about 7.9 pixels each)."""
+    return max(30, int((width - 2 * MARGIN) / 7.9))
 
 
 def _draw_row(
@@ -165,7 +174,7 @@ def _draw_row(
     leader = row.rank == 1
     colour = GOLD if leader else TEXT
     canvas.text(
-        (x + _RANK_W - 14, mid), str(row.rank), colour, back, strong=True, size=16, anchor="rm"
+        (x + _RANK_W - 10, mid), str(row.rank), colour, back, strong=True, size=16, anchor="rm"
     )
     name_w = _NAME_W - 12 - (_FIRE_W if row.on_fire else 0)
     name = clean_name(row.name)

@@ -27,7 +27,15 @@ from engine.context import MatchContext
 from render.labels import LANGUAGES, label
 from render.theme import CHECKER_COLORS, THEMES
 
-__all__ = ["MAX_CAPTION_LINES", "BoardView", "GameOver", "Resignation", "Side", "other"]
+__all__ = [
+    "CAPTION_COLORS",
+    "MAX_CAPTION_LINES",
+    "BoardView",
+    "GameOver",
+    "Resignation",
+    "Side",
+    "other",
+]
 
 Side: TypeAlias = Literal["mover", "opponent"]
 """One of the two players: the one on roll in the position drawn, or his opponent."""
@@ -35,6 +43,8 @@ Side: TypeAlias = Literal["mover", "opponent"]
 _SIDES = ("mover", "opponent")
 
 MAX_CAPTION_LINES = 3
+CAPTION_COLORS = ("text", "arrow", "arrow_other")
+"""The theme colours a caption line may take (see :attr:`BoardView.caption_colors`)."""
 
 
 def other(side: Side) -> Side:
@@ -117,12 +127,20 @@ class BoardView:
         position drawn is the one after it.
     :param last_play_by: who made ``last_play`` (usually the opponent: he just played, and now
         the mover is on roll).
+    :param other_play: another play of the same roll, compared with ``last_play`` (a mistake
+        card: the play made, beside the better one in ``last_play``). Both are then the
+        mover's (``last_play_by="mover"``) and drawn *from* the position drawn, the one before
+        them: ``last_play`` in the theme's ``arrow`` colour over ``other_play`` in its
+        ``arrow_other``.
     :param double_offered_by: who offers a double now, if anyone; the cube is drawn offered at
         twice the context's value.
     :param resignation: a resignation on offer, if any.
     :param game_over: the result, once the game is over.
     :param caption: up to three lines drawn under the board (what a review card is about, a
         play the player did not make himself...), already in ``lang``.
+    :param caption_colors: the colour of each caption line, by the theme's name for it
+        (``"text"``, ``"arrow"``, ``"arrow_other"``: a line naming a play in its arrows'
+        colour is the legend of a comparison); ``"text"`` for a line without one.
     :param turn_marker: whether the strip of the player whose decision it is (see
         :meth:`decision`) is lit and says so ("to play", "to take or drop"...); False for a
         still picture such as a review card.
@@ -143,10 +161,12 @@ class BoardView:
     highlights: AbstractSet[int] = frozenset()
     last_play: Play | Sequence[Move] | None = None
     last_play_by: Side = "opponent"
+    other_play: Play | Sequence[Move] | None = None
     double_offered_by: Side | None = None
     resignation: Resignation | None = None
     game_over: GameOver | None = None
     caption: tuple[str, ...] = ()
+    caption_colors: tuple[str, ...] = ()
     turn_marker: bool = True
     lang: str = "en"
     theme: str = "classic"
@@ -155,12 +175,15 @@ class BoardView:
         # Accept lists and sets where tuples and frozensets are documented, but store the
         # immutable kinds, so that views stay hashable values.
         object.__setattr__(self, "highlights", frozenset(_as_points(self.highlights)))
-        for name in ("names", "colors", "dice", "dice_left", "playable_dice", "caption"):
+        lists = ("names", "colors", "dice", "dice_left", "playable_dice", "caption")
+        for name in (*lists, "caption_colors"):
             value = getattr(self, name)
             if isinstance(value, list):
                 object.__setattr__(self, name, tuple(value))
-        if self.last_play is not None and not isinstance(self.last_play, Play):
-            object.__setattr__(self, "last_play", tuple(Move(*m) for m in self.last_play))
+        for name in ("last_play", "other_play"):
+            play = getattr(self, name)
+            if play is not None and not isinstance(play, Play):
+                object.__setattr__(self, name, tuple(Move(*m) for m in play))
         _check_side("viewpoint", self.viewpoint)
         _check_side("last_play_by", self.last_play_by)
         if self.double_offered_by is not None:
@@ -194,6 +217,12 @@ class BoardView:
             raise ValueError(f"caption must be a tuple of strings, not {caption!r}")
         if len(caption) > MAX_CAPTION_LINES:
             raise ValueError(f"a caption has at most {MAX_CAPTION_LINES} lines, not {len(caption)}")
+        colors = self.caption_colors
+        if len(colors) > len(caption) or any(c not in CAPTION_COLORS for c in colors):
+            raise ValueError(
+                f"caption_colors must be at most one of {CAPTION_COLORS} per caption line,"
+                f" not {colors!r}"
+            )
 
     def _check_dice(self) -> None:
         if self.dice is None:
@@ -225,9 +254,14 @@ class BoardView:
             raise ValueError(f"a score cannot be negative ({ctx.score}, {ctx.match_length})")
 
     def _check_moves(self) -> None:
-        for m in self.moves():
-            if not (1 <= m.src <= 25 and 0 <= m.dst < m.src):
-                raise ValueError(f"last_play has an impossible step {m.src}/{m.dst}")
+        for name, moves in (("last_play", self.moves()), ("other_play", self.other_moves())):
+            for m in moves:
+                if not (1 <= m.src <= 25 and 0 <= m.dst < m.src):
+                    raise ValueError(f"{name} has an impossible step {m.src}/{m.dst}")
+        if self.other_play is not None and (self.last_play is None or self.last_play_by != "mover"):
+            raise ValueError(
+                "other_play is compared with a last_play of the mover's (last_play_by='mover')"
+            )
 
     # -- derived ----------------------------------------------------------------------------
 
@@ -273,6 +307,14 @@ class BoardView:
         if isinstance(self.last_play, Play):
             return self.last_play.moves
         return tuple(self.last_play)
+
+    def other_moves(self) -> tuple[Move, ...]:
+        """The steps of ``other_play`` (empty when there is none)."""
+        if self.other_play is None:
+            return ()
+        if isinstance(self.other_play, Play):
+            return self.other_play.moves
+        return tuple(self.other_play)
 
     @property
     def viewer_is_mover(self) -> bool:

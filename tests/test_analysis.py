@@ -449,16 +449,15 @@ def test_review_chart_and_mistake_cards() -> None:
             mistake_card(no_play)
 
 
-def test_mistake_card_draws_the_better_play_from_the_mover_side() -> None:
+def test_mistake_card_draws_both_plays_from_the_mover_side() -> None:
     from render import render_board
     from render.analysis import card_caption
 
     game = _opening_game((6, 5), "8/3 8/2")
     [move] = [d for d in review_game(game, engine="fallback").decisions if d.kind == "move"]
     best = parse_play(move.best, Position.initial(), (6, 5))
-    after = Position.initial().apply(best).swap_players()
     expected = render_board(
-        after,
+        Position.initial(),  # both plays drawn from the position before them
         view=BoardView(
             names=("Ann", "Bob"),
             dice=(6, 5),
@@ -466,7 +465,9 @@ def test_mistake_card_draws_the_better_play_from_the_mover_side() -> None:
             context=MatchContext(),
             last_play=best,
             last_play_by="mover",
+            other_play=parse_play("8/3 8/2", Position.initial(), (6, 5)),
             caption=card_caption(move, names=("Ann", "Bob")),
+            caption_colors=("text", "arrow_other", "arrow"),
             turn_marker=False,
         ),
     )

@@ -19,6 +19,7 @@ from render.analysis import card_caption, mistake_card
 from render.arrows import trace
 from render.board import draw_board
 from render.chart import _ABOVE, _BELOW, chances_chart, chances_plot_box
+from render.labels import label
 from render.panels import _band_lines, band_height, fit_name
 from render.samples import _sides
 from render.theme import CHECKER_COLORS
@@ -227,6 +228,7 @@ def _decision(kind: str = "move") -> Decision:
         best_equity=-0.0302,
         unforced=True,
         best_steps=((13, 9, 4, False), (6, 5, 1, False)) if move else (),
+        played_steps=((24, 23, 1, False), (13, 9, 4, False)) if move else (),
     )
 
 
@@ -234,8 +236,12 @@ def test_a_mistake_card_is_captioned_in_each_language() -> None:
     en = card_caption(_decision(), names=("Ann", "Bob"), lang="en")
     assert en == (
         "Game 2, move 12: Ann rolled 4-1",
-        "Played: 24/23 13/9 · better: 13/9 6/5",
-        "Equity lost: 69.8 millipoints",
+        "Played: 24/23 13/9",  # the legend of the light blue arrows
+        "Better: 13/9 6/5 · equity lost: 69.8 millipoints",  # of the orange ones
+    )
+    assert card_caption(_decision(), names=("Ann", "Bob"), lang="fr")[1:] == (
+        "Joué : 24/23 13/9",
+        "Mieux : 13/9 6/5 · équité perdue : 69,8 millipoints",
     )
     fr = card_caption(_decision("double"), names=("Ann", "Bob"), lang="fr")
     assert fr == (
@@ -279,3 +285,90 @@ def test_the_red_and_black_theme_counts_at_the_base_of_a_point() -> None:
     assert count_near(im, fifth, label, 10, tolerance=40) < 5
     classic = picture(seven, colors=("red", "black"))
     assert count_near(classic, base, label, 10, tolerance=40) < 5
+
+
+def _near_in(im: Image.Image, box: tuple[int, int, int, int], colour: tuple[int, int, int]) -> int:
+    """How many pixels of ``box`` in ``im`` are within 40 of ``colour``."""
+    crop = im.crop(box)
+    return sum(
+        n for n, c in crop.getcolors(crop.width * crop.height) or [] if distance(c, colour) < 40
+    )
+
+
+def test_a_mistake_card_draws_the_play_made_and_the_better_one() -> None:
+    """Both plays as arrows from the position before them (its pips), the play made in light
+    blue and the better one in orange, and the caption's lines naming each in its colour."""
+    decision = _decision()
+    im = decode(mistake_card(decision, names=("Ann", "Bob")))
+    board = (0, 0, g.WIDTH, g.HEIGHT)
+    band = (0, g.HEIGHT, g.WIDTH, im.height)
+    for colour in (CLASSIC.arrow, CLASSIC.arrow_other):
+        assert _near_in(im, board, colour) > 1500, colour  # two arrows' worth
+        assert _near_in(im, band, colour) > 300, colour  # a caption line in it
+    before = decision.position
+    expected = BoardView(
+        names=("Ann", "Bob"),
+        dice=(1, 4),
+        dice_left=(),
+        last_play=decision.best_play,
+        last_play_by="mover",
+        other_play=decision.played_play,
+        caption=card_caption(decision, names=("Ann", "Bob")),
+        caption_colors=("text", "arrow_other", "arrow"),
+        turn_marker=False,
+    )
+    assert mistake_card(decision, names=("Ann", "Bob")) == render_board(before, view=expected)
+
+
+def test_a_mistake_card_without_the_play_made_draws_the_better_one_after_it() -> None:
+    """A review stored before plays kept their steps: only the better play, as before."""
+    from dataclasses import replace
+
+    decision = replace(_decision(), played_steps=())
+    im = decode(mistake_card(decision, names=("Ann", "Bob")))
+    assert _near_in(im, (0, 0, g.WIDTH, g.HEIGHT), CLASSIC.arrow_other) < 50
+    assert _near_in(im, (0, 0, g.WIDTH, g.HEIGHT), CLASSIC.arrow) > 1500
+
+
+def test_a_compared_play_and_caption_colours_are_checked() -> None:
+    with pytest.raises(ValueError, match="other_play is compared"):
+        BoardView(other_play=[Move(24, 23, 1)])
+    with pytest.raises(ValueError, match="other_play is compared"):
+        BoardView(last_play=[Move(13, 9, 4)], other_play=[Move(24, 23, 1)])
+    with pytest.raises(ValueError, match="other_play has an impossible step"):
+        BoardView(last_play=[Move(13, 9, 4)], last_play_by="mover", other_play=[Move(3, 7, 4)])
+    with pytest.raises(ValueError, match="caption_colors"):
+        BoardView(caption=("a",), caption_colors=("gold",))
+    with pytest.raises(ValueError, match="caption_colors"):
+        BoardView(caption=("a",), caption_colors=("text", "arrow"))
+    with pytest.raises(ValueError, match="cannot have led"):
+        render_board(
+            Position.initial(),
+            view=BoardView(
+                last_play=[Move(13, 9, 4)], last_play_by="mover", other_play=[Move(20, 16, 4)]
+            ),
+        )
+
+
+@pytest.mark.parametrize(
+    ("chances", "gold", "blue"),
+    [
+        ([0.5, 0.4, 0.2, 0.45, 0.0], False, True),  # never ahead: no gold in the legend
+        ([0.5, 0.6, 0.9, 1.0], True, False),
+        ([0.5, 0.7, 0.3, 0.5], True, True),
+    ],
+    ids=["behind", "ahead", "both"],
+)
+def test_the_chances_legend_shows_only_the_areas_drawn(
+    chances: list[float], gold: bool, blue: bool
+) -> None:
+    im = decode(chances_chart(chances, legend=("Ann ahead", "Bob ahead")))
+    left, right, _, bottom = chances_plot_box()
+    legend = (left, bottom + 30, right, im.height)
+    assert (_near_in(im, legend, _ABOVE) > 20) is gold
+    assert (_near_in(im, legend, _BELOW) > 20) is blue
+
+
+def test_the_review_chart_says_who_is_ahead_in_each_language() -> None:
+    assert label("en", "ahead", name="Ann") == "Ann ahead"
+    assert label("fr", "ahead", name="Ann") == "Ann en tête"

@@ -10,8 +10,18 @@ from PIL import Image, ImageDraw
 
 from engine import Position, parse_play
 from engine.context import MatchContext
-from render import BoardView, GameOver, Resignation, text_board
-from render.fonts import COVERED, bold, clean_name, covered, fit, regular, text_width
+from render import BoardView, GameOver, Resignation, render_board, text_board
+from render.fonts import (
+    COVERED,
+    EMOJI,
+    STAND_IN,
+    bold,
+    clean_name,
+    covered,
+    fit,
+    regular,
+    text_width,
+)
 from render.labels import LABELS, label, points_text
 from render.samples import SAMPLES, _sides
 
@@ -148,7 +158,7 @@ def glyph(font: object, ch: str) -> bytes:
 @pytest.mark.parametrize("make", [bold, regular], ids=["bold", "regular"])
 def test_every_covered_character_has_a_real_glyph(make: object) -> None:
     font = make(24)  # type: ignore[operator]
-    missing = glyph(font, "\U0001f3b2")  # a die emoji: not in the subset, drawn as .notdef
+    missing = glyph(font, "\U0001f700")  # an alchemical sign: in neither font, drawn as .notdef
     blank = glyph(font, " ")
     bad = [
         f"U+{code:04X}"
@@ -165,9 +175,10 @@ def test_every_covered_character_has_a_real_glyph(make: object) -> None:
 
 
 def test_names_are_cleaned_and_fitted() -> None:
-    assert clean_name("Zoë 🎲 Ñ") == "Zoë ◆ Ñ"  # an emoji shows as a mark, not a box or nothing
-    assert clean_name("🎲🎲Zoë") == "◆◆Zoë" and clean_name("👩‍👩‍👧 Ann") == "◆ Ann"
-    assert clean_name("🇫🇷Zoé\ufe0f") == "◆Zoé"
+    assert clean_name("Zoë 🎲 Ñ") == "Zoë 🎲 Ñ"  # an emoji is drawn, from the emoji font
+    assert clean_name("🎲🎲Zoë") == "🎲🎲Zoë" and clean_name("👩‍👩‍👧 Ann") == "👩 Ann"
+    assert clean_name("🇫🇷Zoé\ufe0f") == "🇫🇷Zoé" and clean_name("👍🏽") == "👍"
+    assert clean_name("Ann \U0001f700") == f"Ann {STAND_IN}"  # a symbol in neither font
     assert clean_name("李") == "?"
     assert clean_name("\u200bAnn\tLee ") == "Ann Lee"
     long = "Maximilian-Alexander von Hohenzollern-Sigmaringen"
@@ -200,23 +211,56 @@ def test_readme_example_runs() -> None:
     assert isinstance(namespace["png"], bytes)
 
 
-def test_an_emoji_in_a_name_is_drawn_as_the_stand_in() -> None:
-    """The tournament pictures draw ``🎲Zoë`` exactly as ``◆Zoë`` (a real glyph: see the
-    covered-characters test), not as ``Zoë`` with the emoji lost."""
+def test_every_emoji_has_a_real_glyph() -> None:
+    """Every code point the emoji font is said to draw (:data:`EMOJI`) has a glyph of its own,
+    in both faces: the list and the shipped font are in step."""
+    missing, blank = glyph(regular(24), "\U0001f700"), glyph(regular(24), " ")
+    bad = [
+        f"U+{code:04X}"
+        for lo, hi in EMOJI
+        for code in range(lo, hi + 1)
+        for face in (bold, regular)
+        if glyph(face(24), chr(code)) in (missing, blank)
+    ]
+    assert not bad
+
+
+def test_an_emoji_is_drawn_from_the_emoji_font_on_the_line() -> None:
+    """``Zoë 🎲`` is Zoë in DejaVu Sans then the die of Noto Emoji, on the same baseline, and
+    measured as drawn (so names are fitted and cut right)."""
+    from PIL import ImageFont
+
+    face = bold(24)
+    noto = ImageFont.truetype(str(Path(str(face.path)).with_name("NotoEmoji.ttf")), 24)
+    die = Image.new("L", (40, 40), 0)
+    ImageDraw.Draw(die).text((4, 30), "🎲", font=noto, fill=255, anchor="ls")
+    both = Image.new("L", (140, 40), 0)
+    ImageDraw.Draw(both).text((4, 30), "Zoë 🎲", font=face, fill=255, anchor="ls")
+    start = round(face.getlength("Zoë "))
+    assert both.crop((start, 0, start + 36, 40)).tobytes() == die.crop((0, 0, 36, 40)).tobytes()
+    assert face.getlength("Zoë 🎲") == face.getlength("Zoë ") + noto.getlength("🎲")
+    assert die.getbbox() is not None
+
+
+def test_an_emoji_in_a_name_is_drawn_in_every_picture() -> None:
+    """The board, the bracket and the table draw ``🎲Zoë`` with the die: not as ``Zoë`` with
+    the emoji lost, nor as the ``◆Zoë`` of a font without emoji."""
     from bot.tournaments import Bracket, MatchResult, swiss_standings
     from bot.tournaments.pictures import bracket_picture, standings_picture
+    from render import render_board
 
-    def pictures(name: str) -> tuple[bytes, bytes]:
+    def pictures(name: str) -> tuple[bytes, bytes, bytes]:
         names = {1: "Ann", 2: name, 3: "Cy"}
         table = swiss_standings([1, 2, 3], [MatchResult(2, 1)])
         return (
             standings_picture("swiss", table, names),
             bracket_picture(Bracket.seeded([1, 2, 3]), {}, names),
+            render_board(Position.initial(), view=BoardView(names=(name, "Bob"))),
         )
 
     emoji, stand_in, plain = pictures("🎲Zoë"), pictures("◆Zoë"), pictures("Zoë")
-    assert emoji == stand_in
-    assert emoji[0] != plain[0] and emoji[1] != plain[1]
+    for k in range(3):
+        assert emoji[k] != stand_in[k] and emoji[k] != plain[k], k
 
 
 @pytest.mark.parametrize(
@@ -240,3 +284,31 @@ def test_the_player_who_must_answer_an_offer_is_named(
         lines = text_board(Position.initial(), view=view).splitlines()
         assert lines[1].endswith(f"O{label(lang, 'colon')}Bob ({words})"), lines[1]
         assert lines[13].endswith(f"X{label(lang, 'colon')}Ann"), lines[13]
+
+
+def test_names_in_captions_and_charts_are_drawn_as_in_the_strips() -> None:
+    """A caption (a mistake card's, a hint's) and a chart's title and legend draw a name as
+    the strips do (:func:`clean_name`): the first emoji of a joined sequence, ``?`` for a
+    script the fonts lack, never three emoji or a missing-glyph box."""
+    from render.chart import chances_chart, line_chart
+
+    def pictures(name: str) -> tuple[bytes, bytes, bytes]:
+        view = BoardView(caption=(f"Game 1, move 2: {name} rolled 4-1",))
+        return (
+            render_board(Position.initial(), view=view),
+            chances_chart([0.5, 0.6, 0.4], title=f"{name}'s chances", legend=(name, "Bob")),
+            line_chart([1500.0, 1510.0], title=f"{name}'s rating"),
+        )
+
+    raw = "李 👩\u200d👩\u200d👧 Zoë"
+    assert clean_name(raw) == "? 👩 Zoë"
+    assert pictures(raw) == pictures(clean_name(raw))
+
+
+def test_the_text_of_a_mistake_card_does_not_call_the_better_play_played() -> None:
+    """Its two plays are named by the caption only: no ``Bob: 13/9 6/5`` line, as if Bob had
+    played the better play."""
+    position, view = SAMPLES["mistake"]()
+    lines = text_board(position, view=view).splitlines()
+    assert not [line for line in lines if "13/9 6/5" in line and "Better" not in line]
+    assert lines[-2:] == list(view.caption[1:])

@@ -140,6 +140,7 @@ def standings_reply(state: State, lang: str, viewer: int | None = None) -> Reply
             title=title,
             subtitle=subtitle,
             lang=lang,
+            viewer=viewer,
         )
     else:
         kind = cast(TableFormat, tour.format)  # not a knockout: a table format

@@ -56,17 +56,19 @@ def bracket_picture(
     subtitle: str = "",
     lang: str = "en",
     from_round: int = 0,
+    viewer: PlayerId | None = None,
 ) -> bytes:
-    """The bracket with the results so far (``scores``: each match's top and bottom scores).
+    """The bracket with the results so far (``scores``: each match's top and bottom scores),
+    the ``viewer``'s rows in blue.
 
-    :param from_round: the first round to draw: a bracket of 32 or more is easier to read on a
-        phone once its first rounds are over and left out.
+    :param from_round: the first round to draw: a bracket of 32 or more is shorter once its
+        first rounds are over and left out.
     """
     seed_of = _seeds(bracket)
     every = bracket_rounds(bracket, winners)
     from_round = max(0, min(from_round, len(every) - 1))
     rounds = tuple(
-        tuple(_game(m, names, seed_of, scores or {}) for m in r) for r in every[from_round:]
+        tuple(_game(m, names, seed_of, scores or {}, viewer) for m in r) for r in every[from_round:]
     )
     winner = champion(bracket, winners)
     return DRAWERS.call(
@@ -87,13 +89,15 @@ def _game(
     names: Mapping[PlayerId, str],
     seed_of: Mapping[PlayerId, int],
     scores: Mapping[MatchKey, tuple[int, int]],
+    viewer: PlayerId | None,
 ) -> BracketGame:
     """One match of the bracket as drawn: its two entrants, scores and winner."""
 
     def entrant(player: PlayerId | None, score: int | None) -> Entrant:
         if player is None:
             return Entrant()
-        return Entrant(names.get(player, str(player)), seed_of.get(player), score)
+        name = names.get(player, str(player))
+        return Entrant(name, seed_of.get(player), score, mine=player == viewer)
 
     top_score, bottom_score = scores.get(m.key, (None, None))
     won: Literal[0, 1] | None = None

@@ -120,6 +120,25 @@ def test_a_16_player_knockout(db_factory: sessionmaker[Session]) -> None:
     with db_factory() as s:
         final = max(repo.matches(s, tid), key=lambda m: m.round)
     assert final.round == 3 and tour.champion_id == final.winner_id
+    # The bracket shows each viewer his own rows in blue, as a table does; the organizer, who
+    # did not play, none.
+    service = Service(db_factory, clock=clock)
+    player = service.tournament(players[0], HERE, "standings", tournament=tid)
+    organizer = service.tournament(ORGANIZER, HERE, "standings", tournament=tid)
+    assert _blue(player.image) > 5000 and _blue(organizer.image) == 0
+
+
+def _blue(png: bytes | None) -> int:
+    """How many pixels of ``png`` are the viewer's blue (40, 72, 112), give or take 4."""
+    from PIL import Image
+
+    assert png is not None
+    rgb = Image.open(io.BytesIO(png)).convert("RGB")
+    return sum(
+        n
+        for n, (r, g, b) in rgb.getcolors(1 << 20) or []
+        if abs(r - 40) <= 4 and abs(g - 72) <= 4 and abs(b - 112) <= 4
+    )
 
 
 def test_an_8_player_round_robin(db_factory: sessionmaker[Session]) -> None:

@@ -15,11 +15,14 @@ from bot.tournaments.pictures import bracket_picture, standings_page, standings_
 from render.fonts import clean_name, regular, text_width
 from render.tournament import (
     COLUMNS,
+    NAME_SIZE,
+    PHONE_WIDTH,
     BracketGame,
     BracketPicture,
     Entrant,
     StandingsRow,
     StandingsTable,
+    TableFormat,
     fit_name,
     render_bracket,
     render_standings,
@@ -83,19 +86,21 @@ def test_fitted_names_fit_and_are_cut_between_letters(raw: str, width: int, stro
     assert 1 <= len(fitted.lines) <= 2
     for line in fitted.lines:
         assert text_width(fitted.font, line) <= width or len(line) == 1
+    assert fitted.size >= NAME_SIZE  # never smaller: see the phone test below
     if len(fitted.lines) == 2:
-        assert not fitted.strong and fitted.size <= 12
+        assert not fitted.strong and fitted.size == NAME_SIZE
     joined = "".join(fitted.lines).replace(" ", "")
     if not fitted.lines[-1].endswith("…"):
         assert joined == name.replace(" ", ""), "nothing lost, nothing cut through a letter"
 
 
 def test_long_names_take_a_smaller_type_then_two_lines() -> None:
-    assert fit_name("Ann", 200).size == 16
+    assert fit_name("Ann", 200).size == 17
+    assert fit_name("Anastasiya Konstantinovna", 200).size == 16
     name = "Anastasiya Konstantinovna Vorontsova-Dashkova"
-    fitted = fit_name(name, 184)
+    fitted = fit_name(name, 220)
     assert fitted.lines == ("Anastasiya Konstantinovna", "Vorontsova-Dashkova")
-    assert text_width(regular(12), name) > 184
+    assert text_width(regular(16), name) > 220
 
 
 @pytest.mark.parametrize("players", [8, 16, 32])
@@ -104,10 +109,9 @@ def test_brackets_of_8_16_and_32_grow_with_the_rounds(players: int) -> None:
     empty = _image(bracket_picture(bracket, {}, names(players)))
     bracket, winners, scores = knockout(players, played_rounds=players.bit_length() - 1)
     done = _image(bracket_picture(bracket, winners, names(players, long=True), scores=scores))
-    rounds = players.bit_length() - 1
     assert empty.size == done.size
-    assert empty.width == 48 + (rounds + 1) * 250 + rounds * 36
-    assert empty.height > players // 2 * 76
+    assert empty.width == PHONE_WIDTH  # the rounds go down, not across
+    assert empty.height > (players - 1) // 2 * 96  # two 40-pixel rows a match, two a row
     gold_row = (82, 70, 36)  # a winner's row
     assert _near(empty, gold_row) < 50  # a few anti-aliased pixels of the champion's frame
     assert _near(done, gold_row) > 1000 * players
@@ -141,7 +145,7 @@ def test_standings_picture_grows_by_row_and_shows_the_viewer() -> None:
     mine = _image(standings_picture("swiss", table, who, viewer=70))
     all_rows = _image(standings_picture("swiss", table, who, rows=None))
     assert page.size == mine.size
-    assert all_rows.height - page.height == (100 - 32) * 30 - 22  # no "1–32 of 100" footer
+    assert all_rows.height - page.height == (100 - 32) * 40 - 24  # no "1–32 of 100" footer
     blue = (40, 72, 112)  # the viewer's row
     assert _near(page, blue) == 0 < _near(mine, blue)
     assert standings_page(table, viewer=70) == (53, 85)  # player 70 is 70th: index 69, mid-page
@@ -152,7 +156,50 @@ def test_standings_picture_grows_by_row_and_shows_the_viewer() -> None:
 def test_every_sample_renders() -> None:
     for name, make in SAMPLES.items():
         im = _image(make())
-        assert 600 <= im.width <= 1800 and 300 <= im.height <= 1500, name
+        assert 500 <= im.width <= PHONE_WIDTH and 300 <= im.height <= 2000, name
+
+
+def _phone_size(png: bytes) -> float:
+    """The smallest name's type size once the picture is scaled to a phone's 380 pixels."""
+    return NAME_SIZE * 380 / _image(png).width
+
+
+@pytest.mark.parametrize("players", [4, 8, 16, 32, 64])
+def test_brackets_read_on_a_phone(players: int) -> None:
+    """Scaled to a phone's width, every name is at least 10 pixels high (1,156 pixels wide
+    with 16-pixel names, an 8-player bracket had them 5 high)."""
+    bracket, winners, scores = knockout(players, played_rounds=2)
+    for lang in ("en", "fr"):
+        png = bracket_picture(
+            bracket, winners, names(players, long=True), scores=scores, title="T", lang=lang
+        )
+        assert _phone_size(png) >= 10, (players, lang)
+
+
+@pytest.mark.parametrize("players", [5, 20])
+@pytest.mark.parametrize("kind", ["round_robin", "swiss", "arena"])
+def test_tables_read_on_a_phone(players: int, kind: TableFormat) -> None:
+    """As for brackets: the widest columns (the French arena's) keep the names 10 high."""
+    values = ("12", "8", "6", "4", "1753")[: len(COLUMNS[kind])]
+    rows = tuple(StandingsRow(k, f"Anastasiya Konstantinovna {k}", values) for k in range(players))
+    for lang in ("en", "fr"):
+        png = render_standings(StandingsTable(kind, rows, title="T", subtitle="S", lang=lang))
+        assert _phone_size(png) >= 10, (kind, lang)
+
+
+def test_the_bracket_shows_the_viewers_rows() -> None:
+    """The viewer's row of each match he played is blue, as his row of a table is; nobody's
+    when there is no viewer."""
+    bracket, winners, scores = knockout(8, played_rounds=2)
+    who = names(8)
+    plain = _image(bracket_picture(bracket, winners, who, scores=scores))
+    mine = _image(bracket_picture(bracket, winners, who, scores=scores, viewer=1))
+    lost = _image(bracket_picture(bracket, winners, who, scores=scores, viewer=8))
+    blue = (40, 72, 112)  # the viewer's row
+    row = 272 * 30  # about a row's worth of pixels (272 x 40, less the name)
+    assert _near(plain, blue) == 0
+    assert _near(mine, blue) > 3 * row  # seed 1: quarter-final, semi-final and final
+    assert row < _near(lost, blue) < 2 * row  # seed 8: out in the quarter-final
 
 
 def test_names_that_draw_nothing_still_render() -> None:
@@ -160,3 +207,11 @@ def test_names_that_draw_nothing_still_render() -> None:
     _image(render_standings(StandingsTable("arena", (row,), title="🏆")))
     final = BracketGame(Entrant(""), Entrant("李小龙"), winner=1)
     _image(render_bracket(BracketPicture(((final,),), champion="李小龙")))
+
+
+def test_three_digit_ranks_stay_inside_the_table() -> None:
+    """Ranks 211 to 242 in bold stay right of the margin, where the rows' stripes begin."""
+    table = swiss_standings(list(range(1, 257)), [])
+    im = _image(standings_picture("swiss", table, {}, viewer=227))
+    margin = im.crop((0, 0, 24, im.height))
+    assert margin.getcolors() == [(margin.width * margin.height, (36, 39, 46))]
