@@ -165,7 +165,10 @@ class FakeInteraction:
         self, client: Any, actor: Actor, where: Where, custom_id: str | None, command: str | None
     ) -> None:
         FakeInteraction._ids += 1
-        self.id = FakeInteraction._ids
+        # A snowflake made now, as Discord's are: the adapter answers only an interaction
+        # still within Discord's window (its creation time is in its id).
+        now = discord.utils.time_snowflake(discord.utils.utcnow())
+        self.id = now + FakeInteraction._ids % (1 << 22)
         self.client = client
         self.user = _User(actor)
         self.locale = None

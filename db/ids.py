@@ -1,10 +1,13 @@
 """The range of the row ids the bot hands out, checked before any query.
 
-``games.id`` and ``challenges.id`` are 32-bit INTEGER columns, while the ids a user can type
-(a command option: up to 2^53 - 1 on Discord) or forge (a button's custom id) are wider. On
+``games.id``, ``challenges.id``, ``tournaments.id``, ``puzzles.id`` and ``daily_posts.id`` are
+32-bit INTEGER columns, while the ids a user can type (a command option: up to 2^53 - 1 on
+Discord) or forge (a button's custom id) are wider. On
 PostgreSQL a comparison with a wider number fails the whole statement (NumericValueOutOfRange),
 instead of finding nothing; SQLite would find nothing. The repositories therefore treat an id
-outside the column's range as what it is, the id of no row, without asking the database.
+outside the column's range as what it is, the id of no row, without asking the database. (The
+service refuses such ids where it parses them, ``bot.service.customid.row_id``; this is the
+guard of last resort.)
 """
 
 from __future__ import annotations
@@ -16,7 +19,8 @@ MAX_ID = 2**31 - 1
 
 
 def in_range(row_id: object) -> bool:
-    """Whether ``row_id`` can be the id of a game or challenge row (a 32-bit signed integer).
+    """Whether ``row_id`` can be the id of a game, challenge, tournament, puzzle or post row
+    (a 32-bit signed integer).
 
     >>> in_range(2**31 - 1), in_range(2**31), in_range(-(2**31) - 1), in_range(True)
     (True, False, False, False)

@@ -17,6 +17,7 @@ from sqlalchemy import String, cast, func, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from db.ids import in_range
 from db.models import (
     DailyChannel,
     DailyPost,
@@ -64,7 +65,8 @@ def add_puzzle(s: Session, **fields: Any) -> Puzzle | None:
 
 
 def get_puzzle(s: Session, puzzle_id: int) -> Puzzle | None:
-    return s.get(Puzzle, puzzle_id)
+    # An id past the column's range is no puzzle's (PostgreSQL would fail the query instead).
+    return s.get(Puzzle, puzzle_id) if in_range(puzzle_id) else None
 
 
 def pick_puzzle(
@@ -172,7 +174,7 @@ def previous_post(s: Session, guild_id: int, before: date) -> DailyPost | None:
 
 
 def get_post(s: Session, post_id: int) -> DailyPost | None:
-    return s.get(DailyPost, post_id)
+    return s.get(DailyPost, post_id) if in_range(post_id) else None
 
 
 def pick_daily_puzzle(s: Session, guild_id: int, rng: random.Random) -> Puzzle | None:

@@ -17,6 +17,7 @@ from datetime import datetime
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm import Session
 
+from db.ids import in_range
 from db.models import (
     EntrantStatus,
     Game,
@@ -81,12 +82,16 @@ def create_tournament(session: Session, tournament: Tournament) -> Tournament:
 
 def get_tournament(session: Session, tournament_id: int) -> Tournament | None:
     """The tournament as last committed (no lock: for reading)."""
+    if not in_range(tournament_id):  # no row has it (PostgreSQL would fail the query instead)
+        return None
     return session.get(Tournament, tournament_id, populate_existing=True)
 
 
 def lock(session: Session, tournament_id: int) -> Tournament | None:
     """Take the tournament for this unit of work (see the module) and read it fresh; None when
     there is no such tournament."""
+    if not in_range(tournament_id):
+        return None
     result = session.execute(
         update(Tournament)
         .where(Tournament.id == tournament_id)

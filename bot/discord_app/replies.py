@@ -8,6 +8,13 @@ sends the reply when it comes. Answering directly when the work is fast saves a 
 lets a refusal be ephemeral even for a command whose success is public. When the work cannot
 start at once (every thread of its pool is taken: the process is saturated), it defers at once:
 the player sees the loading state immediately instead of nothing for up to a second.
+
+Discord takes the first response only within 3 seconds of the interaction's creation, which its
+id (a snowflake) carries. An interaction that reaches the bot too late to be answered (a gateway
+outage, a stalled event loop) is not acted upon: acting would change the game while the player
+is told "This interaction failed". One whose answer is refused all the same after acting (its
+window passed meanwhile) has its game's message brought up to date through the channel. Both
+are warnings in the log, not errors.
 """
 
 from __future__ import annotations
@@ -42,6 +49,13 @@ __all__ = ["answer", "apologize", "deliver", "report_error", "user_actor", "who"
 log = logging.getLogger(__name__)
 
 MAX_CONTENT = 2000
+# Discord's window for the first response to an interaction, from its creation, and the part
+# of it kept for the response's own trip to Discord (and for clocks a little apart).
+RESPONSE_WINDOW = 3.0
+RESPONSE_MARGIN = 0.75
+# What Discord answers for a response past its window: Unknown Interaction (the initial
+# response), Unknown Webhook / Invalid Webhook Token (a follow-up or an edit of the original).
+_EXPIRED = (10062, 10015, 50027)
 
 
 def user_actor(user: discord.abc.User, locale: discord.Locale | None = None) -> Actor:
@@ -117,25 +131,118 @@ async def answer(
     :param key: with ``analysis``, requests with the same key share one computation.
     """
     started = time.perf_counter()
+    if time_left(interaction) <= 0:
+        _too_late(interaction)
+        return
     work, crowded = await _start(interaction, call, analysis, key, component, private)
     if work is None:  # refused at once: the lane is full
         return
-    # The reply waits ``defer_after`` at most before a deferral; none at all when the work
-    # cannot start at once (every thread of its pool taken): the player sees Discord's
-    # "thinking" state now rather than nothing, and the reply follows.
-    budget: float = 0.0 if crowded else getattr(interaction.client, "defer_after", 1.0)
-    if budget > 0:
-        await asyncio.wait({work}, timeout=budget)
-    deferred = not work.done()
-    if deferred:
-        if component:
-            await interaction.response.defer()
-        else:
-            await interaction.response.defer(thinking=True, ephemeral=private)
-    reply = await work
-    await _show(interaction, reply, component=component, private=private)
+    try:
+        deferred = await _defer_if_slow(interaction, work, crowded, component, private)
+        reply = await work
+        await _show(interaction, reply, component=component, private=private)
+    except discord.HTTPException as error:
+        if error.code not in _EXPIRED:
+            raise
+        await _refused_late(interaction, work, error, component=component)
+        return
     kind = "analysis" if analysis else "ordinary"
     _record(interaction, kind, reply, time.perf_counter() - started, deferred, private)
+
+
+def time_left(interaction: discord.Interaction[Any]) -> float:
+    """Seconds left, by the bot's clock, to start answering ``interaction`` safely: its
+    creation (in its id) plus Discord's window, less the margin; zero or less: too late."""
+    return RESPONSE_WINDOW - RESPONSE_MARGIN - _age(interaction)
+
+
+def _age(interaction: discord.Interaction[Any]) -> float:
+    created = discord.utils.snowflake_time(interaction.id)
+    return (discord.utils.utcnow() - created).total_seconds()
+
+
+def _too_late(interaction: discord.Interaction[Any]) -> None:
+    """An interaction that came too late to be answered: nothing is done, and Discord tells
+    the player that the interaction failed; a press can simply be made again."""
+    log.warning(
+        "%s by %s arrived %.2f s after it was made, too late to be answered: not acted upon",
+        _what(interaction),
+        interaction.user.id,
+        _age(interaction),
+    )
+
+
+async def _defer_if_slow(
+    interaction: discord.Interaction[Any],
+    work: asyncio.Future[Reply],
+    crowded: bool,
+    component: bool,
+    private: bool,
+) -> bool:
+    """Defer unless the work is done within ``defer_after`` (and within the time left to
+    answer at all); none at all when the work cannot start at once (every thread of its pool
+    taken): the player sees Discord's "thinking" state now rather than nothing. Whether it
+    deferred."""
+    budget: float = 0.0 if crowded else getattr(interaction.client, "defer_after", 1.0)
+    budget = min(budget, time_left(interaction))
+    if budget > 0:
+        await asyncio.wait({work}, timeout=budget)
+    if work.done():
+        return False
+    if component:
+        await interaction.response.defer()
+    else:
+        await interaction.response.defer(thinking=True, ephemeral=private)
+    return True
+
+
+async def _refused_late(
+    interaction: discord.Interaction[Any],
+    work: asyncio.Future[Reply],
+    error: discord.HTTPException,
+    *,
+    component: bool,
+) -> None:
+    """Discord refused the answer as too late, the action being done (or under way): the
+    player saw "This interaction failed" but the game moved on. Its message is brought up to
+    date through the channel, so that its buttons are those of the game as it is; no apology
+    (it would say that nothing changed)."""
+    reply = await work
+    log.warning(
+        "%s by %s was answered too late (Discord: %s %s): its message is updated instead",
+        _what(interaction),
+        interaction.user.id,
+        error.status,
+        error.code,
+    )
+    if reply.ephemeral:
+        return  # a refusal, or a private answer: nothing changed that others see
+    client, channel_id = interaction.client, interaction.channel_id
+    if component and reply.edit:
+        pressed = interaction.message
+        if pressed is not None and not pressed.flags.ephemeral:  # a /watch board: only his
+            await _edit_message(pressed, reply)
+    elif channel_id is not None:
+        await send_to_channel(client, channel_id, reply)  # a new board: posted after all
+    for extra in reply.followups:  # a tournament's next boards: in their threads or channel
+        target = extra.channel_id or channel_id
+        if target is not None and not await open_match_thread(client, target, extra):
+            await send_to_channel(client, target, extra)
+    await send_posts(client, reply)
+
+
+async def _edit_message(message: discord.Message, reply: Reply) -> None:
+    """The pressed message edited through its channel (the interaction's token is of no use
+    any more); only logged when Discord refuses it."""
+    try:
+        await message.edit(
+            content=_content(reply),
+            attachments=_files(reply),
+            view=build_view(reply),
+            allowed_mentions=_mentions(reply),
+        )
+    except discord.HTTPException:
+        log.warning("could not update message %s after a late answer", message.id)
 
 
 async def _show(

@@ -51,29 +51,46 @@ class Buttons:
         self.daily = daily
 
     def press(self, actor: Actor, where: Where, custom_id: str, value: str | None = None) -> Reply:
-        """A button or select menu press (``value``: the option chosen in a select menu)."""
+        """A button or select menu press (``value``: the option chosen in a select menu).
+
+        An id no row can have (:attr:`~bot.service.customid.GameAction.known`) is answered
+        here as an unknown one, and never reaches the database (PostgreSQL would fail)."""
         game_action = GameAction.parse(custom_id)
         if game_action is not None:
-            then = ACTIONS[game_action.action].then
-            if then is Then.NEW_GAME:
-                return self.rematch(actor, where, game_action)
-            if then is Then.VIEW:
-                return self.watching.refresh(actor, where, game_action)
-            return self._game_press(actor, where, game_action, value)
+            if not game_action.known:
+                return self._refuse(actor, "error.no_such_game", id=game_action.game_id)
+            return self._on_game(actor, where, game_action, value)
         challenge_action = ChallengeAction.parse(custom_id)
         if challenge_action is not None:
+            if not challenge_action.known:
+                return self._refuse(actor, "error.no_such_challenge")
             return self.challenges.answer(actor, where, challenge_action)
         if custom_id.startswith("tn:"):
-            return self.tournaments.press(actor, where, custom_id)
+            return self.tournaments.press(actor, where, custom_id)  # checks its id there
         page = PageAction.parse(custom_id)
         if page is not None:
             return self.dashboard.turn_page(actor, where, page)
         puzzle_action = PuzzleAction.parse(custom_id)
         if puzzle_action is not None:
-            if puzzle_action.daily:
-                return self.daily.vote(actor, where, puzzle_action.id, puzzle_action.arg, value)
-            return self.puzzles.answer(actor, where, puzzle_action, value)
-        return self._unknown(actor)
+            return self._on_puzzle(actor, where, puzzle_action, value)
+        return self._refuse(actor, "error.unknown_button")
+
+    def _on_game(self, actor: Actor, where: Where, action: GameAction, value: str | None) -> Reply:
+        then = ACTIONS[action.action].then
+        if then is Then.NEW_GAME:
+            return self.rematch(actor, where, action)
+        if then is Then.VIEW:
+            return self.watching.refresh(actor, where, action)
+        return self._game_press(actor, where, action, value)
+
+    def _on_puzzle(
+        self, actor: Actor, where: Where, action: PuzzleAction, value: str | None
+    ) -> Reply:
+        if not action.known:
+            return self._refuse(actor, "puzzle.gone")
+        if action.daily:
+            return self.daily.vote(actor, where, action.id, action.arg, value)
+        return self.puzzles.answer(actor, where, action, value)
 
     @answers
     def press_current(
@@ -92,8 +109,10 @@ class Buttons:
         return self.press(actor, where, custom_id)
 
     @answers
-    def _unknown(self, actor: Actor) -> Reply:
-        raise Refusal("error.unknown_button")
+    def _refuse(self, actor: Actor, /, key: str, **params: object) -> Reply:
+        """Refused with ``key``, in the actor's language: an unknown button, or one naming
+        no row."""
+        raise Refusal(key, **params)
 
     @answers
     def _game_press(

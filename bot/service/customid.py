@@ -7,7 +7,10 @@ press on a stale message (an earlier state) is refused, never applied twice::
     ch:<challenge>:<answer>                         e.g. ch:7:accept
     gl:<page>                                       e.g. gl:2 (a page of /games)
 
-Both stay far below Discord's 100-character limit. The actions are typed (:class:`Press`,
+Both stay far below Discord's 100-character limit. An id no row can have (negative, or past
+the 32-bit id columns: :func:`row_id`) still parses, so that it is answered as an unknown one
+(no such game, challenge, tournament or puzzle), but its action is not :attr:`~GameAction.known`
+and the service refuses it without asking the database. The actions are typed (:class:`Press`,
 :class:`Answer`); what each does, and how its button looks, is in :mod:`bot.service.actions`.
 
 >>> GameAction.parse("bg:42:17:pt:13-6")
@@ -27,6 +30,7 @@ from enum import StrEnum
 __all__ = [
     "CHALLENGE_ID_RE",
     "GAME_ID_RE",
+    "MAX_ROW_ID",
     "PAGE_ID_RE",
     "PUZZLE_ID_RE",
     "TOURNAMENT_ID_RE",
@@ -36,7 +40,25 @@ __all__ = [
     "PageAction",
     "Press",
     "PuzzleAction",
+    "row_id",
 ]
+
+MAX_ROW_ID = 2**31 - 1
+"""The largest id of a game, challenge, tournament, puzzle or position of the day: their id
+columns are 32-bit INTEGERs (``db.models``)."""
+
+
+def row_id(value: object) -> int | None:
+    """An id from outside (a command option, a component id) if a row can have it: a whole
+    number from 1 to :data:`MAX_ROW_ID`. None for any other: no row has it, and on PostgreSQL
+    a wider number would fail the whole query (DataError) instead of finding nothing.
+
+    >>> row_id(2**31 - 1), row_id(2**31), row_id(0), row_id(-1), row_id(True), row_id("7")
+    (2147483647, None, None, None, None, None)
+    """
+    if type(value) is not int or not 1 <= value <= MAX_ROW_ID:
+        return None
+    return value
 
 
 class Press(StrEnum):
@@ -70,20 +92,22 @@ class Answer(StrEnum):
 
 
 # Any action word matches, so that a press on an unknown action is answered (refused), not
-# ignored by the adapter.
+# ignored by the adapter; any id too (_ID, with a sign), so that an id no row can have is
+# answered as an unknown one.
+_ID = r"-?\d{1,20}"
 GAME_ID_RE = (
-    r"bg:(?P<game>\d{1,12}):(?P<version>\d{1,9}):(?P<action>[a-z_]{1,16})"
+    rf"bg:(?P<game>{_ID}):" + r"(?P<version>\d{1,9}):(?P<action>[a-z_]{1,16})"
     r"(?::(?P<arg>[\w\-/*() ]{1,60}))?"
 )
-CHALLENGE_ID_RE = r"ch:(?P<challenge>\d{1,12}):(?P<action>" + "|".join(Answer) + ")"
+CHALLENGE_ID_RE = rf"ch:(?P<challenge>{_ID}):(?P<action>" + "|".join(Answer) + ")"
 # A tournament's buttons (bot.service.tournaments): any action word, refused there if unknown.
-TOURNAMENT_ID_RE = r"tn:(?P<tournament>\d{1,12}):(?P<action>[a-z_]{1,16})"
+TOURNAMENT_ID_RE = rf"tn:(?P<tournament>{_ID}):" + r"(?P<action>[a-z_]{1,16})"
 
 PAGE_ID_RE = r"gl:(?P<page>\d{1,4})"
 
 # A puzzle's answer (pz:<puzzle>:<choice>) or a position of the day's (pd:<post>:<choice>); the
 # choice is the answer's index in the puzzle's candidates, or "m" for the menu (its value).
-PUZZLE_ID_RE = r"(?P<kind>pz|pd):(?P<id>\d{1,12}):(?P<arg>\d{1,2}|m)"
+PUZZLE_ID_RE = rf"(?P<kind>pz|pd):(?P<id>{_ID}):" + r"(?P<arg>\d{1,2}|m)"
 
 _GAME = re.compile(GAME_ID_RE)
 _PAGE = re.compile(PAGE_ID_RE)
@@ -98,6 +122,11 @@ class GameAction:
     version: int
     action: Press
     arg: str | None = None
+
+    @property
+    def known(self) -> bool:
+        """Whether a game can have its id (else it is answered as an unknown game's)."""
+        return row_id(self.game_id) is not None
 
     @property
     def custom_id(self) -> str:
@@ -116,6 +145,10 @@ class GameAction:
 class ChallengeAction:
     challenge_id: int
     action: Answer
+
+    @property
+    def known(self) -> bool:
+        return row_id(self.challenge_id) is not None
 
     @property
     def custom_id(self) -> str:
@@ -162,6 +195,10 @@ class PuzzleAction:
     id: int
     arg: str
     daily: bool = False
+
+    @property
+    def known(self) -> bool:
+        return row_id(self.id) is not None
 
     @property
     def custom_id(self) -> str:

@@ -6,11 +6,9 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from bot.i18n import Text
+from bot.service.customid import row_id
 
-__all__ = ["GAME_ID_LIMIT", "Refusal", "aware", "check_game_id", "int_arg", "point_arg"]
-
-GAME_ID_LIMIT = 2**53
-"""Game ids are below 2**53 (what Discord's integer options and JSON carry exactly)."""
+__all__ = ["Refusal", "aware", "check_game_id", "int_arg", "point_arg"]
 
 
 class Refusal(Exception):
@@ -31,10 +29,12 @@ def aware(moment: datetime) -> datetime:
 
 
 def check_game_id(game_id: object) -> int:
-    """A game number as typed: a positive integer below :data:`GAME_ID_LIMIT`."""
-    if not isinstance(game_id, int) or not 0 < game_id < GAME_ID_LIMIT:
+    """A game number as typed, if a game can have it (:func:`~bot.service.customid.row_id`);
+    any other is refused as an unknown game's, without asking the database."""
+    checked = row_id(game_id)
+    if checked is None:
         raise Refusal("error.no_such_game", id=game_id)
-    return game_id
+    return checked
 
 
 def int_arg(arg: str | None, allowed: tuple[int, ...], key: str) -> int:

@@ -13,7 +13,7 @@ from bot.i18n import t
 from bot.service.deps import Deps, Who, shared_lang
 from bot.service.model import Seat, Table
 from bot.service.people import Actor, Prefs, Where
-from bot.service.refusal import Refusal, aware
+from bot.service.refusal import Refusal, aware, check_game_id
 from db import games as game_repo
 from db import players as player_repo
 from db import together as together_repo
@@ -149,7 +149,7 @@ def own_game(deps: Deps, s: Session, actor: Actor, game_id: int) -> GameRow:
     """Game ``game_id`` for one of its players, in progress (``/board game:N``); refused with
     the way to it otherwise: ``/watch`` for someone else's, ``/review`` for a finished one."""
     try:
-        row = game_repo.get_game(s, game_id)
+        row = game_repo.get_game(s, check_game_id(game_id))
         if row.seat_of(actor.id) is None:
             raise Refusal("error.board_not_yours", id=game_id)
         if row.status is not GameStatus.ACTIVE:

@@ -21,6 +21,7 @@ from bot.service.deps import Deps, post
 from bot.service.model import Notes, Seat, Table
 from bot.service.newgame import NewGames
 from bot.service.present import board_reply
+from bot.service.refusal import Refusal
 from bot.service.replies import Reply, ThreadPlan
 from bot.service.tables import load_table, prefs_of
 from bot.service.threads import MAX_THREAD_NAME
@@ -118,34 +119,61 @@ class Runner:
     def _game(self, s: Session, tour: Tournament, rnd: int, p0: int, p1: int) -> GameRow:
         """Start the match's game, a usual one, and post its board: in a thread of its own
         opened in the tournament's channel where the adapter can, else in the channel."""
-        names = [_name(s, p) for p in (p0, p1)]
-        seats = (Seat(names[0], user_id=p0), Seat(names[1], user_id=p1))
-        match = Match(length=tour.match_length, cube=tour.cube)
-        table = Table(0, 0, seats, match, rated=tour.rated, tournament=True)
+        names = (_name(s, p0), _name(s, p1))
         # One active game per player and channel: a player busy in the tournament's channel
-        # (a casual game) gets his match outside it; the buttons work anywhere.
+        # (a casual game, another tournament's match) gets his match outside it; the buttons
+        # work anywhere.
         channel: int | None = tour.channel_id
         if any(active_game_in_channel(s, channel, player_id=p) for p in (p0, p1)):
             channel = None
-        new = NewGame(
-            player0_id=p0,
-            player1_id=p1,
-            rated=tour.rated,
-            guild_id=tour.guild_id,
-            channel_id=channel,
-            deadline=self.deps.clock() + self.deps.settings.move_timeout,
-        )
-        notes = Notes()
-        notes.add(
-            "tournament.match_intro", name=tour.name, mention0=f"<@{p0}>", mention1=f"<@{p1}>"
-        )
-        row = self.new.start(s, table, new, notes, prefs_of(s, table), tour.lang)
+        started = self._begin(s, tour, (p0, p1), names, channel)
+        if started is None:
+            # Another game took his seat in the channel after the check (another tournament
+            # starting at the same moment, on PostgreSQL): outside it, as if it had been seen.
+            channel = None
+            started = self._begin(s, tour, (p0, p1), names, channel)
+        assert started is not None  # outside any channel there is no seat to lose
+        row, table, notes = started
         reply = board_reply(table, tour.lang, notes, later=True)  # drawn once committed
         reply.mentions = (p0, p1)
         if channel is not None:
             reply.thread = _thread_plan(s, tour, row.id, rnd, ((p0, names[0]), (p1, names[1])))
         _post(tour, reply)
         return row
+
+    def _begin(
+        self,
+        s: Session,
+        tour: Tournament,
+        ids: tuple[int, int],
+        names: tuple[str, str],
+        channel: int | None,
+    ) -> tuple[GameRow, Table, Notes] | None:
+        """Store the match's new game in ``channel``; None when the database refuses it there
+        (a seat in the channel taken meanwhile), with nothing of it left (a savepoint)."""
+        seats = (Seat(names[0], user_id=ids[0]), Seat(names[1], user_id=ids[1]))
+        match = Match(length=tour.match_length, cube=tour.cube)
+        table = Table(0, 0, seats, match, rated=tour.rated, tournament=True)
+        new = NewGame(
+            player0_id=ids[0],
+            player1_id=ids[1],
+            rated=tour.rated,
+            guild_id=tour.guild_id,
+            channel_id=channel,
+            deadline=self.deps.clock() + self.deps.settings.move_timeout,
+        )
+        notes = Notes()
+        mentions = {"mention0": f"<@{ids[0]}>", "mention1": f"<@{ids[1]}>"}
+        notes.add("tournament.match_intro", name=tour.name, **mentions)
+        try:
+            with s.begin_nested():
+                row = self.new.start(s, table, new, notes, prefs_of(s, table), tour.lang)
+        except Refusal as refusal:
+            # The database's one-active-game-per-seat index refused the game in the channel.
+            if channel is None or refusal.text.key != "error.game_here":
+                raise
+            return None
+        return row, table, notes
 
     def on_game_end(self, s: Session, row: GameRow) -> None:
         """The hook of :func:`bot.service.turns.save`: a tournament game ended, record it."""

@@ -19,6 +19,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from bot.i18n import t
+from bot.service.customid import row_id
 from bot.service.deps import Deps, Who, answers, collect_posts, post, shared_lang
 from bot.service.people import Actor, Where
 from bot.service.refusal import Refusal, aware
@@ -54,7 +55,7 @@ ACTIONS = (
     "create", "join", "leave", "start", "standings", "info", "list", "disqualify", "cancel",
 )  # fmt: skip
 FORMATS = tuple(f.value for f in Format)
-_BUTTON = re.compile(r"tn:(\d{1,12}):(" + "|".join(TOURNAMENT_BUTTONS) + ")")
+_BUTTON = re.compile(r"tn:(-?\d{1,20}):(" + "|".join(TOURNAMENT_BUTTONS) + ")")
 _CLOCK = re.compile(r"\s*(\d{1,3})\s*\+\s*(\d{1,2})\s*")
 MAX_PLAYERS = 256
 
@@ -82,9 +83,10 @@ class Tournaments:
         if action == "list":
             return self._list(actor, where)
         given = options.get("tournament")
-        if given is not None and _int(given) is None:
+        tid = row_id(given)
+        if given is not None and tid is None:  # no tournament has it (nor would PostgreSQL)
             raise Refusal("tournament.error.none")
-        return self._on(actor, where, action, _int(given), options)
+        return self._on(actor, where, action, tid, options)
 
     @answers
     def press(self, actor: Actor, where: Where, custom_id: str) -> Reply:
@@ -92,7 +94,10 @@ class Tournaments:
         found = _BUTTON.fullmatch(custom_id)
         if found is None:
             raise Refusal("error.unknown_button")
-        reply = self._on(actor, where, found[2], int(found[1]), {})
+        tid = row_id(int(found[1]))
+        if tid is None:  # no tournament has it: as for an unknown one, without the database
+            raise Refusal("tournament.error.none")
+        reply = self._on(actor, where, found[2], tid, {})
         if found[2] not in ("standings", "withdraw") and not reply.ephemeral:
             reply.edit = True  # the announcement shows the new list of players in place
         return reply
@@ -419,10 +424,6 @@ def _clock(value: object) -> tuple[int | None, int | None]:
     if found is None:
         raise Refusal("tournament.error.clock")
     return int(found[1]), int(found[2]) * 60
-
-
-def _int(value: object) -> int | None:
-    return value if isinstance(value, int) and 0 < value < 2**53 else None
 
 
 def _refuse_same_name(s: Session, where: Where, name: str) -> None:

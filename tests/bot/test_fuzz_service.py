@@ -70,6 +70,15 @@ custom_ids = st.one_of(
         st.integers(0, 10**13),
         st.sampled_from(["accept", "decline", "cancel", "steal"]),
     ),
+    # Tournaments, puzzles and positions of the day: ids of any width (issue 27, item 2).
+    st.builds(
+        lambda kind, i, a: f"{kind}:{i}:{a}",
+        st.sampled_from(["tn", "pz", "pd"]),
+        st.one_of(
+            st.integers(-2, 2), st.integers(2**31 - 2, 2**31 + 2), st.integers(-(2**63), 2**64)
+        ),
+        st.sampled_from(["join", "leave", "start", "standings", "withdraw", "0", "1", "m", "x"]),
+    ),
 )
 
 
@@ -182,6 +191,9 @@ def test_other_options(
         service.challenge(ALICE, CHANNEL, BOB, points=points),
         service.resign(ALICE, CHANNEL, value),
         service.verify(ALICE, CHANNEL, game),
+        service.board(ALICE, CHANNEL, game_id=game),
+        service.watch(ALICE, CHANNEL, game_id=game),
+        service.tournament(ALICE, CHANNEL, "join", tournament=game),
         service.settings_command(ALICE, CHANNEL, language=language),
         service.leaderboard(ALICE, CHANNEL, scope),  # type: ignore[arg-type]
     ):

@@ -23,7 +23,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 import db.connection
-from db import challenges, games, players
+from db import challenges, games, players, puzzles, tournaments
 from db.connection import make_engine, make_session_factory
 from db.errors import ChallengeClosed, DatabaseUnavailable, GameNotFound
 from db.gamestate import load_match, save_match
@@ -340,6 +340,10 @@ def test_an_id_past_the_columns_range_is_simply_not_found(factory: Factory, wide
         assert games.game_events(s, wide) == []
         with pytest.raises(ChallengeClosed):
             challenges.answer_challenge(s, wide, ChallengeStatus.ACCEPTED)
+        assert tournaments.get_tournament(s, wide) is None
+        assert tournaments.lock(s, wide) is None
+        assert puzzles.get_puzzle(s, wide) is None
+        assert puzzles.get_post(s, wide) is None
         assert players.get_player(s, BOB) is not None  # the session still works
 
 
