@@ -49,12 +49,7 @@ def line_chart(
     """
     if not values:
         raise ValueError("a chart needs at least one value")
-    lo, hi = y_range if y_range else (min(values), max(values))
-    if hi - lo < 1e-9:
-        lo, hi = lo - 10, hi + 10
-    if not y_range:
-        margin = (hi - lo) * 0.1
-        lo, hi = lo - margin, hi + margin
+    lo, hi = _value_range(values, y_range)
     im = Image.new("RGB", (_W, _H), _BG)
     draw = ImageDraw.Draw(im)
     small, big = regular(16), bold(22)
@@ -65,6 +60,49 @@ def line_chart(
     def y_of(v: float) -> float:
         return bottom - (v - lo) / (hi - lo) * (bottom - top)
 
+    _draw_value_grid(draw, y_of, lo, hi, baseline)
+    n = len(values)
+    xs = [left + (right - left) * (i / (n - 1) if n > 1 else 0.5) for i in range(n)]
+    _draw_line(draw, [(x, y_of(v)) for x, v in zip(xs, values, strict=True)])
+    if x_label:
+        draw.text((left, bottom + 10), x_label, fill=_TEXT, font=small)
+    out = io.BytesIO()
+    im.save(out, "PNG", optimize=True)
+    return out.getvalue()
+
+
+def _draw_line(draw: ImageDraw.ImageDraw, points: list[tuple[float, float]]) -> None:
+    """The series as a line, with a dot on each value while there are few enough to see."""
+    if len(points) > 1:
+        draw.line(points, fill=_LINE, width=3, joint="curve")
+    if len(points) <= 60:
+        for x, y in points:
+            draw.ellipse([x - 3, y - 3, x + 3, y + 3], fill=_DOT)
+
+
+def _value_range(
+    values: Sequence[float], y_range: tuple[float, float] | None
+) -> tuple[float, float]:
+    """The vertical axis' bounds: ``y_range`` as given, else the data's with a 10% margin (a
+    flat series gets ±10 so that it is drawn mid-height)."""
+    lo, hi = y_range if y_range else (min(values), max(values))
+    if hi - lo < 1e-9:
+        lo, hi = lo - 10, hi + 10
+    if not y_range:
+        margin = (hi - lo) * 0.1
+        lo, hi = lo - margin, hi + margin
+    return lo, hi
+
+
+def _draw_value_grid(
+    draw: ImageDraw.ImageDraw,
+    y_of: Callable[[float], float],
+    lo: float,
+    hi: float,
+    baseline: float | None,
+) -> None:
+    """Five labelled horizontal grid lines, and ``baseline`` dashed when it is in range."""
+    left, right, small = _PAD_L, _W - _PAD_R, regular(16)
     for i in range(5):
         v = lo + (hi - lo) * i / 4
         y = y_of(v)
@@ -74,19 +112,6 @@ def line_chart(
         yb = y_of(baseline)
         for xd in range(left, right, 12):
             draw.line([(xd, yb), (min(xd + 6, right), yb)], fill=_TEXT, width=1)
-    n = len(values)
-    xs = [left + (right - left) * (i / (n - 1) if n > 1 else 0.5) for i in range(n)]
-    points = [(x, y_of(v)) for x, v in zip(xs, values, strict=True)]
-    if n > 1:
-        draw.line(points, fill=_LINE, width=3, joint="curve")
-    if n <= 60:
-        for x, y in points:
-            draw.ellipse([x - 3, y - 3, x + 3, y + 3], fill=_DOT)
-    if x_label:
-        draw.text((left, bottom + 10), x_label, fill=_TEXT, font=small)
-    out = io.BytesIO()
-    im.save(out, "PNG", optimize=True)
-    return out.getvalue()
 
 
 def chances_chart(
