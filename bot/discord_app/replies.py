@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections import deque
 from collections.abc import Callable, Hashable
 from dataclasses import replace
 from io import BytesIO
@@ -131,7 +132,9 @@ async def answer(
     :param key: with ``analysis``, requests with the same key share one computation.
     """
     started = time.perf_counter()
-    if time_left(interaction) <= 0:
+    late = time_left(interaction) <= 0
+    _SKEW.observe(_age(interaction))
+    if late:
         _too_late(interaction)
         return
     work, crowded = await _start(interaction, call, analysis, key, component, private)
@@ -152,8 +155,34 @@ async def answer(
 
 def time_left(interaction: discord.Interaction[Any]) -> float:
     """Seconds left, by the bot's clock, to start answering ``interaction`` safely: its
-    creation (in its id) plus Discord's window, less the margin; zero or less: too late."""
-    return RESPONSE_WINDOW - RESPONSE_MARGIN - _age(interaction)
+    creation (in its id) plus Discord's window, less the margin and less how far the bot's
+    clock seems ahead of Discord's; zero or less: too late."""
+    return RESPONSE_WINDOW - RESPONSE_MARGIN - (_age(interaction) - _SKEW.ahead())
+
+
+class ClockSkew:
+    """How far the bot's clock runs ahead of Discord's, from the interactions seen lately.
+
+    An interaction reaches the bot a few tens of milliseconds after Discord made it, so the
+    youngest age among the last ones is the clock's lead (plus that trip). Without it, a clock
+    set a few seconds fast would make every interaction look too late and the bot would answer
+    nothing at all; with it, only an interaction held back longer than its fellows is. A clock
+    behind Discord's needs nothing: Discord's refusal of a late answer is handled anyway.
+    """
+
+    def __init__(self, seen: int = 32) -> None:
+        self._ages: deque[float] = deque(maxlen=seen)
+
+    def observe(self, age: float) -> None:
+        """One interaction's age by the bot's clock, as it arrived."""
+        self._ages.append(age)
+
+    def ahead(self) -> float:
+        """Seconds the clock is ahead, never less than 0 (0 before any interaction)."""
+        return max(0.0, min(self._ages, default=0.0))
+
+
+_SKEW = ClockSkew()
 
 
 def _age(interaction: discord.Interaction[Any]) -> float:

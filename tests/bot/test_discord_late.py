@@ -22,6 +22,7 @@ import pytest
 from simcord import Env
 
 from bench.bench_load import FakeInteraction
+from bot.discord_app import replies
 from bot.discord_app.replies import RESPONSE_MARGIN, RESPONSE_WINDOW, answer
 from bot.i18n import t
 from bot.service import Reply, Service
@@ -156,3 +157,31 @@ async def test_a_press_that_arrives_near_its_deadline_is_deferred_in_time(
     gate.open.set()
     await asyncio.wait_for(answering, SAFETY)
     assert pressed.sent == ["rolled"]
+
+
+def _made(seconds_ago: float) -> Any:
+    """An interaction that Discord made ``seconds_ago`` by the bot's clock."""
+    made = discord.utils.utcnow() - timedelta(seconds=seconds_ago)
+    return SimpleNamespace(id=discord.utils.time_snowflake(made))
+
+
+def test_a_clock_running_ahead_of_discords_still_answers_in_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A bot whose clock is 4 s fast sees every interaction 4 s old: after the first ones, it
+    answers them all the same, and still refuses one held back 3 s longer than its fellows."""
+    skew = replies.ClockSkew()
+    monkeypatch.setattr(replies, "_SKEW", skew)
+    assert replies.time_left(_made(4.0)) <= 0  # nothing seen yet: taken at its word
+    for _ in range(3):
+        skew.observe(4.0)
+    assert replies.time_left(_made(4.05)) > RESPONSE_WINDOW - RESPONSE_MARGIN - 0.5
+    assert replies.time_left(_made(7.0)) <= 0
+
+
+def test_a_clock_behind_discords_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    skew = replies.ClockSkew()
+    monkeypatch.setattr(replies, "_SKEW", skew)
+    skew.observe(-5.0)  # interactions seem to come from the future
+    assert skew.ahead() == 0.0
+    assert replies.time_left(_made(RESPONSE_WINDOW)) <= 0
