@@ -7,7 +7,10 @@ of reviews fills it and an ordinary press waits for them (issue 20: 87.6 s). So:
 - ordinary interactions run in :data:`POOLS.ordinary`, a thread pool of its own (4 threads:
   they wait on the database or a search at times; more only add GIL contention, memory and
   SQLite lock waits: with 16, the load benchmark's process grew to 1,028 MB at 1,000 games;
-  from 8 to 4, its event-loop lag p99 fell, see the README);
+  from 8 to 4, its event-loop lag p99 fell, see the README). One person has at most
+  :attr:`Pools.ordinary_per_user` of them in flight; one more is refused at once with
+  ``Busy("busy.actions")`` (issue 27: one user firing 256 ``/export`` at once took the other
+  players' presses from 38 ms to 4.5 s, each of his waiting for a thread ahead of theirs);
 - analysis (``/review``; later puzzle analysis) and ``/hint`` go through a :class:`HeavyPool` each
   (:attr:`Pools.analysis`, :attr:`Pools.hints`, so a hint does not wait behind reviews): a few
   workers, a bounded queue, one computation per key (a second request for a game's review waits
@@ -70,9 +73,11 @@ CORES = os.cpu_count() or 1
 
 
 class Busy(Exception):
-    """The heavy pool refused a request. ``key`` is the message key of the reply to show:
-    ``busy.full`` (every worker busy and the queue full: try again later) or ``busy.user``
-    (this person already has as many requests as allowed running or waiting)."""
+    """A pool refused a request. ``key`` is the message key of the reply to show:
+    ``busy.full`` (every worker busy and the queue full: try again later), ``busy.user``
+    (this person already has as many analyses as allowed running or waiting) or
+    ``busy.actions`` (this person already has as many ordinary interactions in flight as
+    allowed)."""
 
     def __init__(self, key: str) -> None:
         super().__init__(key)
@@ -247,6 +252,13 @@ def _follow(source: asyncio.Future[T]) -> asyncio.Future[T]:
     return follower
 
 
+def _call_soon(loop: asyncio.AbstractEventLoop, fn: Callable[..., None], *args: Any) -> None:
+    """``fn(*args)`` on ``loop`` from any thread; nothing when the loop is closed (the process
+    is stopping: nobody reads the counts any more)."""
+    with contextlib.suppress(RuntimeError):
+        loop.call_soon_threadsafe(fn, *args)
+
+
 def _settle(
     loop: asyncio.AbstractEventLoop,
     future: asyncio.Future[Any],
@@ -318,8 +330,16 @@ class Pools:
         analysis_queue: int = 8,
         hint_queue: int = 16,
         per_user: int = 1,
+        ordinary_per_user: int = 2,
     ) -> None:
+        if ordinary_per_user < 1:
+            raise ValueError("ordinary_per_user must be at least 1")
         self.ordinary: Executor = ThreadPoolExecutor(ordinary_threads, thread_name_prefix="act")
+        # Ordinary interactions one person may have running or waiting. Two: a press and the
+        # next one sent before its answer; more from one person at once is a script, and each
+        # would take a thread (and GIL time) from everybody else's presses.
+        self.ordinary_per_user = ordinary_per_user
+        self._ordinary_users: Counter[Hashable] = Counter()  # (event loop only)
         # Ordinary interactions in flight from which a new one is acknowledged at once (see
         # crowded): one per core. Beyond, a press shares the CPU with as many others and
         # takes several times its ~10 ms: it would be seen late, so Discord shows it loading.
@@ -372,15 +392,40 @@ class Pools:
             return fn(*args, **kwargs)
         return processes.submit(fn, *args, **kwargs).result()
 
-    async def ordinary_call(self, fn: Callable[[], T]) -> T:
-        """Run an ordinary interaction off the event loop (the adapter's ``to_thread``)."""
+    def ordinary_submit(
+        self, fn: Callable[[], T], *, user: Hashable | None = None
+    ) -> asyncio.Future[T]:
+        """Queue an ordinary interaction on :attr:`ordinary` (run with the caller's context
+        variables) and return its future at once, or raise ``Busy("busy.actions")`` at once
+        when ``user`` already has :attr:`ordinary_per_user` running or waiting.
+
+        The count is released when the thread is done with the work, not when the future is:
+        cancelling the future cannot stop a thread that has started, and a caller cancelling
+        and asking again must not get more threads than the limit."""
         loop = asyncio.get_running_loop()
+        if user is not None and self._ordinary_users[user] >= self.ordinary_per_user:
+            raise Busy("busy.actions")
+        work = self.ordinary.submit(_bind(contextvars.copy_context().run, fn))
         self._ordinary_jobs += 1
-        try:
-            work = _bind(contextvars.copy_context().run, fn)
-            return await loop.run_in_executor(self.ordinary, work)
-        finally:
-            self._ordinary_jobs -= 1
+        if user is not None:
+            self._ordinary_users[user] += 1
+        work.add_done_callback(lambda _: _call_soon(loop, self._ordinary_done, user))
+        return asyncio.wrap_future(work, loop=loop)
+
+    async def ordinary_call(self, fn: Callable[[], T], *, user: Hashable | None = None) -> T:
+        """Run an ordinary interaction off the event loop (see :meth:`ordinary_submit`)."""
+        return await self.ordinary_submit(fn, user=user)
+
+    def _ordinary_done(self, user: Hashable | None) -> None:
+        self._ordinary_jobs -= 1
+        if user is not None:
+            self._ordinary_users[user] -= 1
+            if self._ordinary_users[user] <= 0:
+                del self._ordinary_users[user]
+
+    def in_flight(self, user: Hashable) -> int:
+        """Ordinary interactions of ``user`` running or waiting (event loop only)."""
+        return self._ordinary_users[user]
 
     def crowded(self) -> bool:
         """An ordinary interaction started now would wait for a thread, or share the CPU with
