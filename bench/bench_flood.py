@@ -5,25 +5,29 @@ benchmark does (:mod:`bench.bench_load`: its fake interactions, the adapter's ``
 one game between two people pressing at machine pace. It measures their presses' final answer
 (median and max) alone, then while one other person keeps N commands in flight (``/export``,
 ``/verify``, ``/stats`` and ``/dice`` in turn, each fired again as soon as it is answered, after
-a gap standing for Discord's round trip), for N = 12, 64 and 256: first with the per-person
-limit on ordinary interactions (``heavy.POOLS.ordinary_per_user``), then without it (the bot
-before issue 27: every command queued for the four threads). It also counts the flood's
+a gap standing for Discord's round trip), for N = 12, 64 and 256: with the per-person limit on
+ordinary interactions (``heavy.POOLS.ordinary_per_user``), without it, and as the bot was
+before issue 27 (every command straight to the four threads). It also counts the flood's
 commands answered and refused "busy".
 
 Environment: ``BENCH_FLOOD_SECONDS`` the window of each measure (default 10; 3 with
 ``--quick``), ``BENCH_FLOOD_LEVELS`` the commands in flight (e.g. ``12,256``),
 ``BENCH_FLOOD_GAP`` the seconds between an answer and the next command of the same slot
-(default 0.05), ``BENCH_FLOOD_UNCAPPED=0`` skips the runs without the limit.
+(default 0.05), ``BENCH_FLOOD_LIMIT`` the per-person limit to try (default the bot's),
+``BENCH_FLOOD_UNCAPPED=0`` skips the runs without the limit (a person's interactions still
+run one at a time) and as before issue 27 (side by side, without a limit).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import contextvars
 import functools
 import os
 import tempfile
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -97,27 +101,74 @@ async def _measure(db_url: str, levels: list[int], seconds: float, gap: float) -
     bot, service, engine = _open(db_url)
     await _start(bot)
     load = Load(bot, service)
-    limit = heavy.POOLS.ordinary_per_user
-    uncapped = os.environ.get("BENCH_FLOOD_UNCAPPED") != "0"
     try:
         await asyncio.to_thread(load.finish_games, 1)  # for /export and /verify
         await asyncio.to_thread(load.add_games, 1, computer_share=0.0, machine=1)
         figures = _press_figures("alone", await _window(load, seconds))
-        for cap in (limit, UNCAPPED) if uncapped else (limit,):
-            heavy.POOLS.ordinary_per_user = cap
-            tag = f"limit {cap}" if cap != UNCAPPED else "no limit"
-            for n in levels:
-                flood = Flood()
-                flooder = functools.partial(_flooder, load, load.finished[0], n, gap, flood)
-                stats = await _window(load, seconds, flooder)
-                label = f"{n} in flight, {tag}"
-                figures += _press_figures(label, stats)
-                figures.append(Figure("flood", f"{label}: flood answered", flood.answered, ""))
-                figures.append(Figure("flood", f"{label}: flood refused busy", flood.refused, ""))
+        for tag, mode in _modes():
+            with mode():
+                for n in levels:
+                    figures += await _flooded(load, f"{n} in flight, {tag}", n, seconds, gap)
     finally:
-        heavy.POOLS.ordinary_per_user = limit
         await asyncio.to_thread(engine.dispose)
     return figures
+
+
+async def _flooded(load: Load, label: str, n: int, seconds: float, gap: float) -> list[Figure]:
+    """The figures of one window with a flood of ``n`` commands in flight."""
+    flood = Flood()
+    flooder = functools.partial(_flooder, load, load.finished[0], n, gap, flood)
+    stats = await _window(load, seconds, flooder)
+    return [
+        *_press_figures(label, stats),
+        Figure("flood", f"{label}: flood answered", flood.answered, ""),
+        Figure("flood", f"{label}: flood refused busy", flood.refused, ""),
+    ]
+
+
+Mode = Callable[[], contextlib.AbstractContextManager[None]]
+
+
+def _modes() -> list[tuple[str, Mode]]:
+    """The bot as it is (its limit, or ``BENCH_FLOOD_LIMIT``), without the limit (a person's
+    interactions still one at a time), and as before issue 27 (unless
+    ``BENCH_FLOOD_UNCAPPED=0``)."""
+    limit = int(os.environ.get("BENCH_FLOOD_LIMIT") or heavy.POOLS.ordinary_per_user)
+    modes: list[tuple[str, Mode]] = [(f"limit {limit}", functools.partial(_limit, limit))]
+    if os.environ.get("BENCH_FLOOD_UNCAPPED") != "0":
+        modes.append(("one at a time, no limit", functools.partial(_limit, UNCAPPED)))
+        modes.append(("as before", _as_before))
+    return modes
+
+
+@contextlib.contextmanager
+def _limit(cap: int) -> Iterator[None]:
+    default = heavy.POOLS.ordinary_per_user
+    heavy.POOLS.ordinary_per_user = cap
+    try:
+        yield
+    finally:
+        heavy.POOLS.ordinary_per_user = default
+
+
+@contextlib.contextmanager
+def _as_before() -> Iterator[None]:
+    """Every ordinary interaction straight to the pool's threads, whoever sent it: no limit,
+    and a person's run side by side (the bot before issue 27)."""
+    pools = heavy.POOLS
+
+    def submit(fn: Callable[[], Any], *, user: object = None) -> asyncio.Future[Any]:
+        loop = asyncio.get_running_loop()
+        pools._ordinary_jobs += 1  # for crowded(), as then
+        done = pools.ordinary.submit(contextvars.copy_context().run, fn)
+        done.add_done_callback(lambda _: loop.call_soon_threadsafe(pools._ordinary_done, None))
+        return asyncio.wrap_future(done, loop=loop)
+
+    setattr(pools, "ordinary_submit", submit)  # noqa: B010  (an instance attribute, for now)
+    try:
+        yield
+    finally:
+        delattr(pools, "ordinary_submit")
 
 
 def run(quick: bool = False) -> list[Figure]:
