@@ -42,6 +42,7 @@ import asyncio
 import contextlib
 import contextvars
 import ctypes
+import functools
 import gc
 import multiprocessing
 import os
@@ -364,7 +365,7 @@ class Turns:
         given up (its future cancelled) before it started."""
         loop = asyncio.get_running_loop()
         outer: Future[T] = Future()
-        outer.add_done_callback(lambda done: done.cancelled() and _call_soon(loop, release, user))
+        outer.add_done_callback(functools.partial(_given_up, loop, release, user))
         queue = self._queues.setdefault(user, deque())
         queue.append(_Turn(outer, work, executor, release, loop))
         self._entries += 1
@@ -406,6 +407,18 @@ class Turns:
         self._entries -= 1
         turn.release(user)
         self._start(user)
+
+
+def _given_up(
+    loop: asyncio.AbstractEventLoop,
+    release: Callable[[Hashable], None],
+    user: Hashable,
+    outer: Future[Any],
+) -> None:
+    """A turn's future is done: when by cancellation (given up before it started, since a
+    running one cannot be cancelled), give its place back."""
+    if outer.cancelled():
+        _call_soon(loop, release, user)
 
 
 def _run_into(outer: Future[Any], work: Callable[[], Any]) -> None:
