@@ -388,3 +388,39 @@ async def test_a_persons_next_interaction_runs_after_his_failed_one() -> None:
     assert await asyncio.wait_for(second, SAFETY) == "second"
     await until(lambda: pools.in_flight(1) == 0)
     pools.ordinary.shutdown()
+
+
+async def test_a_persons_autocomplete_waits_its_turn_and_is_refused_beyond(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from bot.discord_app.commands import _move_autocomplete
+
+    pools = heavy.Pools(ordinary_threads=4, ordinary_per_user=2)
+    monkeypatch.setattr(heavy, "POOLS", pools)
+    asked: list[str] = []
+
+    def autocomplete_moves(actor: Actor, where: Where, current: str) -> list[str]:
+        asked.append(actor.name)
+        return ["8/5 6/5"]
+
+    service = SimpleNamespace(
+        autocomplete_moves=autocomplete_moves, settings=SimpleNamespace(organizer_role=None)
+    )
+    client = SimpleNamespace(defer_after=SAFETY, service=service)
+    gate = Gate()
+    held = [
+        asyncio.create_task(
+            answer(FakeInteraction(client, ALICE, CHANNEL, None, "export"), gate(Reply("x")))
+        )
+        for _ in range(2)
+    ]  # type: ignore[arg-type]
+    try:
+        await until(lambda: gate.started == 1 and pools.in_flight(ALICE.id) == 2)
+        typed = FakeInteraction(client, ALICE, CHANNEL, None, "move")
+        assert await _move_autocomplete(typed, "8/") == []  # type: ignore[arg-type]
+        other = FakeInteraction(client, BOB, CHANNEL, None, "move")
+        choices = await asyncio.wait_for(_move_autocomplete(other, "8/"), SAFETY)  # type: ignore[arg-type]
+        assert [c.value for c in choices] == ["8/5 6/5"] and asked == ["Bob"]
+    finally:
+        gate.open.set()
+        await asyncio.wait_for(asyncio.gather(*held), SAFETY)
