@@ -7,7 +7,10 @@ of reviews fills it and an ordinary press waits for them (issue 20: 87.6 s). So:
 - ordinary interactions run in :data:`POOLS.ordinary`, a thread pool of its own (4 threads:
   they wait on the database or a search at times; more only add GIL contention, memory and
   SQLite lock waits: with 16, the load benchmark's process grew to 1,028 MB at 1,000 games;
-  from 8 to 4, its event-loop lag p99 fell, see the README);
+  from 8 to 4, its event-loop lag p99 fell, see the README). One person's run one at a time
+  (:class:`Turns`) and he has at most :attr:`Pools.ordinary_per_user` in flight; one more is
+  refused at once with ``Busy("busy.actions")`` (issue 27: one user firing 256 ``/export`` at
+  once took the other players' presses from 38 ms to 4.5 s, his queued ahead of theirs);
 - analysis (``/review``; later puzzle analysis) and ``/hint`` go through a :class:`HeavyPool` each
   (:attr:`Pools.analysis`, :attr:`Pools.hints`, so a hint does not wait behind reviews): a few
   workers, a bounded queue, one computation per key (a second request for a game's review waits
@@ -39,12 +42,13 @@ import asyncio
 import contextlib
 import contextvars
 import ctypes
+import functools
 import gc
 import multiprocessing
 import os
 import sys
 import threading
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable, Hashable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
@@ -70,9 +74,11 @@ CORES = os.cpu_count() or 1
 
 
 class Busy(Exception):
-    """The heavy pool refused a request. ``key`` is the message key of the reply to show:
-    ``busy.full`` (every worker busy and the queue full: try again later) or ``busy.user``
-    (this person already has as many requests as allowed running or waiting)."""
+    """A pool refused a request. ``key`` is the message key of the reply to show:
+    ``busy.full`` (every worker busy and the queue full: try again later), ``busy.user``
+    (this person already has as many analyses as allowed running or waiting) or
+    ``busy.actions`` (this person already has as many ordinary interactions in flight as
+    allowed)."""
 
     def __init__(self, key: str) -> None:
         super().__init__(key)
@@ -247,6 +253,13 @@ def _follow(source: asyncio.Future[T]) -> asyncio.Future[T]:
     return follower
 
 
+def _call_soon(loop: asyncio.AbstractEventLoop, fn: Callable[..., None], *args: Any) -> None:
+    """``fn(*args)`` on ``loop`` from any thread; nothing when the loop is closed (the process
+    is stopping: nobody reads the counts any more)."""
+    with contextlib.suppress(RuntimeError):
+        loop.call_soon_threadsafe(fn, *args)
+
+
 def _settle(
     loop: asyncio.AbstractEventLoop,
     future: asyncio.Future[Any],
@@ -306,6 +319,118 @@ class SingleFlight:
                 del self._calls[key]
 
 
+@dataclass
+class _Turn:
+    """One ordinary interaction of a person, waiting for his earlier ones or running."""
+
+    outer: Future[Any]  # what the caller waits for
+    work: Callable[[], Any]
+    executor: Executor
+    release: Callable[[Hashable], None]
+    loop: asyncio.AbstractEventLoop
+
+
+class Turns:
+    """Ordinary interactions of each person one at a time, in the order they came (event loop
+    only): a person's next one waits here, without a thread, until his previous one is done.
+
+    With two at once, a person flooding commands kept two threads running Python, and another
+    player's press shared the GIL with both (``bench/bench_flood.py``, 12 commands in flight:
+    another player's press went from 22 to 85 ms with two of them running at once, from 36 to
+    40 ms with one). A person's quick second press is not refused: it waits for the first, as
+    it mostly would anyway, behind the game's write.
+    """
+
+    def __init__(self) -> None:
+        # Each person's interactions not over yet: the first is running, the rest wait. (The
+        # release callbacks live in the turns, not here: a Pools holding its own bound method
+        # would be a reference cycle, freed only by a full collection.)
+        self._queues: dict[Hashable, deque[_Turn]] = {}
+        self._entries = 0  # turns in the queues
+
+    def waiting(self) -> int:
+        """Turns waiting for their person's previous one (not for a thread): every queue has
+        its first turn running. (One given up while it waited counts until its turn comes.)"""
+        return self._entries - len(self._queues)
+
+    def submit(
+        self,
+        executor: Executor,
+        work: Callable[[], T],
+        user: Hashable,
+        release: Callable[[Hashable], None],
+    ) -> Future[T]:
+        """``work`` on ``executor`` once ``user``'s earlier interactions are over: its future.
+        ``release(user)`` is called on the event loop when it is over: done in its thread, or
+        given up (its future cancelled) before it started."""
+        loop = asyncio.get_running_loop()
+        outer: Future[T] = Future()
+        outer.add_done_callback(functools.partial(_given_up, loop, release, user))
+        queue = self._queues.setdefault(user, deque())
+        queue.append(_Turn(outer, work, executor, release, loop))
+        self._entries += 1
+        if len(queue) == 1:
+            self._start(user)
+        return outer
+
+    def _start(self, user: Hashable) -> None:
+        """Start the person's first interaction still wanted; forget him when none is left."""
+        queue = self._queues[user]
+        while queue:
+            # Once running, it cannot be cancelled; one given up while it waited gave its place
+            # back then.
+            if queue[0].outer.set_running_or_notify_cancel() and self._launch(queue[0], user):
+                return
+            queue.popleft()
+            self._entries -= 1
+        del self._queues[user]
+
+    def _launch(self, turn: _Turn, user: Hashable) -> bool:
+        """Hand a turn to a thread; False when the pool is shut down (the process stops)."""
+        try:
+            ran = turn.executor.submit(_run_into, turn.outer, turn.work)
+        except RuntimeError as error:
+            turn.outer.set_exception(error)
+            turn.release(user)
+            return False
+        ran.add_done_callback(lambda _: self._over(turn, user))
+        return True
+
+    def _over(self, turn: _Turn, user: Hashable) -> None:
+        """Its thread is done with a turn (called in any thread)."""
+        if not turn.outer.done():  # dropped unrun by a pool shutting down: do not leave it hung
+            turn.outer.set_exception(RuntimeError("the pool was shut down"))
+        _call_soon(turn.loop, self._finished, turn, user)
+
+    def _finished(self, turn: _Turn, user: Hashable) -> None:
+        self._queues[user].popleft()
+        self._entries -= 1
+        turn.release(user)
+        self._start(user)
+
+
+def _given_up(
+    loop: asyncio.AbstractEventLoop,
+    release: Callable[[Hashable], None],
+    user: Hashable,
+    outer: Future[Any],
+) -> None:
+    """A turn's future is done: when by cancellation (given up before it started, since a
+    running one cannot be cancelled), give its place back."""
+    if outer.cancelled():
+        _call_soon(loop, release, user)
+
+
+def _run_into(outer: Future[Any], work: Callable[[], Any]) -> None:
+    """Run ``work`` (in a worker thread) and settle ``outer`` with its outcome."""
+    try:
+        result = work()
+    except BaseException as error:  # handed to the caller, who reports it
+        outer.set_exception(error)
+    else:
+        outer.set_result(result)
+
+
 class Pools:
     """The process's pools (see the module's description)."""
 
@@ -318,8 +443,18 @@ class Pools:
         analysis_queue: int = 8,
         hint_queue: int = 16,
         per_user: int = 1,
+        ordinary_per_user: int = 2,
     ) -> None:
+        if ordinary_per_user < 1:
+            raise ValueError("ordinary_per_user must be at least 1")
         self.ordinary: Executor = ThreadPoolExecutor(ordinary_threads, thread_name_prefix="act")
+        # Ordinary interactions one person may have running or waiting (one runs at a time).
+        # Two: a press and the next one sent before its answer. More from one person at once
+        # is a script: refused at once rather than queued (each waiting one costs memory, and
+        # all of them would end up refused as out of date or answered far too late).
+        self.ordinary_per_user = ordinary_per_user
+        self._ordinary_users: Counter[Hashable] = Counter()  # (event loop only)
+        self._turns = Turns()
         # Ordinary interactions in flight from which a new one is acknowledged at once (see
         # crowded): one per core. Beyond, a press shares the CPU with as many others and
         # takes several times its ~10 ms: it would be seen late, so Discord shows it loading.
@@ -372,20 +507,54 @@ class Pools:
             return fn(*args, **kwargs)
         return processes.submit(fn, *args, **kwargs).result()
 
-    async def ordinary_call(self, fn: Callable[[], T]) -> T:
-        """Run an ordinary interaction off the event loop (the adapter's ``to_thread``)."""
+    def ordinary_submit(
+        self, fn: Callable[[], T], *, user: Hashable | None = None
+    ) -> asyncio.Future[T]:
+        """Queue an ordinary interaction on :attr:`ordinary` (run with the caller's context
+        variables) and return its future at once, or raise ``Busy("busy.actions")`` at once
+        when ``user`` already has :attr:`ordinary_per_user` running or waiting. A person's
+        interactions run one at a time (see :class:`Turns`).
+
+        The count is released when the thread is done with the work, not when the future is:
+        cancelling the future cannot stop a thread that has started, and a caller cancelling
+        and asking again must not get more threads than the limit."""
         loop = asyncio.get_running_loop()
-        self._ordinary_jobs += 1
-        try:
-            work = _bind(contextvars.copy_context().run, fn)
-            return await loop.run_in_executor(self.ordinary, work)
-        finally:
-            self._ordinary_jobs -= 1
+        if user is not None and self._ordinary_users[user] >= self.ordinary_per_user:
+            raise Busy("busy.actions")
+        work = _bind(contextvars.copy_context().run, fn)
+        self._ordinary_jobs += 1  # counted first: the release may come before submit returns
+        if user is None:
+            try:
+                done: Future[T] = self.ordinary.submit(work)
+            except BaseException:
+                self._ordinary_jobs -= 1
+                raise
+            done.add_done_callback(lambda _: _call_soon(loop, self._ordinary_done, None))
+        else:
+            self._ordinary_users[user] += 1
+            done = self._turns.submit(self.ordinary, work, user, self._ordinary_done)
+        return asyncio.wrap_future(done, loop=loop)
+
+    async def ordinary_call(self, fn: Callable[[], T], *, user: Hashable | None = None) -> T:
+        """Run an ordinary interaction off the event loop (see :meth:`ordinary_submit`)."""
+        return await self.ordinary_submit(fn, user=user)
+
+    def _ordinary_done(self, user: Hashable | None) -> None:
+        self._ordinary_jobs -= 1
+        if user is not None:
+            self._ordinary_users[user] -= 1
+            if self._ordinary_users[user] <= 0:
+                del self._ordinary_users[user]
+
+    def in_flight(self, user: Hashable) -> int:
+        """Ordinary interactions of ``user`` running or waiting (event loop only)."""
+        return self._ordinary_users[user]
 
     def crowded(self) -> bool:
         """An ordinary interaction started now would wait for a thread, or share the CPU with
-        :attr:`crowd` others (event loop only)."""
-        return self._ordinary_jobs >= self.crowd
+        :attr:`crowd` others (event loop only). A person's interaction waiting for his previous
+        one holds no thread: it does not count (a flood would defer everybody's answers)."""
+        return self._ordinary_jobs - self._turns.waiting() >= self.crowd
 
     def compute(self, fn: Callable[[], T]) -> T:
         """Run a search (blocking, from a worker thread) on the bounded compute threads."""

@@ -4,7 +4,6 @@ callback runs the service method the table names. A command is added there, not 
 
 from __future__ import annotations
 
-import asyncio
 import inspect
 from collections.abc import Callable, Coroutine
 from typing import Any, Optional
@@ -13,6 +12,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import Choice
 
+from bot import heavy
 from bot.discord_app.cogs import everywhere, guilds_only
 from bot.discord_app.replies import answer, user_actor, who
 from bot.discord_app.translator import ls
@@ -110,8 +110,15 @@ def _service_value(option: Option, value: Any) -> Any:
 
 
 async def _move_autocomplete(interaction: Interaction, current: str) -> list[Choice[str]]:
-    # Autocomplete cannot be deferred: the service answers fast and never raises.
+    # Autocomplete cannot be deferred: the service answers fast and never raises. It runs with
+    # the person's other interactions, one at a time and two in flight at most: a flood of
+    # keystrokes gets no choices rather than every thread.
     actor, where = who(interaction)
     service = interaction.client.service
-    plays = await asyncio.to_thread(service.autocomplete_moves, actor, where, current or "")
+    try:
+        plays = await heavy.POOLS.ordinary_submit(
+            lambda: service.autocomplete_moves(actor, where, current or ""), user=actor.id
+        )
+    except heavy.Busy:  # no message can answer an autocomplete: no choices this time
+        return []
     return [Choice(name=p[:100], value=p[:100]) for p in plays[:MAX_AUTOCOMPLETE]]

@@ -138,7 +138,7 @@ async def answer(
         _too_late(interaction)
         return
     work, crowded = await _start(interaction, call, analysis, key, component, private)
-    if work is None:  # refused at once: the lane is full
+    if work is None:  # refused at once: the lane is full, or this person sent too many
         return
     try:
         deferred = await _defer_if_slow(interaction, work, crowded, component, private)
@@ -320,19 +320,21 @@ async def _start(
     private: bool,
 ) -> tuple[asyncio.Future[Reply] | None, bool]:
     """Start ``call`` in its pool: (its future, whether it must wait for a thread), or (None,
-    False) when its analysis lane refused it (the "busy" reply is then shown)."""
-    if not analysis:
-        crowded = heavy.POOLS.crowded()
-        return asyncio.ensure_future(heavy.POOLS.ordinary_call(call)), crowded
-    pool: heavy.HeavyPool = getattr(heavy.POOLS, analysis)
-    crowded = pool.crowded()
+    False) when its pool refused it (the "busy" reply is then shown): an analysis lane that is
+    full, or a person who already has as many interactions in flight as one may."""
+    user = interaction.user.id
     try:
-        return pool.submit(call, key=key, user=interaction.user.id), crowded
+        if not analysis:
+            crowded = heavy.POOLS.crowded()
+            return heavy.POOLS.ordinary_submit(call, user=user), crowded
+        pool: heavy.HeavyPool = getattr(heavy.POOLS, analysis)
+        crowded = pool.crowded()
+        return pool.submit(call, key=key, user=user), crowded
     except heavy.Busy as busy:
         lang = language(str(interaction.locale) if interaction.locale else None)
         refusal = Reply(t(busy.key, lang), ephemeral=True)
         await deliver(interaction, refusal, component=component, deferred_private=private)
-        metrics.observe("analysis", 0.0, "busy")
+        metrics.observe("analysis" if analysis else "ordinary", 0.0, "busy")
         return None, False
 
 

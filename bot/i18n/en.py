@@ -720,6 +720,7 @@ MESSAGES: dict[str, str] = {
     "discord.apology": "Sorry, something went wrong on my side and nothing was changed. Please try again; if it keeps happening, tell the bot's owner.",
     "busy.full": "The bot is busy analysing other games right now: nothing was changed. Please try again in a minute.",
     "busy.user": "Your previous analysis is still being computed: wait for its answer before asking for another.",
+    "busy.actions": "You already have other actions in progress: this one was not done, nothing was changed. Wait for their answers, then try again.",
     # -- terminal ---------------------------------------------------------------------------------
     "terminal.welcome": "Backgammon in the terminal. You are {name}. Type {help} for the commands, {play} to start against the computer, {as_command} NAME to switch player, {quit} to leave.",
     "terminal.error": "Unexpected error: {detail}",

@@ -730,6 +730,7 @@ MESSAGES: dict[str, str] = {
     "discord.apology": "Désolé, quelque chose s’est mal passé de mon côté et rien n’a été modifié. Réessayez ; si cela se reproduit, prévenez la personne qui gère le bot.",
     "busy.full": "Le bot est occupé à analyser d’autres parties : rien n’a été modifié. Réessayez dans une minute.",
     "busy.user": "Votre analyse précédente est encore en cours de calcul : attendez sa réponse avant d’en demander une autre.",
+    "busy.actions": "Vous avez déjà d’autres actions en cours : celle-ci n’a pas été faite, rien n’a été modifié. Attendez leurs réponses, puis réessayez.",
     # -- terminal ---------------------------------------------------------------------------------
     "terminal.welcome": "Le backgammon dans le terminal. Vous êtes {name}. Tapez {help} pour les commandes, {play} pour jouer contre l’ordinateur, {as_command} NOM pour changer de joueur, {quit} pour quitter.",
     "terminal.error": "Erreur inattendue : {detail}",

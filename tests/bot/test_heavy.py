@@ -274,3 +274,153 @@ async def test_slow_reviews_filling_their_pool_do_not_hold_up_a_press(
     for interaction in done:
         assert any("Review of game" in text for text in interaction.sent), interaction.sent
     assert gate.started == 4
+
+
+# -- one person's flood of ordinary interactions (issue 27 item 1) ------------------------------
+
+
+async def test_one_persons_flood_is_refused_busy_and_another_press_is_served(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Two threads: were Alice's waiting command to hold one, Bob's press would find none free.
+    pools = heavy.Pools(ordinary_threads=2, ordinary_per_user=2)
+    pools.crowd = 2  # (on any machine) a press starting beside one other is not deferred
+    monkeypatch.setattr(heavy, "POOLS", pools)
+    client = SimpleNamespace(defer_after=SAFETY)
+    gate = Gate()  # Alice's slow command (an /export of a long history): blocks until opened
+    flood = [FakeInteraction(client, ALICE, CHANNEL, None, "export") for _ in range(12)]
+    flood[-1].locale = "fr"  # type: ignore[assignment]  # refused in the reader's language
+    tasks = [asyncio.create_task(answer(i, gate(Reply("export")))) for i in flood]  # type: ignore[arg-type]
+    try:
+        await _flood_refused_and_bob_served(client, gate, flood, tasks, pools)
+    finally:
+        gate.open.set()  # also when an assertion failed: no thread left blocked
+        await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), SAFETY)
+    assert [i.sent for i in flood[:2]] == [["export"], ["export"]]
+    assert gate.started == 2  # her second after her first; the refused ones never ran
+    await until(lambda: pools.in_flight(ALICE.id) == 0)  # her turn again once hers are done
+    again = FakeInteraction(client, ALICE, CHANNEL, None, "export")
+    await asyncio.wait_for(answer(again, lambda: Reply("again")), SAFETY)  # type: ignore[arg-type]
+    assert again.sent == ["again"]
+
+
+async def _flood_refused_and_bob_served(
+    client: Any,
+    gate: Gate,
+    flood: list[FakeInteraction],
+    tasks: list[asyncio.Task[None]],
+    pools: heavy.Pools,
+) -> None:
+    """While Alice's first command holds its thread and her second waits for it (without a
+    thread): the rest of her flood was refused "busy" at once, and Bob's press is answered."""
+    await until(lambda: gate.started >= 1 and all(i.response.is_done() for i in flood[2:]))
+    assert [i.sent for i in flood[2:-1]] == [[t("busy.actions", "en")]] * 9
+    assert flood[-1].sent == [t("busy.actions", "fr")] != [t("busy.actions", "en")]
+    assert pools.in_flight(ALICE.id) == 2
+    # Bob's press takes the free thread, while Alice's first command still holds the other.
+    pressed = FakeInteraction(client, BOB, CHANNEL, "bg:1:1:roll", None)
+    press = answer(pressed, lambda: Reply("rolled", edit=True), component=True)  # type: ignore[arg-type]
+    await asyncio.wait_for(press, SAFETY)
+    assert pressed.sent == ["rolled"]
+    # Answered directly, not deferred: her waiting command holds no thread, so it does not
+    # make the process look crowded (a flood would have everybody's answers deferred).
+    assert pressed.timing.first == pressed.timing.final
+    assert gate.started == 1 and not any(task.done() for task in tasks[:2])
+
+
+async def test_a_persons_limit_is_released_after_errors(monkeypatch: pytest.MonkeyPatch) -> None:
+    pools = heavy.Pools(ordinary_threads=4, ordinary_per_user=2)
+    monkeypatch.setattr(heavy, "POOLS", pools)
+    client = SimpleNamespace(defer_after=SAFETY)
+
+    def broken() -> Reply:
+        raise RuntimeError("the database went away")
+
+    for _ in range(3):  # more failures than the limit: each gave its place back
+        failing = FakeInteraction(client, ALICE, CHANNEL, None, "stats")
+        with pytest.raises(RuntimeError):
+            await asyncio.wait_for(answer(failing, broken), SAFETY)  # type: ignore[arg-type]
+        assert failing.sent == []  # the caller apologizes (report_error), not "busy"
+    await until(lambda: pools.in_flight(ALICE.id) == 0)
+    fine = FakeInteraction(client, ALICE, CHANNEL, None, "stats")
+    await asyncio.wait_for(answer(fine, lambda: Reply("stats")), SAFETY)  # type: ignore[arg-type]
+    assert fine.sent == ["stats"]
+
+
+async def test_a_persons_count_lasts_as_long_as_the_thread_works() -> None:
+    pools = heavy.Pools(ordinary_threads=4, ordinary_per_user=2)  # threads to spare
+    gate = Gate()
+    running = pools.ordinary_submit(gate("first"), user=1)
+    await until(lambda: gate.started == 1)
+    waiting = pools.ordinary_submit(gate("second"), user=1)  # waits for the first one
+    with pytest.raises(heavy.Busy) as refused:
+        pools.ordinary_submit(gate(), user=1)
+    assert refused.value.key == "busy.actions"
+    waiting.cancel()  # given up before a thread took it: its place is free at once
+    await until(lambda: pools.in_flight(1) == 1)
+    third = pools.ordinary_submit(gate("third"), user=1)
+    running.cancel()  # a thread cannot be stopped: it still works, so it still counts
+    await asyncio.gather(running, return_exceptions=True)
+    assert pools.in_flight(1) == 2
+    with pytest.raises(heavy.Busy):
+        pools.ordinary_submit(gate(), user=1)
+    gate.open.set()
+    assert await asyncio.wait_for(third, SAFETY) == "third"
+    await until(lambda: pools.in_flight(1) == 0)
+    assert gate.started == 2  # the cancelled waiting one never ran
+    pools.ordinary.shutdown()
+
+
+async def test_a_persons_next_interaction_runs_after_his_failed_one() -> None:
+    pools = heavy.Pools(ordinary_threads=4, ordinary_per_user=2)
+    gate = Gate()
+
+    def broken() -> None:
+        gate()()
+        raise RuntimeError("the database went away")
+
+    first = pools.ordinary_submit(broken, user=1)
+    second = pools.ordinary_submit(gate("second"), user=1)
+    await until(lambda: gate.started == 1)
+    gate.open.set()
+    with pytest.raises(RuntimeError):
+        await asyncio.wait_for(first, SAFETY)
+    assert await asyncio.wait_for(second, SAFETY) == "second"
+    await until(lambda: pools.in_flight(1) == 0)
+    pools.ordinary.shutdown()
+
+
+async def test_a_persons_autocomplete_waits_its_turn_and_is_refused_beyond(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from bot.discord_app.commands import _move_autocomplete
+
+    pools = heavy.Pools(ordinary_threads=4, ordinary_per_user=2)
+    monkeypatch.setattr(heavy, "POOLS", pools)
+    asked: list[str] = []
+
+    def autocomplete_moves(actor: Actor, where: Where, current: str) -> list[str]:
+        asked.append(actor.name)
+        return ["8/5 6/5"]
+
+    service = SimpleNamespace(
+        autocomplete_moves=autocomplete_moves, settings=SimpleNamespace(organizer_role=None)
+    )
+    client = SimpleNamespace(defer_after=SAFETY, service=service)
+    gate = Gate()
+    held = [
+        asyncio.create_task(
+            answer(FakeInteraction(client, ALICE, CHANNEL, None, "export"), gate(Reply("x")))
+        )
+        for _ in range(2)
+    ]  # type: ignore[arg-type]
+    try:
+        await until(lambda: gate.started == 1 and pools.in_flight(ALICE.id) == 2)
+        typed = FakeInteraction(client, ALICE, CHANNEL, None, "move")
+        assert await _move_autocomplete(typed, "8/") == []  # type: ignore[arg-type]
+        other = FakeInteraction(client, BOB, CHANNEL, None, "move")
+        choices = await asyncio.wait_for(_move_autocomplete(other, "8/"), SAFETY)  # type: ignore[arg-type]
+        assert [c.value for c in choices] == ["8/5 6/5"] and asked == ["Bob"]
+    finally:
+        gate.open.set()
+        await asyncio.wait_for(asyncio.gather(*held), SAFETY)

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 
 import aiohttp
 import pytest
+from prometheus_client.core import GaugeMetricFamily, Metric
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot import heavy
@@ -75,12 +77,25 @@ def test_metrics_port_and_analysis_processes_from_the_environment() -> None:
 # -- endpoints ----------------------------------------------------------------------------------
 
 
-async def _get(port: int, path: str) -> tuple[int, str]:
+SAFETY = 60.0  # seconds: only so that a broken build fails instead of hanging
+
+
+async def _get(port: int, path: str, within: float = SAFETY) -> tuple[int, str]:
     async with (
-        aiohttp.ClientSession() as session,
+        aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=within)) as session,
         session.get(f"http://127.0.0.1:{port}{path}") as response,
     ):
         return response.status, await response.text()
+
+
+async def _until(condition: Callable[[], Awaitable[bool]]) -> None:
+    """Wait for ``condition`` (asked again and again), failing after SAFETY seconds."""
+
+    async def poll() -> None:
+        while not await condition():
+            await asyncio.sleep(0.01)
+
+    await asyncio.wait_for(poll(), SAFETY)
 
 
 async def test_healthz_says_whether_the_database_answers() -> None:
@@ -99,6 +114,109 @@ async def test_healthz_says_whether_the_database_answers() -> None:
         status, text = await _get(port, "/healthz")
         assert status == 503 and "database unavailable: ConnectionError" in text
     finally:
+        await server.stop()
+
+
+async def test_healthz_answers_503_in_time_when_the_database_hangs() -> None:
+    hung = threading.Event()  # the database: never answers until the test lets it
+    pings: list[str] = []
+
+    def ping() -> None:
+        pings.append("ping")
+        assert hung.wait(SAFETY)
+
+    timeout = 0.5
+    within = timeout * 20  # far above the timeout (a busy machine), far below the hang
+    server = MetricsServer(ping, host="127.0.0.1", port=0, health_timeout=timeout)
+    port = await server.start()
+    try:
+        answers = await asyncio.gather(*(_get(port, "/healthz", within) for _ in range(5)))
+        late = "database unavailable: TimeoutError\n"
+        assert answers == [(503, late)] * 5
+        # The ping is still hung and already late: the next request is answered at once.
+        assert await _get(port, "/healthz", within) == (503, late)
+        assert pings == ["ping"]  # one ping in flight, shared, never one thread per request
+        hung.set()
+        await _until(lambda: _answers(port, "/healthz", (200, "ok\n")))
+        assert pings == ["ping", "ping"]  # the next request after the hung one came back
+    finally:
+        hung.set()
+        await server.stop()
+
+
+async def _answers(port: int, path: str, wanted: tuple[int, str]) -> bool:
+    return await _get(port, path) == wanted
+
+
+class BlockingCollector:
+    """A metric whose first collection blocks until the test lets it go: a slow build."""
+
+    def __init__(self) -> None:
+        self.entered = threading.Event()
+        self.gate = threading.Event()
+        self.builds = 0
+        self.order: list[str] = []  # what happened, in order (appended from both threads)
+
+    async def started(self) -> bool:
+        return self.entered.is_set()
+
+    def describe(self) -> list[Metric]:
+        return []  # registering must not collect (it would block)
+
+    def collect(self) -> Iterator[Metric]:
+        self.builds += 1
+        if self.builds == 1:
+            self.entered.set()
+            assert self.gate.wait(SAFETY)
+            self.order.append("built")
+        yield GaugeMetricFamily("test_storm_builds", "Builds of the text.", value=self.builds)
+
+
+async def test_a_storm_of_scrapes_builds_once_off_the_event_loop() -> None:
+    slow = BlockingCollector()
+    metrics.REGISTRY.register(slow)
+    server = MetricsServer(lambda: None, host="127.0.0.1", port=0)
+    port = await server.start()
+    try:
+        scrapes = [asyncio.create_task(_get(port, "/metrics")) for _ in range(50)]
+        await _until(slow.started)
+        # The build is stuck in its thread: the event loop still serves another request.
+        assert await _get(port, "/healthz") == (200, "ok\n")
+        slow.order.append("healthz answered")
+        assert not any(scrape.done() for scrape in scrapes)
+        slow.gate.set()
+        answers = await asyncio.wait_for(asyncio.gather(*scrapes), SAFETY)
+    finally:
+        slow.gate.set()
+        await server.stop()
+        metrics.REGISTRY.unregister(slow)
+    assert slow.order == ["healthz answered", "built"]
+    assert slow.builds == 1  # fifty scrapes, one build
+    assert {status for status, _ in answers} == {200}
+    assert all("test_storm_builds 1.0" in text for _, text in answers)
+
+
+async def test_metrics_answer_when_counting_the_games_hangs() -> None:
+    hung = threading.Event()
+    counts: list[str] = []
+
+    def active_games() -> int:
+        counts.append("count")
+        assert hung.wait(SAFETY)
+        return 3
+
+    timeout = 0.5
+    server = MetricsServer(
+        lambda: None, active_games, port=0, health_timeout=timeout, metrics_fresh=0.0
+    )
+    port = await server.start()
+    try:
+        for _ in range(3):  # each builds anew (nothing kept), none waits for the hung count
+            status, text = await _get(port, "/metrics", timeout * 20)
+            assert status == 200 and "backgammon_active_games" in text
+        assert counts == ["count"]  # one count in flight, not one thread per scrape
+    finally:
+        hung.set()
         await server.stop()
 
 
