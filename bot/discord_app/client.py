@@ -20,7 +20,7 @@ from bot.discord_app.components import (
     PuzzleComponent,
     TournamentComponent,
 )
-from bot.discord_app.replies import answer, report_error, who
+from bot.discord_app.replies import RESPONSE_WINDOW, answer, report_error, who
 from bot.discord_app.translator import CatalogTranslator
 
 if TYPE_CHECKING:
@@ -77,6 +77,10 @@ class BackgammonBot(commands.AutoShardedBot):
         self._engine = engine
         # Seconds to wait for the service before deferring an interaction (see replies.answer).
         self.defer_after = 1.0
+        # Seconds Discord gives the first response, from the interaction's creation: answers
+        # are deferred and late interactions dropped within it (tests on a simulated Discord,
+        # whose clock stands still while the machine works, lift it).
+        self.response_window = RESPONSE_WINDOW
         # run_bot: once started, leave start-up's objects out of the garbage collector's full
         # passes (bot.heavy.freeze_heap); not in tests, which build many bots in one process.
         self.freeze_heap = False

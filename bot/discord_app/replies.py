@@ -157,7 +157,8 @@ def time_left(interaction: discord.Interaction[Any]) -> float:
     """Seconds left, by the bot's clock, to start answering ``interaction`` safely: its
     creation (in its id) plus Discord's window, less the margin and less how far the bot's
     clock seems ahead of Discord's; zero or less: too late."""
-    return RESPONSE_WINDOW - RESPONSE_MARGIN - (_age(interaction) - _SKEW.ahead())
+    window: float = getattr(interaction.client, "response_window", RESPONSE_WINDOW)
+    return window - RESPONSE_MARGIN - (_age(interaction) - _SKEW.ahead())
 
 
 class ClockSkew:

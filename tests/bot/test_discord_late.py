@@ -45,6 +45,12 @@ DISCORD_EPOCH_MS = 1420070400000
 
 
 @pytest.fixture
+def discords_window(simcord_bot: Any) -> None:  # noqa: F811
+    """Discord's own window, which the other simulated tests lift."""
+    simcord_bot.response_window = RESPONSE_WINDOW
+
+
+@pytest.fixture
 def logged(caplog: pytest.LogCaptureFixture) -> Iterator[pytest.LogCaptureFixture]:
     with caplog.at_level(logging.WARNING, logger="bot.discord_app"):
         yield caplog
@@ -79,6 +85,7 @@ def _made_ago(env: Env, seconds: float) -> Any:  # noqa: F811
     return old_snowflake
 
 
+@pytest.mark.usefixtures("discords_window")
 async def test_a_press_that_arrives_too_late_to_be_answered_is_not_acted_upon(
     env: Env,  # noqa: F811
     script: deque[int],
@@ -103,6 +110,7 @@ async def test_a_press_that_arrives_too_late_to_be_answered_is_not_acted_upon(
     assert "ann rolls 6-5" in again.content and _version(service) > before
 
 
+@pytest.mark.usefixtures("discords_window")
 async def test_a_press_whose_answer_is_refused_after_acting_updates_its_board(
     env: Env,  # noqa: F811
     script: deque[int],
@@ -162,7 +170,7 @@ async def test_a_press_that_arrives_near_its_deadline_is_deferred_in_time(
 def _made(seconds_ago: float) -> Any:
     """An interaction that Discord made ``seconds_ago`` by the bot's clock."""
     made = discord.utils.utcnow() - timedelta(seconds=seconds_ago)
-    return SimpleNamespace(id=discord.utils.time_snowflake(made))
+    return SimpleNamespace(id=discord.utils.time_snowflake(made), client=SimpleNamespace())
 
 
 def test_a_clock_running_ahead_of_discords_still_answers_in_time(

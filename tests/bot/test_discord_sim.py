@@ -61,8 +61,11 @@ def new_bot(service: Service) -> BackgammonBot:
             dice_for=service.dice_for,
         ),
     )
-    # Answer directly, however slow the machine: the deferred path has its own test.
+    # Answer directly, however slow the machine: the deferred path has its own test. SimCord's
+    # clock stands still while the bot works, so Discord's 3 s would be wall-clock seconds of
+    # the machine here: lifted too (tests/bot/test_discord_late.py sets it back).
     made.defer_after = SETTLE_TIMEOUT
+    made.response_window = SETTLE_TIMEOUT
     return made
 
 
