@@ -163,14 +163,15 @@ def performance_rating(
 ) -> PerformanceRating:
     """The PR of ``player`` (0 or 1) over the reviewed match, or in game ``game`` only.
 
-    >>> import random
-    >>> from engine.analysis import review_match
-    >>> from engine.analysis.selfplay import play_match
-    >>> from engine.bots import get_bot
-    >>> m = play_match((get_bot("beginner", engine="fallback", rng=1),) * 2, random.Random(4))
-    >>> r = performance_rating(review_match(m, engine="fallback"), 0)
-    >>> r.decisions > 0 and r.value is not None and r.value >= 0
-    True
+    >>> from engine import Game
+    >>> from engine.analysis import review_game
+    >>> game = Game()
+    >>> game.opening_roll(6, 5)
+    >>> game.play_text("8/3 8/2")  # 24/13 is the play
+    <Play 8/3 8/2>
+    >>> r = performance_rating(review_game(game, engine="fallback"), 0)
+    >>> r.decisions, r.value is not None and r.value > 0
+    (1, True)
 
     :raises ValueError: when ``player`` is not 0 or 1.
     """

@@ -681,10 +681,13 @@ def review_match(match: Match, *, plies: int = 2, engine: str = "auto") -> Revie
     """Review every game of ``match`` (a money game is a match of one game): see
     :func:`review_game`.
 
-    >>> import random
-    >>> from engine.analysis.selfplay import play_match
-    >>> from engine.bots import get_bot
-    >>> m = play_match((get_bot("expert", engine="fallback"),) * 2, random.Random(1), length=1)
+    >>> from engine import Match
+    >>> m = Match(length=1)
+    >>> m.game.opening_roll(6, 5)
+    >>> m.game.play_text("8/3 8/2")
+    <Play 8/3 8/2>
+    >>> m.game.resign(1)
+    >>> m.game.accept_resignation()
     >>> r = review_match(m, engine="fallback")
     >>> r.games, r.stats(0).moves + r.stats(1).moves == sum(d.kind == "move" for d in r.decisions)
     (1, True)
