@@ -165,11 +165,11 @@ def performance_rating(
 
     >>> from engine import Game
     >>> from engine.analysis import review_game
-    >>> game = Game()
-    >>> game.opening_roll(6, 5)
-    >>> game.play_text("8/3 8/2")  # 24/13 is the play
-    <Play 8/3 8/2>
-    >>> r = performance_rating(review_game(game, engine="fallback"), 0)
+    >>> opening = Game()
+    >>> opening.opening_roll(4, 2)
+    >>> opening.play_text("24/20 13/11")  # 8/4 6/4 makes a point
+    <Play 24/20 13/11>
+    >>> r = performance_rating(review_game(opening, engine="fallback"), 0)
     >>> r.decisions, r.value is not None and r.value > 0
     (1, True)
 
