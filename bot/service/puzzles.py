@@ -176,27 +176,20 @@ class Puzzles:
 
     def _rate(self, s: Session, actor: Actor, puzzle: Puzzle, correct: bool, lang: str) -> str:
         """Rate the player and the puzzle (one game between them) and keep the streak."""
-        row = puzzle_repo.puzzle_rating(s, actor.id, lock=True)
-        now = self.deps.clock()
-        if row is None:
-            row = _new_rating(actor.id)
-            s.add(row)
+        row = puzzle_repo.puzzle_rating(s, actor.id, lock=True) or _new_rating(actor.id)
         me, it = _glicko(row), _glicko_of_puzzle(puzzle)
         score = 1.0 if correct else 0.0
         new_me = me.updated([(it, score)]).bounded()
         new_it = it.updated([(me, 1.0 - score)]).bounded()
-        row.rating, row.rd, row.volatility, row.updated_at = (
-            new_me.rating,
-            new_me.rd,
-            new_me.volatility,
-            now,
+        puzzle_repo.rate_answer(
+            s,
+            row,
+            puzzle,
+            player=(new_me.rating, new_me.rd, new_me.volatility),
+            of_puzzle=(new_it.rating, new_it.rd, new_it.volatility),
+            correct=correct,
+            now=self.deps.clock(),
         )
-        row.attempts = (row.attempts or 0) + 1
-        row.solved = (row.solved or 0) + int(correct)
-        row.streak = (row.streak or 0) + 1 if correct else 0
-        row.best_streak = max(row.best_streak or 0, row.streak)
-        puzzle.rating, puzzle.rd, puzzle.volatility = new_it.rating, new_it.rd, new_it.volatility
-        puzzle.attempts += 1
         return t(
             "puzzle.rated",
             lang,
