@@ -42,6 +42,7 @@ __all__ = [
     "pick_puzzle",
     "previous_post",
     "puzzle_rating",
+    "rate_answer",
     "record_attempt",
     "set_daily_channel",
     "unreviewed_games",
@@ -102,6 +103,33 @@ def record_attempt(s: Session, **fields: Any) -> bool:
     except IntegrityError:
         return False
     return True
+
+
+Rating = tuple[float, float, float]
+"""A Glicko-2 rating as stored: rating, deviation (rd), volatility."""
+
+
+def rate_answer(
+    s: Session,
+    row: PuzzleRating,
+    puzzle: Puzzle,
+    *,
+    player: Rating,
+    of_puzzle: Rating,
+    correct: bool,
+    now: datetime,
+) -> None:
+    """Store a first answer's ratings: the player's (``row``, added when new) and his streak,
+    the puzzle's, and one more attempt on each."""
+    s.add(row)  # a no-op for a row already in the session
+    row.rating, row.rd, row.volatility = player
+    row.updated_at = now
+    row.attempts = (row.attempts or 0) + 1
+    row.solved = (row.solved or 0) + int(correct)
+    row.streak = (row.streak or 0) + 1 if correct else 0
+    row.best_streak = max(row.best_streak or 0, row.streak)
+    puzzle.rating, puzzle.rd, puzzle.volatility = of_puzzle
+    puzzle.attempts += 1
 
 
 def leaderboard(s: Session, guild_id: int, limit: int = 10) -> Sequence[tuple[str, PuzzleRating]]:

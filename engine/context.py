@@ -16,6 +16,7 @@ False
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 from engine.errors import GameStateError
 
@@ -61,6 +62,42 @@ class MatchContext:
         owner = None if cube_owner is None else (0 if cube_owner == player else 1)
         mine = score if player == 0 else (score[1], score[0])
         return cls(cube_value, owner, match_length, mine, crawford, jacoby)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The context as stored with a review or a puzzle (JSON: the score is a list).
+
+        >>> MatchContext(cube_value=2, cube_owner=1, match_length=5, score=(3, 1)).to_dict()
+        {'cube': 2, 'owner': 1, 'length': 5, 'score': [3, 1], 'crawford': False, 'jacoby': False}
+        """
+        return {
+            "cube": self.cube_value,
+            "owner": self.cube_owner,
+            "length": self.match_length,
+            "score": list(self.score),
+            "crawford": self.crawford,
+            "jacoby": self.jacoby,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> MatchContext:
+        """The context :meth:`to_dict` stored (a missing owner is a centred cube).
+
+        >>> ctx = MatchContext(cube_value=4, cube_owner=0, match_length=7, score=(2, 5))
+        >>> MatchContext.from_dict(ctx.to_dict()) == ctx
+        True
+        >>> MatchContext.from_dict({"cube": 1, "length": 0, "score": [0, 0],
+        ...                         "crawford": False, "jacoby": True}).cube_owner is None
+        True
+        """
+        owner = d.get("owner")
+        return cls(
+            int(d["cube"]),
+            None if owner is None else int(owner),
+            int(d["length"]),
+            (int(d["score"][0]), int(d["score"][1])),
+            bool(d["crawford"]),
+            bool(d["jacoby"]),
+        )
 
     def away(self) -> tuple[int, int]:
         """Points each side still needs (0, 0 in a money game)."""

@@ -22,6 +22,7 @@ from __future__ import annotations
 import base64
 import binascii
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from enum import IntEnum
 
@@ -30,6 +31,7 @@ from engine.errors import InvalidMatchIdError, InvalidPositionIdError
 __all__ = [
     "GameState",
     "MatchKey",
+    "board_from_sides",
     "decode_match_id",
     "decode_position_id",
     "encode_match_id",
@@ -99,7 +101,13 @@ def decode_position_id(position_id: str) -> tuple[int, ...]:
             raise InvalidPositionIdError(
                 f"{position_id!r} gives {who} {sum(counts)} checkers; a side has at most 15"
             )
-    return _board(theirs, mine, position_id)
+    return board_from_sides(
+        mine,
+        theirs,
+        lambda point: InvalidPositionIdError(
+            f"{position_id!r} puts checkers of both players on point {point}"
+        ),
+    )
 
 
 def _checker_counts(key: int, position_id: str) -> tuple[list[int], list[int]]:
@@ -125,17 +133,27 @@ def _checker_counts(key: int, position_id: str) -> tuple[list[int], list[int]]:
     return sides[0], sides[1]
 
 
-def _board(theirs: list[int], mine: list[int], position_id: str) -> tuple[int, ...]:
-    """The 26-int board of the two sides' counts (refused when both hold one point)."""
+def board_from_sides(
+    mine: Sequence[int], theirs: Sequence[int], clash: Callable[[int], Exception]
+) -> tuple[int, ...]:
+    """The 26-int board of the two sides' counts, each from its owner's view (index 24 = his
+    bar); ``clash(point)`` is raised when both sides hold ``point``, so that each caller says it
+    in his own words (a Position ID's, a position's).
+
+    >>> board_from_sides([0] * 5 + [2] + [0] * 19, [1] + [0] * 24, ValueError)[1:7]
+    (0, 0, 0, 0, 0, 2)
+    >>> board_from_sides([0] * 23 + [1, 0], [1] + [0] * 24, ValueError)
+    Traceback (most recent call last):
+    ...
+    ValueError: 24
+    """
     board = [0] * 26
     board[25] = mine[24]
     board[0] = -theirs[24]
     for point in range(1, 25):
         own, opp = mine[point - 1], theirs[24 - point]
         if own and opp:
-            raise InvalidPositionIdError(
-                f"{position_id!r} puts checkers of both players on point {point}"
-            )
+            raise clash(point)
         board[point] = own - opp
     return tuple(board)
 

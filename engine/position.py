@@ -206,15 +206,12 @@ class Position:
             raise InvalidPositionError("each side needs 25 entries (24 points and the bar)")
         if any(v < 0 for v in mine) or any(v < 0 for v in theirs):
             raise InvalidPositionError("checker counts cannot be negative")
-        board = [0] * 26
-        board[25] = mine[24]
-        board[0] = -theirs[24]
-        for point in range(1, 25):
-            own, opp = mine[point - 1], theirs[24 - point]
-            if own and opp:
-                raise InvalidPositionError(f"both players have checkers on point {point}")
-            board[point] = own - opp
-        return cls(board)
+        from engine.ids import board_from_sides
+
+        def clash(point: int) -> InvalidPositionError:
+            return InvalidPositionError(f"both players have checkers on point {point}")
+
+        return cls(board_from_sides(mine, theirs, clash))
 
     # -- encoding ---------------------------------------------------------------------------
 

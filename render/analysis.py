@@ -8,12 +8,13 @@ pip counts are those before the roll. His dice are drawn used. A review stored b
 their steps has no played play to draw: its card draws the position after the better play, with
 that play's arrows, and says so.
 
->>> import random
->>> from engine.analysis import review_match
->>> from engine.analysis.selfplay import play_match
->>> from engine.bots import get_bot
->>> bots = (get_bot("beginner", rng=1, engine="fallback"), get_bot("expert", engine="fallback"))
->>> review = review_match(play_match(bots, random.Random(2), length=1), engine="fallback")
+>>> from engine import Game
+>>> from engine.analysis import review_game
+>>> game = Game()
+>>> game.opening_roll(6, 5)
+>>> game.play_text("8/3 8/2")  # 24/13 is the play
+<Play 8/3 8/2>
+>>> review = review_game(game, engine="fallback")
 >>> review_chart(review, names=("Ann", "Bob"))[:4]
 b'\\x89PNG'
 >>> mistake = review.worst(0, 1)[0]

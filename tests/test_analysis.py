@@ -16,6 +16,7 @@ from PIL import Image
 
 from engine import Game, Match, Position, legal_plays, parse_play
 from engine.analysis import (
+    RATINGS,
     CubeHint,
     Review,
     cube_hint,
@@ -358,6 +359,14 @@ def test_review_serialises_to_json_and_back() -> None:
         Review.from_dict(saved)
 
 
+def test_a_self_played_match_review_round_trips_and_rates() -> None:
+    """Was the example of the engine.analysis docstring: a 1-point match played and reviewed."""
+    match = play_match((get_bot("expert", engine="fallback"),) * 2, random.Random(7), length=1)
+    review = review_match(match, engine="fallback")
+    assert Review.from_dict(json.loads(json.dumps(review.to_dict()))) == review
+    assert review.stats(0).rating in {name for _, name in RATINGS} | {"awful"}
+
+
 def test_records_that_do_not_replay_are_refused() -> None:
     g = _opening_game((3, 1), "8/5 6/5")
     g.events[1] = g.events[1].__class__(
@@ -447,6 +456,21 @@ def test_review_chart_and_mistake_cards() -> None:
     if no_play is not None:
         with pytest.raises(ValueError, match="no play"):
             mistake_card(no_play)
+
+
+def test_a_self_played_match_has_a_chart_and_cards_drawn_by_render_board() -> None:
+    """Was the example of the render.analysis docstring: a whole 1-point match played and
+    reviewed, its chart and its worst mistake's card, the card being the board it describes."""
+    from render import render_board
+    from render.analysis import mistake_board
+
+    bots = (get_bot("beginner", rng=1, engine="fallback"), get_bot("expert", engine="fallback"))
+    review = review_match(play_match(bots, random.Random(2), length=1), engine="fallback")
+    assert review_chart(review, names=("Ann", "Bob"))[:4] == b"\x89PNG"
+    mistake = review.worst(0, 1)[0]
+    assert mistake_card(mistake, names=("Ann", "Bob"))[:4] == b"\x89PNG"
+    position, view = mistake_board(mistake, names=("Ann", "Bob"))
+    assert render_board(position, view=view) == mistake_card(mistake, names=("Ann", "Bob"))
 
 
 def test_mistake_card_draws_both_plays_from_the_mover_side() -> None:

@@ -138,3 +138,10 @@ def test_a_reviewed_game() -> None:
         rate = stats.error_rate
         assert rate is not None  # every player of a match has decisions
         assert r.value == pytest.approx(rate / 2)  # 500 x equity = millipoints / 2
+
+
+def test_a_self_played_money_game_has_a_rating() -> None:
+    """Was the example of performance_rating's docstring: a whole money game played and reviewed."""
+    bots = (get_bot("beginner", engine="fallback", rng=1),) * 2
+    r = performance_rating(review_match(play_match(bots, random.Random(4)), engine="fallback"), 0)
+    assert r.decisions > 0 and r.value is not None and r.value >= 0

@@ -38,3 +38,8 @@ def test_ci_types_what_the_readme_says() -> None:
     assert packages == _mypy_packages(developing.splitlines())
     assert {"engine", "render", "db", "bench"} <= set(packages)
     assert all((ROOT / name / "__init__.py").is_file() for name in packages)
+
+
+def test_ci_checks_the_formatting() -> None:
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    assert ".venv/bin/ruff format --check ." in ci

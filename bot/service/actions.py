@@ -10,11 +10,11 @@ from dataclasses import dataclass
 from enum import Enum
 
 from bot.service.customid import Press
-from bot.service.model import Notes, Table, UiState, high_first
+from bot.service.model import Notes, Table, UiState
 from bot.service.refusal import Refusal, int_arg, point_arg
 from bot.service.replies import Style
 from bot.service.resigning import check_possible
-from bot.service.turns import RESIGN_VALUES, after_roll, resign_offer
+from bot.service.turns import RESIGN_VALUES, resign_offer, roll_and_say
 from engine import Game, Phase
 
 __all__ = ["ACTIONS", "Action", "Pressed", "Then"]
@@ -65,10 +65,7 @@ class Action:
 
 
 def _roll(p: Pressed) -> UiState:
-    d = p.roll()
-    p.game.roll(d)
-    p.notes.add("note.rolled", name=p.name, **high_first(d))
-    after_roll(p.game, p.notes, p.names)
+    roll_and_say(p.game, p.roll, p.notes, p.name, p.names)
     return UiState()
 
 

@@ -132,7 +132,7 @@ class Analysis:
         """Review the latest finished games that nobody reviewed yet (the timer sweep calls it
         when ``Settings.review_finished_games``), so that every game's blunders become puzzles.
         Returns how many were reviewed; a game whose review fails is not tried again here."""
-        with self.deps.factory() as s:
+        with self.deps.unit() as s:
             ids = puzzle_repo.unreviewed_games(s, limit, self._failed)
         for game_id in ids:
             try:

@@ -84,7 +84,7 @@ class Daily:
         """The positions of the day due now, each claimed for this process (``only``: of that
         server only, as the terminal does for its own)."""
         now = now or self.deps.clock()
-        with self.deps.factory() as s:
+        with self.deps.unit() as s:
             due = [
                 (c.guild_id, c.channel_id, local)
                 for c in puzzle_repo.daily_channels(s)

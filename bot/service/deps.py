@@ -160,8 +160,9 @@ class Deps:
         return self.dice_for(bytes.fromhex(row.dice_seed), row.dice_counter)
 
     def language_of(self, actor: Actor) -> str:
-        """The person's language for a reply that needs no unit of work (rules, help)."""
-        with self.factory() as s:
+        """The person's language, read on its own for a reply that needs nothing else from the
+        database (rules, help)."""
+        with self.unit() as s:
             row = player_repo.get_player(s, actor.id)
             prefs = Prefs.from_json(row.preferences if row else None)
         return actor.lang(prefs)

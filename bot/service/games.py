@@ -189,7 +189,7 @@ class Games:
         """Up to 25 legal plays of the current roll that match what is typed (prefix or
         substring, spaces ignored). Never raises: autocomplete must answer fast and quietly."""
         try:
-            with self.deps.factory() as s:
+            with self.deps.unit() as s:
                 row = current_game(s, actor, where)
                 if row is None:
                     return []

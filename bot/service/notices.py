@@ -118,7 +118,7 @@ class TurnNotices:
     def turn_notices(self, now: datetime | None = None, *, limit: int = 200) -> list[DirectNotice]:
         """The notices to send now, each already claimed (sent by nobody else)."""
         now = now or self.deps.clock()
-        with self.deps.factory() as s:
+        with self.deps.unit() as s:
             waiting = [
                 (row.id, aware(row.deadline))
                 for row in together_repo.games_waiting_notice(s, limit=limit)
@@ -158,7 +158,7 @@ class TurnNotices:
     def still_waiting(self, game_id: int, user_id: int, deadline: datetime) -> bool:
         """Whether the game still waits for this player in the turn noticed (checked just
         before the message goes out: a notice for a finished game is never sent)."""
-        with self.deps.factory() as s:
+        with self.deps.unit() as s:
             row = game_repo.get_game(s, game_id)
             return (
                 row.status is GameStatus.ACTIVE

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import random
+from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -52,6 +53,19 @@ CONFIRM_EXTRA_PLIES = 1
 """A reviewed decision becomes a puzzle only when an analysis this much deeper than the review
 finds the same best answer, clearly (:func:`engine.analysis.puzzle.make_puzzle`): the review's
 2 plies are GNU Backgammon's 1-ply, the check's 3 its 2-ply "world class"."""
+
+
+def _drawn_later(
+    draw: Callable[[Puzzle, str], bytes | None], puzzle: Puzzle, lang: str
+) -> Callable[[Reply], None]:
+    """The puzzle's picture, drawn once the action's unit of work has ended (:attr:`Reply.later`):
+    on SQLite a write transaction (the rating) would hold the lock while the picture waits for
+    the drawing worker. The puzzle row stays readable after its commit (expire_on_commit=False)."""
+
+    def picture(reply: Reply) -> None:
+        reply.image = draw(puzzle, lang)
+
+    return picture
 
 
 def choice_index(puzzle: Puzzle, action: PuzzleAction, value: str | None) -> int:
@@ -119,11 +133,9 @@ class Puzzles:
             )
             rows = components(puzzle, puzzle.id, lang, daily=False)
             ids = (puzzle.position_id, puzzle.match_id)
-        # Drawn after the unit of work (rows stay readable: expire_on_commit=False), so that no
-        # transaction waits for the drawing worker.
         return Reply(
             text=text,
-            image=question_picture(puzzle, lang),
+            later=_drawn_later(question_picture, puzzle, lang),
             image_name="puzzle.png",
             rows=rows,
             ephemeral=True,
@@ -155,36 +167,29 @@ class Puzzles:
             lines.append(
                 self._rate(s, actor, puzzle, correct, lang) if first else t("puzzle.again", lang)
             )
-        # Drawn once the rating is committed: on SQLite the write lock is not held while the
-        # picture waits for the drawing worker.
-        image = best_picture(puzzle, lang)
         return Reply(
-            text="\n".join(lines), image=image, image_name="puzzle-answer.png", ephemeral=True
+            text="\n".join(lines),
+            later=_drawn_later(best_picture, puzzle, lang),
+            image_name="puzzle-answer.png",
+            ephemeral=True,
         )
 
     def _rate(self, s: Session, actor: Actor, puzzle: Puzzle, correct: bool, lang: str) -> str:
         """Rate the player and the puzzle (one game between them) and keep the streak."""
-        row = puzzle_repo.puzzle_rating(s, actor.id, lock=True)
-        now = self.deps.clock()
-        if row is None:
-            row = _new_rating(actor.id)
-            s.add(row)
+        row = puzzle_repo.puzzle_rating(s, actor.id, lock=True) or _new_rating(actor.id)
         me, it = _glicko(row), _glicko_of_puzzle(puzzle)
         score = 1.0 if correct else 0.0
         new_me = me.updated([(it, score)]).bounded()
         new_it = it.updated([(me, 1.0 - score)]).bounded()
-        row.rating, row.rd, row.volatility, row.updated_at = (
-            new_me.rating,
-            new_me.rd,
-            new_me.volatility,
-            now,
+        puzzle_repo.rate_answer(
+            s,
+            row,
+            puzzle,
+            player=(new_me.rating, new_me.rd, new_me.volatility),
+            of_puzzle=(new_it.rating, new_it.rd, new_it.volatility),
+            correct=correct,
+            now=self.deps.clock(),
         )
-        row.attempts = (row.attempts or 0) + 1
-        row.solved = (row.solved or 0) + int(correct)
-        row.streak = (row.streak or 0) + 1 if correct else 0
-        row.best_streak = max(row.best_streak or 0, row.streak)
-        puzzle.rating, puzzle.rd, puzzle.volatility = new_it.rating, new_it.rd, new_it.volatility
-        puzzle.attempts += 1
         return t(
             "puzzle.rated",
             lang,

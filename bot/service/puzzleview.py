@@ -118,16 +118,7 @@ def answer_label(puzzle: Puzzle, answer: str, lang: str) -> str:
 
 
 def context_of(puzzle: Puzzle) -> MatchContext:
-    c = puzzle.context
-    owner = c.get("owner")
-    return MatchContext(
-        int(c["cube"]),
-        None if owner is None else int(owner),
-        int(c["length"]),
-        (int(c["score"][0]), int(c["score"][1])),
-        bool(c["crawford"]),
-        bool(c["jacoby"]),
-    )
+    return MatchContext.from_dict(puzzle.context)
 
 
 def dice_text(puzzle: Puzzle) -> str:

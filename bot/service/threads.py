@@ -35,7 +35,7 @@ def thread_plan(deps: Deps, where: Where, table: Table, lang: str) -> ThreadPlan
     wants it (the default); None to play where the challenge was made."""
     if not where.threads or where.guild_id is None or table.against_computer:
         return None
-    with deps.factory() as s:
+    with deps.unit() as s:
         if not together_repo.threads_on(s, where.guild_id):
             return None
     p0, p1 = seat_names(table, lang)
@@ -113,7 +113,7 @@ class GameThreads:
         """Whether a tournament match (or any game) shown in ``channel_id`` still waits for its
         thread: active, still in that channel, never moved. False after it went to a thread,
         so that no restart and no second process opens a second one."""
-        with self.deps.factory() as s:
+        with self.deps.unit() as s:
             row = s.get(GameRow, game_id)
             return bool(
                 row is not None

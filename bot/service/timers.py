@@ -76,7 +76,7 @@ class Timers:
         """Send what is due: reminders, claim offers, expiries. Returns the notices to post,
         each in the language ``lang_of(guild_id)`` gives (the server's)."""
         now = now or self.deps.clock()
-        with self.deps.factory() as s:
+        with self.deps.unit() as s:
             due = game_repo.games_with_timer_due(
                 s,
                 remind_from=now + self.reminder_before(),

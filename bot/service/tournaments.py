@@ -309,7 +309,7 @@ class Tournaments:
         forfeit. Each step is a unit of work of its own under the tournament's lock, so any
         process may sweep, any number of times."""
         now = now or self.deps.clock()
-        with self.deps.factory() as s:
+        with self.deps.unit() as s:
             starts = list(repo.due_to_start(s, now))
             ends = list(repo.running_arenas_due(s, now))
             late = list(repo.overdue_games(s, now))

@@ -4,6 +4,7 @@ match), then the match is saved with its move timer."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import timedelta
 
 from sqlalchemy.orm import Session
@@ -20,7 +21,7 @@ from db.gamestate import END_KIND, save_match
 from db.models import Game as GameRow
 from engine import EventKind, Game, Phase
 
-__all__ = ["RESIGN_VALUES", "advance", "after_roll", "finish", "resign_offer", "save"]
+__all__ = ["RESIGN_VALUES", "advance", "finish", "resign_offer", "roll_and_say", "save"]
 
 RESIGN_VALUES = (1, 2, 3)
 _MAX_STEPS = 500  # a computer-vs-nothing loop cannot run away
@@ -61,10 +62,7 @@ def _one_step(
         return True
     pref = prefs[seat]
     if game.phase is Phase.ROLL and pref.auto_roll and not game.can_double():
-        d = dice.roll()
-        game.roll(d)
-        notes.add("note.rolled", name=names[seat], **high_first(d))
-        after_roll(game, notes, names)
+        roll_and_say(game, dice.roll, notes, names[seat], names)
         return True
     if game.phase is Phase.MOVE and pref.auto_forced and _forced(game):
         play = game.legal_plays()[0]
@@ -102,6 +100,21 @@ def _opening(game: Game, dice: GameDice, notes: Notes, names: tuple[str, str]) -
 
 def _forced(game: Game) -> bool:
     return len(game.legal_plays()) == 1 and not game.partial.steps
+
+
+def roll_and_say(
+    game: Game,
+    roll: Callable[[], tuple[int, int]],
+    notes: Notes,
+    name: str,
+    names: tuple[str, str],
+) -> None:
+    """A person rolls (``name``, by a button or by auto-roll): the dice, said, then said again
+    when they cannot be played."""
+    d = roll()
+    game.roll(d)
+    notes.add("note.rolled", name=name, **high_first(d))
+    after_roll(game, notes, names)
 
 
 def after_roll(game: Game, notes: Notes, names: tuple[str, str]) -> None:

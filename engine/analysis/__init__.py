@@ -15,17 +15,22 @@ with lower accuracy.
 >>> cube_hint(pos, MatchContext(), engine="fallback").action
 'no double'
 
-A review, cached as JSON:
+A review (here of a short game: a poor opening play, then a resignation), cached as JSON:
 
->>> import json, random
->>> from engine.analysis.selfplay import play_match
->>> from engine.bots import get_bot
->>> match = play_match((get_bot("expert", engine="fallback"),) * 2, random.Random(7), length=1)
->>> review = review_match(match, engine="fallback")
+>>> import json
+>>> from engine import Game
+>>> game = Game()
+>>> game.opening_roll(6, 5)
+>>> game.play_text("8/3 8/2")
+<Play 8/3 8/2>
+>>> game.resign(1)
+>>> game.accept_resignation()
+>>> review = review_game(game, engine="fallback")
+>>> [(d.played, d.best) for d in review.decisions]
+[('8/3 8/2', '24/13')]
 >>> Review.from_dict(json.loads(json.dumps(review.to_dict()))) == review
 True
->>> stats = review.stats(0)
->>> stats.rating in {name for _, name in RATINGS} | {"awful"}
+>>> review.stats(0).rating in {name for _, name in RATINGS} | {"awful"}
 True
 """
 

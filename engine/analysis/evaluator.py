@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Generic, Protocol, TypeVar
 
@@ -148,6 +148,15 @@ class _Cache(Generic[V]):
             while len(self._data) > self._size:
                 self._data.popitem(last=False)
 
+    def get_or_compute(self, key: object, compute: Callable[[], V]) -> V:
+        """The value kept for ``key``, else ``compute()``'s, kept (computed outside the lock:
+        two threads may both compute a missing value, the same one)."""
+        cached = self.get(key)
+        if cached is None:
+            cached = compute()
+            self.put(key, cached)
+        return cached
+
 
 class SageEvaluator:
     """bgsage at depth ``ply`` for plays and cube decisions, 1-ply for luck."""
@@ -194,12 +203,9 @@ class SageEvaluator:
     def roll_equities(self, position: Position, ctx: MatchContext) -> dict[Dice, float]:
         from engine.bots import sage
 
-        key = (position, ctx)
-        cached = self._rolls.get(key)
-        if cached is None:
-            cached = sage.best_play_equities(position, ctx)
-            self._rolls.put(key, cached)
-        return cached
+        return self._rolls.get_or_compute(
+            (position, ctx), lambda: sage.best_play_equities(position, ctx)
+        )
 
     def screen_cube(self, items: Sequence[tuple[Position, MatchContext]]) -> list[CubeEquities]:
         from engine.bots import sage
@@ -290,12 +296,9 @@ class FallbackEvaluator:
     def cube(self, position: Position, ctx: MatchContext) -> tuple[CubeEquities, Probs]:
         from engine.bots import fallback
 
-        key = (position, ctx)
-        cached = self._cubes.get(key)
-        if cached is None:
-            cached = fallback.cube_analysis(position, ctx)
-            self._cubes.put(key, cached)
-        return cached
+        return self._cubes.get_or_compute(
+            (position, ctx), lambda: fallback.cube_analysis(position, ctx)
+        )
 
     def screen_cube(self, items: Sequence[tuple[Position, MatchContext]]) -> list[CubeEquities]:
         return [self.cube(position, ctx)[0] for position, ctx in items]
@@ -305,15 +308,15 @@ class FallbackEvaluator:
         self._cubes.clear()
 
     def roll_equities(self, position: Position, ctx: MatchContext) -> dict[Dice, float]:
-        key = (position, ctx)
-        cached = self._rolls.get(key)
-        if cached is not None:
-            return cached
+        return self._rolls.get_or_compute(
+            (position, ctx), lambda: self._roll_equities(position, ctx)
+        )
+
+    def _roll_equities(self, position: Position, ctx: MatchContext) -> dict[Dice, float]:
         out: dict[Dice, float] = {}
         for dice, _ in ROLLS:
             values = self.plays(position, dice, _plays_or_pass(position, dice), ctx)
             out[dice] = max(v.equity for v in values)
-        self._rolls.put(key, out)
         return out
 
 

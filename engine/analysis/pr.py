@@ -163,14 +163,15 @@ def performance_rating(
 ) -> PerformanceRating:
     """The PR of ``player`` (0 or 1) over the reviewed match, or in game ``game`` only.
 
-    >>> import random
-    >>> from engine.analysis import review_match
-    >>> from engine.analysis.selfplay import play_match
-    >>> from engine.bots import get_bot
-    >>> m = play_match((get_bot("beginner", engine="fallback", rng=1),) * 2, random.Random(4))
-    >>> r = performance_rating(review_match(m, engine="fallback"), 0)
-    >>> r.decisions > 0 and r.value is not None and r.value >= 0
-    True
+    >>> from engine import Game
+    >>> from engine.analysis import review_game
+    >>> opening = Game()
+    >>> opening.opening_roll(4, 2)
+    >>> opening.play_text("24/20 13/11")  # 8/4 6/4 makes a point
+    <Play 24/20 13/11>
+    >>> r = performance_rating(review_game(opening, engine="fallback"), 0)
+    >>> r.decisions, r.value is not None and r.value > 0
+    (1, True)
 
     :raises ValueError: when ``player`` is not 0 or 1.
     """

@@ -134,7 +134,6 @@ def _record(
     d: Decision, choices: list[dict[str, Any]], played_equity: float, error: float
 ) -> dict[str, Any]:
     """The stored puzzle of decision ``d`` (see :func:`make_puzzle`)."""
-    ctx = d.context
     record: dict[str, Any] = {
         "kind": "checker" if d.kind == "move" else "cube",
         "decision": d.kind,
@@ -142,14 +141,7 @@ def _record(
         "match_id": d.match_id,
         "xgid": str(Xgid.from_ids(d.position_id, d.match_id)),
         "dice": list(d.dice) if d.dice else None,
-        "context": {
-            "cube": ctx.cube_value,
-            "owner": ctx.cube_owner,
-            "length": ctx.match_length,
-            "score": list(ctx.score),
-            "crawford": ctx.crawford,
-            "jacoby": ctx.jacoby,
-        },
+        "context": d.context.to_dict(),
         "played": d.played if d.kind == "move" else ("pass" if d.kind == "drop" else d.kind),
         "choices": choices,
         "played_equity": played_equity,
@@ -162,15 +154,7 @@ def _record(
 
 def puzzle_context(record: dict[str, Any]) -> MatchContext:
     """The :class:`MatchContext` recorded with a puzzle (seen by the player on roll)."""
-    c = record["context"]
-    return MatchContext(
-        int(c["cube"]),
-        None if c["owner"] is None else int(c["owner"]),
-        int(c["length"]),
-        (int(c["score"][0]), int(c["score"][1])),
-        bool(c["crawford"]),
-        bool(c["jacoby"]),
-    )
+    return MatchContext.from_dict(record["context"])
 
 
 def deeper(record: dict[str, Any], plies: int) -> tuple[str, float, float]:

@@ -149,28 +149,6 @@ def _steps(play: Play | None) -> Steps:
     return tuple((m.src, m.dst, m.die, m.hit) for m in play.moves) if play else ()
 
 
-def _ctx_dict(ctx: MatchContext) -> dict[str, Any]:
-    return {
-        "cube": ctx.cube_value,
-        "owner": ctx.cube_owner,
-        "length": ctx.match_length,
-        "score": list(ctx.score),
-        "crawford": ctx.crawford,
-        "jacoby": ctx.jacoby,
-    }
-
-
-def _ctx_from(d: dict[str, Any]) -> MatchContext:
-    return MatchContext(
-        int(d["cube"]),
-        None if d["owner"] is None else int(d["owner"]),
-        int(d["length"]),
-        (int(d["score"][0]), int(d["score"][1])),
-        bool(d["crawford"]),
-        bool(d["jacoby"]),
-    )
-
-
 @dataclass(frozen=True, slots=True)
 class Decision:
     """One decision of the record, evaluated.
@@ -252,7 +230,7 @@ class Decision:
             "kind": self.kind,
             "position": self.position_id,
             "match_id": self.match_id,
-            "context": _ctx_dict(self.context),
+            "context": self.context.to_dict(),
             "dice": list(self.dice) if self.dice else None,
             "played": self.played,
             "best": self.best,
@@ -288,7 +266,7 @@ class Decision:
             kind=kind,
             position_id=str(d["position"]),
             match_id=str(d["match_id"]),
-            context=_ctx_from(d["context"]),
+            context=MatchContext.from_dict(d["context"]),
             dice=(int(dice[0]), int(dice[1])) if dice else None,
             played=str(d["played"]),
             best=str(d["best"]),
@@ -703,10 +681,13 @@ def review_match(match: Match, *, plies: int = 2, engine: str = "auto") -> Revie
     """Review every game of ``match`` (a money game is a match of one game): see
     :func:`review_game`.
 
-    >>> import random
-    >>> from engine.analysis.selfplay import play_match
-    >>> from engine.bots import get_bot
-    >>> m = play_match((get_bot("expert", engine="fallback"),) * 2, random.Random(1), length=1)
+    >>> from engine import Match
+    >>> m = Match(length=1)
+    >>> m.game.opening_roll(6, 5)
+    >>> m.game.play_text("8/3 8/2")
+    <Play 8/3 8/2>
+    >>> m.game.resign(1)
+    >>> m.game.accept_resignation()
     >>> r = review_match(m, engine="fallback")
     >>> r.games, r.stats(0).moves + r.stats(1).moves == sum(d.kind == "move" for d in r.decisions)
     (1, True)

@@ -23,6 +23,7 @@ from typing import TypeVar
 from engine.bots.levels import LevelSpec
 from engine.bots.protocol import RESIGNATION_VALUES
 from engine.context import MatchContext
+from engine.movegen import Dice, Play, legal_plays
 from engine.position import Position
 
 __all__ = [
@@ -32,6 +33,7 @@ __all__ = [
     "Probs",
     "accept_offer",
     "can_double_usefully",
+    "choose_among",
     "make_rng",
     "match_equity_after",
     "noisy",
@@ -221,6 +223,20 @@ class CubeDecisions(ABC):
             cube = self.cube_equities(position.swap_players(), my_ctx)
             mine = cube.roller(can_double=can_double_usefully(my_ctx))
         return accept_offer(value, mine, my_ctx, self.match_equity)
+
+
+def choose_among(position: Position, dice: Dice, pick: Callable[[list[Play]], Play]) -> Play | None:
+    """The play every computer player makes: None when no play is legal, the only one when it
+    is forced (nothing to evaluate), else ``pick``'s choice among the legal plays.
+
+    >>> from engine import Position
+    >>> str(choose_among(Position.initial(), (6, 5), lambda plays: plays[-1]))
+    '8/3 8/2'
+    """
+    plays = legal_plays(position, dice)
+    if len(plays) <= 1:
+        return plays[0] if plays else None
+    return pick(plays)
 
 
 class LevelPlayer(CubeDecisions):

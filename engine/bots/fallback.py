@@ -32,6 +32,7 @@ from engine.bots.decisions import (
     CubeEquities,
     LevelPlayer,
     Probs,
+    choose_among,
     noisy_argmax,
 )
 from engine.bots.race import race_probs
@@ -203,10 +204,11 @@ class PubevalPlayer(_FallbackCube):
     def choose_play(
         self, position: Position, dice: Dice, ctx: MatchContext | None = None
     ) -> Play | None:
-        plays = legal_plays(position, dice)
-        if len(plays) <= 1:
-            return plays[0] if plays else None
-        return noisy_argmax(plays, [pubeval.score_play(position, p) for p in plays], 0.0, self._rng)
+        def best(plays: list[Play]) -> Play:
+            scores = [pubeval.score_play(position, p) for p in plays]
+            return noisy_argmax(plays, scores, 0.0, self._rng)
+
+        return choose_among(position, dice, best)
 
 
 class FallbackPlayer(LevelPlayer, _FallbackCube):
@@ -215,9 +217,9 @@ class FallbackPlayer(LevelPlayer, _FallbackCube):
     def choose_play(
         self, position: Position, dice: Dice, ctx: MatchContext | None = None
     ) -> Play | None:
-        plays = legal_plays(position, dice)
-        if len(plays) <= 1:
-            return plays[0] if plays else None
-        scores = [move_score(position, p.result_position().swap_players()) for p in plays]
-        noise = self.spec.noise / EQUITY_PER_SCORE[position.is_race()]
-        return noisy_argmax(plays, scores, noise, self._rng)
+        def best(plays: list[Play]) -> Play:
+            scores = [move_score(position, p.result_position().swap_players()) for p in plays]
+            noise = self.spec.noise / EQUITY_PER_SCORE[position.is_race()]
+            return noisy_argmax(plays, scores, noise, self._rng)
+
+        return choose_among(position, dice, best)

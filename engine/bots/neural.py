@@ -11,9 +11,9 @@ they can be pickled to a process pool; they are safe to call from several thread
 from __future__ import annotations
 
 from engine.bots import sage
-from engine.bots.decisions import CubeEquities, LevelPlayer, noisy_argmax
+from engine.bots.decisions import CubeEquities, LevelPlayer, choose_among, noisy_argmax
 from engine.context import MatchContext
-from engine.movegen import Dice, Play, legal_plays
+from engine.movegen import Dice, Play
 from engine.position import Position
 
 __all__ = ["SagePlayer"]
@@ -26,12 +26,12 @@ class SagePlayer(LevelPlayer):
     def choose_play(
         self, position: Position, dice: Dice, ctx: MatchContext | None = None
     ) -> Play | None:
-        plays = legal_plays(position, dice)
-        if len(plays) <= 1:
-            return plays[0] if plays else None
-        evaluated = sage.evaluate_plays(position, dice, plays, self.spec.ply)
-        equities = [sage.equity(after, probs, ctx) for after, probs in evaluated]
-        return noisy_argmax(plays, equities, self.spec.noise, self._rng)
+        def best(plays: list[Play]) -> Play:
+            evaluated = sage.evaluate_plays(position, dice, plays, self.spec.ply)
+            equities = [sage.equity(after, probs, ctx) for after, probs in evaluated]
+            return noisy_argmax(plays, equities, self.spec.noise, self._rng)
+
+        return choose_among(position, dice, best)
 
     def cube_equities(self, position: Position, ctx: MatchContext) -> CubeEquities:
         return sage.cube_equities(position, ctx, self.spec.cube_ply)

@@ -39,9 +39,7 @@ def _worker_pid(d: Drawers) -> int:
     return int(pool.submit(_ready).result(timeout=HANG))
 
 
-def test_a_worker_draws_the_same_picture(
-    drawers: Drawers, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_worker_draws_the_same_picture(drawers: Drawers, monkeypatch: pytest.MonkeyPatch) -> None:
     position, view = bar()  # highlights, arrows, a match score: most of what is drawn
     expected = render_board(position, view=view)
     # Drawing here would fail: the picture can only come from the (spawned) worker.

@@ -19,7 +19,6 @@ def session(service: Service, lang: str = "fr", user: str = "Ann") -> Terminal:
     )
 
 
-
 def test_every_command_the_french_help_names_is_taken(service: Service) -> None:
     term = session(service)
     (help_reply,) = replies(term, "/aide")
