@@ -35,7 +35,14 @@ from bot.service.commands import (
     command_name,
     press_words,
 )
-from bot.service.customid import Answer, ChallengeAction, GameAction, Press, PuzzleAction
+from bot.service.customid import (
+    Answer,
+    ChallengeAction,
+    GameAction,
+    Press,
+    PuzzleAction,
+    action_word,
+)
 from bot.service.options import parse_command
 from bot.service.present import xgid_of
 from bot.service.puzzleview import CUBE_LABELS
@@ -94,8 +101,8 @@ def translations(label: str, custom_id: str) -> dict[str, str]:
     ('Take', 'Dé 2')
     """
     found = list(dict.fromkeys(_BUTTON_KEYS.get(label.lower(), [])))
-    actions = re.findall(r"(?<=:)[a-z_]+", custom_id)
-    fitting = [(k, d) for k, d in found if any(a in k or k[7:] in a for a in actions)]
+    action = action_word(custom_id)
+    fitting = [(k, d) for k, d in found if action and (action in k or k[7:] in action)]
     if len(fitting) != 1 and len(found) != 1:
         return {}
     key, die = (fitting or found)[0]

@@ -24,14 +24,21 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable, MutableSequence, Sequence
-from typing import TYPE_CHECKING, NamedTuple, TypeAlias
+from typing import NamedTuple, Protocol, TypeAlias
 
 from engine.errors import IllegalPlayError, InvalidPositionError
 
-if TYPE_CHECKING:
-    from engine.movegen import Play
-
-__all__ = ["BAR", "CHECKERS", "OFF", "Move", "Point", "Position", "apply_step", "undo_step"]
+__all__ = [
+    "BAR",
+    "CHECKERS",
+    "OFF",
+    "Move",
+    "PlaySteps",
+    "Point",
+    "Position",
+    "apply_step",
+    "undo_step",
+]
 
 Point: TypeAlias = int
 """A point number from the mover's view: 1..24, :data:`BAR` (25) or :data:`OFF` (0)."""
@@ -52,6 +59,20 @@ class Move(NamedTuple):
     dst: int
     die: int
     hit: bool = False
+
+
+class PlaySteps(Protocol):
+    """What :meth:`Position.apply` reads of a play: an :class:`engine.movegen.Play`, which is
+    built on positions (so this module names only what it reads, and imports no move
+    generator)."""
+
+    @property
+    def start(self) -> Position | None: ...
+
+    @property
+    def moves(self) -> tuple[Move, ...]: ...
+
+    def result_position(self) -> Position: ...
 
 
 def apply_step(cells: MutableSequence[int], src: Point, dst: Point) -> bool:
@@ -339,7 +360,7 @@ class Position:
         b = self._board
         return Position._trusted(tuple([-v for v in reversed(b)]))
 
-    def apply(self, play: Play) -> Position:
+    def apply(self, play: PlaySteps) -> Position:
         """The position after ``play``, seen by the opponent, who is now on roll.
 
         ``play`` should come from :func:`engine.legal_plays` for this position; the engine is the

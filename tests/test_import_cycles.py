@@ -1,52 +1,45 @@
-"""No import cycle between the files of a package: every import counts, at module level or inside
-a function (a function-local import is a cycle postponed, not removed), except those under
-``if TYPE_CHECKING:``, which never run."""
+"""No import cycle anywhere: between the modules of every package of the project, within one
+package or across them. Every import counts, at module level, inside a function (a
+function-local import is a cycle postponed, not removed) or under ``if TYPE_CHECKING:`` (a
+type-only import still ties the two modules: neither can be read, moved or typed without the
+other)."""
 
 from __future__ import annotations
 
 import ast
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = sorted(p.parent.name for p in ROOT.glob("*/__init__.py"))
+"""Every package of the project: ``engine``, ``render``, ``db``, ``bot``, and ``bench`` and
+``tests`` too."""
 
 
-def _module_name(path: Path) -> str:
-    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+def _module_name(path: Path, root: Path = ROOT) -> str:
+    parts = list(path.relative_to(root).with_suffix("").parts)
     if parts[-1] == "__init__":
         parts.pop()
     return ".".join(parts)
 
 
-def _type_checking_lines(tree: ast.AST) -> set[int]:
-    lines: set[int] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
-            for child in node.body:
-                lines.update(range(child.lineno, (child.end_lineno or child.lineno) + 1))
-    return lines
+def _imported(node: ast.AST, files: dict[str, Path]) -> list[str]:
+    """The modules ``node`` imports, if it is an import (``from pkg import sub`` names
+    ``pkg.sub`` when ``sub`` is a module, else the package's ``__init__``)."""
+    if isinstance(node, ast.Import):
+        return [a.name for a in node.names]
+    if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+        subs = (f"{node.module}.{alias.name}" for alias in node.names)
+        return [sub if sub in files else node.module for sub in subs]
+    return []
 
 
-def import_graph(package: str) -> dict[str, set[str]]:
-    """Module -> the modules of ``package`` it imports (``from pkg import sub`` names ``pkg.sub``
-    when ``sub`` is a module, else the package's ``__init__``)."""
-    files = {_module_name(p): p for p in (ROOT / package).rglob("*.py")}
+def import_graph(*packages: str, root: Path = ROOT) -> dict[str, set[str]]:
+    """Module -> the modules of ``packages`` it imports, type-only imports included."""
+    files = {_module_name(p, root): p for pkg in packages for p in (root / pkg).rglob("*.py")}
     graph: dict[str, set[str]] = {name: set() for name in files}
     for name, path in files.items():
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        skip = _type_checking_lines(tree)
-        for node in ast.walk(tree):
-            if getattr(node, "lineno", None) in skip:
-                continue
-            targets: list[str] = []
-            if isinstance(node, ast.Import):
-                targets = [a.name for a in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-                for alias in node.names:
-                    sub = f"{node.module}.{alias.name}"
-                    targets.append(sub if sub in files else node.module)
-            for target in targets:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            for target in _imported(node, files):
                 if target in files and target != name:
                     graph[name].add(target)
     return graph
@@ -87,11 +80,23 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
-@pytest.mark.parametrize("package", ["engine", "render"])
-def test_no_import_cycle_inside_the_package(package: str) -> None:
-    graph = import_graph(package)
-    assert len(graph) > 10
+def test_no_import_cycle_anywhere() -> None:
+    assert {"engine", "render", "db", "bot"} <= set(PACKAGES)
+    graph = import_graph(*PACKAGES)
+    assert len(graph) > 200
     assert cycles(graph) == []
+
+
+def test_a_type_only_import_counts(tmp_path: Path) -> None:
+    """``engine.position`` named ``engine.movegen.Play`` under ``if TYPE_CHECKING:``, and
+    ``engine.movegen`` imports ``engine.position``: a cycle all the same."""
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "a.py").write_text("from pkg.b import B\n")
+    (tmp_path / "pkg" / "b.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg.a import A\n"
+    )
+    assert cycles(import_graph("pkg", root=tmp_path)) == [["pkg.a", "pkg.b"]]
 
 
 def test_the_cycle_finder_finds_cycles() -> None:

@@ -7,9 +7,11 @@ classes registered in ``setup_hook`` and rebuilds the item from the message, wha
 sent it and however long ago; :meth:`~bot.discord_app.client.BackgammonBot.on_press` hands the
 press to the service, which decides: a stale or foreign press is refused.
 
-One class per template: discord.py keys dynamic items by their compiled template, so a button
-class and a select class sharing ``GAME_ID_RE`` would replace each other. ``GameComponent``
-wraps either (the buttons and the select menu of whole plays of a game message).
+One class per kind of id, its template the kind's (:mod:`bot.service.customid`, which alone
+writes and reads ids): discord.py keys dynamic items by their compiled template, so a button
+class and a select class sharing ``GameAction.TEMPLATE`` would replace each other.
+``GameComponent`` wraps either (the buttons and the select menu of whole plays of a game
+message).
 """
 
 from __future__ import annotations
@@ -20,11 +22,13 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.service.customid import (
-    CHALLENGE_ID_RE,
-    GAME_ID_RE,
-    PAGE_ID_RE,
-    PUZZLE_ID_RE,
-    TOURNAMENT_ID_RE,
+    ChallengeAction,
+    ComponentId,
+    GameAction,
+    PageAction,
+    PuzzleAction,
+    TournamentAction,
+    kind_of,
 )
 from bot.service.replies import Button, Component, Reply, Select
 
@@ -81,28 +85,38 @@ def _dynamic(name: str, template: str, doc: str) -> type[discord.ui.DynamicItem[
 
 GameComponent = _dynamic(
     "GameComponent",
-    GAME_ID_RE,
-    "A button or the select menu of a game message: ``bg:<game>:<version>:<action>[:arg]``.",
+    GameAction.TEMPLATE,
+    "A button or the select menu of a game message (:class:`~bot.service.customid.GameAction`).",
 )
 ChallengeComponent = _dynamic(
     "ChallengeComponent",
-    CHALLENGE_ID_RE,
-    "Accept / Decline / Cancel on a challenge: ``ch:<challenge>:<action>``.",
+    ChallengeAction.TEMPLATE,
+    "Accept / Decline / Cancel on a challenge (:class:`~bot.service.customid.ChallengeAction`).",
 )
 PuzzleComponent = _dynamic(
     "PuzzleComponent",
-    PUZZLE_ID_RE,
-    "An answer to a puzzle or a position of the day: ``pz:<puzzle>:<choice>``, "
-    "``pd:<post>:<choice>``.",
+    PuzzleAction.TEMPLATE,
+    "An answer to a puzzle or a position of the day (:class:`~bot.service.customid.PuzzleAction`).",
 )
 TournamentComponent = _dynamic(
     "TournamentComponent",
-    TOURNAMENT_ID_RE,
-    "Join / Leave / Start / Standings on a tournament: ``tn:<tournament>:<action>``.",
+    TournamentAction.TEMPLATE,
+    "Join / Leave / Start / Standings on a tournament "
+    "(:class:`~bot.service.customid.TournamentAction`).",
 )
 PageComponent = _dynamic(
-    "PageComponent", PAGE_ID_RE, "Previous / Next under ``/games``: ``gl:<page>``."
+    "PageComponent",
+    PageAction.TEMPLATE,
+    "Previous / Next under ``/games`` (:class:`~bot.service.customid.PageAction`).",
 )
+# The class that carries each kind of id (discord.py finds it again by its template).
+_CARRIERS: dict[type[ComponentId], type[discord.ui.DynamicItem[Wrapped]]] = {
+    GameAction: GameComponent,
+    ChallengeAction: ChallengeComponent,
+    TournamentAction: TournamentComponent,
+    PageAction: PageComponent,
+    PuzzleAction: PuzzleComponent,
+}
 
 
 def _item(component: Component, row: int) -> discord.ui.Item[Any]:
@@ -129,15 +143,8 @@ def _item(component: Component, row: int) -> discord.ui.Item[Any]:
             disabled=button.disabled,
             row=row,
         )
-    if component.custom_id.startswith("ch:"):
-        return ChallengeComponent(inner)
-    if component.custom_id.startswith("tn:"):
-        return TournamentComponent(inner)
-    if component.custom_id.startswith("gl:"):
-        return PageComponent(inner)
-    if component.custom_id.startswith(("pz:", "pd:")):
-        return PuzzleComponent(inner)
-    return GameComponent(inner)
+    kind = kind_of(component.custom_id)
+    return _CARRIERS[kind](inner) if kind is not None else GameComponent(inner)
 
 
 def build_view(reply: Reply) -> discord.ui.View | None:

@@ -18,6 +18,7 @@ import discord
 
 from bot.discord_app.components import build_view
 from bot.service import Reply
+from bot.service.customid import ChallengeAction, kind_of
 
 __all__ = [
     "can_open_threads",
@@ -221,7 +222,7 @@ async def remember_board(
     if reply.game_id is None or reply.ephemeral or message_id is None:
         return
     custom_id = str(dict(interaction.data or {}).get("custom_id", ""))
-    if component and reply.edit and not custom_id.startswith("ch:"):
+    if component and reply.edit and kind_of(custom_id) is not ChallengeAction:
         return
     channel_id = interaction.channel_id
     if channel_id is None:

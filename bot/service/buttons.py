@@ -5,7 +5,14 @@ from __future__ import annotations
 
 from bot.service.actions import ACTIONS, Pressed, Then
 from bot.service.challenges import Challenges
-from bot.service.customid import ChallengeAction, GameAction, PageAction, Press, PuzzleAction
+from bot.service.customid import (
+    ChallengeAction,
+    GameAction,
+    PageAction,
+    Press,
+    PuzzleAction,
+    TournamentAction,
+)
 from bot.service.daily import Daily
 from bot.service.dashboard import Dashboard
 from bot.service.deps import Deps, answers
@@ -65,8 +72,9 @@ class Buttons:
             if not challenge_action.known:
                 return self._refuse(actor, "error.no_such_challenge")
             return self.challenges.answer(actor, where, challenge_action)
-        if custom_id.startswith("tn:"):
-            return self.tournaments.press(actor, where, custom_id)  # checks its id there
+        tournament_action = TournamentAction.parse(custom_id)
+        if tournament_action is not None:
+            return self.tournaments.press(actor, where, tournament_action)  # checks its id there
         page = PageAction.parse(custom_id)
         if page is not None:
             return self.dashboard.turn_page(actor, where, page)

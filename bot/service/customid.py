@@ -1,17 +1,28 @@
-"""Component ids: what a button or a select menu sends back when pressed.
+"""Component ids: what a button or a select menu sends back when pressed. This module is the
+only one that writes or reads them: the adapters and the terminal ask it. Their text is a stored
+contract (the buttons of a message posted long ago must keep working after a restart), so an
+id's text never changes.
 
 Game components carry the game and the version of its state they were drawn for, so that a
 press on a stale message (an earlier state) is refused, never applied twice::
 
     bg:<game>:<version>:<action>[:<argument>]      e.g. bg:42:17:pt:13-6
     ch:<challenge>:<answer>                         e.g. ch:7:accept
+    tn:<tournament>:<action>                        e.g. tn:7:join
     gl:<page>                                       e.g. gl:2 (a page of /games)
+    pz:<puzzle>:<choice>, pd:<post>:<choice>        e.g. pz:3:m, pd:7:1
+
+One class per kind of component (:data:`KINDS`) holds its prefix and its fields: ``TEMPLATE``, the
+regular expression of every id of the kind that is answered (refused, if need be: Discord's
+adapter registers it), :attr:`custom_id` (build) and :meth:`parse`. :func:`kind_of` tells an
+id's kind by its prefix alone, :func:`parse` reads any id, :func:`action_word` names its action.
 
 Both stay far below Discord's 100-character limit. An id no row can have (negative, or past
 the 32-bit id columns: :func:`row_id`) still parses, so that it is answered as an unknown one
-(no such game, challenge, tournament or puzzle), but its action is not :attr:`~GameAction.known`
-and the service refuses it without asking the database. The actions are typed (:class:`Press`,
-:class:`Answer`); what each does, and how its button looks, is in :mod:`bot.service.actions`.
+(no such game, challenge, tournament or puzzle), but it is not :attr:`~GameAction.known` and
+the service refuses it without asking the database. The actions are typed (:class:`Press`,
+:class:`Answer`, :class:`TournamentPress`); what a game's does, and how its button looks, is in
+:mod:`bot.service.actions`.
 
 >>> GameAction.parse("bg:42:17:pt:13-6")
 GameAction(game_id=42, version=17, action=<Press.POINT: 'pt'>, arg='13-6')
@@ -26,20 +37,23 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import ClassVar, TypeAlias
 
 __all__ = [
-    "CHALLENGE_ID_RE",
-    "GAME_ID_RE",
+    "KINDS",
     "MAX_ROW_ID",
-    "PAGE_ID_RE",
-    "PUZZLE_ID_RE",
-    "TOURNAMENT_ID_RE",
     "Answer",
     "ChallengeAction",
+    "ComponentId",
     "GameAction",
     "PageAction",
     "Press",
     "PuzzleAction",
+    "TournamentAction",
+    "TournamentPress",
+    "action_word",
+    "kind_of",
+    "parse",
     "row_id",
 ]
 
@@ -91,33 +105,34 @@ class Answer(StrEnum):
     CANCEL = "cancel"
 
 
-# Any action word matches, so that a press on an unknown action is answered (refused), not
-# ignored by the adapter; any id too (_ID, with a sign), so that an id no row can have is
-# answered as an unknown one.
+class TournamentPress(StrEnum):
+    """What a button of a tournament's message does (:mod:`bot.service.tournaments`)."""
+
+    JOIN = "join"
+    LEAVE = "leave"
+    START = "start"
+    STANDINGS = "standings"
+    WITHDRAW = "withdraw"  # the confirmation of a withdrawal that forfeits a match in progress
+
+
+# A game's or a tournament's template matches any action word, so that a press on an unknown
+# action reaches the service and is answered (refused), not ignored by the adapter; and every
+# template any id (_ID, with a sign), so that an id no row can have is answered as an unknown one.
 _ID = r"-?\d{1,20}"
-GAME_ID_RE = (
-    rf"bg:(?P<game>{_ID}):" + r"(?P<version>\d{1,9}):(?P<action>[a-z_]{1,16})"
-    r"(?::(?P<arg>[\w\-/*() ]{1,60}))?"
-)
-CHALLENGE_ID_RE = rf"ch:(?P<challenge>{_ID}):(?P<action>" + "|".join(Answer) + ")"
-# A tournament's buttons (bot.service.tournaments): any action word, refused there if unknown.
-TOURNAMENT_ID_RE = rf"tn:(?P<tournament>{_ID}):" + r"(?P<action>[a-z_]{1,16})"
-
-PAGE_ID_RE = r"gl:(?P<page>\d{1,4})"
-
-# A puzzle's answer (pz:<puzzle>:<choice>) or a position of the day's (pd:<post>:<choice>); the
-# choice is the answer's index in the puzzle's candidates, or "m" for the menu (its value).
-PUZZLE_ID_RE = rf"(?P<kind>pz|pd):(?P<id>{_ID}):" + r"(?P<arg>\d{1,2}|m)"
-
-_GAME = re.compile(GAME_ID_RE)
-_PAGE = re.compile(PAGE_ID_RE)
-_PUZZLE = re.compile(PUZZLE_ID_RE)
-_CHALLENGE = re.compile(CHALLENGE_ID_RE)
-_PRESSES = {p.value: p for p in Press}
+_WORD = r"[a-z_]{1,16}"
 
 
 @dataclass(frozen=True)
 class GameAction:
+    """A button or the select menu of a game message (a player's, or a spectator's Refresh)."""
+
+    PREFIX: ClassVar[str] = "bg"
+    TEMPLATE: ClassVar[str] = (
+        rf"{PREFIX}:(?P<game>{_ID}):(?P<version>\d{{1,9}}):(?P<action>{_WORD})"
+        r"(?::(?P<arg>[\w\-/*() ]{1,60}))?"
+    )
+    _RE: ClassVar[re.Pattern[str]] = re.compile(TEMPLATE)
+
     game_id: int
     version: int
     action: Press
@@ -130,12 +145,12 @@ class GameAction:
 
     @property
     def custom_id(self) -> str:
-        base = f"bg:{self.game_id}:{self.version}:{self.action}"
+        base = f"{self.PREFIX}:{self.game_id}:{self.version}:{self.action}"
         return base if self.arg is None else f"{base}:{self.arg}"
 
     @classmethod
     def parse(cls, custom_id: str) -> GameAction | None:
-        m = _GAME.fullmatch(custom_id)
+        m = cls._RE.fullmatch(custom_id)
         if m is None or m["action"] not in _PRESSES:
             return None
         return cls(int(m["game"]), int(m["version"]), _PRESSES[m["action"]], m["arg"])
@@ -143,6 +158,12 @@ class GameAction:
 
 @dataclass(frozen=True)
 class ChallengeAction:
+    """Accept / Decline / Cancel on a challenge."""
+
+    PREFIX: ClassVar[str] = "ch"
+    TEMPLATE: ClassVar[str] = rf"{PREFIX}:(?P<challenge>{_ID}):(?P<action>{'|'.join(Answer)})"
+    _RE: ClassVar[re.Pattern[str]] = re.compile(TEMPLATE)
+
     challenge_id: int
     action: Answer
 
@@ -152,14 +173,47 @@ class ChallengeAction:
 
     @property
     def custom_id(self) -> str:
-        return f"ch:{self.challenge_id}:{self.action}"
+        return f"{self.PREFIX}:{self.challenge_id}:{self.action}"
 
     @classmethod
     def parse(cls, custom_id: str) -> ChallengeAction | None:
-        m = _CHALLENGE.fullmatch(custom_id)
+        m = cls._RE.fullmatch(custom_id)
         if m is None:
             return None
         return cls(int(m["challenge"]), Answer(m["action"]))
+
+
+@dataclass(frozen=True)
+class TournamentAction:
+    """Join / Leave / Start / Standings (and Withdraw) on a tournament's message.
+
+    >>> TournamentAction.parse("tn:7:join")
+    TournamentAction(tournament_id=7, action=<TournamentPress.JOIN: 'join'>)
+    >>> TournamentAction(7, TournamentPress.STANDINGS).custom_id
+    'tn:7:standings'
+    """
+
+    PREFIX: ClassVar[str] = "tn"
+    TEMPLATE: ClassVar[str] = rf"{PREFIX}:(?P<tournament>{_ID}):(?P<action>{_WORD})"
+    _RE: ClassVar[re.Pattern[str]] = re.compile(TEMPLATE)
+
+    tournament_id: int
+    action: TournamentPress
+
+    @property
+    def known(self) -> bool:
+        return row_id(self.tournament_id) is not None
+
+    @property
+    def custom_id(self) -> str:
+        return f"{self.PREFIX}:{self.tournament_id}:{self.action}"
+
+    @classmethod
+    def parse(cls, custom_id: str) -> TournamentAction | None:
+        m = cls._RE.fullmatch(custom_id)
+        if m is None or m["action"] not in _TOURNAMENT_PRESSES:
+            return None
+        return cls(int(m["tournament"]), TournamentPress(m["action"]))
 
 
 @dataclass(frozen=True)
@@ -170,27 +224,39 @@ class PageAction:
     PageAction(page=2)
     """
 
+    PREFIX: ClassVar[str] = "gl"
+    TEMPLATE: ClassVar[str] = rf"{PREFIX}:(?P<page>\d{{1,4}})"
+    _RE: ClassVar[re.Pattern[str]] = re.compile(TEMPLATE)
+
     page: int
 
     @property
     def custom_id(self) -> str:
-        return f"gl:{self.page}"
+        return f"{self.PREFIX}:{self.page}"
 
     @classmethod
     def parse(cls, custom_id: str) -> PageAction | None:
-        m = _PAGE.fullmatch(custom_id)
+        m = cls._RE.fullmatch(custom_id)
         return cls(int(m["page"])) if m else None
 
 
 @dataclass(frozen=True)
 class PuzzleAction:
-    """An answer to a puzzle (``daily`` False: ``/puzzle``) or to a position of the day.
+    """An answer to a puzzle (``daily`` False: ``/puzzle``) or to a position of the day: the
+    answer's index in the puzzle's candidates, or ``m`` for the menu (its value).
 
     >>> PuzzleAction.parse("pd:7:1")
     PuzzleAction(id=7, arg='1', daily=True)
     >>> PuzzleAction(3, "m").custom_id
     'pz:3:m'
     """
+
+    PREFIX: ClassVar[str] = "pz"
+    DAILY_PREFIX: ClassVar[str] = "pd"  # a position of the day's
+    TEMPLATE: ClassVar[str] = (
+        rf"(?P<kind>{PREFIX}|{DAILY_PREFIX}):(?P<id>{_ID}):(?P<arg>\d{{1,2}}|m)"
+    )
+    _RE: ClassVar[re.Pattern[str]] = re.compile(TEMPLATE)
 
     id: int
     arg: str
@@ -202,11 +268,62 @@ class PuzzleAction:
 
     @property
     def custom_id(self) -> str:
-        return f"{'pd' if self.daily else 'pz'}:{self.id}:{self.arg}"
+        return f"{self.DAILY_PREFIX if self.daily else self.PREFIX}:{self.id}:{self.arg}"
 
     @classmethod
     def parse(cls, custom_id: str) -> PuzzleAction | None:
-        m = _PUZZLE.fullmatch(custom_id)
+        m = cls._RE.fullmatch(custom_id)
         if m is None:
             return None
-        return cls(int(m["id"]), m["arg"], m["kind"] == "pd")
+        return cls(int(m["id"]), m["arg"], m["kind"] == cls.DAILY_PREFIX)
+
+
+ComponentId: TypeAlias = GameAction | ChallengeAction | TournamentAction | PageAction | PuzzleAction
+KINDS: tuple[type[ComponentId], ...] = (
+    GameAction,
+    ChallengeAction,
+    TournamentAction,
+    PageAction,
+    PuzzleAction,
+)
+"""Every kind of component id, each with its own prefix."""
+
+_PRESSES = {p.value: p for p in Press}
+_TOURNAMENT_PRESSES = frozenset(TournamentPress)
+_KIND_BY_PREFIX: dict[str, type[ComponentId]] = {k.PREFIX: k for k in KINDS}
+_KIND_BY_PREFIX[PuzzleAction.DAILY_PREFIX] = PuzzleAction
+
+
+def kind_of(custom_id: str) -> type[ComponentId] | None:
+    """The kind of component ``custom_id`` belongs to, by its prefix alone: a malformed id of
+    a kind is still of it (Discord's adapter wraps the component in that kind's class).
+
+    >>> kind_of("tn:7:join").__name__, kind_of("pd:7:1").__name__, kind_of("xx:1")
+    ('TournamentAction', 'PuzzleAction', None)
+    """
+    prefix, colon, _ = custom_id.partition(":")
+    return _KIND_BY_PREFIX.get(prefix) if colon else None
+
+
+def parse(custom_id: str) -> ComponentId | None:
+    """The component ``custom_id`` names, of whatever kind; None when it is of no kind or
+    malformed (it is refused as an unknown button).
+
+    >>> parse("ch:7:accept")
+    ChallengeAction(challenge_id=7, action=<Answer.ACCEPT: 'accept'>)
+    """
+    kind = kind_of(custom_id)
+    return kind.parse(custom_id) if kind is not None else None
+
+
+def action_word(custom_id: str) -> str | None:
+    """The action ``custom_id`` names (a game's press, a challenge's answer, a tournament's
+    button); None when it names none (a page, a puzzle's answer) or is no component's id.
+
+    >>> action_word("bg:3:7:die:2"), action_word("ch:7:decline"), action_word("pz:3:0")
+    ('die', 'decline', None)
+    """
+    found = parse(custom_id)
+    if isinstance(found, (GameAction, ChallengeAction, TournamentAction)):
+        return found.action.value
+    return None

@@ -11,6 +11,7 @@ from typing import cast
 
 from bot.i18n import t
 from bot.i18n.markdown import escape_name
+from bot.service.customid import TournamentAction, TournamentPress
 from bot.service.replies import Button, Component, Reply
 from bot.service.tournament_plan import State, bracket, standings, winners
 from bot.tournaments import Format
@@ -19,7 +20,6 @@ from db.models import EntrantStatus, MatchStatus, Tournament, TournamentStatus
 from render.tournament import TableFormat
 
 __all__ = [
-    "TOURNAMENT_BUTTONS",
     "announcement",
     "format_name",
     "list_text",
@@ -29,19 +29,16 @@ __all__ = [
     "tournament_id",
 ]
 
-TOURNAMENT_BUTTONS = ("join", "leave", "start", "standings", "withdraw")
-"""The buttons of a tournament message: ``tn:<tournament>:<action>`` (``withdraw``: the
-confirmation of a withdrawal that forfeits a match in progress)."""
 _GONE = (EntrantStatus.WITHDRAWN, EntrantStatus.DISQUALIFIED)
 
 
 def tournament_id(tournament: int, action: str) -> str:
-    """A tournament button's id.
+    """A tournament button's id (:class:`~bot.service.customid.TournamentAction`).
 
     >>> tournament_id(7, "join")
     'tn:7:join'
     """
-    return f"tn:{tournament}:{action}"
+    return TournamentAction(tournament, TournamentPress(action)).custom_id
 
 
 def format_name(tour: Tournament, lang: str) -> str:

@@ -19,7 +19,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from bot.i18n import t
-from bot.service.customid import row_id
+from bot.service.customid import TournamentAction, row_id
 from bot.service.deps import Deps, Who, answers, collect_posts, post, shared_lang
 from bot.service.people import Actor, Where
 from bot.service.refusal import Refusal, aware
@@ -29,7 +29,6 @@ from bot.service.timers import Notice
 from bot.service.tournament_events import event_step, publish_event
 from bot.service.tournament_run import Runner
 from bot.service.tournament_view import (
-    TOURNAMENT_BUTTONS,
     announcement,
     list_text,
     standings_reply,
@@ -55,7 +54,6 @@ ACTIONS = (
     "create", "join", "leave", "start", "standings", "info", "list", "disqualify", "cancel",
 )  # fmt: skip
 FORMATS = tuple(f.value for f in Format)
-_BUTTON = re.compile(r"tn:(-?\d{1,20}):(" + "|".join(TOURNAMENT_BUTTONS) + ")")
 _CLOCK = re.compile(r"\s*(\d{1,3})\s*\+\s*(\d{1,2})\s*")
 MAX_PLAYERS = 256
 
@@ -89,16 +87,13 @@ class Tournaments:
         return self._on(actor, where, action, tid, options)
 
     @answers
-    def press(self, actor: Actor, where: Where, custom_id: str) -> Reply:
+    def press(self, actor: Actor, where: Where, pressed: TournamentAction) -> Reply:
         """A button of a tournament's message."""
-        found = _BUTTON.fullmatch(custom_id)
-        if found is None:
-            raise Refusal("error.unknown_button")
-        tid = row_id(int(found[1]))
-        if tid is None:  # no tournament has it: as for an unknown one, without the database
+        if not pressed.known:  # no tournament has it: as for an unknown one, without the database
             raise Refusal("tournament.error.none")
-        reply = self._on(actor, where, found[2], tid, {})
-        if found[2] not in ("standings", "withdraw") and not reply.ephemeral:
+        action = pressed.action.value
+        reply = self._on(actor, where, action, pressed.tournament_id, {})
+        if action not in ("standings", "withdraw") and not reply.ephemeral:
             reply.edit = True  # the announcement shows the new list of players in place
         return reply
 
