@@ -61,7 +61,11 @@ class Service:
         deps = Deps(factory, settings or Settings(), clock, new_dice, dice_for)
         self.deps = deps
         games, challenges = Games(deps), Challenges(deps)
-        tournaments = Tournaments(deps)  # hooks itself on the end of every game
+        tournaments = Tournaments(deps)
+        # What happens when a game is saved and when a match ends: the tournament's clock,
+        # the tournament's result (the posts it returns go out with the action's reply).
+        deps.game_saving.append(tournaments.run.clock.on_saving)
+        deps.game_end.append(tournaments.run.on_game_end)
         puzzles, daily = self._puzzle_features(deps)
         analysis = Analysis(deps, puzzles.harvest)  # a review's blunders become puzzles
         timers = Timers(deps, daily, analysis.review_finished)

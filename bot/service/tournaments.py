@@ -2,9 +2,10 @@
 withdraw, disqualify, cancel; its buttons (``tn:<tournament>:<action>``); and the sweep that
 starts tournaments at their start time, closes arenas and forfeits no-shows.
 
-The games themselves are the usual games (their buttons, their timers); when one ends, the
-hook :meth:`~bot.service.tournament_run.Runner.on_game_end` records its result in the same unit
-of work and pairs what it made possible.
+The games themselves are the usual games (their buttons, their timers); when one ends,
+:meth:`~bot.service.tournament_run.Runner.on_game_end` (subscribed to the end of every game by
+the composition root, :mod:`bot.service.facade`) records its result in the same unit of work
+and pairs what it made possible.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from sqlalchemy.orm import Session
 
 from bot.i18n import t
 from bot.service.customid import row_id
-from bot.service.deps import Deps, Who, answers, collect_posts, post, shared_lang
+from bot.service.deps import Deps, Who, answers, shared_lang
 from bot.service.people import Actor, Where
 from bot.service.refusal import Refusal, aware
 from bot.service.replies import Button, Reply
@@ -58,6 +59,7 @@ FORMATS = tuple(f.value for f in Format)
 _BUTTON = re.compile(r"tn:(-?\d{1,20}):(" + "|".join(TOURNAMENT_BUTTONS) + ")")
 _CLOCK = re.compile(r"\s*(\d{1,3})\s*\+\s*(\d{1,2})\s*")
 MAX_PLAYERS = 256
+_Step = tuple[Tournament | None, list[Reply]]  # a sweep's step: its tournament, what it posts
 
 
 class Tournaments:
@@ -66,8 +68,6 @@ class Tournaments:
     def __init__(self, deps: Deps) -> None:
         self.deps = deps
         self.run = Runner(deps)
-        deps.game_end.append(self.run.on_game_end)
-        deps.game_saving.append(self.run.clock.on_saving)
 
     @answers
     def tournament(
@@ -210,8 +210,10 @@ class Tournaments:
             label = t("button.tournament_withdraw", who.lang)
             button = Button(tournament_id(tour.id, "withdraw"), label, "danger")
             return Reply(text=text, rows=[[button]], ephemeral=True)
-        self.run.leave(s, tour, me, EntrantStatus.WITHDRAWN)
-        return self._gone("tournament.withdrawn", tour, who.actor.name, opponent)
+        posts = self.run.leave(s, tour, me, EntrantStatus.WITHDRAWN)
+        reply = self._gone("tournament.withdrawn", tour, who.actor.name, opponent)
+        reply.followups += posts
+        return reply
 
     def _withdraw(self, s: Session, who: Who, tour: Tournament, _: dict[str, object]) -> Reply:
         """The Withdraw button of the confirmation: withdraw for good."""
@@ -249,9 +251,10 @@ class Tournaments:
         count = sum(1 for e in repo.entrants(s, tour.id) if e.status is EntrantStatus.ACTIVE)
         if count < 2:
             raise Refusal("tournament.error.too_few")
-        self.run.start(s, tour)
+        posts = self.run.start(s, tour)
         reply = self._announce(s, tour, tour.lang)
         reply.event = event_step(tour, "start")
+        reply.followups += posts
         return reply
 
     def _standings(self, s: Session, who: Who, tour: Tournament, _: dict[str, object]) -> Reply:
@@ -278,8 +281,10 @@ class Tournaments:
         if player.id not in entrants or entrants[player.id].status is not EntrantStatus.ACTIVE:
             raise Refusal("tournament.error.not_entrant", name=player.name)
         opponent = self._opponent_now(s, tour, player.id)
-        self.run.leave(s, tour, player.id, EntrantStatus.DISQUALIFIED)
-        return self._gone("tournament.disqualified", tour, player.name, opponent)
+        posts = self.run.leave(s, tour, player.id, EntrantStatus.DISQUALIFIED)
+        reply = self._gone("tournament.disqualified", tour, player.name, opponent)
+        reply.followups += posts
+        return reply
 
     def _cancel(self, s: Session, who: Who, tour: Tournament, _: dict[str, object]) -> Reply:
         self._may_direct(who, tour)
@@ -322,41 +327,42 @@ class Tournaments:
             notices += self._posted(0, partial(self._forfeit_late, game_id=game_id, now=now))
         return notices
 
-    def _posted(self, tid: int, step: Callable[[Session], Tournament | None]) -> list[Notice]:
-        with collect_posts() as posts, self.deps.unit() as s:
-            tour = step(s)
+    def _posted(self, tid: int, step: Callable[[Session], _Step]) -> list[Notice]:
+        """Run one step of the sweep in a unit of work of its own; once it has committed, its
+        posts (drawn now) become notices in the tournament's channel."""
+        with self.deps.unit() as s:
+            tour, posts = step(s)
             where = (tour.channel_id, tour.guild_id) if tour else (None, None)
+        for reply in posts:  # the unit of work has ended: the pictures put off
+            reply.draw_later()
         return [Notice(tid, where[0], where[1], reply) for reply in posts]
 
-    def _start_due(self, s: Session, tid: int, now: datetime) -> Tournament | None:
+    def _start_due(self, s: Session, tid: int, now: datetime) -> _Step:
         tour = repo.lock(s, tid)
         if tour is None or tour.status is not TournamentStatus.REGISTERING:
-            return None
+            return None, []
         active = [e for e in repo.entrants(s, tid) if e.status is EntrantStatus.ACTIVE]
-        cancel = len(active) < 2
+        cancel, posts = len(active) < 2, list[Reply]()
         if cancel:
             self.run.cancel(s, tour)
         else:
-            self.run.start(s, tour)
+            posts = self.run.start(s, tour)
         reply = self._announce(s, tour, tour.lang)
         reply.event = event_step(tour, "cancel" if cancel else "start")
-        post(reply)
-        return tour
+        return tour, [*posts, reply]
 
-    def _close_due(self, s: Session, tid: int) -> Tournament | None:
+    def _close_due(self, s: Session, tid: int) -> _Step:
         tour = repo.lock(s, tid)
-        if tour is not None:
-            self.run.advance(s, tour)
-        return tour
+        return tour, self.run.advance(s, tour) if tour is not None else []
 
-    def _forfeit_late(self, s: Session, game_id: int, now: datetime) -> Tournament | None:
+    def _forfeit_late(self, s: Session, game_id: int, now: datetime) -> _Step:
         """A no-show: the player to move let his time run out; he loses the match."""
         row = get_game(s, game_id)
         match = repo.match_of_game(s, game_id)
         if row.status is not GameStatus.ACTIVE or match is None or row.deadline is None:
-            return None
+            return None, []
         if row.turn is None or aware(row.deadline) > now:
-            return None
+            return None, []
         tour = repo.lock(s, match.tournament_id)
         table = load_table(self.deps, s, row)
         if table.game.phase is Phase.RESIGNED:
@@ -365,8 +371,7 @@ class Tournaments:
             table.game.accept_resignation()
         else:
             table.match.forfeit(row.turn)
-        save(self.deps, s, row, table, self.deps.dice(row))
-        return tour
+        return tour, save(self.deps, s, row, table, self.deps.dice(row))
 
 
 def _playing(matches: Sequence[TournamentMatch], player: int) -> TournamentMatch | None:
