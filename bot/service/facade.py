@@ -62,10 +62,7 @@ class Service:
         self.deps = deps
         games, challenges = Games(deps), Challenges(deps)
         tournaments = Tournaments(deps)
-        # What happens when a game is saved and when a match ends: the tournament's clock,
-        # the tournament's result (the posts it returns go out with the action's reply).
-        deps.game_saving.append(tournaments.run.clock.on_saving)
-        deps.game_end.append(tournaments.run.on_game_end)
+        self._subscribe(deps, tournaments)
         puzzles, daily = self._puzzle_features(deps)
         analysis = Analysis(deps, puzzles.harvest)  # a review's blunders become puzzles
         timers = Timers(deps, daily, analysis.review_finished)
@@ -91,6 +88,14 @@ class Service:
         # The move timer
         self.sweep = timers.sweep
         self.reminder_before = timers.reminder_before
+
+    @staticmethod
+    def _subscribe(deps: Deps, tournaments: Tournaments) -> None:
+        """What happens when a game is saved and when a match ends, subscribed here and
+        nowhere else: the tournament's clock, the tournament's result (what it returns to post
+        goes out with the reply of the action that ended the match)."""
+        deps.game_saving.append(tournaments.run.clock.on_saving)
+        deps.game_end.append(tournaments.run.on_game_end)
 
     def _information(self, analysis: Analysis) -> None:
         """Analysis, information, fair dice, settings."""

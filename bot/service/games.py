@@ -107,9 +107,8 @@ class Games:
             notes, ended = Notes(), list[Reply]()
             if act(here.table.game, seat, notes):
                 ended = finish(deps, s, row, here.table, notes, here.lang, advance_game=advance)
-            prefs = here.who.prefs
             posts = result_posts(row, here.table, here.lang)
-        table = localized(here.table, here.lang)
+        table, prefs = localized(here.table, here.lang), here.who.prefs
         reply = board_reply(
             table,
             here.lang,

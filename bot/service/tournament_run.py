@@ -12,9 +12,6 @@ commits.
 
 from __future__ import annotations
 
-import random
-from datetime import timedelta
-
 from sqlalchemy.orm import Session
 
 from bot.i18n import t
@@ -28,10 +25,10 @@ from bot.service.tables import load_table, prefs_of
 from bot.service.threads import MAX_THREAD_NAME
 from bot.service.tournament_clock import TournamentClock
 from bot.service.tournament_events import event_step
-from bot.service.tournament_plan import Pairing, State, champion, finished, next_pairings
 from bot.service.tournament_view import standings_reply
 from bot.service.turns import save
-from bot.tournaments import Format, seed_at_random, seed_by_rating
+from bot.tournaments.formats import champion, finished, format_of, next_pairings
+from bot.tournaments.plan import Pairing, State
 from db import players as player_repo
 from db import together as together_repo
 from db import tournaments as repo
@@ -73,17 +70,13 @@ class Runner:
         now = self.deps.clock()
         entrants = [e for e in repo.entrants(s, tour.id) if e.status is EntrantStatus.ACTIVE]
         ratings = repo.ratings_of(s, [e.player_id for e in entrants])
-        ids = [e.player_id for e in entrants]
-        if tour.rated or tour.format == Format.ARENA:
-            order = seed_by_rating(ids, ratings)
-        else:
-            order = seed_at_random(ids, random.Random(tour.seed))
+        fmt = format_of(tour.format)
+        order = fmt.seed(tour, [e.player_id for e in entrants], ratings)
         seed = {p: i + 1 for i, p in enumerate(order)}
         for e in entrants:
             e.seed, e.rating = seed[e.player_id], ratings[e.player_id]
         tour.status, tour.started_at = TournamentStatus.RUNNING, now
-        if tour.format == Format.ARENA:
-            tour.ends_at = now + timedelta(minutes=tour.minutes or 60)
+        fmt.started(tour, now)
         s.flush()
         return self.advance(s, tour)
 

@@ -37,7 +37,8 @@ from bot.service.tournament_view import (
     tournament_id,
 )
 from bot.service.turns import save
-from bot.tournaments import Format
+from bot.tournaments.actions import ACTIONS
+from bot.tournaments.formats import format_names, format_of
 from db import tournaments as repo
 from db.games import get_game
 from db.models import (
@@ -50,12 +51,8 @@ from db.models import (
 )
 from engine import Phase
 
-__all__ = ["ACTIONS", "FORMATS", "Tournaments"]
+__all__ = ["ACTIONS", "Tournaments"]
 
-ACTIONS = (
-    "create", "join", "leave", "start", "standings", "info", "list", "disqualify", "cancel",
-)  # fmt: skip
-FORMATS = tuple(f.value for f in Format)
 _BUTTON = re.compile(r"tn:(-?\d{1,20}):(" + "|".join(TOURNAMENT_BUTTONS) + ")")
 _CLOCK = re.compile(r"\s*(\d{1,3})\s*\+\s*(\d{1,2})\s*")
 MAX_PLAYERS = 256
@@ -386,22 +383,20 @@ def _new_tournament(options: dict[str, object], max_length: int, now: datetime) 
     if not 1 <= len(name) <= 100:
         raise Refusal("tournament.error.name")
     fmt = str(options.get("format") or "knockout")
-    if fmt not in FORMATS:
-        raise Refusal("tournament.error.format", formats=", ".join(FORMATS))
+    if fmt not in format_names():
+        raise Refusal("tournament.error.format", formats=", ".join(format_names()))
     points = _bounded(options.get("points"), 1, 1, max_length, "tournament.error.points")
     rounds = _bounded(options.get("rounds"), 5, 1, 20, "tournament.error.rounds")
     minutes = _bounded(options.get("minutes"), 60, 5, 1440, "tournament.error.minutes")
     limit = _bounded(options.get("limit"), MAX_PLAYERS, 2, MAX_PLAYERS, "tournament.error.limit")
     start = _bounded(options.get("start"), 0, 0, 10080, "tournament.error.start")
     delay, bank = _clock(options.get("clock"))
-    return Tournament(
+    tour = Tournament(
         name=name,
         format=fmt,
         match_length=points,
         cube=bool(options.get("cube", True)),
         rated=bool(options.get("rated", False)),
-        rounds=rounds if fmt == Format.SWISS else None,
-        minutes=minutes if fmt == Format.ARENA else None,
         max_players=limit,
         clock_delay=delay,
         clock_bank=bank,
@@ -411,6 +406,8 @@ def _new_tournament(options: dict[str, object], max_length: int, now: datetime) 
         results=0,
         created_at=now,
     )
+    format_of(fmt).configure(tour, rounds=rounds, minutes=minutes)  # those it uses
+    return tour
 
 
 def _bounded(value: object, default: int, low: int, high: int, key: str) -> int:
