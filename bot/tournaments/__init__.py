@@ -1,7 +1,7 @@
-"""Tournaments: pairings and standings as pure functions (no Discord, no database, no I/O).
-
-The service stores the players, the rounds and the results, and asks these functions what to
-play next and who leads:
+"""Tournaments: all their code. Pairings and standings as pure functions (no Discord, no
+database, no I/O), the formats built on them, and in :mod:`bot.tournaments.running` the use
+cases that store the players, the rounds and the results and ask the formats what to play
+next and who leads:
 
 * :mod:`bot.tournaments.values`: the values they share (:class:`MatchResult`, :class:`Round`);
 * :mod:`bot.tournaments.knockout`: seeding and the bracket;

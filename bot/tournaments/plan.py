@@ -1,7 +1,7 @@
 """A tournament as stored, read for its format: the entrants and the matches so far, and the
 helpers every format shares (results, walkovers, rounds, the bracket, the byes).
 
-Nothing here reads or writes the database: the caller (:mod:`bot.service.tournament_run`)
+Nothing here reads or writes the database: the caller (:mod:`bot.tournaments.running.run`)
 loads a :class:`State` under the tournament's lock, asks its format
 (:mod:`bot.tournaments.formats`) what to play next and who leads, and stores the answer.
 """

@@ -23,12 +23,12 @@ from bot.service.refusal import Refusal
 from bot.service.replies import Reply, ThreadPlan
 from bot.service.tables import load_table, prefs_of
 from bot.service.threads import MAX_THREAD_NAME
-from bot.service.tournament_clock import TournamentClock
-from bot.service.tournament_events import event_step
-from bot.service.tournament_view import standings_reply
 from bot.service.turns import save
 from bot.tournaments.formats import champion, finished, format_of, next_pairings
 from bot.tournaments.plan import Pairing, State
+from bot.tournaments.running.clock import TournamentClock
+from bot.tournaments.running.events import event_step
+from bot.tournaments.running.view import standings_reply
 from db import players as player_repo
 from db import together as together_repo
 from db import tournaments as repo

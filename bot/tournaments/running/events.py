@@ -11,8 +11,8 @@ from typing import Literal
 
 from bot.i18n import t
 from bot.service.replies import TournamentEvent
-from bot.service.tournament_view import rules_text
 from bot.tournaments.formats import format_of
+from bot.tournaments.running.view import rules_text
 from db.models import Tournament
 
 __all__ = ["event_end", "event_step", "publish_event"]
