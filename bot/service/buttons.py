@@ -145,13 +145,16 @@ class Buttons:
             pressed = Pressed(
                 here.table, seat, actor.name, names, action.arg, value, notes, dice.roll
             )
-            ui = spec.run(pressed)
+            ui, ended = spec.run(pressed), list[Reply]()
             if spec.then is not Then.SHOW:
                 advance = spec.then is Then.ADVANCE
-                finish(deps, s, here.row, here.table, notes, here.lang, dice, advance_game=advance)
+                ended = finish(
+                    deps, s, here.row, here.table, notes, here.lang, dice, advance_game=advance
+                )
             posts = result_posts(here.row, here.table, here.lang)
         reply = self._board(here, notes, ui)
         reply.posts = posts
+        reply.followups += ended  # what the end of the match posts (a tournament's next boards)
         return reply
 
     @staticmethod

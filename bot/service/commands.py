@@ -17,6 +17,8 @@ from bot.i18n import CATALOGS, t
 from bot.service.customid import Answer, Press
 from bot.service.deps import Settings
 from bot.service.settings import LANGUAGE_CHOICES, THEME_CHOICES
+from bot.tournaments.actions import ACTIONS as TOURNAMENT_ACTIONS
+from bot.tournaments.formats import formats
 from engine.bots import LEVELS
 
 __all__ = [
@@ -139,30 +141,22 @@ _THEMES = tuple(Label(f"theme.{name}", name) for name in THEME_CHOICES)
 _SETTING = Kind.FLAG
 # /tournament: one command, what to do as its first option (the terminal takes it bare:
 # "/tournament join").
-_TOURNAMENT_ACTIONS = (
-    "create", "join", "leave", "start", "standings", "info", "list", "disqualify", "cancel",
-)  # fmt: skip
 # Older words still typed: "lancer" was French for start before it became "démarrer" (the
 # game's Roll button is "Lancer").
 _ACTION_WORDS = {"start": ("lancer",)}
-_TOURNAMENT_FORMATS = ("knockout", "round_robin", "swiss", "arena")
-_FORMAT_WORDS = {"knockout": ("élimination",), "swiss": ("suisse",)}  # short for the labels
 _TOURNAMENT = (
     Option(
         "action",
         required=True,
         choices=tuple(
             Label(f"cmd.tournament.choice.{a}", a, _ACTION_WORDS.get(a, ()))
-            for a in _TOURNAMENT_ACTIONS
+            for a in TOURNAMENT_ACTIONS
         ),
     ),
     Option("name", low=1, high=100),
     Option(
         "format",
-        choices=tuple(
-            Label(f"tournament.format.{f}", f, _FORMAT_WORDS.get(f, ()))
-            for f in _TOURNAMENT_FORMATS
-        ),
+        choices=tuple(Label(f"tournament.format.{f.name}", f.name, f.words) for f in formats()),
     ),
     Option("points", Kind.INTEGER, low=1, high=Settings().max_match_length),
     Option("cube", Kind.FLAG, default=True),

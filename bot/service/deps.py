@@ -32,19 +32,19 @@ from bot.service.refusal import Refusal
 from bot.service.replies import Reply
 from db import players as player_repo
 from db.errors import DatabaseUnavailable, GameMovedOn, GameNotFound
+from db.games import GameResult as StoredResult
 from db.models import Game as GameRow
 from db.types import utcnow
-from engine import BackgammonError
+from engine import BackgammonError, Match
 
 __all__ = [
     "Deps",
-    "GameEndHook",
+    "GameEndSubscriber",
+    "GameEnded",
     "GameSaveHook",
     "Settings",
     "Who",
     "answers",
-    "collect_posts",
-    "post",
     "refusal_text",
     "shared_lang",
 ]
@@ -82,35 +82,26 @@ class Who:
 
 # The language the running action found for its actor (set by Deps.who, read by answers).
 _found_lang: ContextVar[list[str] | None] = ContextVar("_found_lang", default=None)
-# Messages the running action posts besides its reply (a tournament's next matches, its
-# standings): collected here, attached to the reply by answers (or collect_posts) on success.
-_posts: ContextVar[list[Reply] | None] = ContextVar("_posts", default=None)
 
-GameEndHook = Callable[[Session, GameRow], None]
-"""Called in the unit of work that ends a game (a tournament records the result)."""
+
+@dataclass(frozen=True)
+class GameEnded:
+    """A match ended: handed to each subscriber of :attr:`Deps.game_end`, in the unit of work
+    that ended it, with the match as it was just saved (no second load) and its stored result
+    (None when the row had already ended, e.g. a game expired before)."""
+
+    row: GameRow
+    match: Match
+    result: StoredResult | None
+
+
+GameEndSubscriber = Callable[[Session, GameEnded], list[Reply]]
+"""Told in the unit of work that ends a match (a tournament records the result); returns the
+messages to post in their own right once that unit commits (the caller adds them to its
+reply's follow-ups, or to its notices)."""
 GameSaveHook = Callable[[Session, GameRow, Table], None]
 """Called before a game's new state is written, the row still holding the old one (a
 tournament's clock charges the time the player took)."""
-
-
-def post(reply: Reply) -> None:
-    """Post ``reply`` as a message of its own once the running action commits."""
-    box = _posts.get()
-    if box is not None:
-        box.append(reply)
-
-
-@contextmanager
-def collect_posts() -> Iterator[list[Reply]]:
-    """Collect what the actions run inside post (the sweeps, which have no reply of their own)."""
-    box: list[Reply] = []
-    token = _posts.set(box)
-    try:
-        yield box
-        for reply in box:  # the unit of work inside has ended: the pictures put off
-            reply.draw_later()
-    finally:
-        _posts.reset(token)
 
 
 @dataclass
@@ -128,7 +119,8 @@ class Deps:
     clock: Callable[[], datetime] = utcnow
     new_dice: Callable[[], GameDice] = GameDice.fresh
     dice_for: Callable[[bytes, int], GameDice] = GameDice
-    game_end: list[GameEndHook] = field(default_factory=list)
+    # Subscribed in one place, the composition root (bot.service.facade).
+    game_end: list[GameEndSubscriber] = field(default_factory=list)
     game_saving: list[GameSaveHook] = field(default_factory=list)
     # Whether a game is a tournament's match, by game id (see bot.service.tables.load_table).
     tournament_games: OrderedDict[int, bool] = field(default_factory=OrderedDict)
@@ -186,11 +178,8 @@ def answers(
     def run(self: S, actor: Actor, /, *args: P.args, **kwargs: P.kwargs) -> Reply:
         box: list[str] = []
         token = _found_lang.set(box)
-        posts: list[Reply] = []
-        posted = _posts.set(posts)
         try:
             reply = method(self, actor, *args, **kwargs)
-            reply.followups.extend(posts)
             reply.draw_later()  # the action's units of work have ended
             return reply
         except (Refusal, BackgammonError, GameMovedOn, GameNotFound, DatabaseUnavailable) as error:
@@ -199,7 +188,6 @@ def answers(
             )
         finally:
             _found_lang.reset(token)
-            _posts.reset(posted)
 
     return run
 

@@ -61,7 +61,8 @@ class Service:
         deps = Deps(factory, settings or Settings(), clock, new_dice, dice_for)
         self.deps = deps
         games, challenges = Games(deps), Challenges(deps)
-        tournaments = Tournaments(deps)  # hooks itself on the end of every game
+        tournaments = Tournaments(deps)
+        self._subscribe(deps, tournaments)
         puzzles, daily = self._puzzle_features(deps)
         analysis = Analysis(deps, puzzles.harvest)  # a review's blunders become puzzles
         timers = Timers(deps, daily, analysis.review_finished)
@@ -87,6 +88,14 @@ class Service:
         # The move timer
         self.sweep = timers.sweep
         self.reminder_before = timers.reminder_before
+
+    @staticmethod
+    def _subscribe(deps: Deps, tournaments: Tournaments) -> None:
+        """What happens when a game is saved and when a match ends, subscribed here and
+        nowhere else: the tournament's clock, the tournament's result (what it returns to post
+        goes out with the reply of the action that ended the match)."""
+        deps.game_saving.append(tournaments.run.clock.on_saving)
+        deps.game_end.append(tournaments.run.on_game_end)
 
     def _information(self, analysis: Analysis) -> None:
         """Analysis, information, fair dice, settings."""

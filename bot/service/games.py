@@ -104,12 +104,11 @@ class Games:
                 raise no_game_here(s, actor)
             here = seated(deps, s, actor, where, row)
             seat = here.player_seat
-            notes = Notes()
+            notes, ended = Notes(), list[Reply]()
             if act(here.table.game, seat, notes):
-                finish(deps, s, row, here.table, notes, here.lang, advance_game=advance)
-            prefs = here.who.prefs
+                ended = finish(deps, s, row, here.table, notes, here.lang, advance_game=advance)
             posts = result_posts(row, here.table, here.lang)
-        table = localized(here.table, here.lang)
+        table, prefs = localized(here.table, here.lang), here.who.prefs
         reply = board_reply(
             table,
             here.lang,
@@ -120,6 +119,7 @@ class Games:
             theme=prefs.theme,
         )
         reply.posts = posts
+        reply.followups += ended  # what the end of the match posts (a tournament's next boards)
         return reply
 
     def move(self, actor: Actor, where: Where, notation: str) -> Reply:

@@ -105,7 +105,10 @@ class NewGames:
         s.flush()
         table.game_id, table.version = row.id, row.version
         if table.match.is_over:  # a resignation loop cannot happen here, but be exact
-            save(deps, s, row, table, dice)
+            posted = save(deps, s, row, table, dice)
+            # A new game is no tournament's match yet (its match row comes after): its end
+            # posts nothing, and nothing may be lost here unseen.
+            assert not posted, "a game ended as it started posted something"
         return row
 
 

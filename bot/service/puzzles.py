@@ -21,9 +21,9 @@ from sqlalchemy.orm import Session
 from bot import heavy
 from bot.i18n import t
 from bot.i18n.markdown import escape_code, escape_play
+from bot.maths.glicko import Glicko
 from bot.service.customid import PuzzleAction
 from bot.service.deps import Deps, answers
-from bot.service.glicko import Glicko
 from bot.service.model import Seat
 from bot.service.people import Actor, Prefs, Where
 from bot.service.puzzleview import (

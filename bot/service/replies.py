@@ -136,7 +136,7 @@ class Reply:
     :param later: draws the pictures of a reply made inside a write transaction, once the
         action has committed (:meth:`draw_later`), so that the database's write lock is not
         held while a picture is drawn (a tournament's standings and next boards, posted from
-        the hook of the game that ended).
+        the end of the game, by its subscriber).
     """
 
     text: str

@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 
 from bot.i18n import DEFAULT, t
 from bot.service.daily import Daily
-from bot.service.deps import Deps, collect_posts
+from bot.service.deps import Deps
 from bot.service.model import Notes, Table
 from bot.service.present import board_reply
 from bot.service.refusal import aware
@@ -99,7 +99,8 @@ class Timers:
         standings and next match, once the unit of work has committed)."""
         accepted = None
         try:
-            with collect_posts() as posts, self.deps.unit() as s:
+            posts: list[Reply] = []
+            with self.deps.unit() as s:
                 row = game_repo.get_game(s, game_id)
                 if row.status is not GameStatus.ACTIVE or row.deadline is None:
                     return []
@@ -111,11 +112,13 @@ class Timers:
                 lang, where = lang_of(row.guild_id), (row.channel_id, row.guild_id)
                 offer = table.game.phase is Phase.RESIGNED
                 if due is not None and offer and due != TimerStage.REMINDED:
-                    accepted = self._accept_unanswered(s, row, table, lang)
+                    accepted, posts = self._accept_unanswered(s, row, table, lang)
                 elif due is None or not self._claim_stage(s, row, due, now):
                     return []
         except GameMovedOn:  # the game moved on meanwhile: nothing is due any more
             return []
+        for post in posts:  # the unit of work has ended: the pictures put off
+            post.draw_later()
         if accepted is not None:
             accepted.draw_later()
             reply = accepted
@@ -125,10 +128,12 @@ class Timers:
         notices = [Notice(game_id, where[0], where[1], reply)]
         return notices + [Notice(game_id, p.channel_id or where[0], where[1], p) for p in posts]
 
-    def _accept_unanswered(self, s: Session, row: GameRow, table: Table, lang: str) -> Reply:
+    def _accept_unanswered(
+        self, s: Session, row: GameRow, table: Table, lang: str
+    ) -> tuple[Reply, list[Reply]]:
         """A resignation offer left unanswered past the deadline is accepted: the game ends
         as the offerer proposed. (He must not win on time while waiting on his own offer, and
-        the game must not stall on it.)"""
+        the game must not stall on it.) Returns the board and what the end of the match posts."""
         game = table.game
         assert game.resigned_by is not None
         names = seat_names(table, lang)
@@ -136,8 +141,9 @@ class Timers:
         offerer, answerer = names[game.resigned_by], names[1 - game.resigned_by]
         notes.add("timer.offer_accepted", name=answerer, offerer=offerer)
         game.accept_resignation()
-        finish(self.deps, s, row, table, notes, lang)
-        return board_reply(localized(table, lang), lang, notes, later=True)  # drawn once committed
+        posts = finish(self.deps, s, row, table, notes, lang)
+        board = board_reply(localized(table, lang), lang, notes, later=True)  # drawn once committed
+        return board, posts
 
     def _due(self, row: GameRow, now: datetime) -> int | None:
         """The notice due for this game (a timer stage; EXPIRED past the expiry), if any."""

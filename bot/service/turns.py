@@ -12,10 +12,11 @@ from sqlalchemy.orm import Session
 from bot.dice import GameDice
 from bot.i18n import Text
 from bot.service.computer import computer_acts
-from bot.service.deps import Deps
+from bot.service.deps import Deps, GameEnded
 from bot.service.model import RESIGN_NAMES, WON, Notes, Table, high_first
 from bot.service.people import Prefs
 from bot.service.refusal import aware
+from bot.service.replies import Reply
 from bot.service.tables import prefs_of, seat_names
 from db.gamestate import END_KIND, save_match
 from db.models import Game as GameRow
@@ -124,8 +125,10 @@ def after_roll(game: Game, notes: Notes, names: tuple[str, str]) -> None:
         notes.add("note.cannot_move", name=names[last.player], **high_first(last.dice))
 
 
-def save(deps: Deps, s: Session, row: GameRow, table: Table, dice: GameDice) -> None:
-    """Store the action, with the move timer (see :func:`_set_clock`)."""
+def save(deps: Deps, s: Session, row: GameRow, table: Table, dice: GameDice) -> list[Reply]:
+    """Store the action, with the move timer (see :func:`_set_clock`). When it ended the match,
+    the :class:`GameEnded` event goes to each subscriber of ``deps.game_end`` in this unit of
+    work; returns what they post (the caller's to deliver, once the unit commits)."""
     row.dice_counter = dice.counter
     _set_clock(deps, row, table)
     if table.match.is_over:
@@ -134,12 +137,13 @@ def save(deps: Deps, s: Session, row: GameRow, table: Table, dice: GameDice) -> 
         row.dice_revealed_at = deps.clock()
     for saving in deps.game_saving:  # a tournament's clock, while the row has the old turn
         saving(s, row, table)
-    save_match(s, row, table.match, now=deps.clock())
+    result = save_match(s, row, table.match, now=deps.clock())
     s.flush()  # finishing a match writes the row once more: buttons need the last version
     table.version = row.version
-    if table.match.is_over:
-        for ended in deps.game_end:  # a tournament's result, in the same unit of work
-            ended(s, row)
+    if not table.match.is_over:
+        return []
+    event = GameEnded(row, table.match, result)
+    return [post for subscriber in deps.game_end for post in subscriber(s, event)]
 
 
 # Events that end a turn (a play, or a roll that cannot be played) or begin or end a game.
@@ -201,10 +205,11 @@ def finish(
     dice: GameDice | None = None,
     *,
     advance_game: bool = True,
-) -> None:
+) -> list[Reply]:
     """After a person's decision: play on to the next one (unless ``advance_game`` is off: a
-    checker step leaves the turn to its player) and save."""
+    checker step leaves the turn to its player) and save; returns what the end of the match
+    posts (see :func:`save`)."""
     dice = dice or deps.dice(row)
     if advance_game:
         advance(table, dice, notes, prefs_of(s, table), lang)
-    save(deps, s, row, table, dice)
+    return save(deps, s, row, table, dice)

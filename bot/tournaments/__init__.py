@@ -1,13 +1,16 @@
-"""Tournaments: pairings and standings as pure functions (no Discord, no database, no I/O).
+"""Tournaments: all their code. Pairings and standings as pure functions (no Discord, no
+database, no I/O), the formats built on them, and in :mod:`bot.tournaments.running` the use
+cases that store the players, the rounds and the results and ask the formats what to play
+next and who leads:
 
-The service stores the players, the rounds and the results, and asks these functions what to
-play next and who leads:
-
-* :mod:`bot.tournaments.formats`: the values they share (:class:`MatchResult`, :class:`Round`);
+* :mod:`bot.tournaments.values`: the values they share (:class:`MatchResult`, :class:`Round`);
 * :mod:`bot.tournaments.knockout`: seeding and the bracket;
 * :mod:`bot.tournaments.pairing`: round robin schedules, Swiss rounds, arena pairings;
 * :mod:`bot.tournaments.standings`: the tables, with each format's tie-breaks, and arena scoring;
-* :mod:`bot.tournaments.pictures`: the standings as the pictures of :mod:`render.tournament`.
+* :mod:`bot.tournaments.pictures`: the standings as the pictures of :mod:`render.tournament`;
+* :mod:`bot.tournaments.plan`: a tournament as stored (:class:`~bot.tournaments.plan.State`),
+  read by the formats;
+* :mod:`bot.tournaments.formats`: the formats, one object each, and their registry.
 
 >>> rounds = round_robin_schedule([1, 2, 3, 4])
 >>> results = [MatchResult(a, b) for r in rounds for a, b in r.pairs]
@@ -15,7 +18,6 @@ play next and who leads:
 [1]
 """
 
-from bot.tournaments.formats import Format, MatchResult, PlayerId, Round, WinType
 from bot.tournaments.knockout import (
     Bracket,
     BracketMatch,
@@ -36,12 +38,12 @@ from bot.tournaments.standings import (
     round_robin_standings,
     swiss_standings,
 )
+from bot.tournaments.values import MatchResult, PlayerId, Round, WinType
 
 __all__ = [
     "ArenaStanding",
     "Bracket",
     "BracketMatch",
-    "Format",
     "MatchKey",
     "MatchResult",
     "PlayerId",

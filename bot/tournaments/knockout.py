@@ -27,7 +27,7 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from bot.tournaments.formats import PlayerId
+from bot.tournaments.values import PlayerId
 
 __all__ = [
     "Bracket",

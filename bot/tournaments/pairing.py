@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 
-from bot.tournaments.formats import PlayerId, Round
+from bot.tournaments.values import PlayerId, Round
 
 __all__ = [
     "SEARCH_BUDGET",

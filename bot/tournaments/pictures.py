@@ -17,7 +17,6 @@ from collections.abc import Mapping, Sequence
 from typing import Literal
 
 from bot.drawers import DRAWERS
-from bot.tournaments.formats import PlayerId
 from bot.tournaments.knockout import (
     Bracket,
     BracketMatch,
@@ -27,6 +26,7 @@ from bot.tournaments.knockout import (
     seed_order,
 )
 from bot.tournaments.standings import ArenaStanding, RoundRobinStanding, SwissStanding
+from bot.tournaments.values import PlayerId
 from render.tournament import (
     BracketGame,
     BracketPicture,

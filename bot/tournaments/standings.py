@@ -18,7 +18,7 @@ fire*: his wins score double (4, 6 or 8) until he loses. The table ranks by poin
 performance (the mean of the opponent's rating plus 400 for each win and minus 400 for each
 loss), then the longest winning run, then seed order.
 
->>> from bot.tournaments.formats import MatchResult as R
+>>> from bot.tournaments.values import MatchResult as R
 >>> rows = swiss_standings([1, 2, 3, 4], [R(1, 2), R(3, 4), R(1, 3), R(2, 4)])
 >>> [(s.player, s.score, s.buchholz, s.sonneborn_berger) for s in rows]
 [(1, 2, 2, 2), (2, 1, 2, 0), (3, 1, 2, 0), (4, 0, 2, 0)]
@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from bot.tournaments.formats import MatchResult, PlayerId, WinType
+from bot.tournaments.values import MatchResult, PlayerId, WinType
 
 __all__ = [
     "ARENA_WIN_POINTS",
@@ -116,7 +116,7 @@ def round_robin_standings(
 ) -> list[RoundRobinStanding]:
     """The round robin table (see the module's rules).
 
-    >>> from bot.tournaments.formats import MatchResult as R
+    >>> from bot.tournaments.values import MatchResult as R
     >>> rows = round_robin_standings([1, 2, 3], [R(1, 2, 5, 0), R(2, 3, 5, 4), R(3, 1, 5, 3)])
     >>> [(s.player, s.wins, s.difference) for s in rows]
     [(1, 1, 3), (3, 1, 1), (2, 1, -4)]
@@ -218,7 +218,7 @@ def swiss_standings(
 def arena_points(result: MatchResult, *, wins_before: int) -> int:
     """The points the winner of ``result`` scores, having won his ``wins_before`` last matches.
 
-    >>> from bot.tournaments.formats import MatchResult as R, WinType
+    >>> from bot.tournaments.values import MatchResult as R, WinType
     >>> arena_points(R(1, 2, win_type=WinType.BACKGAMMON), wins_before=0)
     4
     >>> arena_points(R(1, 2, win_type=WinType.GAMMON), wins_before=2)
@@ -235,7 +235,7 @@ def arena_standings(
 ) -> list[ArenaStanding]:
     """The arena table; ``results`` in the order the matches ended (streaks depend on it).
 
-    >>> from bot.tournaments.formats import MatchResult as R
+    >>> from bot.tournaments.values import MatchResult as R
     >>> rows = arena_standings([1, 2], [R(1, 2), R(1, 2), R(1, 2), R(2, 1)])
     >>> [(s.player, s.points, s.streak, s.best_streak) for s in rows]
     [(1, 8, 0, 3), (2, 2, 1, 1)]

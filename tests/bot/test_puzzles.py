@@ -11,9 +11,9 @@ import pytest
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session, sessionmaker
 
+from bot.maths.glicko import Glicko
 from bot.service import Reply, Service
 from bot.service.customid import PuzzleAction
-from bot.service.glicko import Glicko
 from bot.service.puzzles import choice_index
 from bot.service.puzzleview import answer_lines, components, grade
 from bot.service.refusal import Refusal

@@ -17,7 +17,7 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-import bot.service.tournament_run as tournament_run
+import bot.tournaments.running.run as tournament_run
 from bot.service import Actor, Reply, Service
 from db import tournaments as repo
 from db.models import Game as GameRow

@@ -19,11 +19,10 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.service import Actor, Reply, Service, Where
-from bot.service import tournament_plan as plan
 from bot.service.customid import GameAction, Press
 from bot.service.refusal import aware
 from bot.terminal import Terminal, user_id
-from bot.tournaments import SwissStanding, swiss_standings
+from bot.tournaments import SwissStanding, formats, plan, swiss_standings
 from db import tournaments as repo
 from db.connection import make_engine, make_session_factory
 from db.games import get_game
@@ -171,9 +170,7 @@ def test_a_20_player_5_round_swiss(db_factory: sessionmaker[Session]) -> None:
     pairs = Counter(frozenset((m.player0_id, m.player1_id)) for m in matches)
     assert max(pairs.values()) == 1, "a Swiss pairing repeated"
     assert {m.round for m in matches} == set(range(5))
-    results = [
-        __import__("bot.service.tournament_plan", fromlist=["_result"])._result(m) for m in matches
-    ]
+    results = [__import__("bot.tournaments.plan", fromlist=["_result"])._result(m) for m in matches]
     with db_factory() as s:  # ties end in seed order: the tournament's own (a random draw)
         seeded = sorted(repo.entrants(s, tid), key=lambda e: (e.seed or 10**6, e.joined))
     table = swiss_standings([e.player_id for e in seeded], results)
@@ -187,7 +184,7 @@ def _swiss_table(factory: sessionmaker[Session], tid: int) -> dict[int, SwissSta
         tour = repo.get_tournament(s, tid)
         assert tour is not None
         state = plan.State(tour, repo.entrants(s, tid), repo.matches(s, tid))
-        rows = plan.standings(state)
+        rows = formats.standings(state)
     return {row.player: row for row in rows if isinstance(row, SwissStanding)}
 
 
@@ -413,13 +410,14 @@ def test_a_clock_charges_the_bank_and_an_empty_bank_loses(
 
 def test_the_command_offers_every_action_and_format() -> None:
     from bot.service.commands import by_name
-    from bot.service.tournaments import ACTIONS, FORMATS
+    from bot.service.tournaments import ACTIONS
+    from bot.tournaments.formats import format_names
 
     command = by_name("tournament")
     assert command is not None
     options = {o.name: o for o in command.options}
     assert tuple(c.value for c in options["action"].choices) == ACTIONS
-    assert {c.value for c in options["format"].choices} == set(FORMATS)
+    assert {c.value for c in options["format"].choices} == set(format_names())
 
 
 def test_a_rated_tournament_feeds_the_ratings(db_factory: sessionmaker[Session]) -> None:

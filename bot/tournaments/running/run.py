@@ -5,19 +5,17 @@ Every function here runs inside the caller's unit of work with the tournament lo
 (:func:`db.tournaments.lock`): a result, the pairings it makes possible and the new games are
 committed together with the move that ended the game, or not at all. A crash at any moment
 therefore loses nothing and pairs nobody twice, and several processes take turns on the lock.
-What the channel should see (the new boards, the standings, the champion) is posted with
-:func:`bot.service.deps.post` once the action commits.
+What the channel should see (the new boards, the standings, the champion) is returned as
+replies (each addressed to the tournament's channel) for the caller to post once the action
+commits.
 """
 
 from __future__ import annotations
 
-import random
-from datetime import timedelta
-
 from sqlalchemy.orm import Session
 
 from bot.i18n import t
-from bot.service.deps import Deps, post
+from bot.service.deps import Deps, GameEnded
 from bot.service.model import Notes, Seat, Table
 from bot.service.newgame import NewGames
 from bot.service.present import board_reply
@@ -25,17 +23,16 @@ from bot.service.refusal import Refusal
 from bot.service.replies import Reply, ThreadPlan
 from bot.service.tables import load_table, prefs_of
 from bot.service.threads import MAX_THREAD_NAME
-from bot.service.tournament_clock import TournamentClock
-from bot.service.tournament_events import event_step
-from bot.service.tournament_plan import Pairing, State, champion, finished, next_pairings
-from bot.service.tournament_view import standings_reply
 from bot.service.turns import save
-from bot.tournaments import Format, seed_at_random, seed_by_rating
+from bot.tournaments.formats import champion, finished, format_of, next_pairings
+from bot.tournaments.plan import Pairing, State
+from bot.tournaments.running.clock import TournamentClock
+from bot.tournaments.running.events import event_step
+from bot.tournaments.running.view import standings_reply
 from db import players as player_repo
 from db import together as together_repo
 from db import tournaments as repo
 from db.games import NewGame, active_game_in_channel, expire_game, get_game
-from db.gamestate import load_match
 from db.models import (
     EntrantStatus,
     GameStatus,
@@ -67,58 +64,61 @@ class Runner:
         found = repo.player_names(s, [e.player_id for e in entrants]) if names else {}
         return State(tour, entrants, repo.matches(s, tour.id), found)
 
-    def start(self, s: Session, tour: Tournament) -> None:
-        """Seed the players and pair the first matches (the tournament is locked)."""
+    def start(self, s: Session, tour: Tournament) -> list[Reply]:
+        """Seed the players and pair the first matches (the tournament is locked); returns
+        what to post (the first boards)."""
         now = self.deps.clock()
         entrants = [e for e in repo.entrants(s, tour.id) if e.status is EntrantStatus.ACTIVE]
         ratings = repo.ratings_of(s, [e.player_id for e in entrants])
-        ids = [e.player_id for e in entrants]
-        if tour.rated or tour.format == Format.ARENA:
-            order = seed_by_rating(ids, ratings)
-        else:
-            order = seed_at_random(ids, random.Random(tour.seed))
+        fmt = format_of(tour.format)
+        order = fmt.seed(tour, [e.player_id for e in entrants], ratings)
         seed = {p: i + 1 for i, p in enumerate(order)}
         for e in entrants:
             e.seed, e.rating = seed[e.player_id], ratings[e.player_id]
         tour.status, tour.started_at = TournamentStatus.RUNNING, now
-        if tour.format == Format.ARENA:
-            tour.ends_at = now + timedelta(minutes=tour.minutes or 60)
+        fmt.started(tour, now)
         s.flush()
-        self.advance(s, tour)
+        return self.advance(s, tour)
 
-    def advance(self, s: Session, tour: Tournament) -> None:
-        """Pair every match that is due; close the tournament when nothing is left to play."""
+    def advance(self, s: Session, tour: Tournament) -> list[Reply]:
+        """Pair every match that is due; close the tournament when nothing is left to play.
+        Returns what to post: the new boards, then the champion."""
         if tour.status is not TournamentStatus.RUNNING:
-            return
-        now = self.deps.clock()
+            return []
+        now, posts = self.deps.clock(), list[Reply]()
         for _ in range(_MAX_PASSES):
             state = self.state(s, tour)
             pairings = next_pairings(state, now)
             if not pairings:
                 break
             for pairing in pairings:
-                self._store(s, tour, pairing)
+                posts += self._store(s, tour, pairing)
         if finished(state, now):
-            self._finish(s, tour, state)
+            posts.append(self._finish(s, tour, state))
+        return posts
 
-    def _store(self, s: Session, tour: Tournament, p: Pairing) -> None:
+    def _store(self, s: Session, tour: Tournament, p: Pairing) -> list[Reply]:
+        """Store a pairing; returns the board of the game it starts, if it starts one."""
         now = self.deps.clock()
         if p.player1 is None:
             new = repo.NewMatch(p.round, p.slot, p.player0, None, status=MatchStatus.BYE)
             repo.add_match(s, tour, new, now=now)
-            return
+            return []
         if p.walkover is not None:
             match = repo.add_match(s, tour, repo.NewMatch(p.round, p.slot, p.player0, p.player1))
             score = (tour.match_length, 0)
             repo.record_result(s, tour, match, winner_id=p.walkover, score=score, now=now)
-            return
-        game = self._game(s, tour, p.round, p.player0, p.player1)
+            return []
+        game, board = self._game(s, tour, p.round, p.player0, p.player1)
         new = repo.NewMatch(p.round, p.slot, p.player0, p.player1, game_id=game.id)
         self.clock.start(tour, repo.add_match(s, tour, new, now=now), game)
+        return [board]
 
-    def _game(self, s: Session, tour: Tournament, rnd: int, p0: int, p1: int) -> GameRow:
-        """Start the match's game, a usual one, and post its board: in a thread of its own
-        opened in the tournament's channel where the adapter can, else in the channel."""
+    def _game(
+        self, s: Session, tour: Tournament, rnd: int, p0: int, p1: int
+    ) -> tuple[GameRow, Reply]:
+        """Start the match's game, a usual one, and make its board's post: in a thread of its
+        own opened in the tournament's channel where the adapter can, else in the channel."""
         names = (_name(s, p0), _name(s, p1))
         # One active game per player and channel: a player busy in the tournament's channel
         # (a casual game, another tournament's match) gets his match outside it; the buttons
@@ -138,8 +138,7 @@ class Runner:
         reply.mentions = (p0, p1)
         if channel is not None:
             reply.thread = _thread_plan(s, tour, row.id, rnd, ((p0, names[0]), (p1, names[1])))
-        _post(tour, reply)
-        return row
+        return row, _to_channel(tour, reply)
 
     def _begin(
         self,
@@ -175,28 +174,39 @@ class Runner:
             return None
         return row, table, notes
 
-    def on_game_end(self, s: Session, row: GameRow) -> None:
-        """The hook of :func:`bot.service.turns.save`: a tournament game ended, record it."""
+    def on_game_end(self, s: Session, ended: GameEnded) -> list[Reply]:
+        """A match ended (a subscriber of :attr:`Deps.game_end`): when it is a tournament's,
+        record its result and pair on; returns what to post (the next boards, the standings
+        or the champion)."""
+        row = ended.row
         found = repo.match_of_game(s, row.id)
         if found is None or found.status is not MatchStatus.PLAYING:
-            return
+            return []
         tour = repo.lock(s, found.tournament_id)
         match = repo.match_of_game(s, row.id)  # read again under the lock
         if tour is None or match is None or match.status is not MatchStatus.PLAYING:
-            return
+            return []
         if row.winner is None:
-            return
-        self._record(s, tour, match, row)
-        self.advance(s, tour)
+            return []
+        self._record(s, tour, match, row, ended.match.score)
+        posts = self.advance(s, tour)
         if tour.status is TournamentStatus.RUNNING:
-            _post(tour, standings_reply(self.state(s, tour, names=True), tour.lang))
+            standings = standings_reply(self.state(s, tour, names=True), tour.lang)
+            posts.append(_to_channel(tour, standings))
+        return posts
 
-    def _record(self, s: Session, tour: Tournament, match: TournamentMatch, row: GameRow) -> None:
+    def _record(
+        self,
+        s: Session,
+        tour: Tournament,
+        match: TournamentMatch,
+        row: GameRow,
+        score: tuple[int, int],
+    ) -> None:
         seat = row.winner
         assert seat is not None
         winner = row.player_id(seat)
         assert winner is not None
-        score = load_match(row).score
         won, lost = score[seat], score[1 - seat]
         if row.result_kind is ResultKind.TIMEOUT or won <= lost:
             won = max(tour.match_length, lost + 1)  # a forfeit: the match is the winner's
@@ -206,32 +216,35 @@ class Runner:
             s, tour, match, winner_id=winner, score=(won, lost), win_type=kind, now=now
         )
 
-    def forfeit(self, s: Session, match: TournamentMatch, loser: int) -> None:
-        """``loser`` gives up his match in progress: his game ends as a forfeit (the hook then
-        records the result and pairs on)."""
+    def forfeit(self, s: Session, match: TournamentMatch, loser: int) -> list[Reply]:
+        """``loser`` gives up his match in progress: his game ends as a forfeit (the end of
+        the game then records the result and pairs on); returns what that posts."""
         assert match.game_id is not None
         row = get_game(s, match.game_id)
         seat = row.seat_of(loser)
         if row.status is not GameStatus.ACTIVE or seat is None:
-            return
+            return []
         table = load_table(self.deps, s, row)
         table.match.forfeit(seat)
-        save(self.deps, s, row, table, self.deps.dice(row))
+        return save(self.deps, s, row, table, self.deps.dice(row))
 
-    def leave(self, s: Session, tour: Tournament, player: int, status: EntrantStatus) -> None:
+    def leave(
+        self, s: Session, tour: Tournament, player: int, status: EntrantStatus
+    ) -> list[Reply]:
         """A player withdraws or is disqualified: he forfeits the match he is playing and
-        loses the ones he was still to play by walkover."""
+        loses the ones he was still to play by walkover. Returns what to post."""
         for entrant in repo.entrants(s, tour.id):
             if entrant.player_id == player:
                 entrant.status = status
         s.flush()
+        posts: list[Reply] = []
         for match in repo.matches(s, tour.id):
             if match.status is MatchStatus.PLAYING and player in (
                 match.player0_id,
                 match.player1_id,
             ):
-                self.forfeit(s, match, player)
-        self.advance(s, tour)
+                posts += self.forfeit(s, match, player)
+        return posts + self.advance(s, tour)
 
     def cancel(self, s: Session, tour: Tournament) -> None:
         """Stop everything: the games in progress end without a result, the matches are void."""
@@ -246,7 +259,7 @@ class Runner:
         tour.status, tour.finished_at = TournamentStatus.CANCELLED, now
         s.flush()
 
-    def _finish(self, s: Session, tour: Tournament, state: State) -> None:
+    def _finish(self, s: Session, tour: Tournament, state: State) -> Reply:
         tour.status = TournamentStatus.FINISHED
         tour.finished_at = self.deps.clock()
         tour.champion_id = champion(state)
@@ -255,14 +268,14 @@ class Runner:
         name = _name(s, tour.champion_id) if tour.champion_id else "-"
         reply.text = t("tournament.champion", tour.lang, name=tour.name, player=name)
         reply.event = event_step(tour, "complete")
-        _post(tour, reply)
+        return _to_channel(tour, reply)
 
 
-def _post(tour: Tournament, reply: Reply) -> None:
-    """Post ``reply`` in the tournament's channel once the action commits (wherever the action
-    was: a match that ended in its thread reports to the channel)."""
+def _to_channel(tour: Tournament, reply: Reply) -> Reply:
+    """``reply`` addressed to the tournament's channel (wherever the action was: a match that
+    ended in its thread reports to the channel)."""
     reply.channel_id = tour.channel_id
-    post(reply)
+    return reply
 
 
 def _thread_plan(

@@ -1,4 +1,5 @@
-"""The vocabulary shared by the tournament modules: formats, players, results and rounds.
+"""The vocabulary shared by the tournament modules: players, results and rounds (the formats
+are objects of their own, :mod:`bot.tournaments.formats`).
 
 Everything here is a plain frozen value: the service stores results in the database and hands
 them back to the pure functions of :mod:`bot.tournaments.pairing`,
@@ -18,26 +19,13 @@ kind of win that ended it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import IntEnum, StrEnum
+from enum import IntEnum
 from typing import TypeAlias
 
-__all__ = ["Format", "MatchResult", "PlayerId", "Round", "WinType"]
+__all__ = ["MatchResult", "PlayerId", "Round", "WinType"]
 
 PlayerId: TypeAlias = int
 """A player's identity (the service uses its database id)."""
-
-
-class Format(StrEnum):
-    """The four tournament formats."""
-
-    ARENA = "arena"
-    """Play as many matches as you like within a time window; points for wins, a streak bonus."""
-    KNOCKOUT = "knockout"
-    """Single elimination: lose once and you are out."""
-    ROUND_ROBIN = "round_robin"
-    """Everybody plays everybody once."""
-    SWISS = "swiss"
-    """A fixed number of rounds, each pairing players with the same score."""
 
 
 class WinType(IntEnum):

@@ -7,17 +7,15 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from functools import partial
-from typing import cast
 
 from bot.i18n import t
 from bot.i18n.markdown import escape_name
 from bot.service.customid import TournamentAction, TournamentPress
 from bot.service.replies import Button, Component, Reply
-from bot.service.tournament_plan import State, bracket, standings, winners
-from bot.tournaments import Format
+from bot.tournaments.formats import format_of, standings
 from bot.tournaments.pictures import bracket_picture, standings_picture
+from bot.tournaments.plan import State, bracket, winners
 from db.models import EntrantStatus, MatchStatus, Tournament, TournamentStatus
-from render.tournament import TableFormat
 
 __all__ = [
     "announcement",
@@ -53,10 +51,7 @@ def rules_text(tour: Tournament, lang: str) -> str:
         t("tournament.rules.cube_on" if tour.cube else "tournament.rules.cube_off", lang),
         t("tournament.rules.rated" if tour.rated else "tournament.rules.unrated", lang),
     ]
-    if tour.format == Format.SWISS:
-        parts.append(t("tournament.rules.rounds", lang, rounds=tour.rounds or 0))
-    if tour.format == Format.ARENA:
-        parts.append(t("tournament.rules.minutes", lang, minutes=tour.minutes or 0))
+    parts += format_of(tour.format).rules(tour, lang)  # a Swiss's rounds, an arena's minutes
     if tour.max_players:
         parts.append(t("tournament.rules.limit", lang, limit=tour.max_players))
     if tour.clock_delay is not None and tour.clock_bank is not None:
@@ -120,14 +115,16 @@ def _marked_names(names: Mapping[int, str], state: State, lang: str) -> dict[int
 
 
 def standings_reply(state: State, lang: str, viewer: int | None = None) -> Reply:
-    """The standings: a bracket picture for a knockout, a table picture for the others. The
-    picture is drawn once the action has committed (:attr:`Reply.later`): standings are posted
-    from inside the write transaction of the game or sweep that moved the tournament on."""
+    """The standings: the picture its format lays out (a bracket, or a table and its
+    columns). The picture is drawn once the action has committed (:attr:`Reply.later`):
+    standings are posted from inside the write transaction of the game or sweep that moved
+    the tournament on."""
     tour = state.tournament
     title = tour.name
     subtitle = f"{format_name(tour, lang)} · {rules_summary(state, lang)}"
     names = _marked_names(state.names, state, lang)
-    if tour.format == Format.KNOCKOUT:
+    table = format_of(tour.format).table
+    if table is None:
         draw = partial(
             bracket_picture,
             bracket(state),
@@ -140,10 +137,9 @@ def standings_reply(state: State, lang: str, viewer: int | None = None) -> Reply
             viewer=viewer,
         )
     else:
-        kind = cast(TableFormat, tour.format)  # not a knockout: a table format
         draw = partial(
             standings_picture,
-            kind,
+            table,
             standings(state),
             names,
             viewer=viewer,

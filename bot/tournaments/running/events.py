@@ -6,20 +6,16 @@ depends on them."""
 
 from __future__ import annotations
 
-import math
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Literal
 
 from bot.i18n import t
 from bot.service.replies import TournamentEvent
-from bot.service.tournament_view import rules_text
-from bot.tournaments import Format
+from bot.tournaments.formats import format_of
+from bot.tournaments.running.view import rules_text
 from db.models import Tournament
 
 __all__ = ["event_end", "event_step", "publish_event"]
-
-MINUTES_A_POINT = 12  # a point of a match between two people, about (the clock's 12+2 too)
-LONGEST = timedelta(days=7)
 
 
 def publish_event(tour: Tournament) -> TournamentEvent | None:
@@ -42,10 +38,9 @@ def publish_event(tour: Tournament) -> TournamentEvent | None:
 
 
 def event_end(tour: Tournament, start: datetime) -> datetime:
-    """When the tournament should be over: an arena's end; else its likely number of rounds
-    (a Swiss: its rounds; a knockout: log2 of the most players; a round robin: one round
-    fewer than the players, up to 16) times a match's likely length, at least an hour and at
-    most a week.
+    """When the tournament should be over, as its format expects (an arena: its window; the
+    others: their likely number of rounds times a match's likely length, at least an hour and
+    at most a week: :meth:`~bot.tournaments.formats.base.TournamentFormat.duration`).
 
     >>> from datetime import UTC
     >>> start = datetime(2026, 12, 4, 20, tzinfo=UTC)
@@ -55,16 +50,7 @@ def event_end(tour: Tournament, start: datetime) -> datetime:
     >>> str(event_end(Tournament(format="arena", minutes=90), start))
     '2026-12-04 21:30:00+00:00'
     """
-    if tour.format == Format.ARENA:
-        return start + timedelta(minutes=tour.minutes or 60)
-    players = max(2, tour.max_players or 256)
-    rounds = {
-        Format.SWISS: tour.rounds or 5,
-        Format.KNOCKOUT: math.ceil(math.log2(players)),
-        Format.ROUND_ROBIN: min(players, 16) - 1,
-    }.get(Format(tour.format), 1)
-    minutes = rounds * max(1, tour.match_length or 1) * MINUTES_A_POINT
-    return start + min(LONGEST, max(timedelta(hours=1), timedelta(minutes=minutes)))
+    return start + format_of(tour.format).duration(tour)
 
 
 def event_step(
