@@ -16,6 +16,7 @@ from bot import heavy
 from bot.discord_app.cogs import everywhere, guilds_only
 from bot.discord_app.replies import answer, user_actor, who
 from bot.discord_app.translator import ls
+from bot.service import Settings
 from bot.service.commands import COMMANDS, Command, Kind, Option, Surface
 
 __all__ = ["MAX_AUTOCOMPLETE", "build_commands"]
@@ -25,9 +26,14 @@ Interaction = discord.Interaction[Any]  # the client is a BackgammonBot: .servic
 Callback = Callable[..., Coroutine[Any, Any, None]]
 
 
-def build_commands() -> list[app_commands.Command[Any, ..., None]]:
-    """Every slash command of the table, in its order."""
-    return [_command(spec) for spec in COMMANDS if spec.surface is not Surface.TERMINAL]
+def build_commands(settings: Settings) -> list[app_commands.Command[Any, ..., None]]:
+    """Every slash command of the table, in its order, bounded by the running bot's
+    ``settings`` (the longest match it allows)."""
+    return [
+        _command(spec.configured(settings))
+        for spec in COMMANDS
+        if spec.surface is not Surface.TERMINAL
+    ]
 
 
 def _command(spec: Command) -> app_commands.Command[Any, ..., None]:

@@ -56,7 +56,12 @@ __all__ = [
 GAME_ID_MAX = 2**53 - 1
 
 
-_POINTS = Option("points", Kind.INTEGER, default=0, low=0, high=Settings().max_match_length)
+def _max_match_length(settings: Settings) -> int:
+    # The configured bound, not the class default: see Command.configured.
+    return settings.max_match_length
+
+
+_POINTS = Option("points", Kind.INTEGER, default=0, low=0, high_of=_max_match_length)
 _CUBE = Option("cube", Kind.FLAG, default=True)
 _GAME = Option("game", Kind.INTEGER, arg="game_id", low=1, high=GAME_ID_MAX)
 _USER = Option("user", Kind.USER)
@@ -100,7 +105,7 @@ _TOURNAMENT = (
             for f in _TOURNAMENT_FORMATS
         ),
     ),
-    Option("points", Kind.INTEGER, low=1, high=Settings().max_match_length),
+    Option("points", Kind.INTEGER, low=1, high_of=_max_match_length),
     Option("cube", Kind.FLAG, default=True),
     Option("rated", Kind.FLAG, default=False),
     Option("start", Kind.INTEGER, low=0, high=10080),  # minutes from now
