@@ -31,8 +31,9 @@ from bot.service.deps import Settings
 from bot.service.games import Games
 from bot.service.info import Info
 from bot.service.integrity import Integrity
+from bot.service.prefs import SETTINGS
 from bot.service.puzzles import Puzzles
-from bot.service.settings import LANGUAGE_CHOICES, THEME_CHOICES, PlayerSettings
+from bot.service.settings import PlayerSettings
 from bot.service.threads import GameThreads
 from bot.service.tournaments import Tournaments
 from bot.service.watch import Watching
@@ -75,9 +76,6 @@ _SCOPES = (
     Label("cmd.leaderboard.choice.server", "server"),
     Label("cmd.leaderboard.choice.global", "global"),
 )
-_LANGUAGES = tuple(Label(f"settings.lang_{code}", code) for code in LANGUAGE_CHOICES)
-_THEMES = tuple(Label(f"theme.{name}", name) for name in THEME_CHOICES)
-_SETTING = Kind.FLAG
 # /tournament: one command, what to do as its first option (the terminal takes it bare:
 # "/tournament join").
 _TOURNAMENT_ACTIONS = (
@@ -179,17 +177,10 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "settings",
         PlayerSettings.settings_command,
-        (
-            Option("language", choices=_LANGUAGES),
-            Option("auto_roll", _SETTING),
-            Option("auto_forced", _SETTING),
-            Option("mirrored", _SETTING),
-            Option("theme", choices=_THEMES),
-            # Playing together: "your turn" messages
-            Option("notify", _SETTING),
-            Option("quiet", low=1, high=20),
-            Option("timezone", low=1, high=64),
-            Option("puzzles", _SETTING),
+        # One option per player setting, from the settings table (bot.service.prefs)
+        tuple(
+            Option(name, s.kind, choices=s.choices, low=s.low, high=s.high)
+            for name, (_, s) in SETTINGS.items()
         ),
         private=True,
     ),
@@ -201,7 +192,7 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "server",
         GameThreads.server_command,
-        (Option("threads", _SETTING),),
+        (Option("threads", Kind.FLAG),),
         private=True,
         guild_only=True,
         surface=Surface.DISCORD,  # the terminal has no server to set
