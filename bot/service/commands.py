@@ -76,6 +76,17 @@ _SCOPES = (
     Label("cmd.leaderboard.choice.server", "server"),
     Label("cmd.leaderboard.choice.global", "global"),
 )
+# /settings: one option per player setting, from the settings table (bot.service.prefs)
+_SETTINGS = tuple(
+    Option(
+        name,
+        Kind.FLAG if setting.flag else Kind.TEXT,
+        choices=tuple(Label(key, value) for key, value in setting.choices),
+        low=setting.low,
+        high=setting.high,
+    )
+    for name, (_, setting) in SETTINGS.items()
+)
 # /tournament: one command, what to do as its first option (the terminal takes it bare:
 # "/tournament join").
 _TOURNAMENT_ACTIONS = (
@@ -177,11 +188,7 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "settings",
         PlayerSettings.settings_command,
-        # One option per player setting, from the settings table (bot.service.prefs)
-        tuple(
-            Option(name, s.kind, choices=s.choices, low=s.low, high=s.high)
-            for name, (_, s) in SETTINGS.items()
-        ),
+        _SETTINGS,
         private=True,
     ),
     # Playing together

@@ -17,7 +17,6 @@ from typing import Any, TypeVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.i18n import CATALOGS, LANGUAGES, language, t
-from bot.service.command_spec import Kind, Label
 from bot.service.refusal import Refusal
 from render import THEMES
 
@@ -50,6 +49,8 @@ class Setting:
     :param name: its ``/settings`` option (catalog ``cmd.settings.opt.<name>.*``) and its
         placeholder in ``settings.text`` or ``settings.notify_text``.
     :param shown: its value as ``/settings`` shows it, in a language.
+    :param flag: a yes/no (else a text).
+    :param choices: the values offered, with their label's catalog key: ``(key, value)``.
     :param given: the value typed -> the value stored (None removes it); a bad value raises a
         :class:`Refusal` saying what is accepted.
     :param stored: the stored value (the default when absent) -> its value; a bad one is
@@ -59,8 +60,8 @@ class Setting:
 
     name: str
     shown: Callable[[Any, str], str]
-    kind: Kind = Kind.FLAG
-    choices: tuple[Label, ...] = ()
+    flag: bool = True
+    choices: tuple[tuple[str, str], ...] = ()
     given: Callable[[Any], object] = bool
     stored: Callable[[Any], Any] = bool
     low: int | None = None
@@ -135,23 +136,23 @@ def _hours(value: Any) -> tuple[int, int] | None:
 _LANGUAGE = Setting(
     "language",
     lambda lang_, lang: t(f"settings.lang_{lang_ or AUTO}", lang),
-    Kind.TEXT,
-    tuple(Label(f"settings.lang_{code}", code) for code in LANGUAGE_CHOICES),
+    False,
+    tuple((f"settings.lang_{code}", code) for code in LANGUAGE_CHOICES),
     _language,
     lambda value: value if value in LANGUAGES else None,
 )
 _THEME = Setting(
     "theme",
     theme_label,
-    Kind.TEXT,
-    tuple(Label(f"theme.{name}", name) for name in THEME_CHOICES),
+    False,
+    tuple((f"theme.{name}", name) for name in THEME_CHOICES),
     _theme,
     lambda value: value if value in THEMES else DEFAULT_THEME,
 )
 _QUIET = Setting(
     "quiet",
     lambda hours, lang: f"{hours[0]:02d}-{hours[1]:02d}" if hours else t("settings.off", lang),
-    Kind.TEXT,
+    False,
     given=_quiet,
     stored=_hours,
     low=1,
@@ -160,7 +161,7 @@ _QUIET = Setting(
 _TIMEZONE = Setting(
     "timezone",
     lambda zone, lang: zone or "UTC",
-    Kind.TEXT,
+    False,
     given=_zone,
     stored=lambda value: value if isinstance(value, str) else None,
     low=1,
