@@ -40,20 +40,11 @@ def _default_lang() -> str:
 
 
 def build_service(config: Config, db_url: str | None = None):  # type: ignore[no-untyped-def]
-    """The service on the configured database, upgraded to the latest schema first."""
-    from bot.service import Service, Settings
-    from db.connection import make_engine, make_session_factory
-    from db.migrate import upgrade
+    """The service on the configured database, upgraded to the latest schema first (built
+    by the composition root, as the Discord bot's)."""
+    from bot.compose import open_service
 
-    engine = make_engine(db_url or config.database_url)
-    upgrade(engine)
-    settings = Settings(
-        challenge_ttl=config.challenge_ttl,
-        move_timeout=config.move_timeout,
-        review_finished_games=True,  # the timer sweep reviews finished games: puzzles
-        puzzle_min_error=config.puzzle_min_error / 1000,
-    )
-    return Service(make_session_factory(engine), settings=settings)
+    return open_service(config, db_url)[0]
 
 
 def _play(args: argparse.Namespace, config: Config) -> int:

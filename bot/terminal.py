@@ -301,10 +301,9 @@ class Terminal:
             return self._own(command, values)
         if command.name == "move" and self._puzzle_menu and not self._has_game():
             return self._press_id(self._puzzle_menu, str(values["notation"]))
-        method: Callable[..., Reply] = getattr(self.service, command.method)
         if command.name == "help":
             values["surface"] = Surface.TERMINAL
-        reply = method(self.actor, self.where, **values)
+        reply = self.service.run(command, self.actor, self.where, **values)
         if command.name == "settings" and values.get("language") is not None:
             self._session_lang = None  # a language chosen here wins over --lang from now on
         return reply

@@ -26,21 +26,11 @@ log = logging.getLogger(__name__)
 
 
 def open_service(config: Config) -> tuple[Service, Engine]:
-    """The service on the configured database, upgraded to the latest schema first."""
-    from bot.service import Service, Settings
-    from db.connection import make_engine, make_session_factory
-    from db.migrate import upgrade
+    """The service on the configured database, upgraded to the latest schema first (built
+    by the composition root, as the terminal's)."""
+    from bot import compose
 
-    engine = make_engine(config.database_url)
-    upgrade(engine)
-    settings = Settings(
-        challenge_ttl=config.challenge_ttl,
-        move_timeout=config.move_timeout,
-        organizer_role=config.tournament_role,
-        review_finished_games=True,  # the timer sweep reviews finished games: puzzles
-        puzzle_min_error=config.puzzle_min_error / 1000,
-    )
-    return Service(make_session_factory(engine), settings=settings), engine
+    return compose.open_service(config)
 
 
 def create_bot(config: Config | None = None, *, service: Service | None = None) -> BackgammonBot:

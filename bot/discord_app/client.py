@@ -11,6 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import heavy
+from bot.compose import service_settings
 from bot.config import Config
 from bot.discord_app.commands import build_commands
 from bot.discord_app.components import (
@@ -95,7 +96,8 @@ class BackgammonBot(commands.AutoShardedBot):
         await self.tree.set_translator(CatalogTranslator())
         if self._service is not None:
             await asyncio.to_thread(self._service.warm_up)
-        for command in build_commands():
+        settings = self._service.settings if self._service else service_settings(self.config)
+        for command in build_commands(settings):
             self.tree.add_command(command)
         for extension in EXTENSIONS:
             await self.load_extension(extension)

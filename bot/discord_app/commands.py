@@ -1,6 +1,6 @@
 """The slash commands, built from the service's command table (:mod:`bot.service.commands`):
 each one's name, options, choices and texts come from the table and the catalog, and its
-callback runs the service method the table names. A command is added there, not here."""
+callback runs the use case the table names (``service.run``). A command is added there, not here."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from bot import heavy
 from bot.discord_app.cogs import everywhere, guilds_only
 from bot.discord_app.replies import answer, user_actor, who
 from bot.discord_app.translator import ls
+from bot.service import Settings
 from bot.service.commands import COMMANDS, Command, Kind, Option, Surface
 
 __all__ = ["MAX_AUTOCOMPLETE", "build_commands"]
@@ -25,9 +26,14 @@ Interaction = discord.Interaction[Any]  # the client is a BackgammonBot: .servic
 Callback = Callable[..., Coroutine[Any, Any, None]]
 
 
-def build_commands() -> list[app_commands.Command[Any, ..., None]]:
-    """Every slash command of the table, in its order."""
-    return [_command(spec) for spec in COMMANDS if spec.surface is not Surface.TERMINAL]
+def build_commands(settings: Settings) -> list[app_commands.Command[Any, ..., None]]:
+    """Every slash command of the table, in its order, bounded by the running bot's
+    ``settings`` (the longest match it allows)."""
+    return [
+        _command(spec.configured(settings))
+        for spec in COMMANDS
+        if spec.surface is not Surface.TERMINAL
+    ]
 
 
 def _command(spec: Command) -> app_commands.Command[Any, ..., None]:
@@ -61,15 +67,14 @@ def _command(spec: Command) -> app_commands.Command[Any, ..., None]:
 def _callback(spec: Command) -> Callback:
     """A callback whose signature is the command's options (discord.py reads the types)."""
     assert spec.method is not None
-    method_name = spec.method
 
     async def callback(interaction: Interaction, **values: Any) -> None:
         actor, where = who(interaction)
         kwargs = {o.keyword: _service_value(o, values.get(o.name, o.default)) for o in spec.options}
-        method = getattr(interaction.client.service, method_name)
+        service = interaction.client.service
         await answer(
             interaction,
-            lambda: method(actor, where, **kwargs),
+            lambda: service.run(spec, actor, where, **kwargs),
             private=spec.private,
             analysis=spec.lane,
         )

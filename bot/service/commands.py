@@ -1,22 +1,42 @@
-"""The commands, in one table: each command's name, options, the service method it calls and its
-line in ``/help``. The Discord adapter registers its slash commands from it, the terminal parses
-what is typed with it, and the help lists it, so a command is added here plus its messages
-(``cmd.<name>.*`` for Discord's command picker, ``help.<name>`` for ``/help``).
+"""The commands, in one table: each command's name, options, the use case it runs and its line
+in ``/help``. The Discord adapter registers its slash commands from it, the terminal parses what
+is typed with it, and the help lists it, so a command is added here plus its use case (a method
+of a feature class) and its messages (``cmd.<name>.*`` for Discord's command picker,
+``help.<name>`` for ``/help``).
 
 Names are the English ones and the catalog keys; the option's ``arg`` is the keyword of the
-service method (its name by default).
+use case (its name by default). A row names the method itself (``Info.stats``), so mypy checks
+that it exists and ``tests/bot/test_command_table.py`` that its keywords are the options.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from enum import Enum
-from typing import Literal
-
-from bot.i18n import CATALOGS, t
-from bot.service.customid import Answer, Press
+from bot.service.analysis import Analysis
+from bot.service.challenges import Challenges
+from bot.service.command_spec import (
+    PRESS_COMMANDS,
+    Command,
+    Kind,
+    Label,
+    Option,
+    Surface,
+    command_name,
+    option_name,
+    press_words,
+    usage,
+)
+from bot.service.daily import Daily
+from bot.service.dashboard import Dashboard
 from bot.service.deps import Settings
-from bot.service.settings import LANGUAGE_CHOICES, THEME_CHOICES
+from bot.service.games import Games
+from bot.service.info import Info
+from bot.service.integrity import Integrity
+from bot.service.prefs import SETTINGS
+from bot.service.puzzles import Puzzles
+from bot.service.settings import PlayerSettings
+from bot.service.threads import GameThreads
+from bot.service.tournaments import Tournaments
+from bot.service.watch import Watching
 from bot.tournaments.actions import ACTIONS as TOURNAMENT_ACTIONS
 from bot.tournaments.formats import formats
 from engine.bots import LEVELS
@@ -39,90 +59,12 @@ __all__ = [
 GAME_ID_MAX = 2**53 - 1
 
 
-class Kind(Enum):
-    """The type of an option's value."""
-
-    TEXT = "text"
-    INTEGER = "integer"
-    FLAG = "flag"
-    USER = "user"
+def _max_match_length(settings: Settings) -> int:
+    # The configured bound, not the class default: see Command.configured.
+    return settings.max_match_length
 
 
-class Surface(Enum):
-    """Where a command exists: both adapters, or only one."""
-
-    BOTH = "both"
-    DISCORD = "discord"
-    TERMINAL = "terminal"
-
-
-@dataclass(frozen=True)
-class Label:
-    """A choice of an option: its label (a catalog key), its value and other words typed for
-    it (the terminal accepts the value, the label in any language and these)."""
-
-    key: str
-    value: str | int
-    words: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class Option:
-    """One option of a command.
-
-    :param low: the least value of an integer, or the least length of a text.
-    :param high: the greatest value, or length.
-    :param rest: the terminal gives it the whole rest of the line (a play in notation).
-    """
-
-    name: str
-    kind: Kind = Kind.TEXT
-    required: bool = False
-    default: object = None
-    arg: str | None = None
-    low: int | None = None
-    high: int | None = None
-    choices: tuple[Label, ...] = ()
-    autocomplete: bool = False
-    rest: bool = False
-
-    @property
-    def keyword(self) -> str:
-        return self.arg or self.name
-
-
-@dataclass(frozen=True)
-class Command:
-    """One command.
-
-    :param method: the :class:`~bot.service.Service` method it calls, as
-        ``method(actor, where, **options)``; None for the terminal's own commands.
-    :param private: its answer is only for the person who asked (Discord: ephemeral).
-    :param guild_only: usable in server channels only.
-    :param help_discord: a help key for Discord when it says more there (autocomplete).
-    :param manager: shown by Discord to members who may manage the server only (the service
-        checks it again).
-    :param lane: heavy analysis: the adapter runs it in that bounded pool of
-        :data:`bot.heavy.POOLS` (``analysis`` for reviews, ``hints``), which may answer "busy" at
-        once, never in the threads of ordinary interactions.
-    """
-
-    name: str
-    method: str | None
-    options: tuple[Option, ...] = ()
-    private: bool = False
-    guild_only: bool = False
-    surface: Surface = Surface.BOTH
-    help_discord: str | None = None
-    manager: bool = False
-    lane: Literal["analysis", "hints"] | None = None
-
-    @property
-    def help(self) -> str:
-        return f"help.{self.name}"
-
-
-_POINTS = Option("points", Kind.INTEGER, default=0, low=0, high=Settings().max_match_length)
+_POINTS = Option("points", Kind.INTEGER, default=0, low=0, high_of=_max_match_length)
 _CUBE = Option("cube", Kind.FLAG, default=True)
 _GAME = Option("game", Kind.INTEGER, arg="game_id", low=1, high=GAME_ID_MAX)
 _USER = Option("user", Kind.USER)
@@ -136,9 +78,17 @@ _SCOPES = (
     Label("cmd.leaderboard.choice.server", "server"),
     Label("cmd.leaderboard.choice.global", "global"),
 )
-_LANGUAGES = tuple(Label(f"settings.lang_{code}", code) for code in LANGUAGE_CHOICES)
-_THEMES = tuple(Label(f"theme.{name}", name) for name in THEME_CHOICES)
-_SETTING = Kind.FLAG
+# /settings: one option per player setting, from the settings table (bot.service.prefs)
+_SETTINGS = tuple(
+    Option(
+        name,
+        Kind.FLAG if setting.flag else Kind.TEXT,
+        choices=tuple(Label(key, value) for key, value in setting.choices),
+        low=setting.low,
+        high=setting.high,
+    )
+    for name, (_, setting) in SETTINGS.items()
+)
 # /tournament: one command, what to do as its first option (the terminal takes it bare:
 # "/tournament join").
 # Older words still typed: "lancer" was French for start before it became "démarrer" (the
@@ -158,7 +108,7 @@ _TOURNAMENT = (
         "format",
         choices=tuple(Label(f"tournament.format.{f.name}", f.name, f.words) for f in formats()),
     ),
-    Option("points", Kind.INTEGER, low=1, high=Settings().max_match_length),
+    Option("points", Kind.INTEGER, low=1, high_of=_max_match_length),
     Option("cube", Kind.FLAG, default=True),
     Option("rated", Kind.FLAG, default=False),
     Option("start", Kind.INTEGER, low=0, high=10080),  # minutes from now
@@ -174,7 +124,7 @@ COMMANDS: tuple[Command, ...] = (
     # Playing
     Command(
         "play",
-        "play",
+        Games.play,
         (
             Option("level", choices=_LEVELS, default="intermediate"),
             _POINTS,
@@ -186,7 +136,7 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "challenge",
-        "challenge",
+        Challenges.challenge,
         (
             Option("opponent", Kind.USER, required=True),
             _POINTS,
@@ -197,7 +147,7 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "move",
-        "move",
+        Games.move,
         (
             Option(
                 "play", required=True, arg="notation", low=1, high=100, autocomplete=True, rest=True
@@ -205,65 +155,56 @@ COMMANDS: tuple[Command, ...] = (
         ),
         help_discord="help.move_discord",
     ),
-    Command("undo", "undo", (Option("all", Kind.FLAG, default=False, arg="everything"),)),
-    Command("board", "board", (_GAME,)),
+    Command("undo", Games.undo, (Option("all", Kind.FLAG, default=False, arg="everything"),)),
+    Command("board", Games.board, (_GAME,)),
     # Without a value, /resign asks what to offer (the Resign button's menu).
-    Command("resign", "resign", (Option("value", Kind.INTEGER, choices=_RESIGN),)),
+    Command("resign", Games.resign, (Option("value", Kind.INTEGER, choices=_RESIGN),)),
     # Analysis
-    Command("hint", "hint", private=True, lane="hints"),
-    Command("review", "review", (_GAME,), lane="analysis"),
-    Command("export", "export", (_GAME,), private=True),
+    Command("hint", Analysis.hint, private=True, lane="hints"),
+    Command("review", Analysis.review, (_GAME,), lane="analysis"),
+    Command("export", Analysis.export, (_GAME,), private=True),
     # Information
-    Command("leaderboard", "leaderboard", (Option("scope", default="server", choices=_SCOPES),)),
-    Command("stats", "stats", (_USER,)),
-    Command("history", "history", private=True),
-    Command("rules", "rules", private=True),
-    Command("help", "help", private=True),
+    Command("leaderboard", Info.leaderboard, (Option("scope", default="server", choices=_SCOPES),)),
+    Command("stats", Info.stats, (_USER,)),
+    Command("history", Info.history, private=True),
+    Command("rules", Info.rules, private=True),
+    Command("help", Info.help, private=True),
     # Fair dice
     Command(
         "verify",
-        "verify",
+        Integrity.verify,
         (Option("game", Kind.INTEGER, True, arg="game_id", low=1, high=GAME_ID_MAX),),
     ),
-    Command("dice", "dice_stats", (_USER,)),
+    Command("dice", Integrity.dice_stats, (_USER,)),
     # Tournaments
-    Command("tournament", "tournament", _TOURNAMENT, guild_only=True),
+    Command("tournament", Tournaments.tournament, _TOURNAMENT, guild_only=True),
     # Settings
     Command(
         "settings",
-        "settings_command",
-        (
-            Option("language", choices=_LANGUAGES),
-            Option("auto_roll", _SETTING),
-            Option("auto_forced", _SETTING),
-            Option("mirrored", _SETTING),
-            Option("theme", choices=_THEMES),
-            # Playing together: "your turn" messages
-            Option("notify", _SETTING),
-            Option("quiet", low=1, high=20),
-            Option("timezone", low=1, high=64),
-            Option("puzzles", _SETTING),
-        ),
+        PlayerSettings.settings_command,
+        _SETTINGS,
         private=True,
     ),
     # Playing together
-    Command("watch", "watch", (_GAME, Option("player", Kind.USER, arg="user")), private=True),
-    Command("games", "games", private=True),
+    Command(
+        "watch", Watching.watch, (_GAME, Option("player", Kind.USER, arg="user")), private=True
+    ),
+    Command("games", Dashboard.games, private=True),
     Command(
         "server",
-        "server_command",
-        (Option("threads", _SETTING),),
+        GameThreads.server_command,
+        (Option("threads", Kind.FLAG),),
         private=True,
         guild_only=True,
         surface=Surface.DISCORD,  # the terminal has no server to set
         manager=True,
     ),
     # Puzzles and the position of the day
-    Command("puzzle", "puzzle", (Option("mine", Kind.FLAG, default=False),), private=True),
-    Command("puzzle_leaderboard", "puzzle_leaderboard", guild_only=True),
+    Command("puzzle", Puzzles.puzzle, (Option("mine", Kind.FLAG, default=False),), private=True),
+    Command("puzzle_leaderboard", Puzzles.puzzle_leaderboard, guild_only=True),
     Command(
         "daily",
-        "daily",
+        Daily.daily,
         (
             Option("hour", Kind.INTEGER, default=18, low=0, high=23),
             Option("timezone", default="UTC", low=1, high=64),
@@ -275,66 +216,6 @@ COMMANDS: tuple[Command, ...] = (
     Command("as", None, (Option("name", required=True, rest=True),), surface=Surface.TERMINAL),
     Command("quit", None, surface=Surface.TERMINAL),
 )
-
-
-# The terminal's commands that press a button of the latest message (game or challenge).
-PRESS_COMMANDS: tuple[str, ...] = (
-    Press.ROLL,
-    Press.DOUBLE,
-    Press.TAKE,
-    Press.DROP,
-    Press.ACCEPT,
-    Press.REJECT,
-    Press.CONFIRM,
-    Press.REMATCH,
-    Answer.DECLINE,
-    Answer.CANCEL,
-)
-
-# Other names of the press commands: /pass for /drop (a cube puzzle says Pass), /prendre.
-_PRESS_ALIASES = {
-    "en": {"pass": Press.DROP.value},
-    "fr": {"passer": Press.DROP.value, "prendre": Press.TAKE.value},
-}
-
-
-def press_words(lang: str) -> dict[str, tuple[str, ...]]:
-    """The words typed for the press commands in ``lang`` (``/double``; ``/doubler``, the
-    button's own label, in French) and the actions each may mean, in order: ``accepter`` is
-    Take or Accept, whichever the latest message offers."""
-    words: dict[str, tuple[str, ...]] = {}
-    for action in PRESS_COMMANDS:
-        word = str(action) if lang == "en" else t(f"button.{action}", lang).lower()
-        if " " not in word:
-            words[word] = (*words.get(word, ()), str(action))
-    for word, action in _PRESS_ALIASES.get(lang, {}).items():
-        words.setdefault(word, (action,))
-    return words
-
-
-def command_name(command: Command, lang: str) -> str:
-    """The command's name in ``lang`` (Discord's command picker shows the same)."""
-    return _named(f"cmd.{command.name}.name", lang, command.name)
-
-
-def option_name(command: Command, option: Option, lang: str) -> str:
-    """An option's name in ``lang``."""
-    return _named(f"cmd.{command.name}.opt.{option.name}.name", lang, option.name)
-
-
-def usage(command: Command, lang: str) -> str:
-    """``/challenge OPPONENT [points]...``: the command as typed, required options in capitals, the
-    others in brackets."""
-    words = [f"/{command_name(command, lang)}"]
-    for option in command.options:
-        name = option_name(command, option, lang)
-        words.append(name.upper() if option.required else f"[{name}]")
-    return " ".join(words)
-
-
-def _named(key: str, lang: str, fallback: str) -> str:
-    # The terminal's own commands have no entry in Discord's command picker, nor in the catalog.
-    return t(key, lang) if key in CATALOGS[lang] else fallback
 
 
 def by_name(name: str) -> Command | None:

@@ -7,13 +7,17 @@ saying why, in the player's language. Methods are synchronous and may block (dat
 the computer thinking): adapters run them in a thread, off the event loop.
 
 The use cases live in one class per feature over the shared :class:`~bot.service.deps.Deps`;
-:class:`Service` only builds them and hands their methods out.
+:class:`Service` builds them once, runs a command of the table by the method its row names
+(:meth:`Service.run`) and gives the methods that adapters and tests call a public name.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import inspect
+from collections.abc import Callable, Iterable
 from datetime import datetime
+from types import MethodType
+from typing import Any, Concatenate, Generic, ParamSpec, TypeVar, cast
 
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -21,6 +25,8 @@ from bot.dice import GameDice
 from bot.service.analysis import Analysis
 from bot.service.buttons import Buttons
 from bot.service.challenges import Challenges
+from bot.service.command_spec import Command
+from bot.service.commands import COMMANDS
 from bot.service.daily import Daily
 from bot.service.dashboard import Dashboard
 from bot.service.deps import Deps, Settings
@@ -28,7 +34,9 @@ from bot.service.games import Games
 from bot.service.info import Info
 from bot.service.integrity import Integrity
 from bot.service.notices import TurnNotices
+from bot.service.people import Actor, Where
 from bot.service.puzzles import Puzzles
+from bot.service.replies import Reply
 from bot.service.settings import PlayerSettings
 from bot.service.threads import GameThreads
 from bot.service.timers import Timers
@@ -39,6 +47,20 @@ from engine import Position
 
 __all__ = ["Service"]
 
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+class _Use(Generic[P, R]):
+    """A public name of the service for one feature's method: ``service.play`` is
+    ``Games.play`` bound to the service's :class:`Games` (typed as the bound method)."""
+
+    def __init__(self, method: Callable[Concatenate[Any, P], R]) -> None:
+        self.method = method
+
+    def __get__(self, service: Service, owner: type[Service] | None = None) -> Callable[P, R]:
+        return service.bind(self.method)
+
 
 class Service:
     """Every use case of the bot.
@@ -48,6 +70,53 @@ class Service:
     :param new_dice: a fresh dice source for a new game (tests pass scripted ones).
     :param dice_for: the dice source of a stored game from its seed and counter.
     """
+
+    # The commands run through :meth:`run`; these names are for the adapters' other calls
+    # (buttons, sweeps, autocomplete), the tests and the tools.
+    # Playing
+    play = _Use(Games.play)
+    move = _Use(Games.move)
+    undo = _Use(Games.undo)
+    board = _Use(Games.board)
+    resign = _Use(Games.resign)
+    autocomplete_moves = _Use(Games.autocomplete_moves)
+    text_board = _Use(Games.text_board)
+    challenge = _Use(Challenges.challenge)
+    answer_challenge = _Use(Challenges.answer_pending)
+    press = _Use(Buttons.press)
+    press_current = _Use(Buttons.press_current)
+    # Analysis, information, fair dice, settings
+    hint = _Use(Analysis.hint)
+    review = _Use(Analysis.review)
+    export = _Use(Analysis.export)
+    leaderboard = _Use(Info.leaderboard)
+    stats = _Use(Info.stats)
+    history = _Use(Info.history)
+    rules = _Use(Info.rules)
+    help = _Use(Info.help)
+    verify = _Use(Integrity.verify)
+    dice_stats = _Use(Integrity.dice_stats)
+    settings_command = _Use(PlayerSettings.settings_command)
+    # Playing together
+    server_command = _Use(GameThreads.server_command)
+    game_moved = _Use(GameThreads.game_moved)
+    thread_wanted = _Use(GameThreads.thread_wanted)
+    board_posted = _Use(GameThreads.board_posted)
+    watch = _Use(Watching.watch)
+    games = _Use(Dashboard.games)
+    turn_notices = _Use(TurnNotices.turn_notices)
+    still_waiting = _Use(TurnNotices.still_waiting)
+    # Puzzles and the position of the day
+    puzzle = _Use(Puzzles.puzzle)
+    puzzle_leaderboard = _Use(Puzzles.puzzle_leaderboard)
+    daily = _Use(Daily.daily)
+    # Tournaments
+    tournament = _Use(Tournaments.tournament)
+    tournament_sweep = _Use(Tournaments.sweep)
+    tournament_event = _Use(Tournaments.event_published)
+    # The move timer
+    sweep = _Use(Timers.sweep)
+    reminder_before = _Use(Timers.reminder_before)
 
     def __init__(
         self,
@@ -63,31 +132,15 @@ class Service:
         games, challenges = Games(deps), Challenges(deps)
         tournaments = Tournaments(deps)
         self._subscribe(deps, tournaments)
-        puzzles, daily = self._puzzle_features(deps)
+        self.puzzles, self.daily_puzzles = puzzles, daily = Puzzles(deps), Daily(deps)
         analysis = Analysis(deps, puzzles.harvest)  # a review's blunders become puzzles
         timers = Timers(deps, daily, analysis.review_finished)
-        # Playing
-        self.play = games.play
-        self.move = games.move
-        self.undo = games.undo
-        self.board = games.board
-        self.resign = games.resign
-        self.autocomplete_moves = games.autocomplete_moves
-        self.text_board = games.text_board
-        self.challenge = challenges.challenge
-        self.answer_challenge = challenges.answer_pending
-        watching, dashboard = self._together()
+        watching, dashboard = Watching(deps), Dashboard(deps)
         buttons = Buttons(deps, games, challenges, tournaments, watching, dashboard, puzzles, daily)
-        self.press = buttons.press
-        self.press_current = buttons.press_current
-        self._information(analysis)
-        # Tournaments
-        self.tournament = tournaments.tournament
-        self.tournament_sweep = tournaments.sweep
-        self.tournament_event = tournaments.event_published
-        # The move timer
-        self.sweep = timers.sweep
-        self.reminder_before = timers.reminder_before
+        others = (Info(deps, COMMANDS), Integrity(deps), PlayerSettings(deps))
+        together = (GameThreads(deps), TurnNotices(deps))
+        features = (games, challenges, tournaments, puzzles, daily, analysis, timers, buttons)
+        self._owners = _owners((*features, watching, dashboard, *others, *together))
 
     @staticmethod
     def _subscribe(deps: Deps, tournaments: Tournaments) -> None:
@@ -97,45 +150,16 @@ class Service:
         deps.game_saving.append(tournaments.run.clock.on_saving)
         deps.game_end.append(tournaments.run.on_game_end)
 
-    def _information(self, analysis: Analysis) -> None:
-        """Analysis, information, fair dice, settings."""
-        info, integrity, prefs = Info(self.deps), Integrity(self.deps), PlayerSettings(self.deps)
-        self.hint = analysis.hint
-        self.review = analysis.review
-        self.export = analysis.export
-        self.leaderboard = info.leaderboard
-        self.stats = info.stats
-        self.history = info.history
-        self.rules = info.rules
-        self.help = info.help
-        self.verify = integrity.verify
-        self.dice_stats = integrity.dice_stats
-        self.settings_command = prefs.settings_command
+    def bind(self, method: Callable[Concatenate[Any, P], R]) -> Callable[P, R]:
+        """``method`` (a feature class's, ``Info.stats``) bound to this service's feature."""
+        return cast("Callable[P, R]", MethodType(method, self._owners[method]))
 
-    def _together(self) -> tuple[Watching, Dashboard]:
-        """Playing together: threads, spectators, turn notices, /games (its buttons are
-        dispatched by :class:`Buttons`)."""
-        watching, dashboard = Watching(self.deps), Dashboard(self.deps)
-        threads, notices = GameThreads(self.deps), TurnNotices(self.deps)
-        self.server_command = threads.server_command
-        self.game_moved = threads.game_moved
-        self.thread_wanted = threads.thread_wanted
-        self.board_posted = threads.board_posted
-        self.watch = watching.watch
-        self.games = dashboard.games
-        self.turn_notices = notices.turn_notices
-        self.still_waiting = notices.still_waiting
-        return watching, dashboard
-
-    def _puzzle_features(self, deps: Deps) -> tuple[Puzzles, Daily]:
-        """Puzzles and the position of the day (``/puzzle``, ``/puzzle_leaderboard``,
-        ``/daily``; their buttons go through ``press``, their posts through ``sweep``)."""
-        puzzles, daily = Puzzles(deps), Daily(deps)
-        self.puzzle = puzzles.puzzle
-        self.puzzle_leaderboard = puzzles.puzzle_leaderboard
-        self.daily = daily.daily
-        self.puzzles, self.daily_puzzles = puzzles, daily
-        return puzzles, daily
+    def run(self, command: Command, actor: Actor, where: Where, **options: Any) -> Reply:
+        """Run a command of the table (:mod:`bot.service.commands`) with its options' values,
+        by their keywords."""
+        if command.method is None:
+            raise ValueError(f"/{command.name} is the adapter's own command")
+        return self.bind(command.method)(actor, where, **options)
 
     @property
     def factory(self) -> sessionmaker[Session]:
@@ -165,3 +189,15 @@ class Service:
 
         render_board(Position.initial())
         computer_for("intermediate")
+
+
+def _owners(features: Iterable[object]) -> dict[Callable[..., object], object]:
+    """Each method of the features' classes -> its feature: how a command row's method
+    (``Info.stats``) finds the object it runs on, built once."""
+    return {
+        function: feature
+        for feature in features
+        for cls in type(feature).__mro__
+        for function in vars(cls).values()
+        if inspect.isfunction(function)
+    }

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Literal
 
 from sqlalchemy.orm import Session
 
 from bot.drawers import DRAWERS
 from bot.i18n import number, t
-from bot.service.commands import COMMANDS, Surface, press_words, usage
+from bot.service.command_spec import Command, Surface, press_words, usage
 from bot.service.deps import Deps, answers, shared_lang
 from bot.service.people import Actor, Where
 from bot.service.prstats import TREND_GAMES, pr_trend
@@ -28,10 +29,15 @@ Scope = Literal["server", "global"]
 
 
 class Info:
-    """Read-only commands."""
+    """Read-only commands.
 
-    def __init__(self, deps: Deps) -> None:
+    :param commands: the command table that ``/help`` lists (handed in: the table names
+        these methods, so this module cannot import it).
+    """
+
+    def __init__(self, deps: Deps, commands: Sequence[Command]) -> None:
         self.deps = deps
+        self.commands = commands
 
     @answers
     def leaderboard(self, actor: Actor, where: Where, scope: Scope = "server") -> Reply:
@@ -120,14 +126,15 @@ class Info:
 
     def help(self, actor: Actor, where: Where, surface: Surface = Surface.DISCORD) -> Reply:
         """``/help``: every command of this adapter (``surface``) and how a turn goes."""
-        return Reply(text=help_text(self.deps.language_of(actor), surface), ephemeral=True)
+        text = help_text(self.deps.language_of(actor), surface, self.commands)
+        return Reply(text=text, ephemeral=True)
 
 
-def help_text(lang: str, surface: Surface) -> str:
+def help_text(lang: str, surface: Surface, commands: Sequence[Command]) -> str:
     """The commands of the table that ``surface`` accepts, one line each, then a turn."""
     levels = ", ".join(t(f"level.{level}", lang) for level in LEVELS)
     lines = [t("help.title", lang)]
-    for command in COMMANDS:
+    for command in commands:
         if command.surface not in (Surface.BOTH, surface):
             continue
         key = command.help

@@ -12,17 +12,16 @@ it once. The move timers and claims are unchanged (:mod:`bot.service.timers`).
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from datetime import datetime
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo
 
 from bot.i18n import t
 from bot.service.deps import Deps
 from bot.service.model import Notes, Table
 from bot.service.people import Prefs
 from bot.service.present import board_reply
-from bot.service.refusal import Refusal, aware
+from bot.service.refusal import aware
 from bot.service.replies import Reply
 from bot.service.tables import load_table, localized, seat_names
 from bot.service.threads import game_link
@@ -32,10 +31,7 @@ from db import together as together_repo
 from db.models import Game as GameRow
 from db.models import GameStatus
 
-__all__ = ["DirectNotice", "TurnNotices", "in_quiet_hours", "notify_changes", "notify_text"]
-
-OFF = ("off", "none", "no", "non", "aucune", "-")
-_HOURS = re.compile(r"\s*(\d{1,2})(?::00)?\s*-\s*(\d{1,2})(?::00)?\s*")
+__all__ = ["DirectNotice", "TurnNotices", "in_quiet_hours"]
 
 
 @dataclass(frozen=True)
@@ -46,56 +42,6 @@ class DirectNotice:
     game_id: int
     deadline: datetime
     reply: Reply
-
-
-def notify_changes(
-    notify: bool | None, quiet: str | None, timezone: str | None
-) -> dict[str, object]:
-    """The notice settings asked for in ``/settings``; a bad value is refused, saying what is
-    accepted (``quiet:22-08`` or ``quiet:off``; an IANA zone such as ``Europe/Paris``)."""
-    changes: dict[str, object] = {}
-    if notify is not None:
-        changes["notify"] = bool(notify)
-    if quiet is not None:
-        changes["quiet"] = _quiet(quiet)
-    if timezone is not None:
-        changes["timezone"] = _zone(timezone)
-    return changes
-
-
-def _quiet(text: str) -> list[int] | None:
-    if text.strip().lower() in OFF:
-        return None
-    m = _HOURS.fullmatch(text)
-    if m is None:
-        raise Refusal("error.quiet_hours", value=text[:40])
-    start, end = int(m[1]), int(m[2])
-    if start > 23 or end > 23 or start == end:
-        raise Refusal("error.quiet_hours", value=text[:40])
-    return [start, end]
-
-
-def _zone(text: str) -> str | None:
-    name = text.strip()
-    if name.lower() in OFF or name.upper() == "UTC":
-        return None
-    try:
-        ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
-        raise Refusal("error.timezone", value=name[:60]) from None
-    return name
-
-
-def notify_text(prefs: Prefs, lang: str) -> str:
-    """The notice settings as ``/settings`` shows them."""
-    quiet = f"{prefs.quiet[0]:02d}-{prefs.quiet[1]:02d}" if prefs.quiet else t("settings.off", lang)
-    return t(
-        "settings.notify_text",
-        lang,
-        notify=t("settings.on" if prefs.notify else "settings.off", lang),
-        quiet=quiet,
-        timezone=prefs.timezone or "UTC",
-    )
 
 
 def in_quiet_hours(prefs: Prefs, now: datetime) -> bool:

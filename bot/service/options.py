@@ -17,7 +17,7 @@ import re
 from typing import Any
 
 from bot.i18n import LANGUAGES, t
-from bot.service.commands import Command, Kind, Label, Option, option_name, usage
+from bot.service.command_spec import Command, Kind, Label, Option, option_name, usage
 from bot.service.refusal import Refusal
 
 __all__ = ["FLAG_WORDS", "parse_command"]

@@ -3,14 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
-from bot.i18n import LANGUAGES, language
-from render import THEMES
+from bot.service.prefs import DEFAULT_THEME, Prefs
 
 __all__ = ["DEFAULT_THEME", "Actor", "Prefs", "Where"]
-
-DEFAULT_THEME = "classic"  # render.BoardView's default
 
 
 @dataclass(frozen=True)
@@ -57,59 +53,3 @@ class Where:
     @property
     def is_dm(self) -> bool:
         return self.guild_id is None
-
-
-@dataclass(frozen=True)
-class Prefs:
-    """A player's settings (stored as JSON on his player row).
-
-    :param lang: one of :data:`bot.i18n.LANGUAGES`, or None to follow Discord's locale.
-    :param auto_roll: roll at once when there is no cube decision to make.
-    :param auto_forced: play a forced move (the only legal play) automatically.
-    :param mirrored: draw the home board on the left.
-    :param theme: the board's colours, one of :data:`render.THEMES`.
-    :param notify: a DM when a game between people waits for him ("your turn").
-    :param quiet: quiet hours ``(from, to)`` in his time zone (no notice then), or None.
-    :param timezone: his IANA time zone (``Europe/Paris``), or None for UTC.
-    :param puzzles: his blunders may become (anonymous) puzzles for others.
-    """
-
-    lang: str | None = None
-    auto_roll: bool = True
-    auto_forced: bool = True
-    mirrored: bool = False
-    theme: str = DEFAULT_THEME
-    notify: bool = False
-    quiet: tuple[int, int] | None = None
-    timezone: str | None = None
-    puzzles: bool = True
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any] | None) -> Prefs:
-        data = data or {}
-        lang = data.get("lang")
-        theme = data.get("theme")
-        return cls(
-            lang=lang if lang in LANGUAGES else None,
-            auto_roll=bool(data.get("auto_roll", True)),
-            auto_forced=bool(data.get("auto_forced", True)),
-            mirrored=bool(data.get("mirrored", False)),
-            theme=theme if theme in THEMES else DEFAULT_THEME,
-            notify=bool(data.get("notify", False)),
-            quiet=_hours(data.get("quiet")),
-            timezone=data.get("timezone") if isinstance(data.get("timezone"), str) else None,
-            puzzles=bool(data.get("puzzles", True)),
-        )
-
-    def language(self, locale: str | None) -> str:
-        """The language to answer in: the setting, else the Discord locale."""
-        return self.lang or language(locale)
-
-
-def _hours(value: Any) -> tuple[int, int] | None:
-    """Stored quiet hours ``[from, to]``, or None when absent or malformed."""
-    if isinstance(value, list | tuple) and len(value) == 2:
-        a, b = value
-        if isinstance(a, int) and isinstance(b, int) and 0 <= a < 24 and 0 <= b < 24 and a != b:
-            return a, b
-    return None

@@ -417,7 +417,7 @@ async def test_unexpected_errors_get_an_apology(
     ann = env.create_user("ann")
     script.extend([3, 1])
     board = response(await ann.slash("play", level="beginner"))
-    monkeypatch.setattr(bot.service, "board", broken)
+    monkeypatch.setattr(bot.service, "run", broken)  # every slash command runs through it
     failed = await ann.slash("board")
     assert failed.ephemeral and response(failed).content == t("discord.apology", "en")
     assert [str(e.__cause__) for e in env.errors] == ["the database is on fire"]

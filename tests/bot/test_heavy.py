@@ -25,7 +25,7 @@ from bot.discord_app.commands import build_commands
 from bot.discord_app.components import _press
 from bot.discord_app.replies import answer
 from bot.i18n import t
-from bot.service import Actor, Reply, Service, Where
+from bot.service import Actor, Reply, Service, Settings, Where
 from tests.bot.conftest import ALICE, BOB, CHANNEL
 
 SAFETY = 60.0  # seconds: only so that a broken build fails instead of hanging
@@ -236,7 +236,9 @@ async def test_slow_reviews_filling_their_pool_do_not_hold_up_a_press(
 
     monkeypatch.setattr(analysis_module, "review_match", slow_review)
     client = create_bot(Config(shard_count=1), service=RecordingService(service))  # type: ignore[arg-type]
-    slash = {command.name: command for command in build_commands()}  # from the command table
+    slash = {
+        command.name: command for command in build_commands(Settings())
+    }  # from the command table
     games = [_finished_game(service, n) for n in range(5)]
 
     async def review(actor: Actor, game_id: int) -> FakeInteraction:
