@@ -25,16 +25,15 @@ from typing import IO, Any
 from bot.i18n import CATALOGS, LANGUAGES, t
 from bot.i18n.markdown import escape_name
 from bot.service import Actor, Reply, Service, Where
-from bot.service.commands import (
-    COMMANDS,
+from bot.service.command_spec import (
     PRESS_COMMANDS,
     Command,
     Kind,
     Surface,
-    by_name,
     command_name,
     press_words,
 )
+from bot.service.commands import COMMANDS, by_name
 from bot.service.customid import (
     Answer,
     ChallengeAction,

@@ -17,7 +17,8 @@ from bot.discord_app.cogs import everywhere, guilds_only
 from bot.discord_app.replies import answer, user_actor, who
 from bot.discord_app.translator import ls
 from bot.service import Settings
-from bot.service.commands import COMMANDS, Command, Kind, Option, Surface
+from bot.service.command_spec import Command, Kind, Option, Surface
+from bot.service.commands import COMMANDS
 
 __all__ = ["MAX_AUTOCOMPLETE", "build_commands"]
 

@@ -13,18 +13,7 @@ from __future__ import annotations
 
 from bot.service.analysis import Analysis
 from bot.service.challenges import Challenges
-from bot.service.command_spec import (
-    PRESS_COMMANDS,
-    Command,
-    Kind,
-    Label,
-    Option,
-    Surface,
-    command_name,
-    option_name,
-    press_words,
-    usage,
-)
+from bot.service.command_spec import Command, Kind, Label, Option, Surface
 from bot.service.daily import Daily
 from bot.service.dashboard import Dashboard
 from bot.service.deps import Settings
@@ -41,20 +30,7 @@ from bot.tournaments.actions import ACTIONS as TOURNAMENT_ACTIONS
 from bot.tournaments.formats import formats
 from engine.bots import LEVELS
 
-__all__ = [
-    "COMMANDS",
-    "PRESS_COMMANDS",
-    "Command",
-    "Kind",
-    "Label",
-    "Option",
-    "Surface",
-    "by_name",
-    "command_name",
-    "option_name",
-    "press_words",
-    "usage",
-]
+__all__ = ["COMMANDS", "GAME_ID_MAX", "by_name"]
 
 GAME_ID_MAX = 2**53 - 1
 

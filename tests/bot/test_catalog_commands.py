@@ -13,7 +13,8 @@ import re
 import pytest
 
 from bot.i18n import CATALOGS, t
-from bot.service.commands import COMMANDS, Command, Kind, Option, command_name, option_name
+from bot.service.command_spec import Command, Kind, Option, command_name, option_name
+from bot.service.commands import COMMANDS
 from bot.service.options import parse_command
 from bot.service.refusal import Refusal
 

@@ -8,7 +8,8 @@ import re
 import pytest
 
 from bot.i18n import CATALOGS
-from bot.service.commands import COMMANDS, Command, Kind, Option, option_name
+from bot.service.command_spec import Command, Kind, Option, option_name
+from bot.service.commands import COMMANDS
 from bot.service.options import option_value
 
 

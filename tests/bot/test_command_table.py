@@ -8,7 +8,8 @@ import inspect
 import pytest
 
 from bot.service import Actor, Service, Where
-from bot.service.commands import COMMANDS, Command
+from bot.service.command_spec import Command
+from bot.service.commands import COMMANDS
 
 RUN = [c for c in COMMANDS if c.method is not None]
 

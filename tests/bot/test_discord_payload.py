@@ -278,8 +278,8 @@ def test_options(payload: list[dict[str, Any]]) -> None:
 def test_the_commands_come_from_the_service_table(payload: list[dict[str, Any]]) -> None:
     # One table: every command of it (but the terminal's own) is a slash command, with its
     # options in the table's order of required-first, and nothing else is.
+    from bot.service.command_spec import Surface
     from bot.service.commands import COMMANDS as TABLE
-    from bot.service.commands import Surface
 
     table = [c for c in TABLE if c.surface is not Surface.TERMINAL]
     assert [c["name"] for c in payload] == [c.name for c in table]

@@ -245,7 +245,8 @@ def test_mentions_read_as_names(service: Service) -> None:
 
 def test_the_help_lists_every_command_the_terminal_accepts(service: Service) -> None:
     # One command table: whatever the terminal accepts, its help lists, in both languages.
-    from bot.service.commands import COMMANDS, Surface, command_name, press_words
+    from bot.service.command_spec import Surface, command_name, press_words
+    from bot.service.commands import COMMANDS
 
     for lang, help_word in (("en", "/help"), ("fr", "/aide")):
         out = io.StringIO()
