@@ -22,6 +22,7 @@ __all__ = [
     "answer_challenge",
     "create_challenge",
     "get_challenge",
+    "link_game",
     "pending_between",
     "pending_from",
     "pending_in_channel",
@@ -182,11 +183,17 @@ def get_challenge(session: Session, challenge_id: int) -> Challenge | None:
     return session.get(Challenge, challenge_id, populate_existing=True)
 
 
+def link_game(challenge: Challenge, game_id: int) -> None:
+    """The game an accepted challenge started."""
+    challenge.game_id = game_id
+
+
 def answer_challenge(
     session: Session, challenge_id: int, status: ChallengeStatus, *, now: datetime | None = None
 ) -> Challenge:
     """Move a pending, unexpired challenge to ``status`` (accepted, declined or cancelled). On
-    acceptance the caller creates the game in the same unit of work and sets ``game_id``.
+    acceptance the caller creates the game in the same unit of work and links it
+    (:func:`link_game`).
 
     :raises ChallengeClosed: the challenge is missing, already answered, or has expired.
     """

@@ -46,13 +46,19 @@ __all__ = [
     "active_game_in_channel",
     "advance_timer_stage",
     "cache_review",
+    "count_dice",
     "create_game",
     "expire_game",
     "finish_game",
     "game_events",
     "games_with_timer_due",
     "get_game",
+    "hold_clock",
+    "move_deadline",
+    "reveal_dice",
+    "run_clock",
     "save_game",
+    "set_deadline",
 ]
 
 
@@ -388,6 +394,44 @@ def games_with_timer_due(
         .order_by(Game.deadline)
         .limit(limit)
     ).all()
+
+
+def count_dice(game: Game, counter: int) -> None:
+    """Keep how many dice the game's seed has given (the next roll starts there)."""
+    game.dice_counter = counter
+
+
+def reveal_dice(game: Game, now: datetime) -> None:
+    """Note when the game's dice seed was published (with the match's result)."""
+    game.dice_revealed_at = now
+
+
+def run_clock(game: Game, deadline: datetime | None) -> None:
+    """Give the player to act a fresh ``deadline`` (None: nobody's clock runs): no time held
+    for him, and the new deadline's reminder and claim notices are still to come."""
+    game.time_left_held = None
+    game.deadline = deadline
+    game.timer_stage = 0
+
+
+def hold_clock(game: Game, seconds: float, deadline: datetime) -> None:
+    """Stop the clock of the player who made an offer with ``seconds`` left (given back after
+    the answer), and give the answer its own ``deadline``, notices still to come."""
+    game.time_left_held = seconds
+    game.deadline = deadline
+    game.timer_stage = 0
+
+
+def move_deadline(game: Game, deadline: datetime) -> None:
+    """Move the deadline (a tournament's clock), its notices still to come; a time held for
+    an offer stays held."""
+    game.deadline = deadline
+    game.timer_stage = 0
+
+
+def set_deadline(game: Game, deadline: datetime) -> None:
+    """The deadline of a game just created (its notices have not started)."""
+    game.deadline = deadline
 
 
 def advance_timer_stage(

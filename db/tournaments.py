@@ -36,13 +36,18 @@ __all__ = [
     "NewMatch",
     "add_entrant",
     "add_match",
+    "cancel_tournament",
     "create_tournament",
     "current",
     "due_to_start",
     "entrants",
+    "finish_tournament",
     "get_tournament",
     "guild_tournaments",
+    "hand_clock_over",
+    "keep_event_id",
     "lock",
+    "mark_entrant",
     "match_of_game",
     "matches",
     "name_key",
@@ -53,6 +58,9 @@ __all__ = [
     "record_result",
     "remove_entrant",
     "running_arenas_due",
+    "start_clock",
+    "start_tournament",
+    "void_match",
 ]
 
 _FRESH = {"populate_existing": True}
@@ -67,17 +75,91 @@ def name_key(name: str) -> str:
     return name.strip().casefold()[:100]
 
 
-def create_tournament(session: Session, tournament: Tournament) -> Tournament:
-    """Store a new tournament (its id is set on return).
+def create_tournament(
+    session: Session,
+    tournament: Tournament,
+    *,
+    guild_id: int | None,
+    channel_id: int | None,
+    organizer_id: int,
+    lang: str,
+) -> Tournament:
+    """Store a new tournament, organized by ``organizer_id`` in that server and channel and
+    announced in ``lang`` (its id is set on return).
 
     :raises sqlalchemy.exc.IntegrityError: when the server already has an open tournament of
         that name (:func:`named` checks first; this is the loser of a race).
     """
+    tournament.guild_id, tournament.channel_id = guild_id, channel_id
+    tournament.organizer_id, tournament.lang = organizer_id, lang
     tournament.version = 1
     tournament.name_key = name_key(tournament.name)
     session.add(tournament)
     session.flush()
     return tournament
+
+
+def keep_event_id(tournament: Tournament, event_id: int) -> None:
+    """Keep the id of the tournament's Discord scheduled event (the first one only)."""
+    if tournament.event_id is None:
+        tournament.event_id = event_id
+
+
+def start_tournament(
+    tournament: Tournament,
+    seeded: Sequence[tuple[TournamentEntrant, int, float]],
+    now: datetime,
+) -> None:
+    """The tournament runs from ``now``; each entrant with his seed and rating at the start."""
+    for entrant, seed, rating in seeded:
+        entrant.seed, entrant.rating = seed, rating
+    tournament.status, tournament.started_at = TournamentStatus.RUNNING, now
+
+
+def mark_entrant(
+    session: Session, tournament_id: int, player_id: int, status: EntrantStatus
+) -> None:
+    """A player withdraws or is disqualified (``status``)."""
+    for entrant in entrants(session, tournament_id):
+        if entrant.player_id == player_id:
+            entrant.status = status
+
+
+def void_match(match: TournamentMatch) -> None:
+    """A match the tournament's cancellation stopped: it counts for nobody."""
+    match.status = MatchStatus.VOID
+
+
+def cancel_tournament(tournament: Tournament, now: datetime) -> None:
+    """The tournament stops at ``now`` without a champion."""
+    tournament.status, tournament.finished_at = TournamentStatus.CANCELLED, now
+
+
+def finish_tournament(tournament: Tournament, champion_id: int | None, now: datetime) -> None:
+    """Nothing is left to play: the tournament is over at ``now``, won by ``champion_id``."""
+    tournament.status = TournamentStatus.FINISHED
+    tournament.finished_at = now
+    tournament.champion_id = champion_id
+
+
+def start_clock(match: TournamentMatch, bank: float, now: datetime) -> None:
+    """A match's clock starts: both players have the full ``bank`` (seconds)."""
+    match.bank0 = match.bank1 = bank
+    match.clock_since = now
+
+
+def hand_clock_over(
+    match: TournamentMatch, now: datetime, charged: tuple[int, float] | None = None
+) -> None:
+    """The decision passes to the other player at ``now``; ``charged`` (a seat and what is
+    left of his bank) when the player who handed it over used more than his delay."""
+    if charged is not None:
+        seat, bank = charged
+        if seat == 0:
+            match.bank0 = bank
+        else:
+            match.bank1 = bank
+    match.clock_since = now
 
 
 def get_tournament(session: Session, tournament_id: int) -> Tournament | None:

@@ -232,7 +232,7 @@ class Challenges:
             deadline=self.deps.clock() + self.deps.settings.move_timeout,
         )
         row = self.new.start(s, table, new, notes, prefs_of(s, table), lang)
-        challenge.game_id = row.id
+        challenge_repo.link_game(challenge, row.id)
         return table, notes
 
 

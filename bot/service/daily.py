@@ -23,7 +23,7 @@ from bot.i18n import t
 from bot.service.customid import PuzzleAction
 from bot.service.deps import Deps, answers
 from bot.service.people import Actor, Where
-from bot.service.puzzles import choice_index
+from bot.service.puzzles import choice_index, drawn_later
 from bot.service.puzzleview import (
     answer_label,
     answers_of,
@@ -115,10 +115,9 @@ class Daily:
                 lines += _reveal(s, before, lang)
             lines.append(_question(puzzle, lang))
             rows = components(puzzle, post.id, lang, daily=True)
-        # Drawn once the claim is committed, so that the write lock is not held while the
-        # picture waits for the drawing worker.
-        image = question_picture(puzzle, lang)
-        reply = Reply(text="\n".join(lines), image=image, image_name="daily.png", rows=rows)
+            later = drawn_later(question_picture, puzzle, lang)
+        reply = Reply(text="\n".join(lines), image_name="daily.png", rows=rows, later=later)
+        reply.draw_later()  # the claim has committed: the write lock is not held meanwhile
         return DailyNotice(guild_id, channel_id, day, reply)
 
     @answers

@@ -14,6 +14,7 @@ from bot.service.model import Notes, Table
 from bot.service.people import Prefs, Where
 from bot.service.refusal import Refusal
 from bot.service.turns import advance, save
+from db import games as games_repo
 from db.games import NewGame, active_game_in_channel
 from db.gamestate import create_match_game
 from db.models import Game as GameRow
@@ -101,7 +102,7 @@ class NewGames:
             # A race with another start in the same channel (two commands at once, two
             # processes) loses on the database's one-active-game-per-seat index.
             raise Refusal("error.game_here") from None
-        row.dice_counter = dice.counter
+        games_repo.count_dice(row, dice.counter)
         s.flush()
         table.game_id, table.version = row.id, row.version
         if table.match.is_over:  # a resignation loop cannot happen here, but be exact

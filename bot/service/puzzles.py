@@ -45,7 +45,7 @@ from engine import BackgammonError, Position, parse_play
 from engine.analysis import Review
 from engine.analysis.puzzle import review_puzzles
 
-__all__ = ["Puzzles", "choice_index"]
+__all__ = ["Puzzles", "choice_index", "drawn_later"]
 
 log = logging.getLogger(__name__)
 
@@ -55,12 +55,13 @@ finds the same best answer, clearly (:func:`engine.analysis.puzzle.make_puzzle`)
 2 plies are GNU Backgammon's 1-ply, the check's 3 its 2-ply "world class"."""
 
 
-def _drawn_later(
+def drawn_later(
     draw: Callable[[Puzzle, str], bytes | None], puzzle: Puzzle, lang: str
 ) -> Callable[[Reply], None]:
     """The puzzle's picture, drawn once the action's unit of work has ended (:attr:`Reply.later`):
-    on SQLite a write transaction (the rating) would hold the lock while the picture waits for
-    the drawing worker. The puzzle row stays readable after its commit (expire_on_commit=False)."""
+    on SQLite a write transaction (the rating, the day's claim) would hold the lock while the
+    picture waits for the drawing worker. The puzzle row stays readable after its commit
+    (expire_on_commit=False)."""
 
     def picture(reply: Reply) -> None:
         reply.image = draw(puzzle, lang)
@@ -135,7 +136,7 @@ class Puzzles:
             ids = (puzzle.position_id, puzzle.match_id)
         return Reply(
             text=text,
-            later=_drawn_later(question_picture, puzzle, lang),
+            later=drawn_later(question_picture, puzzle, lang),
             image_name="puzzle.png",
             rows=rows,
             ephemeral=True,
@@ -169,7 +170,7 @@ class Puzzles:
             )
         return Reply(
             text="\n".join(lines),
-            later=_drawn_later(best_picture, puzzle, lang),
+            later=drawn_later(best_picture, puzzle, lang),
             image_name="puzzle-answer.png",
             ephemeral=True,
         )

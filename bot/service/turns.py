@@ -18,6 +18,7 @@ from bot.service.people import Prefs
 from bot.service.refusal import aware
 from bot.service.replies import Reply
 from bot.service.tables import prefs_of, seat_names
+from db import games as games_repo
 from db.gamestate import END_KIND, save_match
 from db.models import Game as GameRow
 from engine import EventKind, Game, Phase
@@ -129,12 +130,12 @@ def save(deps: Deps, s: Session, row: GameRow, table: Table, dice: GameDice) -> 
     """Store the action, with the move timer (see :func:`_set_clock`). When it ended the match,
     the :class:`GameEnded` event goes to each subscriber of ``deps.game_end`` in this unit of
     work; returns what they post (the caller's to deliver, once the unit commits)."""
-    row.dice_counter = dice.counter
+    games_repo.count_dice(row, dice.counter)
     _set_clock(deps, row, table)
     if table.match.is_over:
         # The seed is published with the result: from now on anyone can check every die.
         table.revealed_seed = row.dice_seed
-        row.dice_revealed_at = deps.clock()
+        games_repo.reveal_dice(row, deps.clock())
     for saving in deps.game_saving:  # a tournament's clock, while the row has the old turn
         saving(s, row, table)
     result = save_match(s, row, table.match, now=deps.clock())
@@ -163,25 +164,23 @@ def _set_clock(deps: Deps, row: GameRow, table: Table) -> None:
         and not table.seats[game.turn].is_computer
         and not table.against_computer
     )
-    held, row.time_left_held = row.time_left_held, None
+    held = row.time_left_held
     answering = game.phase in (Phase.DOUBLED, Phase.RESIGNED) and game.turn != game.on_roll
     if not human_turn:
-        row.deadline = None
+        games_repo.run_clock(row, None)
     elif row.deadline is None or _turn_ended(row, table):
-        row.deadline = now + deps.settings.move_timeout
+        games_repo.run_clock(row, now + deps.settings.move_timeout)
     elif answering and held is None:  # he offers: his clock stops, the answer has its own
-        row.time_left_held = max(0.0, (aware(row.deadline) - now).total_seconds())
-        row.deadline = now + deps.settings.move_timeout
+        left = max(0.0, (aware(row.deadline) - now).total_seconds())
+        games_repo.hold_clock(row, left, now + deps.settings.move_timeout)
     elif answering:
-        row.time_left_held = held  # still waiting for the answer
-        return
+        return  # still waiting for the answer: his time stays held
     elif held is not None:  # answered: the rest of his time, where he left it
-        row.deadline = now + timedelta(seconds=held)
+        games_repo.run_clock(row, now + timedelta(seconds=held))
     elif row.turn == game.turn:
         return  # the same player goes on with the same decision: the same deadline
     else:  # (a game saved before revision 0008, in the middle of an offer)
-        row.deadline = now + deps.settings.move_timeout
-    row.timer_stage = 0  # a new deadline: its reminder and claim notices are to come
+        games_repo.run_clock(row, now + deps.settings.move_timeout)
     table.out_of_time = row.deadline is not None and aware(row.deadline) <= now
 
 

@@ -173,3 +173,24 @@ def test_the_day_is_the_servers(factory: sessionmaker[Session]) -> None:
     with factory() as s:
         days = [p.day.isoformat() for p in s.scalars(select(DailyPost))]
     assert days == ["2026-11-30"]
+
+
+def test_a_picture_that_fails_is_logged_and_the_post_goes_without_it(
+    service: Service, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Drawn like every other picture once the claim has committed (``Reply.later``): a
+    drawing worker that breaks costs the day's post its picture, not the post (the day is
+    claimed by then: no later sweep would post it)."""
+    import bot.service.puzzleview as puzzleview
+
+    class BrokenDrawer:
+        def draw(self, position: object, view: object) -> bytes:
+            raise RuntimeError("the drawing worker died")
+
+    monkeypatch.setattr(puzzleview, "DRAWERS", BrokenDrawer())
+    service.daily(ALICE, MANAGED, hour=0, timezone="UTC")
+    posted = daily(service.sweep())
+    assert len(posted) == 1 and "Position of the day" in posted[0].reply.text
+    assert posted[0].reply.image is None and posted[0].reply.rows
+    assert "drawing a picture after the action failed" in caplog.text
+    assert daily(service.sweep()) == []  # claimed: posted once, picture or not

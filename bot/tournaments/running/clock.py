@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 
 from bot.service.model import Table
 from bot.service.refusal import aware
+from db import games as games_repo
 from db import tournaments as repo
 from db.models import Game as GameRow
 from db.models import Tournament, TournamentMatch
@@ -39,10 +40,9 @@ class TournamentClock:
         if not self.applies(tour):
             return
         bank = float((tour.clock_bank or 0) * tour.match_length)
-        match.bank0 = match.bank1 = bank
-        match.clock_since = self.clock()
+        repo.start_clock(match, bank, self.clock())
         if row.turn is not None:
-            row.deadline = self._deadline(tour, match, row.turn)
+            games_repo.set_deadline(row, self._deadline(tour, match, row.turn))
 
     def on_saving(self, s: Session, row: GameRow, table: Table) -> None:
         """The hook before a game is saved: charge the player who handed the decision over."""
@@ -59,14 +59,14 @@ class TournamentClock:
         tour = s.get(Tournament, match.tournament_id)
         assert tour is not None
         now = self.clock()
+        charged = None
         if before is not None:
             used = (now - aware(match.clock_since)).total_seconds() - (tour.clock_delay or 0)
             if used > 0:
-                _set_bank(match, before, _bank(match, before) - used)
-        match.clock_since = now
+                charged = (before, _bank(match, before) - used)
+        repo.hand_clock_over(match, now, charged)
         if after is not None:
-            row.deadline = self._deadline(tour, match, after)
-            row.timer_stage = 0
+            games_repo.move_deadline(row, self._deadline(tour, match, after))
 
     def _deadline(self, tour: Tournament, match: TournamentMatch, seat: int) -> datetime:
         left = max(0.0, _bank(match, seat)) + (tour.clock_delay or 0)
@@ -75,10 +75,3 @@ class TournamentClock:
 
 def _bank(match: TournamentMatch, seat: int) -> float:
     return (match.bank0 if seat == 0 else match.bank1) or 0.0
-
-
-def _set_bank(match: TournamentMatch, seat: int, value: float) -> None:
-    if seat == 0:
-        match.bank0 = value
-    else:
-        match.bank1 = value

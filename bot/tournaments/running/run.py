@@ -73,9 +73,8 @@ class Runner:
         fmt = format_of(tour.format)
         order = fmt.seed(tour, [e.player_id for e in entrants], ratings)
         seed = {p: i + 1 for i, p in enumerate(order)}
-        for e in entrants:
-            e.seed, e.rating = seed[e.player_id], ratings[e.player_id]
-        tour.status, tour.started_at = TournamentStatus.RUNNING, now
+        seeded = [(e, seed[e.player_id], ratings[e.player_id]) for e in entrants]
+        repo.start_tournament(tour, seeded, now)
         fmt.started(tour, now)
         s.flush()
         return self.advance(s, tour)
@@ -233,9 +232,7 @@ class Runner:
     ) -> list[Reply]:
         """A player withdraws or is disqualified: he forfeits the match he is playing and
         loses the ones he was still to play by walkover. Returns what to post."""
-        for entrant in repo.entrants(s, tour.id):
-            if entrant.player_id == player:
-                entrant.status = status
+        repo.mark_entrant(s, tour.id, player, status)
         s.flush()
         posts: list[Reply] = []
         for match in repo.matches(s, tour.id):
@@ -251,18 +248,16 @@ class Runner:
         now = self.deps.clock()
         for match in repo.matches(s, tour.id):
             if match.status is MatchStatus.PLAYING:
-                match.status = MatchStatus.VOID
+                repo.void_match(match)
                 if match.game_id is not None:
                     row = get_game(s, match.game_id)
                     if row.status is GameStatus.ACTIVE:
                         expire_game(s, row, now=now)
-        tour.status, tour.finished_at = TournamentStatus.CANCELLED, now
+        repo.cancel_tournament(tour, now)
         s.flush()
 
     def _finish(self, s: Session, tour: Tournament, state: State) -> Reply:
-        tour.status = TournamentStatus.FINISHED
-        tour.finished_at = self.deps.clock()
-        tour.champion_id = champion(state)
+        repo.finish_tournament(tour, champion(state), self.deps.clock())
         s.flush()
         reply = standings_reply(self.state(s, tour, names=True), tour.lang)
         name = _name(s, tour.champion_id) if tour.champion_id else "-"

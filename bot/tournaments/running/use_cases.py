@@ -107,9 +107,14 @@ class Tournaments:
                 who = deps.who(s, actor)
                 tour = _new_tournament(options, deps.settings.max_match_length, deps.clock())
                 _refuse_same_name(s, where, tour.name)
-                tour.guild_id, tour.channel_id = where.guild_id, where.channel_id
-                tour.organizer_id, tour.lang = actor.id, shared_lang(who, where)
-                repo.create_tournament(s, tour)
+                repo.create_tournament(
+                    s,
+                    tour,
+                    guild_id=where.guild_id,
+                    channel_id=where.channel_id,
+                    organizer_id=actor.id,
+                    lang=shared_lang(who, where),
+                )
                 reply = announcement(tour, [], tour.lang)
                 reply.event = publish_event(tour)  # Discord's own reminder, where it may
                 return reply
@@ -295,8 +300,7 @@ class Tournaments:
             tour = s.get(Tournament, tid)
             if tour is None:
                 return False
-            if tour.event_id is None:
-                tour.event_id = event_id
+            repo.keep_event_id(tour, event_id)
             return tour.status in (TournamentStatus.REGISTERING, TournamentStatus.RUNNING)
 
     # -- the sweep --------------------------------------------------------------------------
