@@ -46,6 +46,7 @@ import functools
 import gc
 import multiprocessing
 import os
+import signal
 import sys
 import threading
 from collections import Counter, deque
@@ -573,8 +574,19 @@ def worker_processes(count: int, warm: Callable[[], None]) -> ProcessPoolExecuto
     are spawned (a fresh interpreter), not forked: forking a process with threads can copy a
     lock another thread held, and the child then waits for it forever."""
     return ProcessPoolExecutor(
-        count, mp_context=multiprocessing.get_context("spawn"), initializer=warm
+        count,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_start_worker,
+        initargs=(warm,),
     )
+
+
+def _start_worker(warm: Callable[[], None]) -> None:
+    """In a new worker: ignore SIGINT, then ``warm``. Ctrl-C in the terminal reaches every
+    process of its foreground group, the workers too; the parent decides when they stop (a
+    worker killed mid-start breaks the pool and can hang the parent's exit)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    warm()
 
 
 WORKER_NICENESS = 10  # the review workers' scheduling priority, below the bot's (0)

@@ -1,92 +1,93 @@
 """The terminal's prompt: typed lines with line editing and history, and a Ctrl-C that always
 leaves, at the prompt or while a command runs (the computer thinking).
 
-CPython's ``readline`` waits for a key in ``select()`` and looks at signals only when
-``select()`` is interrupted. A SIGINT that lands after the prompt is printed but before
-``select()`` starts has only run the C-level handler: ``select()`` then sleeps on and Ctrl-C
-seems to do nothing (a window of microseconds that a busy machine widens). So a watcher thread
-hears of every SIGINT at once (:func:`signal.set_wakeup_fd`: the C handler writes the signal's
-number to a pipe, whatever the main thread is doing) and, while the main thread still waits at
-the same prompt, sends SIGINT to it again: a signal that reaches ``select()`` interrupts it.
+CPython's ``readline`` looks at signals only when its wait for a key is interrupted: a SIGINT
+that lands between the prompt and that wait is lost, and Ctrl-C seems to do nothing. So the
+main thread never waits in ``readline``: a reader thread calls ``input()`` when the main thread
+asks for a line (prompts and output stay in order), and the main thread waits for the line on
+a queue with a short timeout. That wait is Python's own: a Ctrl-C raises KeyboardInterrupt in
+it, at the latest at the next timeout (the kernel may give the signal to another thread).
 """
 
 from __future__ import annotations
 
-import os
+import queue
 import signal
+import sys
 import threading
-import time
 from collections.abc import Iterator
 from types import FrameType
+from typing import Any
 
 __all__ = ["Interrupts", "prompt_lines"]
 
-RESEND = 0.1  # seconds a Ctrl-C may stay unheard at the prompt before it is sent again
 PROMPT = "> "
+WAKE = 0.1  # seconds: how late the main thread may notice a SIGINT the kernel sent elsewhere
 
 
 class Interrupts:
-    """Ctrl-C for the terminal session: KeyboardInterrupt in the main thread, never lost at the
-    prompt, and ignored once the session is leaving (a second, impatient Ctrl-C during the
-    exit must not print a traceback)."""
+    """Ctrl-C for the terminal session: KeyboardInterrupt in the main thread wherever it is,
+    then ignored (a second, impatient Ctrl-C during the exit must not print a traceback), and
+    the terminal's modes given back as they were at the start."""
 
     def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._prompts = 0  # prompts shown so far
-        self._waiting = 0  # the number of the prompt waiting for a line, 0 when none waits
-        self._main = threading.main_thread().ident or 0
+        self._asks: queue.Queue[None] = queue.Queue()
+        self._lines: queue.Queue[str | EOFError] = queue.Queue()
+        self._reader: threading.Thread | None = None
+        self._modes: list[Any] | None = None
 
     def install(self) -> None:
-        """Take over SIGINT (from the main thread, as :mod:`signal` requires). Where a thread
-        cannot be sent a signal (Windows), Python's own handler stays."""
-        if not hasattr(signal, "pthread_kill"):
+        """Take over SIGINT (from the main thread, as :mod:`signal` requires) and start the
+        reader thread. Without termios (Windows), lines are read by plain ``input()``."""
+        try:
+            import termios
+        except ImportError:
             return
-        read, write = os.pipe()
-        os.set_blocking(write, False)  # the C handler must never block on a full pipe
-        signal.set_wakeup_fd(write, warn_on_full_buffer=False)
+        self._modes = termios.tcgetattr(sys.stdin.fileno())
         signal.signal(signal.SIGINT, _interrupt)
-        watcher = threading.Thread(target=self._watch, args=(read,), name="ctrl-c", daemon=True)
-        watcher.start()
+        self._reader = threading.Thread(target=self._read, name="prompt", daemon=True)
+        self._reader.start()
 
-    @staticmethod
-    def leave() -> None:
-        """The session ends: later SIGINTs are ignored."""
+    def leave(self) -> None:
+        """The session ends: later SIGINTs are ignored and the terminal gets its modes back
+        (``readline`` left it in its own when Ctrl-C came at the prompt)."""
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+        if self._modes is not None:
+            import termios
+
+            termios.tcsetattr(sys.stdin.fileno(), termios.TCSADRAIN, self._modes)
 
     def read_line(self) -> str:
-        """One typed line (``input``), the prompt marked as waiting meanwhile."""
-        with self._lock:
-            self._prompts += 1
-            self._waiting = self._prompts
-        try:
+        """One typed line; EOFError on Ctrl-D, KeyboardInterrupt on Ctrl-C."""
+        if self._reader is None:
             return input(PROMPT)
-        finally:
-            with self._lock:
-                self._waiting = 0
-
-    def _watch(self, read: int) -> None:
+        self._asks.put(None)
         while True:
             try:
-                data = os.read(read, 512)
-            except OSError:
-                return
-            if not data:
-                return
-            if signal.SIGINT in data:
-                self._insist(self._waiting)
+                line = self._lines.get(timeout=WAKE)
+            except queue.Empty:
+                continue  # back in Python: a pending SIGINT's handler runs here
+            if isinstance(line, EOFError):
+                raise line
+            return line
 
-    def _insist(self, prompt: int) -> None:
-        """Send SIGINT to the main thread again while it still waits at ``prompt`` (the one
-        where Ctrl-C was typed; 0: none, the main thread was busy and has heard it)."""
-        while prompt:
-            time.sleep(RESEND)
-            with self._lock:
-                if self._waiting != prompt:
-                    return
-            signal.pthread_kill(self._main, signal.SIGINT)
+    def _read(self) -> None:
+        """The reader thread: one ``input()`` per request. SIGINT is blocked here so that the
+        kernel gives it to a thread that can act on it (Python runs handlers in the main one)."""
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        while True:
+            self._asks.get()
+            try:
+                self._lines.put(input(PROMPT))
+            except EOFError as eof:
+                self._lines.put(eof)
+                return
 
 
 def _interrupt(signum: int, frame: FrameType | None) -> None:
+    # Ignored from the first one on: the session is leaving, a second Ctrl-C typed while it
+    # leaves must not raise in the middle of the exit.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     raise KeyboardInterrupt
 
 

@@ -86,6 +86,17 @@ def test_a_dead_worker_costs_no_picture(drawers: Drawers) -> None:
     assert second not in (first, os.getpid())
 
 
+def test_a_worker_ignores_ctrl_c(drawers: Drawers) -> None:
+    # Ctrl-C in a terminal reaches the workers too (one process group): the parent decides
+    # when they stop, so a worker stays, with no traceback.
+    pool = drawers._get()
+    assert pool is not None
+    first = _worker_pid(drawers)
+    assert pool.submit(signal.getsignal, signal.SIGINT).result(timeout=HANG) == signal.SIG_IGN
+    os.kill(first, signal.SIGINT)
+    assert _worker_pid(drawers) == first
+
+
 def test_a_pool_left_by_another_thread_costs_no_picture(
     drawers: Drawers, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -53,6 +54,7 @@ class Tty:
         )
         os.close(slave)
         self.seen = ""
+        self.modes: list[Any] = []  # the terminal's modes once the game has left
 
     def type(self, keys: str) -> None:
         os.write(self.master, keys.encode())
@@ -73,7 +75,12 @@ class Tty:
         return self.seen
 
     def finish(self) -> int:
-        code = self.proc.wait(timeout=PATIENCE)
+        try:
+            code = self.proc.wait(timeout=PATIENCE)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()  # a hung game must not outlive its test
+            self.proc.wait()
+            pytest.fail(f"the game did not leave; output:\n{self.seen}")
         try:
             while True:
                 ready, _, _ = select.select([self.master], [], [], 0.2)
@@ -85,8 +92,14 @@ class Tty:
                 self.seen += chunk.decode(errors="replace")
         except OSError:
             pass
+        self.modes = termios.tcgetattr(self.master)
         os.close(self.master)
         return code
+
+    def sane(self) -> bool:
+        """The terminal was left as the shell needs it: lines (canonical mode) and echo."""
+        lflag = self.modes[3]
+        return bool(lflag & termios.ICANON and lflag & termios.ECHO)
 
 
 def test_ctrl_c_leaves_cleanly(tmp_path: Path) -> None:
@@ -95,11 +108,12 @@ def test_ctrl_c_leaves_cleanly(tmp_path: Path) -> None:
     tty.type(CTRL_C)  # once, right after the prompt: the moment readline could lose it
     assert tty.finish() == 0
     assert "Traceback" not in tty.seen and "KeyboardInterrupt" not in tty.seen
+    assert tty.sane()  # readline was reading: its raw mode must not outlive the game
 
 
-# A SIGINT that readline does not hear: its Python handler runs in the pre-input hook (after
-# the prompt is printed, before the wait for a key), whose exception readline drops, as it
-# drops a SIGINT landing in that window. The prompt must still leave at once.
+# A SIGINT sent after the prompt is printed, before readline waits for a key (from the
+# pre-input hook): the window where readline alone would drop it. The prompt must still leave
+# at once.
 LOST_SIGINT = """
 import os, readline, signal
 from bot.prompt import Interrupts, prompt_lines
@@ -130,11 +144,30 @@ def test_ctrl_c_while_the_computer_plays_leaves_cleanly(
 ) -> None:
     tty = Tty(tmp_path, lang)
     tty.wait_for(PROMPT)
-    tty.type(f"{play} level:world class\r")
-    tty.wait_for(play)  # echoed: the command runs (the computer opens or waits for a roll)
+    command = f"{play} level:world class"
+    tty.type(command + "\r")
+    # The whole line and its Enter echoed (the greeting names the command, not this line):
+    # the line is read and the command runs; Ctrl-C comes while it runs or at the next prompt.
+    tty.wait_for(f"{PROMPT}{command}\r\n")
     tty.type(CTRL_C + CTRL_C)  # twice, impatiently: the second must not break the exit
     assert tty.finish() == 0
     assert "Traceback" not in tty.seen and "KeyboardInterrupt" not in tty.seen
+    assert tty.sane()
+
+
+@pytest.mark.parametrize(("lang", "play"), [("en", "/play"), ("fr", "/jouer")])
+def test_ctrl_c_typed_right_behind_a_command_leaves_cleanly(
+    tmp_path: Path, lang: str, play: str
+) -> None:
+    tty = Tty(tmp_path, lang)
+    tty.wait_for(PROMPT)
+    tty.type(f"{play} level:world class\r")
+    # At once, not waiting for the echo: Ctrl-C lands as readline takes the line, or as the
+    # command starts, or at the next prompt (where readline alone could lose it).
+    tty.type(CTRL_C + CTRL_C)
+    assert tty.finish() == 0
+    assert "Traceback" not in tty.seen and "KeyboardInterrupt" not in tty.seen
+    assert tty.sane()
 
 
 def test_ctrl_d_leaves_cleanly(tmp_path: Path) -> None:
