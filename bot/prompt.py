@@ -32,7 +32,7 @@ class Interrupts:
 
     def __init__(self) -> None:
         self._asks: queue.Queue[None] = queue.Queue()
-        self._lines: queue.Queue[str | EOFError] = queue.Queue()
+        self._lines: queue.Queue[str | Exception] = queue.Queue()
         self._reader: threading.Thread | None = None
         self._modes: list[Any] | None = None
 
@@ -67,8 +67,8 @@ class Interrupts:
                 line = self._lines.get(timeout=WAKE)
             except queue.Empty:
                 continue  # back in Python: a pending SIGINT's handler runs here
-            if isinstance(line, EOFError):
-                raise line
+            if isinstance(line, Exception):
+                raise line  # EOFError (Ctrl-D), or what input() raised in the reader thread
             return line
 
     def _read(self) -> None:
@@ -82,6 +82,8 @@ class Interrupts:
             except EOFError as eof:
                 self._lines.put(eof)
                 return
+            except Exception as error:  # raised in the main thread, as input() there would
+                self._lines.put(error)
 
 
 def _interrupt(signum: int, frame: FrameType | None) -> None:
