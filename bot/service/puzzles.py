@@ -34,6 +34,7 @@ from bot.service.puzzleview import (
     dice_of,
     dice_text,
     grade,
+    menu_order,
     question_picture,
 )
 from bot.service.refusal import Refusal
@@ -87,13 +88,14 @@ def choice_index(puzzle: Puzzle, action: PuzzleAction, value: str | None) -> int
 
 def _play_index(puzzle: Puzzle, names: list[str], typed: str) -> int:
     """The menu's play that ``typed`` writes in any notation the engine reads (``25/24`` for
-    ``bar/24``, another order, ``*`` left out); else refused with the menu's plays."""
+    ``bar/24``, another order, ``*`` left out); else refused with the menu's plays, in the
+    menu's order (``names`` are best first: listed so, they would give the answer away)."""
     position, dice = Position.from_position_id(puzzle.position_id), dice_of(puzzle)
     wanted = _parsed(typed, position, dice)
     for index, name in enumerate(names):
         if wanted is not None and _parsed(name, position, dice) == wanted:
             return index
-    plays = " | ".join(map(escape_play, names))
+    plays = " | ".join(escape_play(names[k]) for k in menu_order(puzzle))
     raise Refusal("puzzle.bad_play", typed=escape_code(typed), plays=plays)
 
 

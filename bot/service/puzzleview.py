@@ -26,6 +26,7 @@ __all__ = [
     "components",
     "dice_text",
     "grade",
+    "menu_order",
     "question_picture",
 ]
 
@@ -53,12 +54,20 @@ def grade(puzzle: Puzzle, index: int) -> tuple[str, float, bool]:
     return str(chosen["answer"]), max(0.0, lost), index == 0
 
 
+def menu_order(puzzle: Puzzle) -> list[int]:
+    """The candidates' indexes in the order the puzzle offers them: shuffled, the same way each
+    time, so that neither the menu nor a refusal listing the answers gives away the best one
+    (the candidates are stored best first)."""
+    order = list(range(len(answers_of(puzzle))))
+    random.Random(f"puzzle/{puzzle.id}").shuffle(order)
+    return order
+
+
 def components(puzzle: Puzzle, action_id: int, lang: str, *, daily: bool) -> list[list[Component]]:
     """The answers: two buttons for a cube decision, else a menu of the candidate plays (the best
     ones and the blunder played), shuffled the same way each time the puzzle is shown."""
     choices = answers_of(puzzle)
-    order = list(range(len(choices)))
-    random.Random(f"puzzle/{puzzle.id}").shuffle(order)
+    order = menu_order(puzzle)
     if puzzle.kind == "cube":
         return [
             [

@@ -208,7 +208,27 @@ def test_the_answer_writes_each_play_as_the_menu_does_with_its_hits(
         with pytest.raises(Refusal) as refused:
             choice_index(row, PuzzleAction(row.id, "m", False), "24/1 1/off")
         shown = refused.value.text.render("en")
-        assert _stars_left(shown) == "" and " | ".join(plays) in terminal_text(shown), shown
+        [[menu]] = components(row, 1, "en", daily=False)
+        assert isinstance(menu, Select)
+        offered = [choice.value for choice in menu.choices]  # the menu's order, not the ranking
+        assert _stars_left(shown) == "" and " | ".join(offered) in terminal_text(shown), shown
+
+
+def test_a_refused_answer_lists_the_plays_in_the_menus_order_not_best_first(
+    factory: sessionmaker[Session],
+) -> None:
+    """Listed best first, the refusal of a mistyped answer gave the puzzle away."""
+    with factory() as s:
+        rows = [r for r in s.scalars(select(Puzzle)) if r.kind != "cube"]
+    leaked = 0
+    for row in rows:
+        plays = [str(c["answer"]) for c in row.choices["choices"]]
+        with pytest.raises(Refusal) as refused:
+            choice_index(row, PuzzleAction(row.id, "m", False), "xyz")
+        listed = terminal_text(refused.value.text.render("en")).split(": ", 1)[1].rstrip(".")
+        assert sorted(listed.split(" | ")) == sorted(plays)
+        leaked += listed.split(" | ")[0] == plays[0]
+    assert len(rows) > 50 and leaked < len(rows) / 2  # the best play first only by chance
 
 
 def test_french(service: Service) -> None:
