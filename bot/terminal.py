@@ -554,6 +554,10 @@ class Terminal:
     def _plain(self, text: str) -> str:
         """The text as a terminal shows it: plain, with ``<@id>`` mentions as ``@name``."""
 
+        unknown = {int(i) for i in re.findall(r"<@(\d+)>", text)} - self._names.keys()
+        if unknown:  # people this session has not named (/as): the bot knows their names
+            self._names.update(self.service.names(sorted(unknown)))
+
         def name(m: re.Match[str]) -> str:
             known = self._names.get(int(m[1]))
             return f"@{known}" if known else m[0]

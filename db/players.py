@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -19,6 +19,7 @@ __all__ = [
     "get_player",
     "guild_members",
     "note_guild_activity",
+    "player_names",
     "read_players",
     "set_preferences",
     "touch",
@@ -56,6 +57,12 @@ def ensure_player(
     )
     player: Player = session.scalars(stmt, execution_options={"populate_existing": True}).one()
     return _kept(session, player)
+
+
+def player_names(session: Session, player_ids: Sequence[int]) -> dict[int, str]:
+    """The display names of those of ``player_ids`` who exist."""
+    stmt = select(Player.id, Player.display_name).where(Player.id.in_(player_ids))
+    return {pid: name for pid, name in session.execute(stmt)}
 
 
 def get_player(session: Session, player_id: int) -> Player | None:

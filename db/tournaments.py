@@ -23,7 +23,6 @@ from db.models import (
     Game,
     GameStatus,
     MatchStatus,
-    Player,
     Rating,
     Tournament,
     TournamentEntrant,
@@ -53,7 +52,6 @@ __all__ = [
     "name_key",
     "named",
     "overdue_games",
-    "player_names",
     "ratings_of",
     "record_result",
     "remove_entrant",
@@ -328,12 +326,6 @@ def ratings_of(session: Session, player_ids: Sequence[int]) -> dict[int, float]:
     stmt = select(Rating.player_id, Rating.rating).where(Rating.player_id.in_(player_ids))
     found = {pid: float(r) for pid, r in session.execute(stmt)}
     return {pid: found.get(pid, 1500.0) for pid in player_ids}
-
-
-def player_names(session: Session, player_ids: Sequence[int]) -> dict[int, str]:
-    """The players' display names."""
-    stmt = select(Player.id, Player.display_name).where(Player.id.in_(player_ids))
-    return {pid: name for pid, name in session.execute(stmt)}
 
 
 def remove_entrant(session: Session, tournament_id: int, player_id: int) -> bool:

@@ -94,6 +94,7 @@ class Service:
     history = _Use(Info.history)
     rules = _Use(Info.rules)
     help = _Use(Info.help)
+    names = _Use(Info.names)
     verify = _Use(Integrity.verify)
     dice_stats = _Use(Integrity.dice_stats)
     settings_command = _Use(PlayerSettings.settings_command)

@@ -120,6 +120,12 @@ class Info:
             lines.append(t("history.empty", lang))
         return Reply(text="\n".join(lines), ephemeral=True)
 
+    def names(self, player_ids: Sequence[int]) -> dict[int, str]:
+        """The display names of the players of ``player_ids`` the bot knows (an adapter that
+        cannot ask Discord shows a mention so)."""
+        with self.deps.unit() as s:
+            return player_repo.player_names(s, player_ids)
+
     def rules(self, actor: Actor, where: Where) -> Reply:
         """``/rules``: the rules of backgammon as this bot plays them."""
         return Reply(text=t("rules.text", self.deps.language_of(actor)), ephemeral=True)

@@ -326,3 +326,15 @@ def test_a_stray_word_names_the_few_buttons_and_help(service: Service, script: d
     (refused,) = replies(term, "/settings language:fr", "bonjour")[1:]
     assert "[Lancer] [Doubler] [Abandonner]" in str(refused["text"]), refused["text"]
     assert "/aide" in str(refused["text"])
+
+
+def test_a_later_session_names_the_players_it_has_not_met(service: Service) -> None:
+    """Players who joined in an earlier session are named in the tournament's posts, not shown
+    as ``<@id>``: the terminal asks the bot for the names it does not know."""
+    first = session(service)  # Ann, the organizer
+    replies(first, "/tournament create name:Friday points:1", "/as Bob", "/tournament join")
+    replies(first, "/as Carol", "/tournament join", "/quit")
+    later = session(service)  # a new session: it has met only Ann
+    texts = " ".join(str(r["text"]) for r in replies(later, "/tournament start"))
+    assert "Friday" in texts and "<@" not in texts, texts
+    assert "Bob" in texts and "Carol" in texts, texts

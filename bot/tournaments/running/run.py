@@ -61,7 +61,7 @@ class Runner:
 
     def state(self, s: Session, tour: Tournament, *, names: bool = False) -> State:
         entrants = repo.entrants(s, tour.id)
-        found = repo.player_names(s, [e.player_id for e in entrants]) if names else {}
+        found = player_repo.player_names(s, [e.player_id for e in entrants]) if names else {}
         return State(tour, entrants, repo.matches(s, tour.id), found)
 
     def start(self, s: Session, tour: Tournament) -> list[Reply]:

@@ -38,6 +38,7 @@ from bot.tournaments.running.view import (
     standings_reply,
     tournament_id,
 )
+from db import players as player_repo
 from db import tournaments as repo
 from db.games import get_game
 from db.models import (
@@ -134,7 +135,7 @@ class Tournaments:
             lang = deps.who(s, actor).lang
             tours = repo.guild_tournaments(s, where.guild_id, limit=15)
             ids = [x.champion_id for x in tours if x.champion_id]
-            names = repo.player_names(s, ids)
+            names = player_repo.player_names(s, ids)
         return Reply(text=list_text(tours, names, lang))
 
     # -- actions on one tournament ----------------------------------------------------------
@@ -176,7 +177,7 @@ class Tournaments:
 
     def _announce(self, s: Session, tour: Tournament, lang: str) -> Reply:
         entrants = repo.entrants(s, tour.id)
-        names = repo.player_names(s, [e.player_id for e in entrants])
+        names = player_repo.player_names(s, [e.player_id for e in entrants])
         players = [(names.get(e.player_id, "?"), e.status) for e in entrants]
         return announcement(tour, players, lang)
 
@@ -222,7 +223,7 @@ class Tournaments:
         other = match.other(player) if match is not None else None
         if other is None:
             return None
-        return repo.player_names(s, [other]).get(other, "?")
+        return player_repo.player_names(s, [other]).get(other, "?")
 
     def _gone(self, key: str, tour: Tournament, name: str, opponent: str | None) -> Reply:
         """``X withdraws`` (or is disqualified), and the match in progress he forfeits."""
