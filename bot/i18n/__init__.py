@@ -71,13 +71,26 @@ def _singular(count: float, lang: str) -> bool:
     return abs(count) < 2 if lang == "fr" else abs(count) == 1
 
 
+# French elides "de" before a vowel (or a mute h, too irregular to guess: left out).
+_ELIDES = frozenset("aeiouyàâäéèêëîïôöùûüÿæœ")
+
+
+def _de(name: str) -> str:
+    """French "de" before ``name``: ``d’Inès``, ``de Bob`` (markdown escapes skipped)."""
+    first = name.lstrip("\\*_~|`>#-[ ")[:1].lower()
+    return f"d’{name}" if first in _ELIDES else f"de {name}"
+
+
 class _Formatter(string.Formatter):
-    """``{n:word|words}`` is a plural; a float is written with the language's decimal sign."""
+    """``{n:word|words}`` is a plural; ``{name:de}`` is French "de" before a name, elided
+    before a vowel; a float is written with the language's decimal sign."""
 
     def __init__(self, lang: str) -> None:
         self.lang = lang
 
     def format_field(self, value: object, format_spec: str) -> str:
+        if format_spec == "de":
+            return _de(str(value))
         if "|" in format_spec:
             one, _, many = format_spec.partition("|")
             count = _count(value)  # a count given as text ("3") is still a count

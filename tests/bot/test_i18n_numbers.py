@@ -218,3 +218,17 @@ def test_a_puzzle_board_and_a_challenge_limit_count_in_words_that_agree() -> Non
     assert "attendez-les, ou annulez-en un," in t("error.challenge_too_many", "fr", count=5)
     offer = t("timer.reminder_offer", "fr", player="A", offerer="B", id=3, minutes=1)
     assert "répondez sous 1 minute, sinon" in offer
+
+
+@pytest.mark.parametrize(
+    ("key", "params", "said"),
+    [
+        ("challenge.declined", {"name": "Ophélie", "challenger": "Inès"}, "le défi d’Inès."),
+        ("challenge.declined", {"name": "Ophélie", "challenger": "Bob"}, "le défi de Bob."),
+        ("games.their_turn", {"name": "Élodie"}, "au tour d’Élodie"),
+        ("timer.offer_accepted", {"name": "Bob", "offerer": "Yann"}, "l’abandon d’Yann est"),
+        ("stats.none", {"name": "Hugo"}, "du nom de Hugo"),  # a mute h is not guessed
+    ],
+)
+def test_french_elides_de_before_a_vowel(key: str, params: dict[str, str], said: str) -> None:
+    assert said in t(key, "fr", **params)
