@@ -13,6 +13,7 @@ message would carry. With ``--json`` every reply is one JSON object on one line,
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import sys
@@ -556,7 +557,9 @@ class Terminal:
 
         unknown = {int(i) for i in re.findall(r"<@(\d+)>", text)} - self._names.keys()
         if unknown:  # people this session has not named (/as): the bot knows their names
-            self._names.update(self.service.names(sorted(unknown)))
+            with contextlib.suppress(Exception):  # a database away: the ids stay, as before
+                found = self.service.names(sorted(unknown))
+                self._names.update({i: found.get(i, "") for i in unknown})  # "": asked, none
 
         def name(m: re.Match[str]) -> str:
             known = self._names.get(int(m[1]))
