@@ -41,6 +41,25 @@ def load_jsonl_gz(name: str) -> list[dict[str, Any]]:
         return [json.loads(line) for line in f if line.strip()]
 
 
+@pytest.fixture(autouse=True)
+def fresh_pools(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """Every test gets its own :data:`bot.heavy.POOLS`. The pools count what is in flight on
+    the event loop that submitted it; a job still running when its test's loop closes is never
+    released, and with one per core left over every later interaction in the process counts as
+    crowded and is deferred at once (a test on a 2-core machine expecting an ephemeral refusal
+    then got a deferral, depending on which tests ran before it in the same worker)."""
+    from bot import heavy
+
+    pools = heavy.Pools()
+    monkeypatch.setattr(heavy, "POOLS", pools)
+    yield pools
+    pools.ordinary.shutdown(wait=False, cancel_futures=True)
+    pools.searches.shutdown(wait=False, cancel_futures=True)
+    pools.analysis.shutdown()
+    pools.hints.shutdown()
+    pools.use_processes(0)
+
+
 @pytest.fixture(scope="session")
 def corpus() -> list[dict[str, object]]:
     return load_corpus()
