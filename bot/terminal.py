@@ -476,12 +476,13 @@ class Terminal:
     def _save_image(self, reply: Reply) -> str | None:
         if reply.image is None:
             return None
-        stem = Path(reply.image_name).stem
+        name = Path(reply.image_name)  # board.png, or an animation (.gif)
+        stem, suffix = name.stem, name.suffix or ".png"
         game = f"game{reply.game_id}-" if reply.game_id else ""
         if not self._images_written:  # a restart numbers on from the pictures already there
             self._images_written = last_number(self.images)
         path, self._images_written = write_new(
-            self.images, f"{game}{stem}", ".png", reply.image, self._images_written + 1
+            self.images, f"{game}{stem}", suffix, reply.image, self._images_written + 1
         )
         return str(path)
 
@@ -622,7 +623,7 @@ def last_number(folder: Path) -> int:
     """
     if not folder.is_dir():
         return 0
-    numbers = (re.fullmatch(r".*-(\d{4,})\.png", p.name) for p in folder.iterdir())
+    numbers = (re.fullmatch(r".*-(\d{4,})\.(?:png|gif)", p.name) for p in folder.iterdir())
     return max((int(m[1]) for m in numbers if m), default=0)
 
 

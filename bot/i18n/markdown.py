@@ -19,8 +19,17 @@ NAME_PARAMS = frozenset(
 )
 """The message parameters that hold a person's name."""
 
+# Captions drawn in pictures: a play made by itself (caption.numbered holds one), and the
+# frames of /replay.
+_CAPTIONS = ("caption.played", "caption.forced", "caption.numbered")
+_REPLAY_CAPTIONS: tuple[str, ...] = ("line", "line_game", "opening", "opening_tie", "roll")
+_REPLAY_CAPTIONS += ("move", "cannot_move", "double", "take", "drop", "resign", "accept", "reject")
+_REPLAY_CAPTIONS += ("forfeit", "end")
+
 RAW_MESSAGES = frozenset(
     {"board.row", "stats.chart_title", "terminal.welcome", "terminal.as", "tournament.thread_name"}
+    | set(_CAPTIONS)
+    | {f"replay.{key}" for key in _REPLAY_CAPTIONS}
 )
 """Messages whose names are not read as markdown: inside a code block (the leaderboard's rows,
 which only replace backticks), drawn in a picture, printed by the terminal to its user, or a

@@ -22,6 +22,7 @@ from bot.service.info import Info
 from bot.service.integrity import Integrity
 from bot.service.prefs import SETTINGS
 from bot.service.puzzles import Puzzles
+from bot.service.replays import Replays
 from bot.service.settings import PlayerSettings
 from bot.service.threads import GameThreads
 from bot.service.tournaments import Tournaments
@@ -139,6 +140,8 @@ COMMANDS: tuple[Command, ...] = (
     Command("hint", Analysis.hint, private=True, lane="hints"),
     Command("review", Analysis.review, (_GAME,), lane="analysis"),
     Command("export", Analysis.export, (_GAME,), private=True),
+    # A whole game drawn frame by frame: the heavy lane (hundreds of pictures).
+    Command("replay", Replays.replay, (_GAME,), lane="analysis"),
     # Information
     Command("leaderboard", Info.leaderboard, (Option("scope", default="server", choices=_SCOPES),)),
     Command("stats", Info.stats, (_USER,)),

@@ -36,6 +36,7 @@ from bot.service.integrity import Integrity
 from bot.service.notices import TurnNotices
 from bot.service.people import Actor, Where
 from bot.service.puzzles import Puzzles
+from bot.service.replays import Replays
 from bot.service.replies import Reply
 from bot.service.settings import PlayerSettings
 from bot.service.threads import GameThreads
@@ -89,6 +90,7 @@ class Service:
     hint = _Use(Analysis.hint)
     review = _Use(Analysis.review)
     export = _Use(Analysis.export)
+    replay = _Use(Replays.replay)
     leaderboard = _Use(Info.leaderboard)
     stats = _Use(Info.stats)
     history = _Use(Info.history)
@@ -138,7 +140,7 @@ class Service:
         timers = Timers(deps, daily, analysis.review_finished)
         watching, dashboard = Watching(deps), Dashboard(deps)
         buttons = Buttons(deps, games, challenges, tournaments, watching, dashboard, puzzles, daily)
-        others = (Info(deps, COMMANDS), Integrity(deps), PlayerSettings(deps))
+        others = (Info(deps, COMMANDS), Integrity(deps), PlayerSettings(deps), Replays(deps))
         together = (GameThreads(deps), TurnNotices(deps))
         features = (games, challenges, tournaments, puzzles, daily, analysis, timers, buttons)
         self._owners = _owners((*features, watching, dashboard, *others, *together))

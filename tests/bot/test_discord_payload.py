@@ -219,6 +219,7 @@ def test_the_linter_catches_what_discord_rejects(payload: list[dict[str, Any]]) 
 # -- what the payload says ----------------------------------------------------------------------
 
 COMMANDS = ["play", "challenge", "move", "undo", "board", "resign", "hint", "review", "export"]
+COMMANDS += ["replay"]
 COMMANDS += ["leaderboard", "stats", "history", "rules", "help", "verify", "dice", "tournament"]
 COMMANDS += ["settings"]
 COMMANDS += ["watch", "games", "server"]  # playing together

@@ -479,6 +479,9 @@ async def test_hint_review_export_and_verify(env: Env, script: deque[int]) -> No
     assert "does NOT match its seed" in verified.content and "die #0 is 3" in verified.content
     dice = response(await ann.slash("dice"))
     assert "Dice of ann" in dice.content and "χ²" in dice.content
+    replayed = await ann.slash("replay", game=game)  # public: a game to share
+    assert not replayed.ephemeral and "one frame each" in response(replayed).content
+    assert [a.filename for a in response(replayed).attachments] == [f"game-{game}-replay.gif"]
 
 
 async def test_the_timer_posts_reminders_and_claims(

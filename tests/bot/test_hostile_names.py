@@ -103,6 +103,14 @@ def test_every_message_with_a_name_keeps_it_plain(lang: str, key: str, hostile: 
     assert hostile in visible
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("key", ["caption.played", "caption.forced", "replay.move", "replay.end"])
+def test_names_drawn_in_pictures_are_written_as_they_are(lang: str, key: str) -> None:
+    """A picture's caption is no markdown: an escape would be drawn as a backslash."""
+    params = {f: "1" for f in _fields(CATALOGS[lang][key])}
+    assert "a_b*c" in t(key, lang, **{**params, "name": "a_b*c"})
+
+
 @pytest.mark.parametrize("locale", ["en-US", "fr"])
 @pytest.mark.parametrize("hostile", HOSTILE[:2])
 def test_whole_games_between_hostile_names(

@@ -73,3 +73,14 @@ def test_pictures_of_plays_made_for_you_name_their_game(service: Service, tmp_pa
     plays = [Path(f).name for r in replies for f in r.get("files", []) if "play-" in f]
     assert plays, "no picture of a play made by itself"
     assert all(name.startswith("game-1-play-") for name in plays), plays
+
+
+def test_a_replay_is_written_as_a_gif_in_the_numbering(service: Service, tmp_path: Path) -> None:
+    images = tmp_path / "boards"
+    replies = _session(service, images, ["/replay", "/replay"])
+    replay, again = replies[-2], replies[-1]
+    gif = Path(replay["image"])
+    assert gif.suffix == ".gif" and gif.read_bytes()[:6] == b"GIF89a"
+    assert "replay" in gif.name
+    # Numbered with the boards: the next one takes the number after it, never its name.
+    assert _number(again["image"]) == _number(replay["image"]) + 1
