@@ -27,10 +27,10 @@ from enum import StrEnum
 from typing import Any
 
 from engine.context import MatchContext
-from engine.errors import GameStateError, IllegalPlayError
+from engine.errors import AmbiguousPlayError, BackgammonError, GameStateError, IllegalPlayError
 from engine.ids import GameState, MatchKey, encode_match_id
 from engine.movegen import Dice, Move, Play, validate_dice
-from engine.notation import parse_play
+from engine.notation import format_play, parse_play
 from engine.position import Position
 from engine.refusals import why_illegal
 from engine.turn import Turn
@@ -332,12 +332,30 @@ class Game:
         return play
 
     def play_text(self, text: str) -> Play:
-        """Play a whole turn written in notation (``"24/18 13/11"``).
+        """Play a whole turn written in notation (``"24/18 13/11"``). Once checkers have been
+        moved this turn (:meth:`step`), ``text`` may also be the rest of the play: the steps
+        made come first.
 
-        :raises PlaySyntaxError, IllegalPlayError, AmbiguousPlayError: on bad notation.
+        >>> g = Game()
+        >>> g.opening_roll(5, 3)
+        >>> _ = g.step(13, 5)
+        >>> g.play_text("24/21")
+        <Play 24/21 13/8>
+
+        :raises PlaySyntaxError, IllegalPlayError, AmbiguousPlayError: on bad notation (read
+            as a whole play when it is not the rest of one either).
         """
         turn = self.partial
-        play = parse_play(text, self.position, turn.dice)
+        try:
+            play = parse_play(text, self.position, turn.dice)
+        except (IllegalPlayError, AmbiguousPlayError) as whole:
+            if not turn.steps:
+                raise
+            made = format_play(Play(turn.steps))
+            try:
+                play = parse_play(f"{made} {text}", self.position, turn.dice)
+            except BackgammonError:
+                raise whole from None  # what the text says, read as a whole play
         self.play(play)
         return play
 

@@ -348,3 +348,24 @@ def test_last_move_for_arrows() -> None:
     assert event is not None and event.player == 0 and event.play == "8/5 6/5"
     assert {(s[0], s[1]) for s in event.steps} == {(8, 5), (6, 5)}
     assert g.last_move(1) is None
+
+
+def test_the_rest_of_a_play_after_steps_made() -> None:
+    """``/move 24/21`` once 13/8 is moved with the 5 of a 5-3: the rest of the play."""
+    g = Game()
+    g.opening_roll(5, 3)
+    g.step(13, 5)
+    assert str(g.play_text("24/21")) == "24/21 13/8"
+    # A whole play written mid-move is played as written, whatever was moved.
+    h = Game()
+    h.opening_roll(5, 3)
+    h.step(13, 5)
+    assert str(h.play_text("8/3 6/3")) == "8/3 6/3"
+    # A rest that cannot follow gets the refusal of the text as a whole play.
+    k = Game()
+    k.opening_roll(5, 3)
+    k.step(13, 5)
+    with pytest.raises(IllegalPlayError) as refused:
+        k.play_text("24/23")
+    assert "24/23" in str(refused.value)
+    assert k.partial.steps  # nothing played, the step made still there
