@@ -189,6 +189,19 @@ def test_two_people_on_one_keyboard(service: Service, script) -> None:  # type: 
     assert replies[-1]["buttons"] == ["Rematch"]
 
 
+def test_a_play_typed_without_move_is_played(service: Service) -> None:
+    # As /hint lists plays: "13/11 12/11" alone is /move 13/11 12/11 when it is his move, even
+    # with no menu of plays to pick it from (2-1 here has 58 plays: more than a menu holds).
+    out = io.StringIO()
+    term = Terminal(service, out=out, json_mode=True, images=Path("/tmp/unused"), user="Ann")
+    spread = "/play level:beginner cube:false position:AACA/z+gbdsGAA match:MAEFAAAAAAAE"
+    term.run([spread, "13/11 12/11", "24/23"])
+    replies = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert not replies[0].get("plays")  # no menu: the play is typed
+    assert "Ann played 13/11 12/11" in replies[1]["text"] and not replies[1].get("ephemeral")
+    assert replies[2]["ephemeral"]  # not his turn any more: the service's refusal
+
+
 def test_bad_input_gets_a_clear_message(service: Service) -> None:
     out = io.StringIO()
     term = Terminal(service, out=out, json_mode=True, images=Path("/tmp/unused"), user="Ann")
