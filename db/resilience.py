@@ -116,6 +116,12 @@ def _on_error(ctx: ExceptionContext) -> BaseException | None:
     if ctx.is_pre_ping:
         return None  # the pool handles a failed ping itself: it reconnects
     original = ctx.original_exception
+    if not isinstance(original, Exception):
+        # Ctrl-C (KeyboardInterrupt) or an exit landing during a statement: SQLAlchemy counts
+        # it as a disconnection (the connection's state is unknown), but it is no database
+        # failure. Told as "database unavailable", it was swallowed and the terminal, its
+        # SIGINT handler spent, never left.
+        return None
     if ctx.dialect.name == "sqlite" and "readonly database" in str(original):
         # A connection opened while the file was read-only stays so even once the file is
         # writable again: drop the whole pool, the next checkout opens new connections.

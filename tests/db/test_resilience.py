@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import URL, Engine, func, select, text
+from sqlalchemy import URL, Engine, event, func, select, text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -308,6 +308,23 @@ def _read_only_for_a_while(as_user: list[str], path: Path) -> list[str]:
         worker.wait()
     assert isinstance(outcomes, list)
     return outcomes
+
+
+@pytest.mark.parametrize("stop", [KeyboardInterrupt, SystemExit])
+def test_ctrl_c_during_a_statement_is_no_outage(stop: type[BaseException]) -> None:
+    """Ctrl-C landing while a statement runs stays a KeyboardInterrupt: told as "database
+    unavailable", the terminal answered it as a refusal and never left."""
+    engine = make_engine("sqlite://")
+
+    def interrupted(*args: object) -> bool:
+        raise stop
+
+    event.listen(engine.dialect, "do_execute", interrupted)
+    with pytest.raises(stop), engine.connect() as connection:
+        connection.execute(text("select 1"))
+    event.remove(engine.dialect, "do_execute", interrupted)
+    with engine.connect() as connection:  # the connection it spoilt was dropped: works again
+        assert connection.execute(text("select 1")).scalar() == 1
 
 
 def test_constraint_violations_are_not_outages(factory: Factory) -> None:
