@@ -637,8 +637,14 @@ _MARKDOWN = re.compile(r"\\([\\*_~`|\[\]<>#\-+.:])|\*\*|`")
 def _cut_name(name: str) -> str:
     """A local player's name as long as a Discord name may be: ``--user``, ``/as`` and a name
     given to a command (``/challenge``) cut alike, so that they are one person, one id, one
-    settings row."""
-    return name.strip()[:NAME_LENGTH]
+    settings row. A leading ``@`` is how one names a person on Discord: it is not part of the
+    name (``/challenge @Rita`` challenges Rita).
+
+    >>> _cut_name(" @Rita "), _cut_name("@")
+    ('Rita', '@')
+    """
+    name = name.strip()
+    return (name.removeprefix("@").strip() or name)[:NAME_LENGTH]
 
 
 def _plain(text: str) -> str:

@@ -202,6 +202,17 @@ def test_a_play_typed_without_move_is_played(service: Service) -> None:
     assert replies[2]["ephemeral"]  # not his turn any more: the service's refusal
 
 
+def test_an_at_sign_names_the_same_person(service: Service, script) -> None:  # type: ignore[no-untyped-def]
+    # On Discord one types @Rita to name Rita: the terminal reads it so, not as "@Rita".
+    out = io.StringIO()
+    term = Terminal(service, out=out, json_mode=True, images=Path("/tmp/unused"), user="Ann")
+    script.extend([5, 2])
+    term.run(["/challenge @Ben points:1", "/as @Ben", "Accept"])
+    texts = [json.loads(line)["text"] for line in out.getvalue().splitlines()]
+    assert texts[0].startswith("@Ben, Ann challenges you")
+    assert "Ben accepts the challenge" in texts[2] and "@Ben accepts" not in texts[2]
+
+
 def test_bad_input_gets_a_clear_message(service: Service) -> None:
     out = io.StringIO()
     term = Terminal(service, out=out, json_mode=True, images=Path("/tmp/unused"), user="Ann")
