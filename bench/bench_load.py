@@ -837,7 +837,7 @@ def _machine_speed() -> Figure:
     A shared machine's cores do not always run at the same speed (seen here: the same drawing
     took 10 ms of CPU one hour and 20 ms the next), and every figure above scales with it, so
     each run says how fast the machine was."""
-    from render.board import render_board
+    from render.picture import render_board
     from render.samples import bar
 
     position, view = bar()
