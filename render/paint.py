@@ -145,7 +145,8 @@ def overlay(canvas: Canvas, box: Box, draw: Draw) -> None:
     draw(Pen(crop, (box[0], box[1])))
     # Only the pixels drawn on: mapping a palette colour back to the palette may not give the
     # same index (Pillow's mapping is approximate), and the rest must stay as it was.
-    drawn = ImageChops.difference(crop, before).point(_CHANGED * 3).convert("L")
+    diff = ImageChops.difference(crop, before)
+    drawn = diff._new(diff.im.point(_CHANGED * 3, None)).convert("L")
     mask = drawn._new(drawn.im.point(_CHANGED, "L"))
     canvas.im.paste(to_palette(crop, canvas.theme), (box[0], box[1]), mask)
 
