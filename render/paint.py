@@ -134,21 +134,36 @@ def piece(canvas: Canvas, key: Hashable, box: Box, draw: Draw) -> None:
     canvas.im.paste(kept[0], (box[0], box[1]), kept[1])
 
 
-def overlay(canvas: Canvas, box: Box, draw: Draw) -> None:
+def overlay(canvas: Canvas, box: Box, draw: Draw, covered: Image.Image | None = None) -> None:
     """Draw over ``box`` of the picture as it stands (its colours, in RGB), and map back only
-    the pixels that changed."""
-    box = _clip(box, canvas.im.size)
+    the pixels that changed, or those of ``covered`` (a 0/255 mask of ``box``) when the
+    caller knows which."""
+    if box[0] < 0 or box[1] < 0 or box[2] > canvas.im.width or box[3] > canvas.im.height:
+        box, covered = _clip(box, canvas.im.size), None
     if box[2] <= box[0] or box[3] <= box[1]:
         return
-    before = canvas.im.crop(box).convert("RGB")
-    crop = before.copy()
+    before = _under(canvas, box)
+    crop = before.copy() if covered is None else before
     draw(Pen(crop, (box[0], box[1])))
-    # Only the pixels drawn on: mapping a palette colour back to the palette may not give the
-    # same index (Pillow's mapping is approximate), and the rest must stay as it was.
-    diff = ImageChops.difference(crop, before)
-    drawn = diff._new(diff.im.point(_CHANGED * 3, None)).convert("L")
-    mask = drawn._new(drawn.im.point(_CHANGED, "L"))
-    canvas.im.paste(to_palette(crop, canvas.theme), (box[0], box[1]), mask)
+    if covered is None:
+        # Only the pixels drawn on: mapping a palette colour back to the palette may not give
+        # the same index (Pillow's mapping is approximate), and the rest must stay as it was.
+        diff = ImageChops.difference(crop, before)
+        drawn = diff._new(diff.im.point(_CHANGED * 3, None)).convert("L")
+        covered = drawn._new(drawn.im.point(_CHANGED, "L"))
+    canvas.im.paste(to_palette(crop, canvas.theme), (box[0], box[1]), covered)
+
+
+def _under(canvas: Canvas, box: Box) -> Image.Image:
+    """The colours of ``box`` as they stand: the layer's own (not their nearest in the palette)
+    where nothing was drawn on it yet, so that what is drawn over them blends as in RGB."""
+    under = canvas.im.crop(box)
+    if box[3] > g.HEIGHT:  # the band below the board has no layer
+        return under.convert("RGB")
+    rgb, flat = layer(*canvas.key)
+    out = rgb.crop(box)
+    out.paste(under.convert("RGB"), (0, 0), _changed(under, flat.crop(box)))
+    return out
 
 
 def forget() -> None:

@@ -10,6 +10,7 @@ True
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Hashable
 from functools import lru_cache
 
 from PIL import Image
@@ -196,8 +197,13 @@ def _stacks(c: Canvas, position: Position, view: BoardView, crossed: set[int]) -
     """Every point's checkers, then each player's on the bar (framed). A highlighted stack
     comes with its point's number on a chip, and has its top checker drawn again: here if
     nothing of the last play lies over it, else over the last play (``crossed``, see
-    :func:`_redraw_highlights`)."""
+    :func:`_redraw_highlights`).
+
+    A stack's shadow and rim overlap its neighbours' by a few pixels: each is kept with the
+    stacks drawn before it that its box meets, and drawn over them, so the overlaps read as
+    in the RGB drawing."""
     t = THEMES[view.theme]
+    before: list[tuple[Box, Hashable, Draw]] = []
     for point, centers, count in _top_checkers(position, view):
         side: Side = "mover" if count > 0 else "opponent"
         ring = t.highlight if side == "mover" and point in view.highlights else None
@@ -208,7 +214,20 @@ def _stacks(c: Canvas, position: Position, view: BoardView, crossed: set[int]) -
         key = ("stack", tuple(centers), abs(count), color, ring, twice, bar, chip)
         args = (abs(count), color, ring, twice, view.theme, bar, chip)
         box, draw = _stack_draw(tuple(centers), *args)
-        piece(c, key, box, draw)
+        under = [(k, d) for b, k, d in before if _meets(b, [box])]
+        piece(c, (key, tuple(k for k, _ in under)), box, _over([d for _, d in under], draw))
+        before.append((box, key, draw))
+
+
+def _over(under: list[Draw], draw: Draw) -> Draw:
+    """``draw`` over what ``under`` draws."""
+
+    def both(p: Pen) -> None:
+        for d in under:
+            d(p)
+        draw(p)
+
+    return both
 
 
 def _trays(c: Canvas, position: Position, view: BoardView) -> None:
@@ -242,7 +261,7 @@ def _last_play(c: Canvas, steps: list[Step], view: BoardView, colour: RGB) -> No
         if step.hit:
             _sprite_over(c, sprites.ring(t.hit), step.end)
     for step in steps:
-        origin, outline, body, box = _arrow(step.start, step.end)
+        origin, outline, body, (box, covered) = _arrow(step.start, step.end)
 
         def draw(
             p: Pen, o: XY = origin, line: Image.Image = outline, b: Image.Image = body
@@ -250,18 +269,25 @@ def _last_play(c: Canvas, steps: list[Step], view: BoardView, colour: RGB) -> No
             p.im.paste(t.arrow_edge, p.at(o), line)
             p.im.paste(colour, p.at(o), b)
 
-        overlay(c, box, draw)
+        overlay(c, box, draw, covered)
 
 
 ARROW_WIDTH = 8
+Over = tuple[Box, Image.Image | None]
+"""Something the last play draws over the pieces: its box, and the mask of the pixels it
+covers there (None: all of the box may change)."""
 
 
 @lru_cache(maxsize=64)
-def _arrow(start: XY, end: XY) -> tuple[XY, Image.Image, Image.Image, Box]:
-    """An arrow's masks (see :func:`render.arrows.draw_arrow`) and the box of what it covers."""
+def _arrow(start: XY, end: XY) -> tuple[XY, Image.Image, Image.Image, Over]:
+    """An arrow's masks (see :func:`render.arrows.draw_arrow`), where it lies and the pixels
+    it covers (read only, shared; kept as long as the masks are)."""
     origin, outline, body = _arrow_masks(start, end, ARROW_WIDTH)
-    x0, y0, x1, y1 = outline.getbbox() or (0, 0, 0, 0)
-    return origin, outline, body, (origin[0] + x0, origin[1] + y0, origin[0] + x1, origin[1] + y1)
+    x0, y0, x1, y1 = outline.getbbox() or (0, 0, 1, 1)
+    covered = outline.crop((x0, y0, x1, y1))
+    covered = covered._new(covered.im.point([0] + [255] * 255, "L"))
+    box = (origin[0] + x0, origin[1] + y0, origin[0] + x1, origin[1] + y1)
+    return origin, outline, body, (box, covered)
 
 
 def _sprite_box(sprite: Image.Image, center: XY) -> Box:
@@ -269,17 +295,31 @@ def _sprite_box(sprite: Image.Image, center: XY) -> Box:
     return center[0] - w, center[1] - h, center[0] + w, center[1] + h
 
 
-def _overlays(steps: list[Step], view: BoardView) -> list[Box]:
-    """The boxes of everything the last play draws over the pieces."""
+def _overlays(steps: list[Step], view: BoardView) -> list[Over]:
+    """Everything the last play draws over the pieces."""
     ghost = sprites.ghost(view.color_of(view.last_play_by))
     ring = sprites.ring(THEMES[view.theme].hit)
-    boxes = [_arrow(s.start, s.end)[3] for s in steps]
-    boxes += [_sprite_box(ghost, s.ghost) for s in steps if s.ghost is not None]
-    return boxes + [_sprite_box(ring, s.end) for s in steps if s.hit]
+    out = [_arrow(s.start, s.end)[3] for s in steps]
+    out += [(_sprite_box(ghost, s.ghost), None) for s in steps if s.ghost is not None]
+    return out + [(_sprite_box(ring, s.end), None) for s in steps if s.hit]
 
 
 def _meets(a: Box, boxes: list[Box]) -> bool:
     return any(a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3] for b in boxes)
+
+
+def _touches(a: Box, over: list[Over]) -> bool:
+    """Whether something of the last play covers a pixel of ``a``."""
+    for b, covered in over:
+        if not _meets(a, [b]):
+            continue
+        if covered is None:
+            return True
+        part = (max(a[0], b[0]) - b[0], max(a[1], b[1]) - b[1])
+        end = (min(a[2], b[2]) - b[0], min(a[3], b[3]) - b[1])
+        if covered.crop((*part, *end)).getbbox() is not None:
+            return True
+    return False
 
 
 def _sprite_over(c: Canvas, sprite: Image.Image, center: XY) -> None:
@@ -294,12 +334,12 @@ def _redraw_box(centers: list[XY], count: int) -> Box:
     return top[0] - w, min(ys) - w, top[0] + w, max(ys) + w
 
 
-def _crossed(pos: Position, view: BoardView, over: list[Box]) -> set[int]:
+def _crossed(pos: Position, view: BoardView, over: list[Over]) -> set[int]:
     """The highlighted points whose top checker something of the last play lies over."""
     return {
         point
         for point, centers, count in _top_checkers(pos, view)
-        if point in view.highlights and _meets(_redraw_box(centers, count), over)
+        if point in view.highlights and _touches(_redraw_box(centers, count), over)
     }
 
 
@@ -325,16 +365,16 @@ def _redraw_highlights(
         overlay(c, _redraw_box(centers, count), draw)
 
 
-def _put(c: Canvas, key: tuple[object, ...], box: Box, draw: Draw, over: list[Box]) -> None:
+def _put(c: Canvas, key: tuple[object, ...], box: Box, draw: Draw, over: list[Over]) -> None:
     """A piece, kept (drawn over the bare board), or drawn over the last play when something
     of it lies in the piece's box (``over``: see :func:`_overlays`)."""
-    if _meets(box, over):
+    if _touches(box, over):
         overlay(c, box, draw)
     else:
         piece(c, key, box, draw)
 
 
-def _tray_counts(c: Canvas, pos: Position, view: BoardView, over: list[Box]) -> None:
+def _tray_counts(c: Canvas, pos: Position, view: BoardView, over: list[Over]) -> None:
     """How many checkers each player has borne off, on a chip at the end of his tray."""
     t = THEMES[view.theme]
     for side, count in _borne_off(pos):
@@ -349,14 +389,14 @@ def _tray_counts(c: Canvas, pos: Position, view: BoardView, over: list[Box]) -> 
         _put(c, ("tray count", x, y, count), _around((x, y), 26), draw, over)
 
 
-def _cube(c: Canvas, view: BoardView, over: list[Box]) -> None:
+def _cube(c: Canvas, view: BoardView, over: list[Over]) -> None:
     where = g.cube_center(view.cube_owner_side(), view.bottom_side, view.mirrored)
     sprite = sprites.cube(view.context.cube_value)
     key = ("cube", where, view.context.cube_value)
     _put(c, key, _around(where, sprite.width // 2 + 2), lambda p: p.paste(sprite, where), over)
 
 
-def _dice(c: Canvas, view: BoardView, over: list[Box]) -> None:
+def _dice(c: Canvas, view: BoardView, over: list[Over]) -> None:
     """The mover's dice, high first as players read them: those he can still play bright (the
     one he chose outlined in the highlight colour and raised), the others faded."""
     faces = view.faces()
