@@ -125,7 +125,8 @@ def piece(canvas: Canvas, key: Hashable, box: Box, draw: Draw) -> None:
         crop = rgb.crop(box)
         draw(Pen(crop, (box[0], box[1])))
         indices = to_palette(crop, canvas.theme)
-        kept = indices, _changed(indices, flat.crop(box))
+        # A bilevel mask: pasting through it copies, where a greyscale one blends.
+        kept = indices, _changed(indices, flat.crop(box)).convert("1")
         _pieces[full] = kept
         if len(_pieces) > PIECES:
             _pieces.popitem(last=False)

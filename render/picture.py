@@ -161,10 +161,11 @@ def _stack_draw(
     shown = min(count, len(centers))
     xs = [x for x, _ in centers[:shown]]
     ys = [y for _, y in centers[:shown]]
-    top, bottom = min(ys) - 40, max(ys) + 41
+    m = g.CHECKER // 2 + sprites.SHADOW + 2  # a checker, its shadow and the bar's frame
+    top, bottom = min(ys) - m, max(ys) + m + 1
     if chip is not None:  # drawn first: the checkers' shadows lie over it
         top, bottom = min(top, chip[1] - 17), max(bottom, chip[1] + 18)
-    box = (min(xs) - 40, top, max(xs) + 41, bottom)
+    box = (min(xs) - m, top, max(xs) + m + 1, bottom)
 
     def draw(p: Pen) -> None:
         if chip is not None:
