@@ -21,6 +21,7 @@ piece by a few pixels (the shadow of a checker on its neighbour's rim): see the 
 
 from __future__ import annotations
 
+import hashlib
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
@@ -40,7 +41,11 @@ XY = tuple[int, int]
 PIECES = 1024
 """How many pieces are kept (a stack of five checkers weighs ~50 KB with its mask)."""
 
+OVERLAYS = 256
+"""How many drawings over the pieces are kept (an arrow's box weighs ~50 KB with its mask)."""
+
 _pieces: OrderedDict[Hashable, tuple[Image.Image, Image.Image]] = OrderedDict()
+_drawn_over: OrderedDict[Hashable, tuple[Image.Image, Image.Image]] = OrderedDict()
 _CHANGED = [0] + [255] * 255  # a difference of indices to a paste mask
 
 
@@ -135,14 +140,43 @@ def piece(canvas: Canvas, key: Hashable, box: Box, draw: Draw) -> None:
     canvas.im.paste(kept[0], (box[0], box[1]), kept[1])
 
 
-def overlay(canvas: Canvas, box: Box, draw: Draw, covered: Image.Image | None = None) -> None:
+def overlay(
+    canvas: Canvas,
+    box: Box,
+    draw: Draw,
+    covered: Image.Image | None = None,
+    key: Hashable = None,
+) -> None:
     """Draw over ``box`` of the picture as it stands (its colours, in RGB), and map back only
     the pixels that changed, or those of ``covered`` (a 0/255 mask of ``box``) when the
-    caller knows which."""
+    caller knows which. With a ``key`` (the same key must always draw the same thing), the
+    result is kept by what lay under it: the last play's arrows come back on every press of
+    a turn, over the same checkers."""
     if box[0] < 0 or box[1] < 0 or box[2] > canvas.im.width or box[3] > canvas.im.height:
         box, covered = _clip(box, canvas.im.size), None
     if box[2] <= box[0] or box[3] <= box[1]:
         return
+    full: Hashable = None
+    if key is not None:
+        under = hashlib.blake2b(canvas.im.crop(box).tobytes(), digest_size=16).digest()
+        full = (canvas.key, key, box, under)
+        kept = _drawn_over.get(full)
+        if kept is not None:
+            _drawn_over.move_to_end(full)
+            canvas.im.paste(kept[0], (box[0], box[1]), kept[1])
+            return
+    indices, covered = _drawn(canvas, box, draw, covered)
+    if full is not None:
+        _drawn_over[full] = indices, covered
+        if len(_drawn_over) > OVERLAYS:
+            _drawn_over.popitem(last=False)
+    canvas.im.paste(indices, (box[0], box[1]), covered)
+
+
+def _drawn(
+    canvas: Canvas, box: Box, draw: Draw, covered: Image.Image | None
+) -> tuple[Image.Image, Image.Image]:
+    """:func:`overlay`'s drawing: the box's indices, and the mask of those to paste."""
     before = _under(canvas, box)
     crop = before.copy() if covered is None else before
     draw(Pen(crop, (box[0], box[1])))
@@ -152,7 +186,7 @@ def overlay(canvas: Canvas, box: Box, draw: Draw, covered: Image.Image | None = 
         diff = ImageChops.difference(crop, before)
         drawn = diff._new(diff.im.point(_CHANGED * 3, None)).convert("L")
         covered = drawn._new(drawn.im.point(_CHANGED, "L"))
-    canvas.im.paste(to_palette(crop, canvas.theme), (box[0], box[1]), covered)
+    return to_palette(crop, canvas.theme), covered.convert("1")
 
 
 def _under(canvas: Canvas, box: Box) -> Image.Image:
@@ -168,5 +202,6 @@ def _under(canvas: Canvas, box: Box) -> Image.Image:
 
 
 def forget() -> None:
-    """Drop every kept piece (the benchmark measures a first sight with it)."""
+    """Drop every kept piece and drawing (the benchmark measures a first sight with it)."""
     _pieces.clear()
+    _drawn_over.clear()

@@ -255,12 +255,13 @@ def _last_play(c: Canvas, steps: list[Step], view: BoardView, colour: RGB) -> No
     """Faint ghosts where the checkers left, rings where they hit, then the arrows over all."""
     t = THEMES[view.theme]
     ghost = sprites.ghost(view.color_of(view.last_play_by))
+    color = view.color_of(view.last_play_by)
     for step in steps:
         if step.ghost is not None:
-            _sprite_over(c, ghost, step.ghost)
+            _sprite_over(c, ghost, step.ghost, ("ghost", color))
     for step in steps:
         if step.hit:
-            _sprite_over(c, sprites.ring(t.hit), step.end)
+            _sprite_over(c, sprites.ring(t.hit), step.end, ("ring", t.hit))
     for step in steps:
         origin, outline, body, (box, covered) = _arrow(step.start, step.end)
 
@@ -270,7 +271,7 @@ def _last_play(c: Canvas, steps: list[Step], view: BoardView, colour: RGB) -> No
             p.im.paste(t.arrow_edge, p.at(o), line)
             p.im.paste(colour, p.at(o), b)
 
-        overlay(c, box, draw, covered)
+        overlay(c, box, draw, covered, ("arrow", step.start, step.end, colour, t.arrow_edge))
 
 
 ARROW_WIDTH = 8
@@ -323,8 +324,10 @@ def _touches(a: Box, over: list[Over]) -> bool:
     return False
 
 
-def _sprite_over(c: Canvas, sprite: Image.Image, center: XY) -> None:
-    overlay(c, _sprite_box(sprite, center), lambda p: p.paste(sprite, center))
+def _sprite_over(c: Canvas, sprite: Image.Image, center: XY, kind: tuple[object, ...]) -> None:
+    """``sprite`` (the one ``kind`` names) centred on ``center``, over what lies there."""
+    box = _sprite_box(sprite, center)
+    overlay(c, box, lambda p: p.paste(sprite, center), key=(*kind, center))
 
 
 def _redraw_box(centers: list[XY], count: int) -> Box:
@@ -363,14 +366,15 @@ def _redraw_highlights(
             p.paste(sprite, top)
             _count(p, tuple(centers), count, color, t.count_at_base)
 
-        overlay(c, _redraw_box(centers, count), draw)
+        key = ("redraw", tuple(centers), count, color, t.highlight)
+        overlay(c, _redraw_box(centers, count), draw, key=key)
 
 
 def _put(c: Canvas, key: tuple[object, ...], box: Box, draw: Draw, over: list[Over]) -> None:
     """A piece, kept (drawn over the bare board), or drawn over the last play when something
     of it lies in the piece's box (``over``: see :func:`_overlays`)."""
     if _touches(box, over):
-        overlay(c, box, draw)
+        overlay(c, box, draw, key=key)
     else:
         piece(c, key, box, draw)
 

@@ -145,3 +145,18 @@ def test_the_writer_gives_pillow_the_same_pixels() -> None:
 def test_the_writer_takes_only_palette_pictures() -> None:
     with pytest.raises(ValueError, match="palette picture"):
         encode(Image.new("RGB", (4, 4)))
+
+
+def test_the_last_play_is_kept_over_the_same_checkers(monkeypatch: pytest.MonkeyPatch) -> None:
+    position, view = SAMPLES["bar"]()
+    render_board(position, view=view)
+    drawn: list[object] = []
+    fresh = paint._drawn
+    monkeypatch.setattr(paint, "_drawn", lambda *a: drawn.append(a) or fresh(*a))  # type: ignore[func-returns-value]
+    # The next press of the turn: another name shown, the same arrows over the same checkers.
+    again = render_board(position, view=replace(view, names=("Alice", "Robert")))
+    assert drawn == []
+    picture.forget()
+    paint.forget()
+    assert render_board(position, view=replace(view, names=("Alice", "Robert"))) == again
+    assert drawn  # drawn afresh once forgotten, to the same bytes
