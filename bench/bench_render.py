@@ -199,9 +199,10 @@ def run(quick: bool = False) -> list[Figure]:
         med, cpu = statistics.median(t[name]), statistics.median(t[f"{name} CPU"])
         bound = 3.0 if name == "after" else None
         figures += [
-            check("render", f"render_board {name}, median ({n})", med, "ms", at_most=bound),
+            check("render", f"render_board {name}, median ({n})", med, "ms"),
             check("render", f"render_board {name}, 95th percentile", percentile(t[name], 95), "ms"),
-            check("render", f"render_board {name}, CPU median", cpu, "ms"),
+            # The 3 ms is for a quiet machine: on a shared one, read the ratio below.
+            check("render", f"render_board {name}, CPU median", cpu, "ms", at_most=bound),
             check(
                 "render", f"render_board {name}, CPU median / reference workload", cpu / ref, "x"
             ),
