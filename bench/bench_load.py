@@ -836,13 +836,15 @@ def _machine_speed() -> Figure:
 
     A shared machine's cores do not always run at the same speed (seen here: the same drawing
     took 10 ms of CPU one hour and 20 ms the next), and every figure above scales with it, so
-    each run says how fast the machine was."""
-    from render.board import render_board
+    each run says how fast the machine was. The board is drawn the old way (in RGB, then
+    mapped to the palette: :func:`render.board.render_reference`), which keeps nothing between
+    calls and stays comparable with the figures of earlier runs."""
+    from render.board import render_reference
     from render.samples import bar
 
     position, view = bar()
-    render_board(position, view=view)  # the caches first
-    times = times_ms(lambda: render_board(position, view=view), 30, time.process_time)
+    render_reference(position, view=view)  # the caches first
+    times = times_ms(lambda: render_reference(position, view=view), 30, time.process_time)
     median = percentile(times, 50)
     return Figure("load", "machine speed: one board drawn (CPU, median)", median, "ms")
 

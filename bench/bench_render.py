@@ -1,21 +1,39 @@
-"""Board rendering (issue: board renderer): <= 20 ms for a mid-game board with highlights and
-arrows, PNG <= 150 KB, memory stable over 10,000 renders."""
+"""Board rendering (issue #30, part 1: the board in 3 ms): ``render_board`` over a set of
+mid-game boards, before (the RGB drawing mapped to the palette, Pillow's encoder) and after
+(palette indices, kept pieces, the PNG writer of :mod:`render.png`), in the same run; a fixed
+Pillow workload timed beside them gives figures that another machine, or the same one under
+another load, can compare; PNG sizes before and after; the zlib level chosen; memory stable
+over 10,000 renders.
+
+Each board is drawn afresh (the picture cache is emptied before each call) just after it was
+drawn once untimed, as the old benchmark drew one board again and again: the arrows' masks and
+the kept pieces (stacks, strips, dice) are warm, as when a player presses a button on a board
+that changed a little. "First sight" empties those caches before each call: a board nothing
+of which was drawn before. ``python -m bench render``.
+"""
 
 from __future__ import annotations
 
 import gc
 import itertools
 import os
+import random
 import resource
 import statistics
 import sys
 import time
 from collections.abc import Callable
 
-from bench.common import Figure, check, percentile, times_ms
-from render import render_board
-from render.board import draw_board
-from render.samples import SAMPLES, bar
+from PIL import Image
+
+from bench.common import Figure, check, percentile
+from engine import Position, legal_plays
+from engine.context import MatchContext
+from render import BoardView, arrows, paint, picture, png, render_board
+from render.board import render_reference
+from render.samples import SAMPLES, movable_points
+
+Board = tuple[Position, BoardView]
 
 
 def _rss_mb() -> float:
@@ -29,67 +47,169 @@ def _rss_mb() -> float:
         return peak / 1e6 if sys.platform == "darwin" else peak / 1e3
 
 
-def _best_median(
-    fn: Callable[[], object], batches: int, n: int, clock: Callable[[], float] = time.perf_counter
-) -> tuple[float, list[float]]:
-    """The lowest median of several batches (the machine is shared: a batch that ran beside
-    another process's burst says little about the renderer), and every time measured."""
-    runs = [times_ms(fn, n, clock) for _ in range(batches)]
-    return min(statistics.median(r) for r in runs), [t for r in runs for t in r]
+def mid_game_boards(count: int, seed: int = 30) -> list[Board]:
+    """``count`` boards from seeded random games, 8 to 30 plays in: the player on roll with
+    his dice, the points he can move from, the opponent's last play in arrows, a match score."""
+    rng = random.Random(seed)
+    boards: list[Board] = []
+    while len(boards) < count:
+        pos, last = Position.initial(), None
+        for _ in range(rng.randint(8, 30)):
+            dice = (rng.randint(1, 6), rng.randint(1, 6))
+            plays = legal_plays(pos, dice)
+            if not plays or any(pos.borne_off()):
+                break
+            last = rng.choice(plays)
+            pos = pos.apply(last)
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+        if last is None or not legal_plays(pos, dice):
+            continue
+        view = BoardView(
+            names=("Alice", "Bob"),
+            dice=dice,
+            highlights=movable_points(pos, dice),
+            last_play=last,
+            context=MatchContext(match_length=7, score=(rng.randint(0, 6), rng.randint(0, 6))),
+        )
+        boards.append((pos, view))
+    return boards
 
 
-def run(quick: bool = False) -> list[Figure]:
-    position, view = bar()  # mid-game: two hits, checkers on the bar, highlights, match score
-    render_board(position, view=view)  # build the cached board and pieces first
-    batches, n = (3, 20) if quick else (5, 100)
+def reference_workload() -> None:
+    """A fixed Pillow workload (draw, scale, map to 256 colours, encode) of about a
+    millisecond: the yardstick the render times are divided by."""
+    im = Image.new("RGB", (320, 280), (38, 96, 74))
+    im.paste((232, 219, 186), (40, 40, 200, 200))
+    small = im.resize((160, 140), Image.Resampling.LANCZOS).quantize(64)
+    small.save(_Sink(), "PNG", compress_level=3)  # type: ignore[arg-type]
 
-    def render() -> bytes:
-        return render_board(position, view=view)
 
-    median, every = _best_median(render, batches, n)
-    # CPU time too: when other processes share the two cores, wall time says more about them.
-    cpu, _ = _best_median(render, batches, n, time.process_time)
-    drawn, _ = _best_median(lambda: draw_board(position, view), batches, n)
-    size_kb = len(render_board(position, view=view)) / 1000
+class _Sink:
+    def write(self, data: bytes) -> int:
+        return len(data)
+
+
+def _times(fn: Callable[[Board], object], boards: list[Board]) -> tuple[list[float], list[float]]:
+    """The wall and CPU times of ``fn`` on each board, just after an untimed call on it (CPU
+    time says more when other processes share the cores)."""
+    wall, cpu = [], []
+    for board in boards:
+        fn(board)
+        start, start_cpu = time.perf_counter(), time.process_time()
+        fn(board)
+        cpu.append((time.process_time() - start_cpu) * 1000)
+        wall.append((time.perf_counter() - start) * 1000)
+    return wall, cpu
+
+
+def _old(board: Board) -> bytes:
+    return render_reference(board[0], view=board[1])
+
+
+def _new(board: Board) -> bytes:
+    picture.forget()
+    return render_board(board[0], view=board[1])
+
+
+def _first_sight(board: Board) -> bytes:
+    paint.forget()
+    arrows._arrow_masks.cache_clear()
+    picture._arrow.cache_clear()
+    return _new(board)
+
+
+def _interleaved(boards: list[Board], rounds: int) -> dict[str, list[float]]:
+    """Each way timed in turn, round after round, so a burst of load falls on all of them."""
+    ways: dict[str, Callable[[Board], object]] = {
+        "before": _old,
+        "after": _new,
+        "first sight": _first_sight,
+        "reference": lambda _: reference_workload(),
+    }
+    out: dict[str, list[float]] = {name: [] for name in [*ways, *(f"{w} CPU" for w in ways)]}
+    for _ in range(rounds):
+        for name, fn in ways.items():
+            wall, cpu = _times(fn, boards)
+            out[name] += wall
+            out[f"{name} CPU"] += cpu
+    return out
+
+
+def _levels(boards: list[Board]) -> list[Figure]:
+    """The encoder's time and the PNG's weight at each zlib level, over the boards."""
+    images = [picture.paint_board(p, v) for p, v in boards]
+    old = sum(len(_old(b)) for b in boards)
+    out = []
+    for level in (1, 2, 3, 4, 6):
+        start = time.process_time()
+        size = sum(len(png.encode(im, level)) for im in images)
+        ms = (time.process_time() - start) * 1000 / len(images)
+        chosen = " (chosen)" if level == png.LEVEL else ""
+        name = f"zlib level {level}{chosen}: CPU ms per board, size vs before"
+        out.append(check("render", name, ms, f"ms, {100 * size / old:.1f}%"))
+    return out
+
+
+def _sizes(boards: list[Board]) -> list[Figure]:
+    ratios = [len(_new(b)) / len(_old(b)) for b in boards]
     cases = [make() for make in SAMPLES.values()]
     largest_kb = max(len(render_board(pos, view=v)) / 1000 for pos, v in cases)
+    before = statistics.median(len(_old(b)) / 1000 for b in boards)
+    after = statistics.median(len(_new(b)) / 1000 for b in boards)
+    return [
+        check("render", "PNG size, median board, before", before, "KB"),
+        check("render", "PNG size, median board, after", after, "KB", at_most=before),
+        check("render", "PNG size after / before, largest ratio", max(ratios), "x", at_most=1),
+        check(
+            "render", f"PNG size, largest of {len(SAMPLES)} samples", largest_kb, "KB", at_most=150
+        ),
+    ]
 
-    # Memory: every sample in turn (all themes, languages, orientations, banners), measured
-    # after a warm-up that fills the bounded caches.
+
+def _memory(quick: bool) -> Figure:
+    """Every sample in turn (all themes, languages, orientations, banners), measured after a
+    warm-up that fills the bounded caches."""
     renders = 300 if quick else 10_000
     warmup = 100 if quick else 1_000
-    cycle = itertools.cycle(cases)
+    cycle = itertools.cycle([make() for make in SAMPLES.values()])
     for _ in range(warmup):
         pos, v = next(cycle)
-        render_board(pos, view=v)
+        _new((pos, v))
     gc.collect()
     before = _rss_mb()
     for _ in range(renders - warmup):
         pos, v = next(cycle)
-        render_board(pos, view=v)
+        _new((pos, v))
     gc.collect()
     growth = _rss_mb() - before
+    name = f"RSS growth over {renders:,} renders (after {warmup:,})"
+    return check("render", name, growth, "MB", at_most=5)
 
-    return [
-        check(
-            "render",
-            f"mid-game board, highlights + arrows (best median of {batches}x{n})",
-            median,
-            "ms",
-            at_most=20,
-        ),
-        check("render", "same, 95th percentile of every render", percentile(every, 95), "ms"),
-        check("render", "same, CPU time (best median)", cpu, "ms"),
-        check("render", "drawing only, before PNG encoding (best median)", drawn, "ms"),
-        check("render", "PNG size of that board", size_kb, "KB", at_most=150),
-        check(
-            "render", f"PNG size, largest of {len(SAMPLES)} samples", largest_kb, "KB", at_most=150
-        ),
-        check(
-            "render",
-            f"RSS growth over {renders:,} renders (after {warmup:,})",
-            growth,
-            "MB",
-            at_most=5,
-        ),
-    ]
+
+def run(quick: bool = False) -> list[Figure]:
+    boards = mid_game_boards(20 if quick else 100)
+    rounds = 2 if quick else 5
+    _old(boards[0])  # the palettes and layers
+    _new(boards[0])
+    t = _interleaved(boards, rounds)
+    ref = statistics.median(t["reference CPU"])
+    n = f"{len(boards)} mid-game boards x {rounds}"
+    figures = [check("render", f"reference Pillow workload, CPU (median of {n})", ref, "ms")]
+    for name in ("before", "after", "first sight"):
+        med, cpu = statistics.median(t[name]), statistics.median(t[f"{name} CPU"])
+        bound = 3.0 if name == "after" else None
+        figures += [
+            check("render", f"render_board {name}, median ({n})", med, "ms"),
+            check("render", f"render_board {name}, 95th percentile", percentile(t[name], 95), "ms"),
+            # The issue's 3 ms is for a quiet machine: on a shared one, read the ratio below.
+            check("render", f"render_board {name}, CPU median", cpu, "ms", at_most=bound),
+            check(
+                "render", f"render_board {name}, CPU median / reference workload", cpu / ref, "x"
+            ),
+        ]
+    start = time.perf_counter()
+    for _ in range(1000):
+        render_board(boards[0][0], view=boards[0][1])
+    hit = (time.perf_counter() - start) * 1000 / 1000
+    figures.append(check("render", "render_board of a board already drawn (cache hit)", hit, "ms"))
+    return figures + _sizes(boards) + _levels(boards) + [_memory(quick)]

@@ -10,9 +10,9 @@ same state; both take an :class:`engine.Position` seen by the player on roll and
 b'\\x89PNG'
 """
 
-from render.board import render_board
 from render.geometry import checker_center
 from render.labels import LANGUAGES
+from render.picture import render_board
 from render.text import text_board
 from render.theme import CHECKER_COLORS, THEME_NAMES, THEMES
 from render.view import BoardView, GameOver, Resignation, Side

@@ -31,9 +31,9 @@ from dataclasses import replace
 
 from engine import Position
 from engine.analysis import Decision, Review
-from render.board import render_board
 from render.chart import chances_chart
 from render.labels import label
+from render.picture import render_board
 from render.view import BoardView
 
 __all__ = ["card_caption", "mistake_board", "mistake_card", "review_chart"]

@@ -1,8 +1,9 @@
-"""The board picture: :func:`render_board` turns a position and a :class:`BoardView` into PNG
-bytes.
+"""The board drawn in RGB, as the eye reads it: the reference the palette pictures of
+:func:`render.render_board` are drawn after (see :mod:`render.paint`), the source of each
+theme's palette, and the picture the tests sample when they compare colours.
 
 >>> from engine import Position
->>> png = render_board(Position.initial(), view=BoardView(dice=(3, 1), names=("Ann", "Bob")))
+>>> png = render_reference(Position.initial(), view=BoardView(dice=(3, 1), names=("Ann", "Bob")))
 >>> png[:8] == b"\\x89PNG\\r\\n\\x1a\\n"
 True
 """
@@ -25,7 +26,7 @@ from render.samples import SAMPLES
 from render.theme import CHECKER_COLORS, RGB, THEMES, Theme
 from render.view import BoardView, Side
 
-__all__ = ["draw_board", "render_board"]
+__all__ = ["draw_board", "palette", "render_reference"]
 
 # Measured on a mid-game board with arrows: as RGB the PNG weighs ~175 KB and takes ~16 ms to
 # encode. Mapped to 256 colours it looks the same (the picture is flat colours plus
@@ -36,21 +37,14 @@ __all__ = ["draw_board", "render_board"]
 PNG_COMPRESS_LEVEL = 3
 
 
-def render_board(position: Position, *, view: BoardView | None = None) -> bytes:
-    """The PNG picture of ``position`` (seen by the player on roll) with everything ``view``
-    adds: names, dice, cube, score, highlights, the last play, offers and results.
-
-    :param position: the position, seen from the player on roll (as the engine gives it).
-    :param view: what to show and how (see :class:`render.BoardView`); the default shows the
-        bare position from the mover's side, in English.
-    :returns: PNG bytes under 150 KB: 960 x 840 pixels, and taller by a band below the board
-        when it announces a double, a resignation or a result, or holds a caption.
-    :raises ValueError: when an option contradicts the position (a highlight on a point where
-        the mover has no checker, a last play that cannot have led here).
+def render_reference(position: Position, *, view: BoardView | None = None) -> bytes:
+    """The PNG the renderer drew before it drew in palette indices: the whole picture drawn in
+    RGB (:func:`draw_board`), mapped to the theme's palette and encoded by Pillow. The
+    benchmark times it beside :func:`render.render_board`, and the tests compare the two.
 
     >>> from io import BytesIO
     >>> from PIL import Image
-    >>> png = render_board(Position.initial(), view=BoardView(viewpoint="opponent", lang="fr"))
+    >>> png = render_reference(Position.initial(), view=BoardView(viewpoint="opponent"))
     >>> Image.open(BytesIO(png)).size, len(png) < 150_000
     ((960, 840), True)
     """

@@ -37,12 +37,16 @@ def _name(view: BoardView, side: Side) -> str:
 # -- strips ---------------------------------------------------------------------------------
 
 
-def draw_strip(im: Image.Image, pips: int, view: BoardView, t: Theme, side: Side) -> None:
+def draw_strip(
+    im: Image.Image, pips: int, view: BoardView, t: Theme, side: Side, dy: int = 0
+) -> None:
     """A player's strip: his colour and name at the left (lit, with "to play", "to take or
     drop"... when the decision is his), his pip count and, in a match, his score at the right;
-    the top strip also names the match."""
+    the top strip also names the match. ``im`` starts ``dy`` pixels down the picture (a strip
+    drawn on its own)."""
     d = ImageDraw.Draw(im)
     left, top, right, bottom = g.strip_box(side == view.bottom_side)
+    top, bottom = top - dy, bottom - dy
     cy = (top + bottom) // 2
     decision = view.decision() if view.turn_marker else None
     deciding = decision is not None and decision[0] == side
@@ -169,14 +173,14 @@ def band_height(view: BoardView) -> int:
     return 2 * BAND_PAD + sum(line.height for line in lines) if lines else 0
 
 
-def draw_band(im: Image.Image, view: BoardView, t: Theme) -> None:
+def draw_band(im: Image.Image, view: BoardView, t: Theme, top: int = g.HEIGHT) -> None:
     """The offer or result, if any, then the caption, below the board (``im`` is already tall
-    enough: see :func:`band_height`). An offered cube stands at the left of the offer."""
+    enough: see :func:`band_height`; ``top`` is where the band begins in ``im``). An offered
+    cube stands at the left of the offer."""
     lines, cube = _band_lines(view, t)
     if not lines:
         return
     d = ImageDraw.Draw(im)
-    top = g.HEIGHT
     d.rectangle((0, top, g.WIDTH - 1, im.height - 1), fill=t.banner)
     d.rectangle((0, top, g.WIDTH - 1, top + 3), fill=t.accent)
     offer_h = sum(line.height for line in lines if not line.caption)

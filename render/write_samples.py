@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from render.board import render_board
+from render.picture import render_board
 from render.samples import SAMPLES
 
 __all__ = ["main"]

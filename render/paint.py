@@ -1,0 +1,207 @@
+"""The board drawn straight into palette indices: prepared layers, pasted pieces, no quantize
+pass over the picture.
+
+:func:`render.board.draw_board` draws the picture in RGB, as the eye reads it; mapping its
+800,000 pixels to the theme's 256 colours then cost as much as drawing it. Here the picture is
+a palette (``P``) image from the start:
+
+* the static layer (frame, field, points, trays, numbers) of each theme, orientation and
+  numbering is drawn once, in RGB and in palette indices (:func:`layer`);
+* every piece (a stack of checkers with its count, the tray's checkers, a number's chip, a
+  die, the cube, a player's strip in his language) is drawn once in RGB over the layer's
+  pixels where it lies, mapped to the palette, and kept with the mask of the pixels it
+  changes (:func:`piece`, an LRU of :data:`PIECES` entries); a board pastes them;
+* what lies over other pieces (the last play's arrows, ghosts and hit rings, a highlighted
+  checker drawn again over an arrow) is drawn over the pixels already there, only in its own
+  box (:func:`overlay`), so its anti-aliased edges blend with what is under them.
+
+A piece drawn over the bare layer differs from the RGB drawing only where it overlaps another
+piece by a few pixels (the shadow of a checker on its neighbour's rim): see the README.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from functools import lru_cache
+
+from PIL import Image, ImageChops, ImageDraw
+
+from render import geometry as g
+from render import sprites
+from render.board import palette
+
+__all__ = ["PIECES", "Canvas", "Pen", "layer", "overlay", "piece", "to_palette"]
+
+Box = tuple[int, int, int, int]
+XY = tuple[int, int]
+
+PIECES = 1024
+"""How many pieces are kept (a stack of five checkers weighs ~50 KB with its mask)."""
+
+OVERLAYS = 256
+"""How many drawings over the pieces are kept (an arrow's box weighs ~50 KB with its mask)."""
+
+_pieces: OrderedDict[Hashable, tuple[Image.Image, Image.Image]] = OrderedDict()
+_drawn_over: OrderedDict[Hashable, tuple[Image.Image, Image.Image]] = OrderedDict()
+_CHANGED = [0] + [255] * 255  # a difference of indices to a paste mask
+
+
+def to_palette(rgb: Image.Image, theme: str) -> Image.Image:
+    """An RGB image mapped to the theme's palette (nearest colour, no dithering)."""
+    return rgb.quantize(palette=palette(theme), dither=Image.Dither.NONE)
+
+
+@lru_cache(maxsize=16)
+def layer(theme: str, mirrored: bool, for_bottom: bool) -> tuple[Image.Image, Image.Image]:
+    """The empty board of a theme, orientation and numbering, in RGB and in palette indices
+    (read only, shared)."""
+    rgb = sprites.empty_board(theme, mirrored, for_bottom)
+    return rgb, to_palette(rgb, theme)
+
+
+def _indices(im: Image.Image) -> Image.Image:
+    """A palette image's indices as a greyscale image (no colour lookup)."""
+    return Image.frombytes("L", im.size, im.tobytes())
+
+
+def _changed(new: Image.Image, old: Image.Image) -> Image.Image:
+    """The mask (0 or 255) of the pixels whose index differs."""
+    diff = ImageChops.difference(_indices(new), _indices(old))
+    return diff._new(diff.im.point(_CHANGED, "L"))  # Image.point: the same, slower
+
+
+class Pen:
+    """Draws on a crop of the picture in the picture's coordinates."""
+
+    def __init__(self, im: Image.Image, origin: XY) -> None:
+        self.im = im
+        self.ox, self.oy = origin
+        self.d = ImageDraw.Draw(im)
+
+    def at(self, xy: XY) -> XY:
+        return xy[0] - self.ox, xy[1] - self.oy
+
+    def box(self, box: Box) -> Box:
+        return box[0] - self.ox, box[1] - self.oy, box[2] - self.ox, box[3] - self.oy
+
+    def paste(self, sprite: Image.Image, center: XY) -> None:
+        """An RGBA ``sprite`` centred on ``center``."""
+        x, y = self.at(center)
+        self.im.paste(sprite, (x - sprite.width // 2, y - sprite.height // 2), sprite)
+
+
+Draw = Callable[[Pen], None]
+
+
+@dataclass(slots=True)
+class Canvas:
+    """The picture being drawn (palette indices) and the layer it was started from."""
+
+    im: Image.Image
+    theme: str
+    key: tuple[str, bool, bool]
+
+    @classmethod
+    def start(cls, theme: str, mirrored: bool, for_bottom: bool, height: int) -> Canvas:
+        _, flat = layer(theme, mirrored, for_bottom)
+        if height == flat.height:
+            return cls(flat.copy(), theme, (theme, mirrored, for_bottom))
+        im = Image.new("P", (g.WIDTH, height), 0)
+        im.putpalette(flat.getpalette() or [])
+        im.paste(flat, (0, 0))
+        return cls(im, theme, (theme, mirrored, for_bottom))
+
+
+def _clip(box: Box, size: XY) -> Box:
+    return max(box[0], 0), max(box[1], 0), min(box[2], size[0]), min(box[3], size[1])
+
+
+def piece(canvas: Canvas, key: Hashable, box: Box, draw: Draw) -> None:
+    """Paste the piece ``key`` (the same key must always draw the same thing) over ``box`` of
+    the picture: drawn by ``draw`` over the bare layer the first time, then kept."""
+    box = _clip(box, (g.WIDTH, g.HEIGHT))
+    full = (canvas.key, key, box)
+    kept = _pieces.get(full)
+    if kept is None:
+        rgb, flat = layer(*canvas.key)
+        crop = rgb.crop(box)
+        draw(Pen(crop, (box[0], box[1])))
+        indices = to_palette(crop, canvas.theme)
+        # A bilevel mask: pasting through it copies, where a greyscale one blends.
+        kept = indices, _changed(indices, flat.crop(box)).convert("1")
+        _pieces[full] = kept
+        if len(_pieces) > PIECES:
+            _pieces.popitem(last=False)
+    else:
+        _pieces.move_to_end(full)
+    canvas.im.paste(kept[0], (box[0], box[1]), kept[1])
+
+
+def overlay(
+    canvas: Canvas,
+    box: Box,
+    draw: Draw,
+    covered: Image.Image | None = None,
+    key: Hashable = None,
+) -> None:
+    """Draw over ``box`` of the picture as it stands (its colours, in RGB), and map back only
+    the pixels that changed, or those of ``covered`` (a 0/255 mask of ``box``) when the
+    caller knows which. With a ``key`` (the same key must always draw the same thing), the
+    result is kept by what lay under it: the last play's arrows come back on every press of
+    a turn, over the same checkers."""
+    if box[0] < 0 or box[1] < 0 or box[2] > canvas.im.width or box[3] > canvas.im.height:
+        box, covered = _clip(box, canvas.im.size), None
+    if box[2] <= box[0] or box[3] <= box[1]:
+        return
+    full: Hashable = None
+    if key is not None:
+        under = hashlib.blake2b(canvas.im.crop(box).tobytes(), digest_size=16).digest()
+        full = (canvas.key, key, box, under)
+        kept = _drawn_over.get(full)
+        if kept is not None:
+            _drawn_over.move_to_end(full)
+            canvas.im.paste(kept[0], (box[0], box[1]), kept[1])
+            return
+    indices, covered = _drawn(canvas, box, draw, covered)
+    if full is not None:
+        _drawn_over[full] = indices, covered
+        if len(_drawn_over) > OVERLAYS:
+            _drawn_over.popitem(last=False)
+    canvas.im.paste(indices, (box[0], box[1]), covered)
+
+
+def _drawn(
+    canvas: Canvas, box: Box, draw: Draw, covered: Image.Image | None
+) -> tuple[Image.Image, Image.Image]:
+    """:func:`overlay`'s drawing: the box's indices, and the mask of those to paste."""
+    before = _under(canvas, box)
+    crop = before.copy() if covered is None else before
+    draw(Pen(crop, (box[0], box[1])))
+    if covered is None:
+        # Only the pixels drawn on: mapping a palette colour back to the palette may not give
+        # the same index (Pillow's mapping is approximate), and the rest must stay as it was.
+        diff = ImageChops.difference(crop, before)
+        drawn = diff._new(diff.im.point(_CHANGED * 3, None)).convert("L")
+        covered = drawn._new(drawn.im.point(_CHANGED, "L"))
+    return to_palette(crop, canvas.theme), covered.convert("1")
+
+
+def _under(canvas: Canvas, box: Box) -> Image.Image:
+    """The colours of ``box`` as they stand: the layer's own (not their nearest in the palette)
+    where nothing was drawn on it yet, so that what is drawn over them blends as in RGB."""
+    under = canvas.im.crop(box)
+    if box[3] > g.HEIGHT:  # the band below the board has no layer
+        return under.convert("RGB")
+    rgb, flat = layer(*canvas.key)
+    out = rgb.crop(box)
+    out.paste(under.convert("RGB"), (0, 0), _changed(under, flat.crop(box)))
+    return out
+
+
+def forget() -> None:
+    """Drop every kept piece and drawing (the benchmark measures a first sight with it)."""
+    _pieces.clear()
+    _drawn_over.clear()

@@ -1,0 +1,162 @@
+"""The board is drawn straight into palette indices (no quantize pass over the picture), from
+prepared layers and kept pieces, and a board already drawn is not drawn again; the pictures
+read as the RGB drawing does."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import replace
+
+import pytest
+from PIL import Image, ImageChops
+
+from engine import Position, parse_play
+from render import BoardView, paint, picture, render_board
+from render.board import draw_board, palette
+from render.png import encode
+from render.samples import SAMPLES
+
+
+def _rgb(png: bytes) -> Image.Image:
+    return Image.open(io.BytesIO(png)).convert("RGB")
+
+
+def _differing(a: Image.Image, b: Image.Image) -> int:
+    diff = ImageChops.difference(a.convert("RGB"), b.convert("RGB")).convert("L")
+    return a.width * a.height - diff.histogram()[0]
+
+
+@pytest.mark.parametrize("name", sorted(SAMPLES))
+def test_the_picture_is_a_palette_png_that_reads_as_the_rgb_drawing(name: str) -> None:
+    position, view = SAMPLES[name]()
+    png = render_board(position, view=view)
+    im = Image.open(io.BytesIO(png))
+    assert im.mode == "P"
+    reference = draw_board(position, view).quantize(
+        palette=palette(view.theme), dither=Image.Dither.NONE
+    )
+    assert im.size == reference.size
+    # Only anti-aliased edges drawn over checkers differ: under 0.1% of the pixels.
+    assert _differing(im, reference) < 0.001 * im.width * im.height
+
+
+@pytest.mark.parametrize("name", ["start", "double"])
+def test_a_board_without_arrows_is_pixel_identical_to_the_rgb_drawing(name: str) -> None:
+    position, view = SAMPLES[name]()
+    reference = draw_board(position, view).quantize(
+        palette=palette(view.theme), dither=Image.Dither.NONE
+    )
+    assert _differing(picture.paint_board(position, view), reference) == 0
+
+
+def test_no_quantize_pass_over_the_picture(monkeypatch: pytest.MonkeyPatch) -> None:
+    position, view = SAMPLES["bar"]()
+    render_board(position, view=view)  # layers and pieces prepared
+    picture.forget()
+    sizes: list[int] = []
+    quantize = Image.Image.quantize
+
+    def spy(self: Image.Image, *args: object, **kwargs: object) -> Image.Image:
+        sizes.append(self.width * self.height)
+        return quantize(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Image.Image, "quantize", spy)
+    render_board(position, view=view)
+    # Only the boxes drawn over the last play are mapped to the palette, never the picture.
+    assert max(sizes, default=0) < 960 * 840 // 4
+
+
+def test_the_same_board_gives_the_same_bytes_without_drawing_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    position, view = SAMPLES["bar"]()
+    first = render_board(position, view=view)
+    drawn: list[object] = []
+    monkeypatch.setattr(picture, "paint_board", lambda *a: drawn.append(a))
+    assert render_board(position, view=replace(view)) == first
+    assert drawn == []
+
+
+def test_a_kept_picture_equals_a_fresh_one() -> None:
+    position, view = SAMPLES["mistake"]()
+    kept = render_board(position, view=view)
+    picture.forget()
+    paint.forget()
+    assert render_board(position, view=view) == kept
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"theme": "ocean"},
+        {"lang": "fr"},
+        {"mirrored": True},
+        {"viewpoint": "opponent"},
+        {"names": ("Alice", "Zoé")},
+        {"dice": (2, 1)},
+    ],
+)
+def test_a_board_that_shows_something_else_is_drawn_anew(change: dict[str, object]) -> None:
+    position, view = SAMPLES["start"]()
+    other = replace(view, **change, highlights=frozenset())  # type: ignore[arg-type]
+    plain = replace(view, highlights=frozenset())
+    assert render_board(position, view=other) != render_board(position, view=plain)
+
+
+def test_a_moved_checker_changes_the_picture() -> None:
+    position, view = SAMPLES["start"]()
+    plain = replace(view, highlights=frozenset())
+    start = Position.initial()
+    after = start.apply(parse_play("8/5 6/5", start, (3, 1))).swap_players()
+    assert render_board(after, view=plain) != render_board(position, view=plain)
+
+
+def test_the_layer_is_prepared_once_per_theme_orientation_and_numbering() -> None:
+    paint.layer.cache_clear()
+    for theme in ("classic", "ocean"):
+        for lang in ("en", "fr"):
+            for _ in range(2):
+                picture.forget()
+                render_board(Position.initial(), view=BoardView(theme=theme, lang=lang))
+    assert paint.layer.cache_info().misses == 2  # one per theme: the language adds none
+    render_board(Position.initial(), view=BoardView(mirrored=True))
+    assert paint.layer.cache_info().misses == 3
+
+
+def test_pieces_are_kept_apart_by_theme() -> None:
+    position = Position.initial()
+    classic = picture.paint_board(position, BoardView(dice=(3, 1)))
+    ocean = picture.paint_board(position, BoardView(dice=(3, 1), theme="ocean"))
+    assert classic.getpalette() != ocean.getpalette()
+    # The ocean picture holds no piece kept for the classic one: its dice sit on its own field.
+    paint.forget()
+    fresh = picture.paint_board(position, BoardView(dice=(3, 1), theme="ocean"))
+    assert _differing(ocean, fresh) == 0
+
+
+def test_the_writer_gives_pillow_the_same_pixels() -> None:
+    position, view = SAMPLES["bar"]()
+    im = picture.paint_board(position, view)
+    back = Image.open(io.BytesIO(encode(im)))
+    assert back.mode == "P" and back.tobytes() == im.tobytes()
+    assert back.getpalette() == im.getpalette()
+
+
+def test_the_writer_takes_only_palette_pictures() -> None:
+    with pytest.raises(ValueError, match="palette picture"):
+        encode(Image.new("RGB", (4, 4)))
+
+
+def test_the_last_play_is_kept_over_the_same_checkers(monkeypatch: pytest.MonkeyPatch) -> None:
+    position, view = SAMPLES["bar"]()
+    render_board(position, view=view)
+    drawn: list[object] = []
+    fresh = paint._drawn
+    monkeypatch.setattr(paint, "_drawn", lambda *a: drawn.append(a) or fresh(*a))  # type: ignore[func-returns-value]
+    # The next press of the turn: another name shown, the same arrows over the same checkers.
+    again = render_board(position, view=replace(view, names=("Alice", "Robert")))
+    assert drawn == []
+    picture.forget()
+    paint.forget()
+    assert render_board(position, view=replace(view, names=("Alice", "Robert"))) == again
+    assert drawn  # drawn afresh once forgotten, to the same bytes
