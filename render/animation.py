@@ -20,7 +20,8 @@ from collections.abc import Sequence
 from PIL import Image
 
 from engine import Position
-from render.board import palette, render_board
+from render.board import palette
+from render.picture import render_board
 from render.view import BoardView
 
 __all__ = ["FRAME_MS", "LAST_MS", "MAX_BYTES", "animate_boards"]
