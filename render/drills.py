@@ -6,6 +6,7 @@ Drawn tall and with large text, so that it stays readable on a phone (Discord sh
 
 >>> week = DrillWeek(
 ...     title="Your week",
+...     subtitle="2026-11-24 – 2026-11-30",
 ...     tiles=(("Accuracy", "75 %", "6 of 8"), ("Streak", "4", "best 9"), ("PR", "6.2", "")),
 ...     days=(("M", 2, 3), ("T", 0, 0), ("W", 4, 5)),
 ...     pr_title="PR per game",
@@ -23,11 +24,11 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from render.fonts import bold, clean_name, fit, regular, text_width
+from render.fonts import bold, clean_name, fit, regular, text_width, wrap
 
 __all__ = ["DrillWeek", "drill_week"]
 
-_W, _H = 720, 860
+_W, _H = 720, 880
 _PAD = 28
 _BG = (36, 39, 46)
 _PANEL = (48, 52, 61)
@@ -50,6 +51,7 @@ class DrillWeek:
     """
 
     title: str
+    subtitle: str
     tiles: tuple[tuple[str, str, str], ...]
     days: tuple[tuple[str, int, int], ...]
     pr_title: str
@@ -61,12 +63,12 @@ def drill_week(week: DrillWeek) -> bytes:
     """The summary as PNG bytes."""
     im = Image.new("RGB", (_W, _H), _BG)
     draw = ImageDraw.Draw(im)
-    draw.text(
-        (_PAD, 20), fit(bold(40), clean_name(week.title), _W - 2 * _PAD), fill=_TEXT, font=bold(40)
-    )
-    _tiles(draw, week.tiles, top=90)
-    _bars(draw, week.days, top=300, bottom=540)
-    _pr(draw, week, top=580, bottom=_H - 24)
+    inner = _W - 2 * _PAD
+    draw.text((_PAD, 16), fit(bold(40), clean_name(week.title), inner), fill=_TEXT, font=bold(40))
+    draw.text((_PAD, 66), fit(regular(28), week.subtitle, inner), fill=_DIM, font=regular(28))
+    _tiles(draw, week.tiles, top=116)
+    _bars(draw, week.days, top=316, bottom=556)
+    _pr(draw, week, top=586, bottom=_H - 24)
     out = io.BytesIO()
     im.save(out, "PNG", optimize=True)
     return out.getvalue()
@@ -125,9 +127,8 @@ def _pr(draw: ImageDraw.ImageDraw, week: DrillWeek, top: int, bottom: int) -> No
     )
     values = week.prs
     if len(values) < 2:
-        draw.text(
-            (_PAD + 16, top + 70), fit(font, week.no_pr, _W - 2 * _PAD - 32), fill=_TEXT, font=font
-        )
+        for i, line in enumerate(wrap(font, week.no_pr, _W - 2 * _PAD - 32)[:4]):
+            draw.text((_PAD + 16, top + 70 + 40 * i), line, fill=_TEXT, font=font)
         return
     lo, hi = min(values), max(values)
     if hi - lo < 0.5:

@@ -313,9 +313,10 @@ def _week_picture(
     pr_figure = f"{prs[-1]:.1f}" if prs else "–"
     trend = ""
     if len(prs) >= 2:
-        trend = t("drill.pic.pr_change", lang, change=f"{prs[-1] - prs[0]:+.1f}")
+        trend = t("drill.pic.pr_change", lang, change=f"{prs[-1] - prs[0]:+.1f}", games=len(prs))
     return DrillWeek(
-        title=t("drill.pic.title", lang, first=week[0].isoformat(), last=week[-1].isoformat()),
+        title=t("drill.pic.title", lang),
+        subtitle=f"{week[0].isoformat()} – {week[-1].isoformat()}",
         tiles=(
             (
                 t("drill.pic.accuracy", lang),
