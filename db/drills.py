@@ -33,6 +33,7 @@ __all__ = [
     "next_due",
     "record_answer",
     "reschedule",
+    "was_sent",
 ]
 
 
@@ -160,9 +161,14 @@ def drill_players(s: Session) -> Sequence[tuple[int, dict[str, Any]]]:
     return [(player_id, prefs or {}) for player_id, prefs in s.execute(query).tuples()]
 
 
+def was_sent(s: Session, player_id: int, day: date) -> bool:
+    """Whether the player's daily drill message of ``day`` is claimed already."""
+    return s.get(DrillSend, (player_id, day)) is not None
+
+
 def claim_send(s: Session, player_id: int, day: date, now: datetime) -> bool:
     """Claim the player's daily drill message of ``day``; False when claimed already."""
-    if s.get(DrillSend, (player_id, day)) is not None:
+    if was_sent(s, player_id, day):
         return False
     try:
         with s.begin_nested():

@@ -235,23 +235,32 @@ class Drills:
         return notices
 
     def _send(self, player_id: int, prefs: Prefs, now: datetime) -> DrillNotice | None:
+        """The day's message, when it has something to say (a drill due, or on Mondays the
+        week that ended): claimed then, so that a drill due later today (a game reviewed since)
+        still gets it."""
         day, end = _today(prefs, now)
         lang = prefs.lang or "en"
+        monday = day.weekday() == 0
         with self.deps.unit() as s:
-            if not drill_repo.claim_send(s, player_id, day, now):
-                return None  # sent already today (an earlier sweep, another process)
+            if drill_repo.was_sent(s, player_id, day):
+                return None
             drill_repo.add_cards(s, player_id, new_state, now)
             found = self._next(s, player_id, day, end)
+            if found is None and not (
+                monday and drill_repo.answers_since(s, player_id, day - timedelta(days=7))
+            ):
+                return None  # nothing to say: asked again at the next sweep
+            if not drill_repo.claim_send(s, player_id, day, now):
+                return None  # sent already today (an earlier sweep, another process)
             streak = streaks(drill_repo.answer_days(s, player_id), day)[0]
             question = None
             if found is not None:
                 card, puzzle, left = found
                 question = _question(card, puzzle, lang, left=left, streak=streak, daily=True)
         replies = [question] if question is not None else []
-        if day.weekday() == 0:  # Monday: the summary of the week that ended
-            summary = self._week(player_id, prefs, day, lang)
-            if summary is not None:
-                replies.insert(0, summary)
+        summary = self._week(player_id, prefs, day, lang) if monday else None
+        if summary is not None:  # Monday: the summary of the week that ended, first
+            replies.insert(0, summary)
         for reply in replies:
             reply.ephemeral = False
             reply.draw_later()  # the claim has committed: no write lock held meanwhile

@@ -142,14 +142,16 @@ def test_the_daily_message_at_his_hour_once_and_held_through_quiet_hours(
     factory: sessionmaker[Session], clock: Clock
 ) -> None:
     service = Service(factory, clock=clock)
-    give_blunders(factory, ALICE, 3)
     service.settings_command(ALICE, CHANNEL, drills="7", timezone="Europe/Paris", quiet="22-08")
-    clock.now = datetime(2026, 12, 1, 5, 59, tzinfo=UTC)  # 06:59 in Paris
+    clock.now = datetime(2026, 12, 1, 7, 0, tzinfo=UTC)
+    assert service.drill_notices() == []  # no blunder of his yet: nothing to send...
+    clock.now = datetime(2026, 11, 30, 5, 59, tzinfo=UTC)  # 06:59 in Paris, the day before
+    give_blunders(factory, ALICE, 3)
     assert service.drill_notices() == []
     clock.now = datetime(2026, 12, 1, 6, 30, tzinfo=UTC)  # 07:30: in his quiet hours
     assert service.drill_notices() == []
     clock.now = datetime(2026, 12, 1, 7, 0, tzinfo=UTC)  # 08:00: they end
-    sent = service.drill_notices()
+    sent = service.drill_notices()  # ...and once he has some, that same day's comes
     assert [n.user_id for n in sent] == [ALICE.id]
     (question,) = sent[0].replies
     assert "Your drill of the day" in question.text and question.selects and question.image
