@@ -48,6 +48,7 @@ class DrillWeek:
     :param days: the week's days, oldest first: (label, answers right, answers in all).
     :param prs: the PR of each recent counted game, oldest first (lower is better).
     :param no_pr: written in the PR panel when there are fewer than two games.
+    :param decimal: the decimal separator of the PR axis.
     """
 
     title: str
@@ -57,6 +58,7 @@ class DrillWeek:
     pr_title: str
     prs: tuple[float, ...]
     no_pr: str
+    decimal: str = "."  # how the language writes the PR axis' numbers (French: ",")
 
 
 def drill_week(week: DrillWeek) -> bytes:
@@ -87,7 +89,7 @@ def _tiles(draw: ImageDraw.ImageDraw, tiles: tuple[tuple[str, str, str], ...], t
         )
         draw.text((left + 12, top + 52), fit(bold(64), figure, inner), fill=_TEXT, font=bold(64))
         draw.text(
-            (left + 12, top + 134), fit(regular(28), small, inner), fill=_DIM, font=regular(28)
+            (left + 12, top + 136), fit(regular(24), small, inner), fill=_DIM, font=regular(24)
         )
 
 
@@ -138,7 +140,7 @@ def _pr(draw: ImageDraw.ImageDraw, week: DrillWeek, top: int, bottom: int) -> No
     for v in (lo, (lo + hi) / 2, hi):
         y = y0 + (v - lo) / (hi - lo) * (y1 - y0)
         draw.line([(left, y), (right, y)], fill=_GRID, width=1)
-        draw.text((_PAD + 12, y - 13), f"{v:.1f}", fill=_DIM, font=small)
+        draw.text((_PAD + 12, y - 13), f"{v:.1f}".replace(".", week.decimal), fill=_DIM, font=small)
     points = [
         (left + (right - left) * i / (len(values) - 1), y0 + (v - lo) / (hi - lo) * (y1 - y0))
         for i, v in enumerate(values)

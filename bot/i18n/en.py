@@ -773,7 +773,7 @@ MESSAGES: dict[str, str] = {
     "drill.pic.streak": "Streak",
     "drill.pic.best": "best {best}",
     "drill.pic.pr": "PR",
-    "drill.pic.pr_change": "{change} in {games} games",
+    "drill.pic.pr_change": "trend {change}",
     "drill.pic.pr_title": "PR per game (lower is better)",
     "drill.pic.no_pr": "Fewer than two reviewed games yet (PR comes from /review).",
     # -- Discord adapter ----------------------------------------------------------------------------

@@ -783,7 +783,7 @@ MESSAGES: dict[str, str] = {
     "drill.pic.streak": "Série",
     "drill.pic.best": "record {best}",
     "drill.pic.pr": "PR",
-    "drill.pic.pr_change": "{change} en {games} parties",
+    "drill.pic.pr_change": "tendance {change}",
     "drill.pic.pr_title": "PR par partie (plus bas, c’est mieux)",
     "drill.pic.no_pr": "Pas encore deux parties analysées (le PR vient de /analyse).",
     # -- adaptateur Discord -------------------------------------------------------------------------

@@ -28,7 +28,7 @@ from fsrs import Card, Rating, Scheduler
 from sqlalchemy.orm import Session
 
 from bot.drawers import DRAWERS
-from bot.i18n import t
+from bot.i18n import number, t
 from bot.service.customid import PuzzleAction
 from bot.service.deps import Deps, answers
 from bot.service.notices import in_quiet_hours
@@ -300,7 +300,7 @@ class Drills:
             total=total,
             streak=streak,
             best=best,
-            pr=f"{prs[-1]:.1f}" if prs else "–",
+            pr=number(prs[-1], ".1f", lang) if prs else "–",
         )
         return Reply(text=text, image=DRAWERS.call(drill_week, picture), image_name="drills.png")
 
@@ -319,10 +319,10 @@ def _week_picture(
 ) -> DrillWeek:
     share, right, total = accuracy
     days = tuple((t(f"drill.weekday.{d.weekday()}", lang), *_tally(answered, d)) for d in week)
-    pr_figure = f"{prs[-1]:.1f}" if prs else "–"
+    pr_figure = number(prs[-1], ".1f", lang) if prs else "–"
     trend = ""
     if len(prs) >= 2:
-        trend = t("drill.pic.pr_change", lang, change=f"{prs[-1] - prs[0]:+.1f}", games=len(prs))
+        trend = t("drill.pic.pr_change", lang, change=number(prs[-1] - prs[0], "+.1f", lang))
     return DrillWeek(
         title=t("drill.pic.title", lang),
         subtitle=f"{week[0].isoformat()} – {week[-1].isoformat()}",
@@ -343,6 +343,7 @@ def _week_picture(
         pr_title=t("drill.pic.pr_title", lang),
         prs=tuple(prs),
         no_pr=t("drill.pic.no_pr", lang),
+        decimal=number(0.5, ".1f", lang)[1],
     )
 
 
