@@ -157,8 +157,9 @@ def test_the_daily_message_at_his_hour_once_and_held_through_quiet_hours(
     assert "Your drill of the day" in question.text and question.selects and question.image
     assert not question.ephemeral
     assert service.drill_notices() == []
-    assert Service(factory, clock=clock).drill_notices() == []  # a restart: sent already
-    answered = answer(service, ALICE, question, right=True)  # answered from the DM
+    restarted = Service(factory, clock=clock)
+    assert restarted.drill_notices() == []  # a restart: sent already
+    answered = answer(restarted, ALICE, question, right=True)  # the DM, after the restart
     assert "streak **1**" in answered.text
     service.settings_command(ALICE, CHANNEL, drills="off")
     clock.advance(days=1)
@@ -276,3 +277,27 @@ def test_two_processes_answering_together_change_the_schedule_once(
     for thread in threads:
         thread.join()
     assert len(sent) == 1
+
+
+def test_blunders_of_a_reviewed_game_become_drills_with_the_pr_in_the_week(
+    service: Service, factory: sessionmaker[Session]
+) -> None:
+    """The whole way: a game played and reviewed, its blunders of Alice's made puzzles, those
+    her drills; the week's summary carries her PR."""
+    from tests.bot.conftest import play_out
+
+    for _ in range(2):
+        play_out(service, ALICE, CHANNEL, service.play(ALICE, CHANNEL, level="expert"))
+        assert not service.review(ALICE, CHANNEL).ephemeral
+    with factory() as s:
+        mine = set(s.scalars(select(Puzzle.id).where(Puzzle.source_player_id == ALICE.id)))
+    question = drill(service, ALICE)
+    if not mine:  # a game without a clear blunder of hers: nothing to drill
+        assert "no drill yet" in question.text
+        return
+    with factory() as s:
+        cards = s.scalars(select(DrillCard).where(DrillCard.player_id == ALICE.id)).all()
+        assert {c.puzzle_id for c in cards} == mine
+    answer(service, ALICE, question, right=True)
+    week = drill(service, ALICE, week=True)
+    assert week.image and "PR " in week.text and "PR –" not in week.text
