@@ -22,6 +22,7 @@ from tests.bot.test_discord_sim import (  # noqa: F401 - fixtures
     guild,
     locales,
     member,
+    new_bot,
     response,
     simcord_bot,
 )
@@ -55,6 +56,8 @@ async def test_the_daily_drill_by_dm_answered_once(
     assert await cog.send_due() == 0  # once a day, however often the sweep runs
     (dm,) = dms(ann)
     assert "Your drill of the day" in dm.content and dm.attachments
+    await env.restart_bot(new_bot(service))  # the DM's menu answers after a restart
+    assert await notices(env.bot).send_due() == 0  # and the new process sends nothing again
     custom_id, best = best_of(service, dm)
     answered = response(await ann.select(dm, [best], custom_id=custom_id))
     assert "is the best answer" in answered.content and "streak **1** day" in answered.content
@@ -71,7 +74,7 @@ async def test_the_daily_drill_by_dm_answered_once(
     answered = response(await annie.select(asked, [best], custom_id=custom_id))
     assert "2 left today" in answered.content
     clock.advance(days=1)
-    assert await cog.send_due() == 1 and len(dms(ann)) == 2
+    assert await notices(env.bot).send_due() == 1 and len(dms(ann)) == 2
 
 
 async def test_in_french_for_a_french_client(
