@@ -756,6 +756,7 @@ MESSAGES: dict[str, str] = {
     "drill.already": "You have answered this drill already: it comes back on {next}. Nothing was changed.",
     "drill.question": "🎯 **Drill**: one of your own blunders. You rolled **{dice}**: what is the best play? ({left} left today · streak {streak})\n-# `{xgid}`",
     "drill.question_cube": "🎯 **Drill**: one of your own blunders, a cube decision. What is right? ({left} left today · streak {streak})\n-# `{xgid}`",
+    "drill.next": "Next drill",
     "drill.daily": "📬 Your drill of the day.",
     "drill.answered": "Back on **{next}** · streak **{streak}** {streak:day|days} (best {best}) · {left:no drill left today|{left} left today: `/drill`}",
     "drill.week": "📊 **Your week of drills**: {share} % right ({right} of {total}) · streak {streak} (best {best}) · PR {pr}",

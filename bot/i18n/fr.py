@@ -766,6 +766,7 @@ MESSAGES: dict[str, str] = {
     "drill.already": "Vous avez déjà répondu à cet exercice : il revient le {next}. Rien n’a changé.",
     "drill.question": "🎯 **Exercice** : une de vos propres erreurs. Vous avez fait **{dice}** : quel est le meilleur coup ? (encore {left} aujourd’hui · série {streak})\n-# `{xgid}`",
     "drill.question_cube": "🎯 **Exercice** : une de vos propres erreurs, une décision de videau. Que faut-il faire ? (encore {left} aujourd’hui · série {streak})\n-# `{xgid}`",
+    "drill.next": "Exercice suivant",
     "drill.daily": "📬 Votre exercice du jour.",
     "drill.answered": "Il revient le **{next}** · série **{streak}** {streak:jour|jours} (record {best}) · {left:plus d’exercice aujourd’hui|encore {left} aujourd’hui : `/exercice`}",
     "drill.week": "📊 **Votre semaine d’exercices** : {share} % de bonnes réponses ({right} sur {total}) · série {streak} (record {best}) · PR {pr}",

@@ -101,6 +101,8 @@ class Buttons:
         if action.daily:
             return self.daily.vote(actor, where, action.id, action.arg, value)
         if action.drill and self.drills is not None:
+            if action.arg == PuzzleAction.NEXT:
+                return self.drills.drill(actor, where)
             return self.drills.answer(actor, where, action, value)
         return self.puzzles.answer(actor, where, action, value)
 

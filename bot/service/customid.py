@@ -245,19 +245,23 @@ class PageAction:
 class PuzzleAction:
     """An answer to a puzzle (``daily`` False: ``/puzzle``), to a position of the day, or to a
     drill of one's own blunders (``drill``: the id is the drill card's): the answer's index in
-    the puzzle's candidates, or ``m`` for the menu (its value).
+    the puzzle's candidates, or ``m`` for the menu (its value); a drill's ``n`` asks for the
+    next drill of the day (the Next button under an answer), which no other kind has.
 
     >>> PuzzleAction.parse("pd:7:1")
     PuzzleAction(id=7, arg='1', daily=True, drill=False)
     >>> PuzzleAction(3, "m").custom_id, PuzzleAction(12, "m", drill=True).custom_id
     ('pz:3:m', 'dr:12:m')
+    >>> PuzzleAction.parse("dr:12:n").arg, PuzzleAction.parse("pz:3:n")
+    ('n', None)
     """
 
     PREFIX: ClassVar[str] = "pz"
     DAILY_PREFIX: ClassVar[str] = "pd"  # a position of the day's
     DRILL_PREFIX: ClassVar[str] = "dr"  # a drill's (issue 32)
+    NEXT: ClassVar[str] = "n"  # a drill's Next button
     TEMPLATE: ClassVar[str] = (
-        rf"(?P<kind>{PREFIX}|{DAILY_PREFIX}|{DRILL_PREFIX}):(?P<id>{_ID}):(?P<arg>\d{{1,2}}|m)"
+        rf"(?P<kind>{PREFIX}|{DAILY_PREFIX}|{DRILL_PREFIX}):(?P<id>{_ID}):(?P<arg>\d{{1,2}}|m|n)"
     )
     _RE: ClassVar[re.Pattern[str]] = re.compile(TEMPLATE)
 
@@ -281,6 +285,8 @@ class PuzzleAction:
         if m is None:
             return None
         kind = m["kind"]
+        if m["arg"] == cls.NEXT and kind != cls.DRILL_PREFIX:
+            return None  # only a drill has a Next button
         return cls(int(m["id"]), m["arg"], kind == cls.DAILY_PREFIX, kind == cls.DRILL_PREFIX)
 
 

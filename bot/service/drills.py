@@ -44,7 +44,7 @@ from bot.service.puzzleview import (
     question_picture,
 )
 from bot.service.refusal import Refusal, aware
-from bot.service.replies import Reply
+from bot.service.replies import Button, Reply
 from db import drills as drill_repo
 from db import puzzles as puzzle_repo
 from db import stats as stats_repo
@@ -177,11 +177,13 @@ class Drills:
                 raise Refusal("drill.already", next=self._local_day(card, who.prefs))
             self._reschedule(s, card, correct, now)
             lines = answer_lines(puzzle, index, who.lang)
-            lines.append(self._after(s, card, who.prefs, day, who.lang))
+            after, left = self._after(s, card, who.prefs, day, who.lang)
+            lines.append(after)
         return Reply(
             text="\n".join(lines),
             later=drawn_later(best_picture, puzzle, who.lang),
             image_name="drill-answer.png",
+            rows=[[_next_button(card, who.lang)]] if left else [],
             ephemeral=True,
         )
 
@@ -195,13 +197,16 @@ class Drills:
     def _local_day(card: DrillCard, prefs: Prefs) -> str:
         return aware(card.due).astimezone(_zone(prefs)).date().isoformat()
 
-    def _after(self, s: Session, card: DrillCard, prefs: Prefs, day: date, lang: str) -> str:
-        """After an answer: when the card comes back, the streak, what is left today."""
+    def _after(
+        self, s: Session, card: DrillCard, prefs: Prefs, day: date, lang: str
+    ) -> tuple[str, int]:
+        """After an answer: when the card comes back, the streak, what is left today (and how
+        many)."""
         streak, best = streaks(drill_repo.answer_days(s, card.player_id), day)
         room = PER_DAY - drill_repo.answered_on(s, card.player_id, day)
         _, end = _today(prefs, self.deps.clock())
         left = len(drill_repo.due_cards(s, card.player_id, end, max(room, 0)))
-        return t(
+        text = t(
             "drill.answered",
             lang,
             next=self._local_day(card, prefs),
@@ -209,6 +214,7 @@ class Drills:
             best=best,
             left=left,
         )
+        return text, left
 
     # -- the daily direct message -------------------------------------------------------------
 
@@ -344,6 +350,15 @@ def _week_picture(
         prs=tuple(prs),
         no_pr=t("drill.pic.no_pr", lang),
         decimal=number(0.5, ".1f", lang)[1],
+    )
+
+
+def _next_button(card: DrillCard, lang: str) -> Button:
+    """Under an answer: the next drill of the day."""
+    return Button(
+        PuzzleAction(card.id, PuzzleAction.NEXT, drill=True).custom_id,
+        t("drill.next", lang),
+        "primary",
     )
 
 

@@ -61,6 +61,8 @@ async def test_the_daily_drill_by_dm_answered_once(
     custom_id, best = best_of(service, dm)
     answered = response(await ann.select(dm, [best], custom_id=custom_id))
     assert "is the best answer" in answered.content and "streak **1** day" in answered.content
+    following = response(await ann.click(answered, label="Next drill"))  # in the DM
+    assert "3 left today" in following.content and components(following)
     again = response(await ann.select(dm, [best], custom_id=custom_id))
     assert "answered this drill already" in again.content
     with Session(service.factory.kw["bind"]) as s:
@@ -69,7 +71,7 @@ async def test_the_daily_drill_by_dm_answered_once(
     channel = guild.create_text_channel("practice")
     result = await annie.slash(channel, "drill")
     asked = response(result)
-    assert result.ephemeral and "3 left today" in asked.content
+    assert result.ephemeral and "3 left today" in asked.content  # the same, by the command
     custom_id, best = best_of(service, asked)
     answered = response(await annie.select(asked, [best], custom_id=custom_id))
     assert "2 left today" in answered.content

@@ -85,9 +85,15 @@ def test_a_day_of_drills_then_the_schedule(
     first = answer(service, ALICE, question, right=True)
     assert "streak **1** day" in first.text and f"{PER_DAY - 1} left today" in first.text
     assert "2026-12-02" in first.text  # FSRS: a new card answered Good comes back in 2 days
+    (next_button,) = first.buttons  # the next drill of the day, without typing /drill
+    assert next_button.label == "Next drill"
+    question = within_discord_limits(service.press(ALICE, DM, next_button.custom_id))
+    assert f"{PER_DAY - 1} left today" in question.text and question.selects
     for _ in range(PER_DAY - 1):
-        answer(service, ALICE, drill(service, ALICE), right=False)
-    done = drill(service, ALICE)
+        last = answer(service, ALICE, question, right=False)
+        question = drill(service, ALICE)
+    assert not last.buttons  # no Next after the day's last
+    done = question
     assert done.ephemeral and "Today's drills are done (5 answered)" in done.text
     with factory() as s:
         dues = sorted(c.due for c in s.scalars(select(DrillCard)))
@@ -117,6 +123,8 @@ def test_an_answer_changes_the_schedule_once(
     assert after == before
     bad = service.press(ALICE, DM, question.selects[0].custom_id, "24/1 24/1")
     assert bad.ephemeral
+    unknown = service.press(ALICE, DM, "pz:1:n")  # only a drill has a Next button
+    assert unknown.ephemeral and "pz:1:n" not in unknown.text
     french = service.press(CLAIRE, DM, question.selects[0].custom_id, "x")
     assert "quelqu’un d’autre" in french.text
 

@@ -35,6 +35,8 @@ def test_a_new_member_drills_in_the_terminal(service: Service, tmp_path: Path) -
     (answered,) = replies(term, plays[0])
     assert "the best answer is" in str(answered["text"])  # the menu's first: a wrong one
     assert "Back on 2026-12-01 · streak 1 day (best 1) · 2 left today" in str(answered["text"])
+    (following,) = replies(term, "Next drill")  # the answer's button, by its label
+    assert "2 left today" in str(following["text"]) and following["plays"]
     later = replies(term, "/rules", "/settings")
     assert len(later) == 2 and all("drill of the day" not in str(r["text"]) for r in later)
 
