@@ -272,6 +272,9 @@ class Terminal:
         daily = self.service.daily_puzzles
         for notice in daily.sweep(lang_of=lambda _: self.lang, only=TERMINAL_GUILD):
             self.show(notice.reply)
+        for drill in self.service.drill_notices(only=user_id(self.name)):  # the daily drill
+            for reply in drill.replies:
+                self.show(reply)
 
     def _follow_language(self) -> None:
         """Speak the language given for the session, else the acting player's setting (else

@@ -47,6 +47,9 @@ __all__ = [
     "DailyChannel",
     "DailyPost",
     "DailyVote",
+    "DrillAnswer",
+    "DrillCard",
+    "DrillSend",
     "EntrantStatus",
     "Game",
     "GameEvent",
@@ -662,4 +665,52 @@ class DailyVote(Base):
         BigInteger, ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
     )
     answer: Mapped[str] = mapped_column(String(100))
+    created_at: Mapped[Timestamp]
+
+
+class DrillCard(Base):
+    """One of a player's own blunders (a puzzle made of his reviewed games) on his drill
+    schedule: its FSRS state (``fsrs.Card.to_dict()``, opaque here) and when it is due next."""
+
+    __tablename__ = "drill_cards"
+    __table_args__ = (UniqueConstraint("player_id", "puzzle_id"), Index(None, "player_id", "due"))
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("players.id", ondelete="CASCADE"))
+    puzzle_id: Mapped[int] = mapped_column(ForeignKey("puzzles.id", ondelete="CASCADE"), index=True)
+    state: Mapped[dict[str, Any]]
+    due: Mapped[Timestamp]
+    reviews: Mapped[int] = mapped_column(default=0)
+    created_at: Mapped[Timestamp]
+
+
+class DrillAnswer(Base):
+    """An answer to a drill: once per card and due date (the card's ``due`` when it was asked,
+    unique with the card), so a double click or a second process changes the schedule once.
+    ``day`` is the player's own date (his time zone): the streak counts days with an answer."""
+
+    __tablename__ = "drill_answers"
+    __table_args__ = (UniqueConstraint("card_id", "due"), Index(None, "player_id", "day"))
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    card_id: Mapped[int] = mapped_column(ForeignKey("drill_cards.id", ondelete="CASCADE"))
+    player_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("players.id", ondelete="CASCADE"))
+    due: Mapped[Timestamp]
+    day: Mapped[date] = mapped_column(Date)
+    answer: Mapped[str] = mapped_column(String(100))
+    correct: Mapped[bool] = mapped_column(Boolean)
+    lost: Mapped[float] = mapped_column(Double)
+    created_at: Mapped[Timestamp]
+
+
+class DrillSend(Base):
+    """A player's daily drill message of one day (his date), claimed with an insert: sent once
+    whichever process sweeps and however often."""
+
+    __tablename__ = "drill_sends"
+
+    player_id: Mapped[int] = mapped_column(
+        BigInteger, ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    day: Mapped[date] = mapped_column(Date, primary_key=True)
     created_at: Mapped[Timestamp]

@@ -16,6 +16,7 @@ from bot.service.customid import (
 from bot.service.daily import Daily
 from bot.service.dashboard import Dashboard
 from bot.service.deps import Deps, answers
+from bot.service.drills import Drills
 from bot.service.games import Games
 from bot.service.model import Notes, UiState
 from bot.service.people import Actor, Where
@@ -56,6 +57,7 @@ class Buttons:
         self.dashboard = dashboard
         self.puzzles = puzzles
         self.daily = daily
+        self.drills: Drills | None = None  # set by the service (issue 32)
 
     def press(self, actor: Actor, where: Where, custom_id: str, value: str | None = None) -> Reply:
         """A button or select menu press (``value``: the option chosen in a select menu).
@@ -98,6 +100,10 @@ class Buttons:
             return self._refuse(actor, "puzzle.gone")
         if action.daily:
             return self.daily.vote(actor, where, action.id, action.arg, value)
+        if action.drill and self.drills is not None:
+            if action.arg == PuzzleAction.NEXT:
+                return self.drills.drill(actor, where)
+            return self.drills.answer(actor, where, action, value)
         return self.puzzles.answer(actor, where, action, value)
 
     @answers

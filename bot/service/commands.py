@@ -17,6 +17,7 @@ from bot.service.command_spec import Command, Kind, Label, Option, Surface
 from bot.service.daily import Daily
 from bot.service.dashboard import Dashboard
 from bot.service.deps import Settings
+from bot.service.drills import Drills
 from bot.service.games import Games
 from bot.service.info import Info
 from bot.service.integrity import Integrity
@@ -191,6 +192,8 @@ COMMANDS: tuple[Command, ...] = (
         guild_only=True,
         manager=True,
     ),
+    # Drills of one's own blunders (issue 32)
+    Command("drill", Drills.drill, (Option("week", Kind.FLAG, default=False),), private=True),
     # The terminal's own
     Command("as", None, (Option("name", required=True, rest=True),), surface=Surface.TERMINAL),
     Command("quit", None, surface=Surface.TERMINAL),

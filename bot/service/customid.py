@@ -11,6 +11,7 @@ press on a stale message (an earlier state) is refused, never applied twice::
     tn:<tournament>:<action>                        e.g. tn:7:join
     gl:<page>                                       e.g. gl:2 (a page of /games)
     pz:<puzzle>:<choice>, pd:<post>:<choice>        e.g. pz:3:m, pd:7:1
+    dr:<drill card>:<choice>                        e.g. dr:12:m
 
 One class per kind of component (:data:`KINDS`) holds its prefix and its fields: ``TEMPLATE``, the
 regular expression of every id of the kind that is answered (refused, if need be: Discord's
@@ -242,25 +243,32 @@ class PageAction:
 
 @dataclass(frozen=True)
 class PuzzleAction:
-    """An answer to a puzzle (``daily`` False: ``/puzzle``) or to a position of the day: the
-    answer's index in the puzzle's candidates, or ``m`` for the menu (its value).
+    """An answer to a puzzle (``daily`` False: ``/puzzle``), to a position of the day, or to a
+    drill of one's own blunders (``drill``: the id is the drill card's): the answer's index in
+    the puzzle's candidates, or ``m`` for the menu (its value); a drill's ``n`` asks for the
+    next drill of the day (the Next button under an answer), which no other kind has.
 
     >>> PuzzleAction.parse("pd:7:1")
-    PuzzleAction(id=7, arg='1', daily=True)
-    >>> PuzzleAction(3, "m").custom_id
-    'pz:3:m'
+    PuzzleAction(id=7, arg='1', daily=True, drill=False)
+    >>> PuzzleAction(3, "m").custom_id, PuzzleAction(12, "m", drill=True).custom_id
+    ('pz:3:m', 'dr:12:m')
+    >>> PuzzleAction.parse("dr:12:n").arg, PuzzleAction.parse("pz:3:n")
+    ('n', None)
     """
 
     PREFIX: ClassVar[str] = "pz"
     DAILY_PREFIX: ClassVar[str] = "pd"  # a position of the day's
+    DRILL_PREFIX: ClassVar[str] = "dr"  # a drill's (issue 32)
+    NEXT: ClassVar[str] = "n"  # a drill's Next button
     TEMPLATE: ClassVar[str] = (
-        rf"(?P<kind>{PREFIX}|{DAILY_PREFIX}):(?P<id>{_ID}):(?P<arg>\d{{1,2}}|m)"
+        rf"(?P<kind>{PREFIX}|{DAILY_PREFIX}|{DRILL_PREFIX}):(?P<id>{_ID}):(?P<arg>\d{{1,2}}|m|n)"
     )
     _RE: ClassVar[re.Pattern[str]] = re.compile(TEMPLATE)
 
     id: int
     arg: str
     daily: bool = False
+    drill: bool = False
 
     @property
     def known(self) -> bool:
@@ -268,14 +276,18 @@ class PuzzleAction:
 
     @property
     def custom_id(self) -> str:
-        return f"{self.DAILY_PREFIX if self.daily else self.PREFIX}:{self.id}:{self.arg}"
+        prefix = self.DRILL_PREFIX if self.drill else self.PREFIX
+        return f"{self.DAILY_PREFIX if self.daily else prefix}:{self.id}:{self.arg}"
 
     @classmethod
     def parse(cls, custom_id: str) -> PuzzleAction | None:
         m = cls._RE.fullmatch(custom_id)
         if m is None:
             return None
-        return cls(int(m["id"]), m["arg"], m["kind"] == cls.DAILY_PREFIX)
+        kind = m["kind"]
+        if m["arg"] == cls.NEXT and kind != cls.DRILL_PREFIX:
+            return None  # only a drill has a Next button
+        return cls(int(m["id"]), m["arg"], kind == cls.DAILY_PREFIX, kind == cls.DRILL_PREFIX)
 
 
 ComponentId: TypeAlias = GameAction | ChallengeAction | TournamentAction | PageAction | PuzzleAction
@@ -292,6 +304,7 @@ _PRESSES = {p.value: p for p in Press}
 _TOURNAMENT_PRESSES = frozenset(TournamentPress)
 _KIND_BY_PREFIX: dict[str, type[ComponentId]] = {k.PREFIX: k for k in KINDS}
 _KIND_BY_PREFIX[PuzzleAction.DAILY_PREFIX] = PuzzleAction
+_KIND_BY_PREFIX[PuzzleAction.DRILL_PREFIX] = PuzzleAction
 
 
 def kind_of(custom_id: str) -> type[ComponentId] | None:

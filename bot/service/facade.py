@@ -30,6 +30,7 @@ from bot.service.commands import COMMANDS
 from bot.service.daily import Daily
 from bot.service.dashboard import Dashboard
 from bot.service.deps import Deps, Settings
+from bot.service.drills import Drills
 from bot.service.games import Games
 from bot.service.info import Info
 from bot.service.integrity import Integrity
@@ -113,6 +114,8 @@ class Service:
     puzzle = _Use(Puzzles.puzzle)
     puzzle_leaderboard = _Use(Puzzles.puzzle_leaderboard)
     daily = _Use(Daily.daily)
+    drill = _Use(Drills.drill)
+    drill_notices = _Use(Drills.sweep)
     # Tournaments
     tournament = _Use(Tournaments.tournament)
     tournament_sweep = _Use(Tournaments.sweep)
@@ -139,11 +142,13 @@ class Service:
         analysis = Analysis(deps, puzzles.harvest)  # a review's blunders become puzzles
         timers = Timers(deps, daily, analysis.review_finished)
         watching, dashboard = Watching(deps), Dashboard(deps)
+        self.drills = drills = Drills(deps)  # one's own blunders again (issue 32)
         buttons = Buttons(deps, games, challenges, tournaments, watching, dashboard, puzzles, daily)
+        buttons.drills = drills
         others = (Info(deps, COMMANDS), Integrity(deps), PlayerSettings(deps), Replays(deps))
         together = (GameThreads(deps), TurnNotices(deps))
         features = (games, challenges, tournaments, puzzles, daily, analysis, timers, buttons)
-        self._owners = _owners((*features, watching, dashboard, *others, *together))
+        self._owners = _owners((*features, watching, dashboard, drills, *others, *together))
 
     @staticmethod
     def _subscribe(deps: Deps, tournaments: Tournaments) -> None:

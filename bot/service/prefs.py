@@ -39,6 +39,7 @@ LANGUAGE_CHOICES = (*LANGUAGES, AUTO)
 THEME_CHOICES = tuple(THEMES)
 OFF = ("off", "none", "no", "non", "aucune", "-")
 _HOURS = re.compile(r"\s*(\d{1,2})(?::00)?\s*-\s*(\d{1,2})(?::00)?\s*")
+_HOUR = re.compile(r"\s*(\d{1,2})\s*(?::00|h|h00)?\s*", re.IGNORECASE)
 _SPEC = "setting"
 
 
@@ -124,6 +125,22 @@ def _zone(text: str) -> str | None:
     return name
 
 
+def _drill_hour(text: str) -> int | None:
+    """The hour of the daily drill, ``9`` (``9:00``, ``9h``) in the player's time zone, or
+    ``off``."""
+    if text.strip().lower() in OFF:
+        return None
+    m = _HOUR.fullmatch(text)
+    if m is None or int(m[1]) > 23:
+        raise Refusal("error.drill_hour", value=text[:40])
+    return int(m[1])
+
+
+def _hour(value: Any) -> int | None:
+    """A stored hour (0 to 23), or None when absent or malformed."""
+    return value if type(value) is int and 0 <= value <= 23 else None
+
+
 def _hours(value: Any) -> tuple[int, int] | None:
     """Stored quiet hours ``[from, to]``, or None when absent or malformed."""
     if isinstance(value, list | tuple) and len(value) == 2:
@@ -167,6 +184,15 @@ _TIMEZONE = Setting(
     low=1,
     high=64,
 )
+_DRILLS = Setting(
+    "drills",
+    lambda hour, lang: f"{hour:02d}:00" if hour is not None else t("settings.off", lang),
+    False,
+    given=_drill_hour,
+    stored=_hour,
+    low=1,
+    high=10,
+)
 
 
 @dataclass(frozen=True)
@@ -183,6 +209,8 @@ class Prefs:
     :param quiet: quiet hours ``(from, to)`` in his time zone (no notice then), or None.
     :param timezone: his IANA time zone (``Europe/Paris``), or None for UTC.
     :param puzzles: his blunders may become (anonymous) puzzles for others.
+    :param drills: the hour (0 to 23, his time zone) of his daily drill message of his own
+        blunders (``/drill``), or None for none.
     """
 
     lang: str | None = _setting(None, _LANGUAGE)
@@ -194,6 +222,7 @@ class Prefs:
     quiet: tuple[int, int] | None = _setting(None, _QUIET)
     timezone: str | None = _setting(None, _TIMEZONE)
     puzzles: bool = _setting(True, _flag("puzzles"))
+    drills: int | None = _setting(None, _DRILLS)
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any] | None) -> Prefs:

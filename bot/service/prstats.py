@@ -15,7 +15,7 @@ from engine.analysis import Review
 from engine.analysis.pr import PerformanceRating, performance_rating, pooled
 from render.chart import line_chart
 
-__all__ = ["TREND_GAMES", "pr_line", "pr_trend"]
+__all__ = ["TREND_GAMES", "counted_prs", "pr_line", "pr_trend"]
 
 TREND_GAMES = 50  # the trend covers the player's last this many reviewed games
 
@@ -32,9 +32,9 @@ def _line(pr: PerformanceRating, lang: str) -> str | None:
     return t("pr.line", lang, pr=float(pr.value), band=band, decisions=pr.decisions)
 
 
-def pr_trend(rows: Sequence[GameRow], player_id: int, lang: str) -> tuple[str | None, bytes | None]:
-    """The pooled PR over the counted games among ``rows`` (newest first, their reviews cached)
-    and the chart of each game's PR, oldest first."""
+def counted_prs(rows: Sequence[GameRow], player_id: int) -> list[PerformanceRating]:
+    """The PR of each game among ``rows`` (newest first, their reviews cached) that counts in
+    the trend, oldest first."""
     counted: list[PerformanceRating] = []
     for row in reversed(rows):
         seat = row.seat_of(player_id)
@@ -44,6 +44,13 @@ def pr_trend(rows: Sequence[GameRow], player_id: int, lang: str) -> tuple[str | 
             pr = performance_rating(Review.from_dict(row.review), seat)
             if pr.counts_in_trend and pr.value is not None:
                 counted.append(pr)
+    return counted
+
+
+def pr_trend(rows: Sequence[GameRow], player_id: int, lang: str) -> tuple[str | None, bytes | None]:
+    """The pooled PR over the counted games among ``rows`` (newest first, their reviews cached)
+    and the chart of each game's PR, oldest first."""
+    counted = counted_prs(rows, player_id)
     if not counted:
         return None, None
     total = pooled(counted)

@@ -63,16 +63,19 @@ def menu_order(puzzle: Puzzle) -> list[int]:
     return order
 
 
-def components(puzzle: Puzzle, action_id: int, lang: str, *, daily: bool) -> list[list[Component]]:
+def components(
+    puzzle: Puzzle, action_id: int, lang: str, *, daily: bool, drill: bool = False
+) -> list[list[Component]]:
     """The answers: two buttons for a cube decision, else a menu of the candidate plays (the best
-    ones and the blunder played), shuffled the same way each time the puzzle is shown."""
+    ones and the blunder played), shuffled the same way each time the puzzle is shown (``drill``:
+    ``action_id`` is a drill card's)."""
     choices = answers_of(puzzle)
     order = menu_order(puzzle)
     if puzzle.kind == "cube":
         return [
             [
                 Button(
-                    PuzzleAction(action_id, str(k), daily).custom_id,
+                    PuzzleAction(action_id, str(k), daily, drill).custom_id,
                     t(CUBE_LABELS[str(choices[k]["answer"])], lang),
                     "primary",
                 )
@@ -80,7 +83,7 @@ def components(puzzle: Puzzle, action_id: int, lang: str, *, daily: bool) -> lis
             ]
         ]
     menu = Select(
-        PuzzleAction(action_id, "m", daily).custom_id,
+        PuzzleAction(action_id, "m", daily, drill).custom_id,
         t("puzzle.pick", lang),
         tuple(Choice(str(choices[k]["answer"]), str(choices[k]["answer"])) for k in order),
     )

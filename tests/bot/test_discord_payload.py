@@ -224,6 +224,7 @@ COMMANDS += ["leaderboard", "stats", "history", "rules", "help", "verify", "dice
 COMMANDS += ["settings"]
 COMMANDS += ["watch", "games", "server"]  # playing together
 COMMANDS += ["puzzle", "puzzle_leaderboard", "daily"]
+COMMANDS += ["drill"]  # drills of one's own blunders (issue 32)
 MANAGERS_ONLY = {"server", "daily"}  # Discord shows them to members who may manage the server
 GUILD_ONLY = ("challenge", "tournament", "server", "puzzle_leaderboard", "daily")  # a server's
 

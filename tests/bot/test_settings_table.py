@@ -22,6 +22,7 @@ Play forced moves automatically: on
 Home board on the left: on
 Board theme: {theme}
 Your blunders may become anonymous puzzles: off
+Daily drill message of your blunders: off
 “Your turn” messages: on · quiet hours: 22-07 · time zone: Europe/Paris"""
 
 

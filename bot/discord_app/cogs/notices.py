@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 import discord
 from discord.ext import commands, tasks
 
+from bot.discord_app.components import build_view
+from bot.service.drills import DrillNotice
 from bot.service.notices import DirectNotice
 
 if TYPE_CHECKING:
@@ -49,7 +51,28 @@ class Notices(commands.Cog):
         sent = 0
         for notice in notices:
             sent += await self._send(notice)
+        for drill in await asyncio.to_thread(self.bot.service.drill_notices):
+            sent += await self._send_drill(drill)
         return sent
+
+    async def _send_drill(self, notice: DrillNotice) -> int:
+        """The day's drill (and on Mondays the week's summary), claimed already."""
+        try:
+            user = self.bot.get_user(notice.user_id) or await self.bot.fetch_user(notice.user_id)
+            for reply in notice.replies:
+                files = (
+                    [discord.File(BytesIO(reply.image), reply.image_name)] if reply.image else []
+                )
+                await user.send(
+                    reply.text[:2000],
+                    files=files,
+                    view=build_view(reply) or discord.utils.MISSING,
+                    allowed_mentions=discord.AllowedMentions.none(),
+                )
+        except discord.HTTPException:  # DMs closed, or the user is gone
+            log.info("could not send the daily drill of %s", notice.user_id)
+            return 0
+        return 1
 
     async def _send(self, notice: DirectNotice) -> int:
         service = self.bot.service
