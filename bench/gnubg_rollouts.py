@@ -56,7 +56,12 @@ class GnubgRollout:
 
 
 def rollout_commands(
-    position_ids: Sequence[str], trials: int, seed: int, *, truncate: int | None = None
+    position_ids: Sequence[str],
+    trials: int,
+    seed: int,
+    *,
+    truncate: int | None = None,
+    variance_reduction: bool = True,
 ) -> str:
     """The commands that roll out each position (player on roll before his roll, money,
     centred cube, no Jacoby) with the given settings."""
@@ -71,7 +76,7 @@ def rollout_commands(
         "set output digits 5",
         f"set rollout trials {trials}",
         "set rollout cubeful off",
-        "set rollout varredn on",
+        f"set rollout varredn {'on' if variance_reduction else 'off'}",
         "set rollout quasirandom on",
         "set rollout rng mersenne",
         f"set rollout seed {seed}",
@@ -115,6 +120,7 @@ def gnubg_rollouts(
     seed: int,
     *,
     truncate: int | None = None,
+    variance_reduction: bool = True,
     timeout: float = 7200,
 ) -> list[GnubgRollout]:
     """GNU Backgammon's cubeless rollout of each position.
@@ -127,7 +133,11 @@ def gnubg_rollouts(
         raise RuntimeError("GNU Backgammon or script(1) is not installed")
     with tempfile.TemporaryDirectory() as tmp:
         commands, log = Path(tmp) / "commands.txt", Path(tmp) / "gnubg.log"
-        commands.write_text(rollout_commands(position_ids, trials, seed, truncate=truncate))
+        commands.write_text(
+            rollout_commands(
+                position_ids, trials, seed, truncate=truncate, variance_reduction=variance_reduction
+            )
+        )
         inner = f"{shlex.quote(binary)} -t -q < {shlex.quote(str(commands))}"
         subprocess.run(
             [script, "-qc", inner, str(log)],

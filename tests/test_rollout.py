@@ -133,3 +133,16 @@ def test_bgsage_truncated_rollout_is_reproducible() -> None:
     a = rollout_position(Position.initial(), rollout_player("bgsage"), settings)
     b = rollout_position(Position.initial(), rollout_player("bgsage"), settings)
     assert a.equity == b.equity and -1.0 < a.equity < 1.0
+
+
+def test_a_rollout_in_parts_is_the_same_rollout() -> None:
+    pos = Position.initial()
+    player = rollout_player("fallback")
+    whole = rollout_position(pos, player, RolloutSettings(trials=4, truncate=2, seed=6))
+    part = rollout_position(pos, player, RolloutSettings(trials=2, truncate=2, seed=6))
+    rest = rollout_position(
+        pos, player, RolloutSettings(trials=2, truncate=2, seed=6), first_trial=2
+    )
+    part.merge(rest)
+    assert part.trials == 4
+    assert part.equity == pytest.approx(whole.equity) and part.se == pytest.approx(whole.se)

@@ -107,6 +107,10 @@ class RolloutPlayer(Protocol):
         when the play ends the game."""
         ...
 
+    def move(self, position: Position, dice: Dice) -> tuple[Position, Probs]:
+        """:meth:`moves` for one roll (``(a, b)``, ``a <= b``), when no luck is measured."""
+        ...
+
     def probs(self, position: Position) -> Probs:
         """The cubeless chances of the player on roll, before his roll."""
         ...
@@ -154,7 +158,32 @@ class RolloutResult:
             self._sums[k] += v
             self._squares[k] += v * v
         self.trials += 1
+        self._refresh()
+
+    def merge(self, other: RolloutResult) -> None:
+        """Count the trials of ``other`` (the same candidate, other trial numbers) too.
+
+        >>> a, b = RolloutResult.empty(), RolloutResult.empty()
+        >>> a.add((1.0, 0.0, 0.0, 0.0, 0.0)); b.add((0.0, 0.0, 0.0, 0.0, 0.0))
+        >>> a.merge(b); a.trials, a.equity
+        (2, 0.0)
+        """
+        for k in range(6):
+            self._sums[k] += other._sums[k]
+            self._squares[k] += other._squares[k]
+        self.trials += other.trials
+        self._refresh()
+
+    @classmethod
+    def empty(cls, play: Play | None = None) -> RolloutResult:
+        """No trial yet."""
+        zero: Probs = (0.0, 0.0, 0.0, 0.0, 0.0)
+        return cls(play, zero, 0.0, 0.0, zero, 0)
+
+    def _refresh(self) -> None:
         n = self.trials
+        if n == 0:
+            return
         means = [s / n for s in self._sums]
         errors = [_se(s, q, n) for s, q in zip(self._sums, self._squares, strict=True)]
         self.probs = (means[0], means[1], means[2], means[3], means[4])
@@ -198,9 +227,12 @@ def _trial(
             outcome = now if ours else _flip(now)
             break
         a, b = next(rolls)
-        table = player.moves(pos)
-        after, probs = table[(min(a, b), max(a, b))]
-        if settings.variance_reduction:
+        dice = (min(a, b), max(a, b))
+        if not settings.variance_reduction:
+            after, probs = player.move(pos, dice)
+        else:
+            table = player.moves(pos)
+            after, probs = table[dice]
             mean = [sum(table[r][1][k] * w for r, w in ROLLS21) / 36.0 for k in range(5)]
             delta = [probs[k] - mean[k] for k in range(5)]
             for k, v in enumerate(delta if ours else _flip_delta(delta)):
@@ -230,23 +262,19 @@ def _run(
     settings: RolloutSettings,
     dice: DiceSource | None,
     progress: Progress | None,
+    first: int,
 ) -> None:
     source = dice if dice is not None else SeededDice(settings.seed)
     started = time.monotonic()
-    for t in range(settings.trials):
+    for t in range(first, first + settings.trials):
         for start, result in zip(starts, results, strict=True):
             outcome = _trial(start, player, source.rolls(t), settings)
             result.add(_flip(outcome) if theirs else outcome)
         if progress is not None:
-            progress(t + 1, settings.trials)
+            progress(t + 1 - first, settings.trials)
         limit = settings.time_limit
-        if limit is not None and t >= 1 and time.monotonic() - started >= limit:
+        if limit is not None and t > first and time.monotonic() - started >= limit:
             break
-
-
-def _empty(play: Play | None) -> RolloutResult:
-    zero: Probs = (0.0, 0.0, 0.0, 0.0, 0.0)
-    return RolloutResult(play, zero, 0.0, 0.0, zero, 0)
 
 
 def rollout_position(
@@ -255,10 +283,15 @@ def rollout_position(
     settings: RolloutSettings,
     dice: DiceSource | None = None,
     progress: Progress | None = None,
+    first_trial: int = 0,
 ) -> RolloutResult:
-    """The cubeless value of ``position`` for the player on roll, before his roll."""
-    result = _empty(None)
-    _run([position], [result], False, player, settings, dice, progress)
+    """The cubeless value of ``position`` for the player on roll, before his roll.
+
+    ``first_trial``: the number of the first trial (the dice of trial ``k`` do not depend on
+    the others), so that a long rollout can be run in parts and :meth:`RolloutResult.merge`-d.
+    """
+    result = RolloutResult.empty()
+    _run([position], [result], False, player, settings, dice, progress, first_trial)
     return result
 
 
@@ -269,28 +302,33 @@ def rollout_plays(
     settings: RolloutSettings,
     dice: DiceSource | None = None,
     progress: Progress | None = None,
+    first_trial: int = 0,
 ) -> list[RolloutResult]:
     """Each play of the player on roll (after his roll) rolled out: the cubeless value for him
     of the position after it, the opponent on roll. Every play gets the same dice, trial by
     trial (the trials alternate between the plays, so a time limit treats them alike)."""
     afters = [position.apply(play) for play in plays]
-    results = [_empty(play) for play in plays]
+    results = [RolloutResult.empty(play) for play in plays]
     finished = [a.borne_off()[1] == CHECKERS for a in afters]
     open_ = [k for k in range(len(plays)) if not finished[k]]
     for k in range(len(plays)):
         if finished[k]:  # the play wins now: its value is exact
             value = afters[k].result_value()
             exact: Probs = (1.0, float(value >= 2), float(value >= 3), 0.0, 0.0)
-            for _ in range(2):
+            for _ in range(settings.trials):
                 results[k].add(exact)
     starts = [afters[k] for k in open_]
-    _run(starts, [results[k] for k in open_], True, player, settings, dice, progress)
+    chosen = [results[k] for k in open_]
+    _run(starts, chosen, True, player, settings, dice, progress, first_trial)
     return results
 
 
 class ExactEndgame:
     """A tiny evaluator for races of one checker a side, exact, for tests and examples: each
     side bears its checker off as soon as the dice allow (``probs`` is exact too)."""
+
+    def move(self, position: Position, dice: Dice) -> tuple[Position, Probs]:
+        return self.moves(position)[dice]
 
     def moves(self, position: Position) -> dict[Dice, tuple[Position, Probs]]:
         out: dict[Dice, tuple[Position, Probs]] = {}
@@ -339,6 +377,11 @@ def rollout_player(engine: str = "auto") -> RolloutPlayer:
 
 
 class _SagePlayer:
+    def move(self, position: Position, dice: Dice) -> tuple[Position, Probs]:
+        from engine.bots import sage
+
+        return sage.rollout_move(position, dice)
+
     def moves(self, position: Position) -> dict[Dice, tuple[Position, Probs]]:
         from engine.bots import sage
 
@@ -351,6 +394,9 @@ class _SagePlayer:
 
 
 class _FallbackPlayer:
+    def move(self, position: Position, dice: Dice) -> tuple[Position, Probs]:
+        return self.moves(position)[dice]
+
     def moves(self, position: Position) -> dict[Dice, tuple[Position, Probs]]:
         from engine.bots import fallback
         from engine.movegen import legal_plays

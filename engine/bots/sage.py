@@ -54,6 +54,7 @@ __all__ = [
     "evaluate_plays",
     "match_equity",
     "reference_equities",
+    "rollout_move",
     "rollout_moves",
     "rollout_probs",
     "screen_cube",
@@ -301,23 +302,36 @@ def rollout_moves(position: Position) -> dict[Dice, tuple[Position, Probs]]:
     analyzer = _analyzer(1)
     board = to_sage(position)
     out: dict[Dice, tuple[Position, Probs]] = {}
-    may_finish = position.pip_counts()[0] <= 24  # else no roll bears the last checker off
     with analyzer.lock:
         for d1, d2 in _ROLLS21:
-            moves = analyzer.sage.checker_play(board, d1, d2).moves
-            best = max(moves, key=lambda m: float(m.cubeless_equity))
-            after = list(best.board)
-            probs = _probs(best.probs)
-            if may_finish:
-                for m in moves:  # a play that ends the game is worth its exact result
-                    if all(v <= 0 for v in m.board[1:]):
-                        after = list(m.board)
-                        final = _final_probs(Position.from_board([-after[0], *after[1:]]))
-                        probs = final if final is not None else probs
-                        break
-            mover_view = Position.from_board([-after[0], *after[1:]])
-            out[(d1, d2)] = (mover_view.swap_players(), probs)
+            out[(d1, d2)] = _best_move(analyzer, board, position, d1, d2)
     return out
+
+
+def rollout_move(position: Position, dice: Dice) -> tuple[Position, Probs]:
+    """:func:`rollout_moves` for one roll only (a rollout without variance reduction)."""
+    analyzer = _analyzer(1)
+    d1, d2 = min(dice), max(dice)
+    with analyzer.lock:
+        return _best_move(analyzer, to_sage(position), position, d1, d2)
+
+
+def _best_move(
+    analyzer: _Analyzer, board: list[int], position: Position, d1: int, d2: int
+) -> tuple[Position, Probs]:
+    moves = analyzer.sage.checker_play(board, d1, d2).moves
+    best = max(moves, key=lambda m: float(m.cubeless_equity))
+    after = list(best.board)
+    probs = _probs(best.probs)
+    if position.pip_counts()[0] <= 24:  # else no roll bears the last checker off
+        for m in moves:  # a play that ends the game is worth its exact result
+            if all(v <= 0 for v in m.board[1:]):
+                after = list(m.board)
+                final = _final_probs(Position.from_board([-after[0], *after[1:]]))
+                probs = final if final is not None else probs
+                break
+    mover_view = Position.from_board([-after[0], *after[1:]])
+    return mover_view.swap_players(), probs
 
 
 def rollout_probs(position: Position) -> Probs:
