@@ -78,3 +78,63 @@ def test_a_rollout_runs_in_the_analysis_lane() -> None:
     assert command.lane_for({"rollout": None, "truncate": None}) == "hints"
     assert command.lane_for({"rollout": 36, "truncate": None}) == "analysis"
     assert command.lane_for({"rollout": None, "truncate": 5}) == "analysis"
+
+
+def test_the_terminal_shows_the_progress_then_the_rollout(
+    service: Service, script: deque[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import io
+    import json
+    from pathlib import Path
+
+    from bot.terminal import Terminal
+
+    monkeypatch.setattr(rollout_module, "PART", 2)
+    monkeypatch.setattr(rollout_module, "PROGRESS_EVERY", 0.0)
+    out = io.StringIO()
+    term = Terminal(service, out=out, json_mode=True, images=Path("/tmp/unused"), user="Ann")
+    script.extend([3, 1])
+    term.run(["/play level:expert", "/hint rollout:4 truncate:1", "/hint rollout:5000"])
+    lines = [json.loads(line) for line in out.getvalue().splitlines()]
+    progress = [x["progress"] for x in lines if "progress" in x]
+    texts = [x["text"] for x in lines if "text" in x]
+    assert progress == ["🎲 Rolling out… 2 of 4 trials"]
+    assert "Rollout of the best plays for 3-1: 4 trials, cut after 1 plies" in texts[-2]
+    assert texts[-1] == "A rollout takes 1 to 1296 trials."
+
+
+async def test_discord_progress_edits_the_deferred_message_never_after_the_answer() -> None:
+    import asyncio
+    from typing import Any, cast
+
+    from bot.discord_app.progress import ProgressEdits
+    from bot.service.replies import report_progress
+
+    class Response:
+        deferred = False
+
+        def is_done(self) -> bool:
+            return self.deferred
+
+    class Interaction:
+        id = 1
+
+        def __init__(self) -> None:
+            self.response = Response()
+            self.edits: list[str] = []
+
+        async def edit_original_response(self, *, content: str) -> None:
+            self.edits.append(content)
+
+    interaction = Interaction()
+    edits = ProgressEdits(cast(Any, interaction))
+    loop = asyncio.get_running_loop()
+    await loop.run_in_executor(None, edits.wrap(lambda: report_progress("too early")))
+    await asyncio.sleep(0.05)
+    interaction.response.deferred = True  # Discord shows "thinking…" from now on
+    await loop.run_in_executor(None, edits.wrap(lambda: report_progress("12 of 36")))
+    await asyncio.sleep(0.05)
+    await edits.close()
+    edits.post("too late")
+    await asyncio.sleep(0.05)
+    assert interaction.edits == ["12 of 36"]
