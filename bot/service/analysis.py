@@ -82,8 +82,7 @@ class Analysis:
         if seat is None or game.turn != seat:
             raise Refusal("hint.not_your_turn")
         if rollout is not None or truncate is not None:
-            trials = 36 if rollout is None else rollout  # truncate alone: 36 trials
-            return rollout_hint(table, seat, lang, trials, truncate, HINT_PLIES)
+            return rollout_hint(table, seat, lang, rollout, truncate, HINT_PLIES)
         if game.phase is Phase.MOVE:
             return _play_hint(table, seat, lang, prefs)
         if game.phase is Phase.ROLL and game.can_double():

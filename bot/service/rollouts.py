@@ -36,6 +36,7 @@ from engine.analysis.rollout import (
 __all__ = ["CANDIDATES", "MAX_TRIALS", "PART", "SECONDS", "rollout_hint"]
 
 MAX_TRIALS = 1296
+DEFAULT_TRIALS = 36
 CANDIDATES = 3
 PART = 12
 SECONDS = 60.0
@@ -43,9 +44,11 @@ PROGRESS_EVERY = 2.0  # seconds between two progress lines
 
 
 def rollout_hint(
-    table: Table, seat: int, lang: str, trials: int, truncate: int | None, plies: int
+    table: Table, seat: int, lang: str, trials: int | None, truncate: int | None, plies: int
 ) -> Reply:
-    """The rollout answer for the player ``seat`` on his turn (see the module docstring)."""
+    """The rollout answer for the player ``seat`` on his turn (see the module docstring);
+    ``trials`` None (only ``truncate`` given): :data:`DEFAULT_TRIALS`."""
+    trials = DEFAULT_TRIALS if trials is None else trials
     if not 1 <= trials <= MAX_TRIALS:
         raise Refusal("rollout.trials", most=MAX_TRIALS)
     if truncate is not None and truncate < 1:
