@@ -10,7 +10,8 @@
   legal play, then, for expert and world class (which itself searches 3-ply), against a 4-ply
   search. They must fall level by level.
 * Times: the bot's own ``choose_play`` during the arena games (expert median <= 5 ms, world class
-  95th percentile <= 300 ms) and cube decisions (95th percentile <= 50 ms).
+  95th percentile <= 300 ms) and cube decisions (95th percentile <= 50 ms; world class, whose
+  cube search is 3-ply: <= 1 s, issue 31).
 
 The full run takes tens of minutes (world class searches 3-ply); ``--quick`` plays a few games,
 checks no targets, and finishes in well under a minute.
@@ -217,7 +218,8 @@ def _cube_times(quick: bool) -> list[Figure]:
                     f"{label} cube decision, 95th percentile",
                     percentile(samples, 95),
                     "ms",
-                    at_most=None if quick else 50,
+                    # World class decides the cube at 3-ply: up to 1 s (issue 31).
+                    at_most=None if quick else (1000 if level == "world class" else 50),
                 ),
             ]
     return figures

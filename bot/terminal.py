@@ -47,7 +47,7 @@ from bot.service.options import parse_command
 from bot.service.present import xgid_of
 from bot.service.puzzleview import CUBE_LABELS
 from bot.service.refusal import Refusal
-from bot.service.replies import Button
+from bot.service.replies import PROGRESS, Button
 
 __all__ = ["Terminal", "user_id"]
 
@@ -306,7 +306,12 @@ class Terminal:
             return self._press_id(self._puzzle_menu, str(values["notation"]))
         if command.name == "help":
             values["surface"] = Surface.TERMINAL
-        reply = self.service.run(command, self.actor, self.where, **values)
+        token = PROGRESS.set(self._progress)  # a rollout's progress, shown as it goes
+        try:
+            reply = self.service.run(command, self.actor, self.where, **values)
+        finally:
+            PROGRESS.reset(token)
+            self._progress_over()
         if command.name == "settings" and values.get("language") is not None:
             self._session_lang = None  # a language chosen here wins over --lang from now on
         return reply
@@ -553,6 +558,29 @@ class Terminal:
             )
         self.out.write("\n")
         self.out.flush()
+
+    def _progress(self, text: str) -> None:
+        """A progress line: rewritten in place on a terminal, a line of its own otherwise
+        (JSON: ``{"progress": text}``)."""
+        if self.json_mode:
+            self.out.write(json.dumps({"progress": self._plain(text)}, ensure_ascii=False) + "\n")
+        elif self._tty():
+            self.out.write("\r" + self._plain(text) + "\x1b[K")
+            self._progress_shown = True
+        else:
+            self.out.write(self._plain(text) + "\n")
+        self.out.flush()
+
+    def _progress_over(self) -> None:
+        """Clear the progress line before the answer is printed where it was."""
+        if getattr(self, "_progress_shown", False):
+            self.out.write("\r\x1b[K")
+            self.out.flush()
+            self._progress_shown = False
+
+    def _tty(self) -> bool:
+        isatty = getattr(self.out, "isatty", None)
+        return bool(isatty and isatty())
 
     def _print_text(self, text: str) -> None:
         self.out.write(text + "\n")

@@ -77,7 +77,7 @@ def _callback(spec: Command) -> Callback:
             interaction,
             lambda: service.run(spec, actor, where, **kwargs),
             private=spec.private,
-            analysis=spec.lane,
+            analysis=spec.lane_for(kwargs),
         )
 
     interaction = inspect.Parameter(

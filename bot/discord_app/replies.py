@@ -33,6 +33,7 @@ import discord
 from bot import heavy
 from bot.discord_app.components import build_view
 from bot.discord_app.events import tournament_events
+from bot.discord_app.progress import ProgressEdits
 from bot.discord_app.together import (
     can_open_threads,
     open_game_thread,
@@ -128,8 +129,8 @@ async def answer(
     :param private: the reply is always ephemeral (a deferral is then ephemeral too).
     :param analysis: heavy work, run in that bounded pool of :data:`bot.heavy.POOLS` (reviews:
         ``analysis``; ``hints``), which may refuse it at once ("busy"), never in the threads of
-        ordinary interactions.
-    :param key: with ``analysis``, requests with the same key share one computation.
+        ordinary interactions; ``key``: requests with the same key share one computation.
+    A command's progress lines edit its "thinking" message (:class:`ProgressEdits`).
     """
     started = time.perf_counter()
     late = time_left(interaction) <= 0
@@ -137,12 +138,14 @@ async def answer(
     if late:
         _too_late(interaction)
         return
-    work, crowded = await _start(interaction, call, analysis, key, component, private)
+    edits = ProgressEdits(interaction, enabled=not component)
+    work, crowded = await _start(interaction, edits.wrap(call), analysis, key, component, private)
     if work is None:  # refused at once: the lane is full, or this person sent too many
         return
     try:
         deferred = await _defer_if_slow(interaction, work, crowded, component, private)
         reply = await work
+        await edits.close()  # no progress line may land after the answer
         await _show(interaction, reply, component=component, private=private)
     except discord.HTTPException as error:
         if error.code not in _EXPIRED:

@@ -26,6 +26,7 @@ from bot.service.present import COLORS, board_view, xgid_of
 from bot.service.prstats import pr_line
 from bot.service.refusal import Refusal, check_game_id
 from bot.service.replies import Attachment, Reply
+from bot.service.rollouts import rollout_hint
 from bot.service.tables import current_game, load_table, localized, no_game_here
 from db import games as game_repo
 from db import puzzles as puzzle_repo
@@ -59,9 +60,14 @@ class Analysis:
     # -- /hint ----------------------------------------------------------------------------------
 
     @answers
-    def hint(self, actor: Actor, where: Where) -> Reply:
+    def hint(
+        self, actor: Actor, where: Where, rollout: int | None = None, truncate: int | None = None
+    ) -> Reply:
         """``/hint``: the best plays of the current roll with their equities, the best drawn on
-        the board; or the cube decision before a roll or on a double. Never in rated games."""
+        the board; or the cube decision before a roll or on a double. Never in rated games.
+        With ``rollout`` (trials), the decision rolled out instead, cut after ``truncate`` plies
+        if given (:mod:`bot.service.rollouts`; the command table runs it in the analysis
+        lane)."""
         with self.deps.unit() as s:
             who = self.deps.who(s, actor)
             lang, prefs = who.lang, who.prefs
@@ -75,6 +81,8 @@ class Analysis:
         game = table.game
         if seat is None or game.turn != seat:
             raise Refusal("hint.not_your_turn")
+        if rollout is not None or truncate is not None:
+            return rollout_hint(table, seat, lang, rollout, truncate, HINT_PLIES)
         if game.phase is Phase.MOVE:
             return _play_hint(table, seat, lang, prefs)
         if game.phase is Phase.ROLL and game.can_double():

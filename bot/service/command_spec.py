@@ -5,7 +5,7 @@ names the use cases themselves."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from enum import Enum
 from typing import TYPE_CHECKING, Literal
@@ -107,6 +107,8 @@ class Command:
     :param lane: heavy analysis: the adapter runs it in that bounded pool of
         :data:`bot.heavy.POOLS` (``analysis`` for reviews, ``hints``), which may answer "busy" at
         once, never in the threads of ordinary interactions.
+    :param heavier: keywords of options that, when given a value, send the command to the
+        ``analysis`` lane instead (``/hint rollout:N``): see :meth:`lane_for`.
     """
 
     name: str
@@ -118,6 +120,19 @@ class Command:
     help_discord: str | None = None
     manager: bool = False
     lane: Literal["analysis", "hints"] | None = None
+    heavier: tuple[str, ...] = ()
+
+    def lane_for(self, values: Mapping[str, object]) -> Literal["analysis", "hints"] | None:
+        """The lane of one use of the command, by its options' values (keywords).
+
+        >>> c = Command("hint", None, (Option("rollout", Kind.INTEGER),), lane="hints",
+        ...             heavier=("rollout",))
+        >>> c.lane_for({"rollout": None}), c.lane_for({"rollout": 36})
+        ('hints', 'analysis')
+        """
+        if any(values.get(k) is not None for k in self.heavier):
+            return "analysis"
+        return self.lane
 
     @property
     def help(self) -> str:

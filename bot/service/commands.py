@@ -24,6 +24,7 @@ from bot.service.integrity import Integrity
 from bot.service.prefs import SETTINGS
 from bot.service.puzzles import Puzzles
 from bot.service.replays import Replays
+from bot.service.rollouts import MAX_TRIALS as ROLLOUT_TRIALS
 from bot.service.settings import PlayerSettings
 from bot.service.threads import GameThreads
 from bot.service.tournaments import Tournaments
@@ -138,7 +139,18 @@ COMMANDS: tuple[Command, ...] = (
     # Without a value, /resign asks what to offer (the Resign button's menu).
     Command("resign", Games.resign, (Option("value", Kind.INTEGER, choices=_RESIGN),)),
     # Analysis
-    Command("hint", Analysis.hint, private=True, lane="hints"),
+    # With rollout (trials), the decision rolled out: the reviews' lane and limits.
+    Command(
+        "hint",
+        Analysis.hint,
+        (
+            Option("rollout", Kind.INTEGER, low=1, high=ROLLOUT_TRIALS),
+            Option("truncate", Kind.INTEGER, low=1, high=99),
+        ),
+        private=True,
+        lane="hints",
+        heavier=("rollout", "truncate"),
+    ),
     Command("review", Analysis.review, (_GAME,), lane="analysis"),
     Command("export", Analysis.export, (_GAME,), private=True),
     # A whole game drawn frame by frame: the heavy lane (hundreds of pictures).

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal
 
 __all__ = [
+    "PROGRESS",
     "Attachment",
     "Button",
     "Choice",
@@ -24,11 +26,31 @@ __all__ = [
     "Style",
     "ThreadPlan",
     "TournamentEvent",
+    "report_progress",
 ]
 
 log = logging.getLogger(__name__)
 
 Style = Literal["primary", "secondary", "success", "danger"]
+
+PROGRESS: ContextVar[Callable[[str], None] | None] = ContextVar("progress", default=None)
+"""Where a long use case (a rollout) tells how far it has got, set by the adapter for the
+action it runs: a line to show *in place of* the answer to come, each one replacing the last,
+until the reply replaces them all (Discord: the deferred "thinking" message edited; the
+terminal: the line rewritten). Called from the worker thread; it must not block. None (the
+default): nobody is shown anything until the reply."""
+
+
+def report_progress(text: str) -> None:
+    """Show ``text`` (already in the reader's language) as the action's progress, where the
+    adapter can (:data:`PROGRESS`); never raises."""
+    sink = PROGRESS.get()
+    if sink is None:
+        return
+    try:
+        sink(text)
+    except Exception:
+        log.exception("showing progress failed")
 
 
 @dataclass(frozen=True)

@@ -10,8 +10,8 @@ error rates come out near GNU Backgammon's (60, 45, 35 and 9 millipoints per mov
 
 >>> [spec.name for spec in SPECS]
 ['beginner', 'casual', 'intermediate', 'advanced', 'expert', 'world class']
->>> level_spec("World_Class").ply, level_spec("expert").noise
-(3, 0.0)
+>>> level_spec("World_Class").ply, level_spec("World_Class").cube_ply, level_spec("expert").noise
+(3, 3, 0.0)
 """
 
 from __future__ import annotations
@@ -30,10 +30,13 @@ class LevelSpec:
     deviation, in equity (cube = 1), of the Gaussian noise added to every candidate's evaluation,
     for checker play and cube decisions alike.
 
-    Every level decides the cube at 2-ply: through bgsage's API a 2-ply cube decision costs no more
-    than a 1-ply one (about 25 ms, mostly loading the networks), and it sees the next roll, which
-    the network's direct estimate of a position before the roll sometimes gets badly wrong near
-    the end of a game. 3-ply would take about 50 ms, the budget for a cube decision.
+    Every level but world class decides the cube at 2-ply: through bgsage's API a 2-ply cube
+    decision costs little more than a 1-ply one, and it sees the next roll, which the network's
+    direct estimate of a position before the roll sometimes gets badly wrong near the end of a
+    game. World class decides it at 3-ply (GNU Backgammon's 2-ply): graded by GNU Backgammon 1.07
+    at 2 plies on 300 sampled cube decisions (``bench/bench_cube.py``), bgsage 2-ply loses 0.60
+    millipoints per decision, gnubg's own 1-ply 0.71 and bgsage 3-ply nothing, within the 1 s a
+    cube decision may take (see the README for the timings).
     """
 
     name: str
@@ -48,7 +51,7 @@ SPECS: tuple[LevelSpec, ...] = (
     LevelSpec("intermediate", ply=1, cube_ply=2, noise=0.105),
     LevelSpec("advanced", ply=1, cube_ply=2, noise=0.028),
     LevelSpec("expert", ply=1, cube_ply=2, noise=0.0),
-    LevelSpec("world class", ply=3, cube_ply=2, noise=0.0),
+    LevelSpec("world class", ply=3, cube_ply=3, noise=0.0),
 )
 
 LEVELS: tuple[str, ...] = tuple(spec.name for spec in SPECS)

@@ -54,6 +54,9 @@ __all__ = [
     "evaluate_plays",
     "match_equity",
     "reference_equities",
+    "rollout_move",
+    "rollout_moves",
+    "rollout_probs",
     "screen_cube",
     "to_sage",
     "version",
@@ -288,6 +291,57 @@ def best_play_equities(position: Position, ctx: MatchContext | None) -> dict[Dic
                 best = max(best, _board_equity(after, probs, ctx))
             out[(d1, d2)] = best
     return out
+
+
+def rollout_moves(position: Position) -> dict[Dice, tuple[Position, Probs]]:
+    """For each of the 21 rolls (keys ``(a, b)``, ``a <= b``), the best play of the player on
+    roll at 1-ply by cubeless equity: the position after it, seen by the opponent (now on roll),
+    and the mover's cubeless chances there (exact when he has just borne off his last checker).
+    What a rollout plays and measures luck with (:mod:`engine.analysis.rollout`); see
+    :func:`best_play_equities` for why bgsage's own candidates are enough."""
+    analyzer = _analyzer(1)
+    board = to_sage(position)
+    out: dict[Dice, tuple[Position, Probs]] = {}
+    with analyzer.lock:
+        for d1, d2 in _ROLLS21:
+            out[(d1, d2)] = _best_move(analyzer, board, position, d1, d2)
+    return out
+
+
+def rollout_move(position: Position, dice: Dice) -> tuple[Position, Probs]:
+    """:func:`rollout_moves` for one roll only (a rollout without variance reduction)."""
+    analyzer = _analyzer(1)
+    d1, d2 = min(dice), max(dice)
+    with analyzer.lock:
+        return _best_move(analyzer, to_sage(position), position, d1, d2)
+
+
+def _best_move(
+    analyzer: _Analyzer, board: list[int], position: Position, d1: int, d2: int
+) -> tuple[Position, Probs]:
+    moves = analyzer.sage.checker_play(board, d1, d2).moves
+    best = max(moves, key=lambda m: float(m.cubeless_equity))
+    after = list(best.board)
+    probs = _probs(best.probs)
+    if position.pip_counts()[0] <= 24:  # else no roll bears the last checker off
+        for m in moves:  # a play that ends the game is worth its exact result
+            if all(v <= 0 for v in m.board[1:]):
+                after = list(m.board)
+                final = _final_probs(Position.from_board([-after[0], *after[1:]]))
+                probs = final if final is not None else probs
+                break
+    mover_view = Position.from_board([-after[0], *after[1:]])
+    return mover_view.swap_players(), probs
+
+
+def rollout_probs(position: Position) -> Probs:
+    """The cubeless chances of the player on roll before his roll, at 1-ply (the network on the
+    position, seen as the opponent's position after his play)."""
+    analyzer = _analyzer(1)
+    with analyzer.lock:
+        r = analyzer.sage.post_move_analytics(to_sage(position.swap_players()))
+    w, wg, wb, lg, lb = _probs(r.probs)
+    return (1.0 - w, lg, lb, wg, wb)
 
 
 def screen_cube(items: Sequence[tuple[Position, MatchContext]], ply: int) -> list[CubeEquities]:

@@ -1,0 +1,131 @@
+"""The engine's rollouts against GNU Backgammon's (issue 31, item 4: "within two combined
+standard errors in at least 90% of them", on at least 20 positions).
+
+``python -m bench rollout`` rolls out each position of tests/data/gnubg-rollouts.json (the
+player on roll before his roll; the ten shortest races and the ten shortest contact positions
+of the starter puzzles) with the engine's rollout (:mod:`engine.analysis.rollout`: bgsage
+1-ply play, variance reduction, cubeless, played to the end) and the file's trials and seed,
+and compares each cubeless equity with GNU Backgammon 1.07's rollout of the same position with
+the same settings (0-ply play, variance reduction, quasi-random dice) stored in the file: a
+position agrees when the two equities differ by at most two combined standard errors,
+``2 * sqrt(se1^2 + se2^2)``. ``--quick`` rolls out the five shortest races only.
+``ROLLOUT_GNUBG_REFRESH=1`` (with gnubg installed) rolls the positions out in GNU Backgammon
+again and rewrites the file first.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from bench.common import Figure, check
+
+NAME = "rollout"
+DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "gnubg-rollouts.json"
+AGREE = 90.0
+
+
+def load(path: Path = DATA) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return data
+
+
+SETTINGS = (("gnubg", True), ("gnubg_no_vr", False))
+"""The file's keys for gnubg's results with and without variance reduction."""
+
+
+def refresh(path: Path = DATA) -> None:
+    """Roll the file's positions out again in GNU Backgammon, with the file's settings."""
+    from bench.gnubg_rollouts import gnubg_rollouts
+
+    data = load(path)
+    for key, reduced in SETTINGS:
+        results = gnubg_rollouts(
+            data["positions"], data["trials"], data["seed"], variance_reduction=reduced
+        )
+        data[key] = [dataclasses.asdict(r) for r in results]
+    path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+
+
+@dataclasses.dataclass
+class Comparison:
+    position_id: str
+    ours: float
+    ours_se: float
+    theirs: float
+    theirs_se: float
+
+    @property
+    def combined(self) -> float:
+        return math.sqrt(self.ours_se**2 + self.theirs_se**2)
+
+    @property
+    def agree(self) -> bool:
+        return abs(self.ours - self.theirs) <= 2 * self.combined + 1e-9
+
+
+def compare(
+    data: dict[str, Any], count: int | None = None, *, reduced: bool = True
+) -> tuple[list[Comparison], float]:
+    """Our rollout of the first ``count`` positions (all by default) against gnubg's, with or
+    without variance reduction, and our seconds per trial."""
+    from engine import Position
+    from engine.analysis.rollout import RolloutSettings, rollout_player, rollout_position
+
+    player = rollout_player()
+    settings = RolloutSettings(trials=data["trials"], seed=data["seed"], variance_reduction=reduced)
+    out: list[Comparison] = []
+    started = time.perf_counter()
+    for ref in data["gnubg" if reduced else "gnubg_no_vr"][:count]:
+        r = rollout_position(Position.from_position_id(ref["position_id"]), player, settings)
+        c = Comparison(ref["position_id"], r.equity, r.se, ref["equity"], ref["se"])
+        mark = "" if c.agree else "  <- outside 2 SE"
+        print(
+            f"  {NAME}: {c.position_id} ours {c.ours:+.4f} ({c.ours_se:.4f}) "
+            f"gnubg {c.theirs:+.4f} ({c.theirs_se:.4f}){mark}",
+            file=sys.stderr,
+            flush=True,
+        )
+        out.append(c)
+    per_trial = (time.perf_counter() - started) / max(1, len(out) * settings.trials)
+    return out, per_trial
+
+
+def run(quick: bool = False) -> list[Figure]:
+    from engine.bots import sage
+
+    if not sage.available():
+        print(f"  {NAME}: bgsage is not installed; nothing compared", file=sys.stderr)
+        return [Figure(NAME, "skipped: no bgsage", 0, "")]
+    if os.environ.get("ROLLOUT_GNUBG_REFRESH") == "1":
+        refresh()
+    data = load()
+    figures: list[Figure] = []
+    for reduced in (True, False) if not quick else (True,):
+        comparisons, per_trial = compare(data, 5 if quick else None, reduced=reduced)
+        figures.extend(_figures(comparisons, per_trial, data["trials"], reduced))
+    return figures
+
+
+def _figures(
+    comparisons: list[Comparison], per_trial: float, trials: int, reduced: bool
+) -> list[Figure]:
+    n = len(comparisons)
+    agree = 100.0 * sum(c.agree for c in comparisons) / n
+    how = "variance reduction" if reduced else "no variance reduction"
+    label = f"{n} positions, {trials} trials, {how}"
+    mean_diff = sum(abs(c.ours - c.theirs) for c in comparisons) / n
+    return [
+        check(NAME, f"within 2 combined SE of gnubg 1.07 ({label})", agree, "%", at_least=AGREE),
+        Figure(NAME, f"mean |ours - gnubg| ({how})", mean_diff, "equity"),
+        Figure(
+            NAME, f"mean combined SE ({how})", sum(c.combined for c in comparisons) / n, "equity"
+        ),
+        Figure(NAME, f"seconds per trial (ours, bgsage 1-ply, {how})", per_trial, "s"),
+    ]

@@ -1,0 +1,150 @@
+"""GNU Backgammon's rollouts of positions, for comparing the engine's (issue 31, item 4).
+
+GNU Backgammon 1.07 prints a rollout's results only to a terminal, so :func:`gnubg_rollouts`
+runs it under a pseudo-terminal (``script -qc``), feeds it the commands on its standard input
+and reads the "Current Position" block of each rollout from what it printed: the cubeless
+chances (win, gammon, backgammon, lose gammon, lose backgammon), the cubeless equity ("CL") and
+their standard errors. Its settings: 0-ply play (the rollout default, the strength of the
+engine's 1-ply), the given trials, seed, variance reduction and truncation, quasi-random dice,
+cubeless, money play without the Jacoby rule; it cuts cubeless rollouts short when both sides
+reach its one-sided bear-off database (an exact evaluation there).
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from tests.tools._gnubg import gnubg_binary
+
+__all__ = ["GnubgRollout", "gnubg_rollouts", "rollout_commands"]
+
+_NUMBER = r"([-+]?\d+\.\d+)"
+_BLOCK = re.compile(
+    r"Current Position:\s*\n\s*"
+    + r"\s+".join([_NUMBER] * 3)
+    + r"\s+-\s+"
+    + r"\s+".join([_NUMBER] * 3)
+    + r"\s+CL\s+"
+    + _NUMBER
+    + r"\s*\n\s*\[\s*"
+    + r"\s+".join([_NUMBER] * 3)
+    + r"\s+-\s+"
+    + r"\s+".join([_NUMBER] * 3)
+    + r"\s+CL\s+"
+    + _NUMBER
+    + r"\s*\]"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class GnubgRollout:
+    """One rollout by GNU Backgammon: the chances and equity of the player on roll (before his
+    roll) and their standard errors."""
+
+    position_id: str
+    probs: tuple[float, float, float, float, float]
+    equity: float
+    probs_se: tuple[float, float, float, float, float]
+    se: float
+
+
+def rollout_commands(
+    position_ids: Sequence[str],
+    trials: int,
+    seed: int,
+    *,
+    truncate: int | None = None,
+    variance_reduction: bool = True,
+) -> str:
+    """The commands that roll out each position (player on roll before his roll, money,
+    centred cube, no Jacoby) with the given settings."""
+    lines = [
+        "set player 0 human",
+        "set player 1 human",
+        "set display off",
+        "set automatic roll off",
+        "set automatic move off",
+        "set automatic game off",
+        "set jacoby off",
+        "set output digits 5",
+        f"set rollout trials {trials}",
+        "set rollout cubeful off",
+        f"set rollout varredn {'on' if variance_reduction else 'off'}",
+        "set rollout quasirandom on",
+        "set rollout rng mersenne",
+        f"set rollout seed {seed}",
+        "set rollout chequerplay evaluation plies 0",
+    ]
+    if truncate:
+        lines += ["set rollout truncation enable on", f"set rollout truncation plies {truncate}"]
+    else:
+        lines.append("set rollout truncation enable off")
+    lines.append("new session")
+    for pid in position_ids:
+        # The match ID of a money game, player 0 on roll, no dice: "cAkAAAAAAAAA".
+        lines += [f"set gnubgid {pid}:cAkAAAAAAAAA", "rollout"]
+    lines += ["quit", "y"]
+    return "\n".join(lines) + "\n"
+
+
+def parse(text: str, position_ids: Sequence[str]) -> list[GnubgRollout]:
+    """The last result block after each position's ``set gnubgid`` in gnubg's output."""
+    text = text.replace("\r", "\n")
+    chunks = text.split("Setting GNUbg ID")[1:]
+    if len(chunks) != len(position_ids):
+        raise RuntimeError(f"gnubg set {len(chunks)} positions of {len(position_ids)}")
+    out: list[GnubgRollout] = []
+    for pid, chunk in zip(position_ids, chunks, strict=True):
+        found = _BLOCK.findall(chunk)
+        if not found:
+            raise RuntimeError(f"no rollout result for {pid} in gnubg's output:\n{chunk[-2000:]}")
+        v = [float(x) for x in found[-1]]
+        out.append(
+            GnubgRollout(
+                pid, (v[0], v[1], v[2], v[4], v[5]), v[6], (v[7], v[8], v[9], v[11], v[12]), v[13]
+            )
+        )
+    return out
+
+
+def gnubg_rollouts(
+    position_ids: Sequence[str],
+    trials: int,
+    seed: int,
+    *,
+    truncate: int | None = None,
+    variance_reduction: bool = True,
+    timeout: float = 7200,
+) -> list[GnubgRollout]:
+    """GNU Backgammon's cubeless rollout of each position.
+
+    :raises RuntimeError: when GNU Backgammon (or ``script``, to give it a terminal) is missing,
+        or its output has no result for a position.
+    """
+    binary, script = gnubg_binary(), shutil.which("script")
+    if binary is None or script is None:
+        raise RuntimeError("GNU Backgammon or script(1) is not installed")
+    with tempfile.TemporaryDirectory() as tmp:
+        commands, log = Path(tmp) / "commands.txt", Path(tmp) / "gnubg.log"
+        commands.write_text(
+            rollout_commands(
+                position_ids, trials, seed, truncate=truncate, variance_reduction=variance_reduction
+            )
+        )
+        inner = f"{shlex.quote(binary)} -t -q < {shlex.quote(str(commands))}"
+        subprocess.run(
+            [script, "-qc", inner, str(log)],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            timeout=timeout,
+            check=False,
+        )
+        return parse(log.read_text(encoding="utf-8", errors="replace"), position_ids)

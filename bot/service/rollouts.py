@@ -1,0 +1,174 @@
+"""``/hint rollout:N``: the current decision rolled out (:mod:`engine.analysis.rollout`).
+
+A rollout plays the position out ``N`` times by the 1-ply evaluator against itself (cubeless,
+with GNU Backgammon's variance reduction, played to the end or cut after ``truncate`` plies and
+evaluated), and answers with each candidate's equity and standard error: the three best plays of
+the 2-ply hint when the player has rolled, the position itself before a roll or on a double.
+
+It is heavy: the command table sends such a hint to the analysis lane (the reviews' lane and
+limits, :mod:`bot.heavy`), and the rollout runs in parts of :data:`PART` trials, each in a worker
+process when the bot has them (:meth:`bot.heavy.Pools.analyse`: mostly Python, it would hold the
+GIL), with a progress line shown in place of the answer between parts (:func:`report_progress`),
+and it stops after :data:`SECONDS` seconds with the trials done. The dice are seeded by the game
+and the moment, so asking again gives the same figures.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+
+from bot import heavy
+from bot.i18n import number, t
+from bot.service.model import Table, high_first
+from bot.service.refusal import Refusal
+from bot.service.replies import Reply, report_progress
+from engine import Phase, Play, Position
+from engine.analysis import hint
+from engine.analysis.rollout import (
+    RolloutResult,
+    RolloutSettings,
+    rollout_player,
+    rollout_plays,
+    rollout_position,
+)
+
+__all__ = ["CANDIDATES", "MAX_TRIALS", "PART", "SECONDS", "rollout_hint"]
+
+MAX_TRIALS = 1296
+DEFAULT_TRIALS = 36
+CANDIDATES = 3
+PART = 12
+SECONDS = 60.0
+PROGRESS_EVERY = 2.0  # seconds between two progress lines
+
+
+def rollout_hint(
+    table: Table, seat: int, lang: str, trials: int | None, truncate: int | None, plies: int
+) -> Reply:
+    """The rollout answer for the player ``seat`` on his turn (see the module docstring);
+    ``trials`` None (only ``truncate`` given): :data:`DEFAULT_TRIALS`."""
+    trials = DEFAULT_TRIALS if trials is None else trials
+    if not 1 <= trials <= MAX_TRIALS:
+        raise Refusal("rollout.trials", most=MAX_TRIALS)
+    if truncate is not None and truncate < 1:
+        raise Refusal("rollout.truncate")
+    game = table.game
+    seed = f"{table.game_id}/{game.position_id()}/{game.match_id()}"
+    settings = RolloutSettings(trials=trials, truncate=truncate, seed=seed)
+    how = t("rollout.cut", lang, plies=truncate) if truncate else t("rollout.to_end", lang)
+    if game.phase is Phase.MOVE:
+        return _plays_reply(table, seat, lang, settings, how, plies)
+    if game.phase is Phase.ROLL or game.phase is Phase.DOUBLED:
+        return _position_reply(table, seat, lang, settings, how)
+    raise Refusal("hint.nothing")
+
+
+def _plays_reply(
+    table: Table, seat: int, lang: str, settings: RolloutSettings, how: str, plies: int
+) -> Reply:
+    """The best plays of the hint at ``plies``, rolled out."""
+    game = table.game
+    dice = game.partial.dice
+    best = hint(game.position, dice, game.context(seat), n=CANDIDATES, plies=plies)
+    plays = [h.play for h in best]
+    results = _rolled(lambda s, k: _plays_part(game.position, plays, s, k), settings, lang)
+    trials = max(r.trials for r in results)
+    title = t("rollout.title_plays", lang, trials=trials, how=how, **high_first(dice))
+    return Reply(text="\n".join([title, *_lines(results, lang)]), ephemeral=True)
+
+
+def _position_reply(
+    table: Table, seat: int, lang: str, settings: RolloutSettings, how: str
+) -> Reply:
+    """The position before the roll (or the double), rolled out; the asker's equity."""
+    game = table.game
+    position = game.position  # seen by the player on roll (the doubler on a double)
+    (result,) = _rolled(lambda s, k: [_position_part(position, s, k)], settings, lang)
+    mine = game.on_roll == seat
+    win = result.probs[0] if mine else 1.0 - result.probs[0]
+    text = t(
+        "rollout.position",
+        lang,
+        trials=result.trials,
+        how=how,
+        equity=number(result.equity if mine else -result.equity, "+.3f", lang),
+        se=number(result.se, ".3f", lang),
+        win=number(100 * win, ".1f", lang),
+    )
+    return Reply(text=text, ephemeral=True)
+
+
+def _plays_part(
+    position: Position, plays: Sequence[Play], s: RolloutSettings, first: int
+) -> list[RolloutResult]:
+    return heavy.POOLS.analyse(_plays_job, position, list(plays), s, first)
+
+
+def _position_part(position: Position, s: RolloutSettings, first: int) -> RolloutResult:
+    return heavy.POOLS.analyse(_position_job, position, s, first)
+
+
+def _plays_job(
+    position: Position, plays: list[Play], settings: RolloutSettings, first: int
+) -> list[RolloutResult]:
+    """One part, in a worker process (module-level: it is pickled)."""
+    return rollout_plays(position, plays, rollout_player(), settings, first_trial=first)
+
+
+def _position_job(position: Position, settings: RolloutSettings, first: int) -> RolloutResult:
+    return rollout_position(position, rollout_player(), settings, first_trial=first)
+
+
+def _rolled(
+    part: Callable[[RolloutSettings, int], list[RolloutResult]],
+    settings: RolloutSettings,
+    lang: str,
+) -> list[RolloutResult]:
+    """The rollout run in parts of :data:`PART` trials, progress told between parts, until the
+    trials are done or :data:`SECONDS` have passed."""
+    started = last = time.monotonic()
+    total: list[RolloutResult] | None = None
+    done = 0
+    while done < settings.trials:
+        size = min(PART, settings.trials - done)
+        results = part(_sized(settings, size), done)
+        if total is None:
+            total = results
+        else:
+            for mine, more in zip(total, results, strict=True):
+                mine.merge(more)
+        done += size
+        now = time.monotonic()
+        if now - started >= SECONDS:
+            break
+        if done < settings.trials and now - last >= PROGRESS_EVERY:
+            report_progress(t("rollout.progress", lang, done=done, trials=settings.trials))
+            last = now
+    assert total is not None
+    return total
+
+
+def _sized(settings: RolloutSettings, trials: int) -> RolloutSettings:
+    return RolloutSettings(
+        trials=trials,
+        truncate=settings.truncate,
+        variance_reduction=settings.variance_reduction,
+        seed=settings.seed,
+    )
+
+
+def _lines(results: Sequence[RolloutResult], lang: str) -> list[str]:
+    ranked = sorted(results, key=lambda r: -r.equity)
+    return [
+        t(
+            "rollout.line",
+            lang,
+            rank=i,
+            play=str(r.play),
+            equity=number(r.equity, "+.3f", lang),
+            se=number(r.se, ".3f", lang),
+            win=number(100 * r.probs[0], ".1f", lang),
+        )
+        for i, r in enumerate(ranked, start=1)
+    ]

@@ -1,0 +1,140 @@
+"""/hint rollout:N (bot/service/rollouts.py): the decision rolled out, progress shown in place,
+in the analysis lane."""
+
+from __future__ import annotations
+
+from collections import deque
+
+import pytest
+
+from bot.service import Service
+from bot.service import rollouts as rollout_module
+from bot.service.commands import by_name
+from bot.service.replies import PROGRESS
+from tests.bot.conftest import ALICE, DM
+
+
+@pytest.fixture
+def fine_progress(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Progress after every part of 4 trials, collected."""
+    monkeypatch.setattr(rollout_module, "PART", 4)
+    monkeypatch.setattr(rollout_module, "PROGRESS_EVERY", 0.0)
+    seen: list[str] = []
+    token = PROGRESS.set(seen.append)
+    yield seen
+    PROGRESS.reset(token)
+
+
+def test_rollout_of_the_best_plays(
+    service: Service, script: deque[int], fine_progress: list[str]
+) -> None:
+    script.extend([3, 1])
+    service.play(ALICE, DM, level="expert")
+    reply = service.hint(ALICE, DM, rollout=12, truncate=2)
+    lines = reply.text.splitlines()
+    assert reply.ephemeral and reply.image is None
+    assert "Rollout of the best plays for 3-1: 12 trials, cut after 2 plies" in lines[0]
+    assert len(lines) == 4 and all(" ± " in line and line.endswith("%") for line in lines[1:])
+    assert fine_progress == ["🎲 Rolling out… 4 of 12 trials", "🎲 Rolling out… 8 of 12 trials"]
+
+
+def test_rollout_before_the_roll(
+    service: Service, script: deque[int], fine_progress: list[str]
+) -> None:
+    script.extend([3, 1, 5, 2])
+    service.play(ALICE, DM, level="expert")
+    service.move(ALICE, DM, "8/5 6/5")
+    reply = service.hint(ALICE, DM, rollout=4, truncate=1)
+    assert "position before the roll: 4 trials, cut after 1 plies" in reply.text
+    assert "Your equity" in reply.text and fine_progress == []
+
+
+def test_same_rollout_same_figures(service: Service, script: deque[int]) -> None:
+    script.extend([3, 1])
+    service.play(ALICE, DM, level="expert")
+    first = service.hint(ALICE, DM, rollout=3, truncate=1)
+    assert service.hint(ALICE, DM, rollout=3, truncate=1).text == first.text
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"rollout": 5000}, "A rollout takes 1 to 1296 trials."),
+        ({"rollout": 0}, "A rollout takes 1 to 1296 trials."),
+        ({"rollout": 4, "truncate": 0}, "A rollout is cut after at least one ply."),
+    ],
+)
+def test_bad_rollouts_are_refused(
+    service: Service, script: deque[int], options: dict[str, int], message: str
+) -> None:
+    script.extend([3, 1])
+    service.play(ALICE, DM, level="expert")
+    reply = service.hint(ALICE, DM, **options)
+    assert reply.ephemeral and reply.text == message
+
+
+def test_a_rollout_runs_in_the_analysis_lane() -> None:
+    command = by_name("hint")
+    assert command.lane_for({"rollout": None, "truncate": None}) == "hints"
+    assert command.lane_for({"rollout": 36, "truncate": None}) == "analysis"
+    assert command.lane_for({"rollout": None, "truncate": 5}) == "analysis"
+
+
+def test_the_terminal_shows_the_progress_then_the_rollout(
+    service: Service, script: deque[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import io
+    import json
+    from pathlib import Path
+
+    from bot.terminal import Terminal
+
+    monkeypatch.setattr(rollout_module, "PART", 2)
+    monkeypatch.setattr(rollout_module, "PROGRESS_EVERY", 0.0)
+    out = io.StringIO()
+    term = Terminal(service, out=out, json_mode=True, images=Path("/tmp/unused"), user="Ann")
+    script.extend([3, 1])
+    term.run(["/play level:expert", "/hint rollout:4 truncate:1", "/hint rollout:5000"])
+    lines = [json.loads(line) for line in out.getvalue().splitlines()]
+    progress = [x["progress"] for x in lines if "progress" in x]
+    texts = [x["text"] for x in lines if "text" in x]
+    assert progress == ["🎲 Rolling out… 2 of 4 trials"]
+    assert "Rollout of the best plays for 3-1: 4 trials, cut after 1 plies" in texts[-2]
+    assert texts[-1] == "A rollout takes 1 to 1296 trials."
+
+
+async def test_discord_progress_edits_the_deferred_message_never_after_the_answer() -> None:
+    import asyncio
+    from typing import Any, cast
+
+    from bot.discord_app.progress import ProgressEdits
+    from bot.service.replies import report_progress
+
+    class Response:
+        deferred = False
+
+        def is_done(self) -> bool:
+            return self.deferred
+
+    class Interaction:
+        id = 1
+
+        def __init__(self) -> None:
+            self.response = Response()
+            self.edits: list[str] = []
+
+        async def edit_original_response(self, *, content: str) -> None:
+            self.edits.append(content)
+
+    interaction = Interaction()
+    edits = ProgressEdits(cast(Any, interaction))
+    loop = asyncio.get_running_loop()
+    await loop.run_in_executor(None, edits.wrap(lambda: report_progress("too early")))
+    await asyncio.sleep(0.05)
+    interaction.response.deferred = True  # Discord shows "thinking…" from now on
+    await loop.run_in_executor(None, edits.wrap(lambda: report_progress("12 of 36")))
+    await asyncio.sleep(0.05)
+    await edits.close()
+    edits.post("too late")
+    await asyncio.sleep(0.05)
+    assert interaction.edits == ["12 of 36"]

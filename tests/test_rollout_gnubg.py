@@ -1,0 +1,48 @@
+"""The engine's rollouts against GNU Backgammon's (tests/data/gnubg-rollouts.json, made by
+bench/bench_rollout.py): two races re-rolled out here must land within two combined standard
+errors of gnubg's stored figures; with gnubg installed, its rollout of one of them is re-run and
+must give the stored figures again (the seed makes it reproducible)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench.bench_rollout import Comparison, load
+from engine import Position
+from engine.analysis.rollout import RolloutSettings, rollout_player, rollout_position
+from engine.bots import sage
+from tests.tools._gnubg import gnubg_binary
+
+DATA = load()
+RACES = ("2zbwAQDG+8wAAA", "a3czAADbesMAAA")
+
+
+def _stored(position_id: str, key: str = "gnubg") -> dict[str, float]:
+    return next(r for r in DATA[key] if r["position_id"] == position_id)
+
+
+def test_the_reference_holds_twenty_positions_with_and_without_variance_reduction() -> None:
+    assert len(DATA["positions"]) >= 20
+    for key in ("gnubg", "gnubg_no_vr"):
+        assert [r["position_id"] for r in DATA[key]] == DATA["positions"]
+        assert all(r["se"] >= 0 and -3 <= r["equity"] <= 3 for r in DATA[key])
+
+
+@pytest.mark.skipif(not sage.available(), reason="bgsage is not installed")
+@pytest.mark.parametrize("position_id", RACES)
+def test_our_race_rollout_agrees_with_gnubg(position_id: str) -> None:
+    settings = RolloutSettings(trials=DATA["trials"], seed=DATA["seed"])
+    ours = rollout_position(Position.from_position_id(position_id), rollout_player(), settings)
+    ref = _stored(position_id)
+    c = Comparison(position_id, ours.equity, ours.se, ref["equity"], ref["se"])
+    assert c.agree, (c.ours, c.ours_se, c.theirs, c.theirs_se)
+
+
+@pytest.mark.skipif(gnubg_binary() is None, reason="GNU Backgammon is not installed")
+def test_gnubg_gives_the_stored_rollout_again() -> None:
+    from bench.gnubg_rollouts import gnubg_rollouts
+
+    (again,) = gnubg_rollouts([RACES[0]], DATA["trials"], DATA["seed"], timeout=600)
+    ref = _stored(RACES[0])
+    assert again.equity == pytest.approx(ref["equity"], abs=1e-4)
+    assert again.se == pytest.approx(ref["se"], abs=1e-4)
