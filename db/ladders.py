@@ -57,8 +57,19 @@ def name_key(name: str) -> str:
     return name.strip().casefold()[:100]
 
 
-def create_ladder(session: Session, ladder: Ladder) -> Ladder:
-    """Store a new ladder (its season counted from the server's earlier ones of that name)."""
+def create_ladder(
+    session: Session,
+    ladder: Ladder,
+    *,
+    guild_id: int | None,
+    channel_id: int | None,
+    organizer_id: int,
+    lang: str,
+) -> Ladder:
+    """Store a new ladder in a server's channel (its season counted from the server's earlier
+    ones of that name)."""
+    ladder.guild_id, ladder.channel_id = guild_id, channel_id
+    ladder.organizer_id, ladder.lang = organizer_id, lang
     ladder.name_key = name_key(ladder.name)
     ladder.season = seasons(session, ladder.guild_id, ladder.name_key) + 1
     session.add(ladder)
@@ -68,7 +79,9 @@ def create_ladder(session: Session, ladder: Ladder) -> Ladder:
 
 def seasons(session: Session, guild_id: int | None, key: str) -> int:
     """How many seasons a server's ladder of that name has had."""
-    stmt = select(func.max(Ladder.season)).where(Ladder.guild_id == guild_id, Ladder.name_key == key)
+    stmt = select(func.max(Ladder.season)).where(
+        Ladder.guild_id == guild_id, Ladder.name_key == key
+    )
     return int(session.scalar(stmt) or 0)
 
 
@@ -105,9 +118,7 @@ def members(session: Session, ladder_id: int) -> list[LadderMember]:
     return list(session.scalars(stmt))
 
 
-def set_rungs(
-    session: Session, ladder: Ladder, rungs: Sequence[int], *, now: datetime
-) -> None:
+def set_rungs(session: Session, ladder: Ladder, rungs: Sequence[int], *, now: datetime) -> None:
     """Make the members exactly ``rungs`` (player ids, top first): the newcomers join, those
     missing leave, everyone gets his rung (the ladder is locked by the caller)."""
     rows = {m.player_id: m for m in members(session, ladder.id)}
@@ -231,9 +242,7 @@ def recent_results(session: Session, ladder_id: int, *, limit: int = 5) -> list[
 
 def guild_ladders(session: Session, guild_id: int | None, *, limit: int = 15) -> list[Ladder]:
     """A server's ladders (closed seasons too), newest first."""
-    stmt = (
-        select(Ladder).where(Ladder.guild_id == guild_id).order_by(Ladder.id.desc()).limit(limit)
-    )
+    stmt = select(Ladder).where(Ladder.guild_id == guild_id).order_by(Ladder.id.desc()).limit(limit)
     return list(session.scalars(stmt))
 
 

@@ -670,6 +670,10 @@ class LadderChallenge(Base):
     created_at: Mapped[Timestamp]
     finished_at: Mapped[datetime | None]
 
+    def other(self, player_id: int) -> int:
+        """The other player of this challenge."""
+        return self.defender_id if self.challenger_id == player_id else self.challenger_id
+
 
 # -- Puzzles and the position of the day (issue 18) ----------------------------------------------
 
