@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from render.fonts import bold, clean_name, fit, regular
+from render.fonts import bold, clean_name, fit, regular, text_width
 from render.tournament_draw import (
     BG,
     DIM,
@@ -27,8 +27,6 @@ from render.tournament_draw import (
     MINE,
     STRIPE,
     TEXT,
-    draw_title,
-    title_height,
     to_png,
 )
 
@@ -36,9 +34,11 @@ __all__ = ["MAX_ROWS", "WIDTH", "LadderPicture", "LadderRow", "render_ladder"]
 
 WIDTH = 608
 MAX_ROWS = 40  # rungs drawn; the view picks them (the top, and the viewer's neighbourhood)
-_ROW = 38
+_ROW = 42
 _RUNG_W = 56
-_NAME_W = 250
+_NAME_W = 236
+_NAME = 21  # pixels: about 12 at a phone's 360
+_NOTE = 18
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,13 +74,17 @@ class LadderPicture:
 def render_ladder(pic: LadderPicture) -> bytes:
     """The ladder as PNG bytes."""
     rows = pic.rows[:MAX_ROWS]
-    head = title_height(pic.title, pic.subtitle)
+    subtitle = _lines(pic.subtitle, WIDTH - 2 * MARGIN)
+    head = 44 + 26 * len(subtitle) + 12
     body = max(1, len(rows)) * _ROW
-    tail = (36 + 28 * len(pic.results)) if pic.results else 0
+    tail = (40 + 30 * len(pic.results)) if pic.results else 0
     height = MARGIN * 2 + head + body + tail + 8
     im = Image.new("RGB", (WIDTH, height), BG)
     draw = ImageDraw.Draw(im)
-    draw_title(draw, pic.title, pic.subtitle, WIDTH)
+    title = fit(bold(28), clean_name(pic.title), WIDTH - 2 * MARGIN)
+    draw.text((MARGIN, MARGIN + 14), title, fill=TEXT, font=bold(28), anchor="lm")
+    for i, line in enumerate(subtitle):
+        draw.text((MARGIN, MARGIN + 48 + 26 * i), line, fill=DIM, font=regular(18), anchor="lm")
     y = MARGIN + head
     if not rows:
         draw.text((MARGIN, y + _ROW // 2), pic.empty, fill=DIM, font=regular(18), anchor="lm")
@@ -89,11 +93,24 @@ def render_ladder(pic: LadderPicture) -> bytes:
     y += body + 8
     if pic.results:
         draw.line((MARGIN, y, WIDTH - MARGIN, y), fill=LINE, width=1)
-        draw.text((MARGIN, y + 20), pic.results_title, fill=TEXT, font=bold(18), anchor="lm")
+        draw.text((MARGIN, y + 22), pic.results_title, fill=TEXT, font=bold(_NOTE), anchor="lm")
         for i, line in enumerate(pic.results):
-            text = fit(regular(16), clean_name(line), WIDTH - 2 * MARGIN)
-            draw.text((MARGIN, y + 48 + 28 * i), text, fill=DIM, font=regular(16), anchor="lm")
+            text = fit(regular(_NOTE), clean_name(line), WIDTH - 2 * MARGIN)
+            draw.text((MARGIN, y + 54 + 30 * i), text, fill=DIM, font=regular(_NOTE), anchor="lm")
     return to_png(im)
+
+
+def _lines(text: str, width: int, sep: str = " · ") -> list[str]:
+    """The rules line on as many lines as it takes, cut between its parts (a part too long for
+    a line is shortened)."""
+    font, lines = regular(18), list[str]()
+    for part in text.split(sep):
+        joined = f"{lines[-1]}{sep}{part}" if lines else part
+        if lines and text_width(font, joined) <= width:
+            lines[-1] = joined
+        else:
+            lines.append(fit(font, part, width))
+    return lines
 
 
 def _row(draw: ImageDraw.ImageDraw, row: LadderRow, y: int, *, stripe: bool) -> None:
@@ -101,13 +118,14 @@ def _row(draw: ImageDraw.ImageDraw, row: LadderRow, y: int, *, stripe: bool) -> 
     draw.rectangle((MARGIN // 2, y, WIDTH - MARGIN // 2, y + _ROW - 1), fill=back)
     middle = y + _ROW // 2
     if row.rung == 0:  # the rungs left out
-        draw.text((MARGIN, middle), "⋮", fill=DIM, font=bold(18), anchor="lm")
+        draw.text((MARGIN + _RUNG_W - 20, middle), "⋮", fill=DIM, font=bold(_NAME), anchor="lm")
         return
     ink = GOLD if row.top else TEXT
-    draw.text((MARGIN + _RUNG_W - 12, middle), str(row.rung), fill=ink, font=bold(18), anchor="rm")
-    name = fit(bold(18), clean_name(row.name) or "?", _NAME_W)
-    draw.text((MARGIN + _RUNG_W, middle), name, fill=ink, font=bold(18), anchor="lm")
+    number = bold(_NAME)
+    draw.text((MARGIN + _RUNG_W - 14, middle), str(row.rung), fill=ink, font=number, anchor="rm")
+    name = fit(bold(_NAME), clean_name(row.name) or "?", _NAME_W)
+    draw.text((MARGIN + _RUNG_W, middle), name, fill=ink, font=bold(_NAME), anchor="lm")
     left = MARGIN + _RUNG_W + _NAME_W + 12
-    note = fit(regular(16), row.note, WIDTH - MARGIN - left)
+    note = fit(regular(_NOTE), clean_name(row.note), WIDTH - MARGIN - left)
     colour = FIRE if row.busy else DIM
-    draw.text((left, middle), note, fill=colour, font=regular(16), anchor="lm")
+    draw.text((left, middle), note, fill=colour, font=regular(_NOTE), anchor="lm")

@@ -815,7 +815,7 @@ MESSAGES: dict[str, str] = {
     "ladder.picture.top": "top rung",
     "ladder.picture.reach": "may challenge {low}–{high}",
     "ladder.picture.reach_one": "may challenge {rung}",
-    "ladder.picture.playing": "playing {name} (until {when})",
+    "ladder.picture.playing": "⚔ {name}, {hours} h left",
     "ladder.result.won": "{winner} beat {loser}",
     "ladder.result.forfeit": "{winner} beat {loser} (not played in time)",
     "ladder.result.climbs": "and took rung {rung}",

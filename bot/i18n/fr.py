@@ -827,7 +827,7 @@ MESSAGES: dict[str, str] = {
     "ladder.picture.top": "en haut de l’échelle",
     "ladder.picture.reach": "peut défier {low} à {high}",
     "ladder.picture.reach_one": "peut défier {rung}",
-    "ladder.picture.playing": "joue contre {name} (avant le {when})",
+    "ladder.picture.playing": "⚔ {name}, reste {hours} h",
     "ladder.result.won": "{winner} a battu {loser}",
     "ladder.result.forfeit": "{winner} a battu {loser} (défi non joué à temps)",
     "ladder.result.climbs": "et a pris l’échelon {rung}",

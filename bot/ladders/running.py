@@ -326,7 +326,7 @@ class Ladders:
         recent = repo.recent_results(s, ladder.id)
         ids = {*rungs, *(p for c in (*playing, *recent) for p in (c.challenger_id, c.defender_id))}
         names = player_repo.player_names(s, list(ids))
-        board = Board(ladder, rungs, names, playing, recent)
+        board = Board(ladder, rungs, names, playing, recent, now=self.deps.clock())
         return ladder_reply(board, lang, viewer=viewer, text=text)
 
     def _to_channel(self, ladder: Ladder, reply: Reply) -> Reply:

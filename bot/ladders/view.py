@@ -11,6 +11,7 @@ from functools import partial
 
 from bot.i18n import t
 from bot.ladders.rules import targets
+from bot.service.refusal import aware
 from bot.service.replies import Reply
 from db.models import Ladder, LadderChallenge, LadderStatus
 from render.ladder import MAX_ROWS, LadderPicture, LadderRow, render_ladder
@@ -29,6 +30,7 @@ class Board:
     playing: Sequence[LadderChallenge] = ()
     recent: Sequence[LadderChallenge] = ()
     extra: list[str] = field(default_factory=list)
+    now: datetime | None = None  # for the hours left to play a challenge
 
     def name(self, player: int) -> str:
         return self.names.get(player, "?")
@@ -91,15 +93,25 @@ def _rows(board: Board, lang: str, viewer: int | None) -> tuple[LadderRow, ...]:
         player = rungs[index]
         challenge = busy.get(player)
         if challenge is not None:
-            other = challenge.other(player)
-            note = t("ladder.picture.playing", lang, name=board.name(other),
-                     when=when(challenge.deadline))  # fmt: skip
+            other = board.name(challenge.other(player))
+            short = other if len(other) <= 11 else other[:10].rstrip() + "…"
+            note = t(
+                "ladder.picture.playing", lang, name=short, hours=_hours_left(board, challenge)
+            )
         else:
             note = _reach_note(board, player, lang)
         row = LadderRow(index + 1, board.name(player), note, busy=challenge is not None,
                         top=index == 0, highlight=player == viewer)  # fmt: skip
         out.append(row)
     return tuple(out)
+
+
+def _hours_left(board: Board, challenge: LadderChallenge) -> int:
+    """Whole hours left to play ``challenge`` (rounded up; 0 once past)."""
+    if board.now is None:
+        return 0
+    left = aware(challenge.deadline) - board.now
+    return max(0, -int(-left.total_seconds() // 3600))
 
 
 def _reach_note(board: Board, player: int, lang: str) -> str:
