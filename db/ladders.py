@@ -264,11 +264,15 @@ def open_ladders(session: Session, guild_id: int | None = None) -> list[Ladder]:
     return list(session.scalars(stmt))
 
 
-def overdue_challenges(session: Session, now: datetime, *, limit: int = 50) -> list[int]:
-    """Challenges still being played past their deadline (their game still on)."""
+def overdue_challenges(
+    session: Session, now: datetime, *, guild_id: int | None = None, limit: int = 50
+) -> list[int]:
+    """Challenges still being played past their deadline (their game still on), of one server's
+    ladders or of all."""
     stmt = (
         select(LadderChallenge.id)
         .join(Game, LadderChallenge.game_id == Game.id)
+        .join(Ladder, LadderChallenge.ladder_id == Ladder.id)
         .where(
             LadderChallenge.state == ChallengeState.PLAYING,
             LadderChallenge.deadline <= now,
@@ -277,4 +281,6 @@ def overdue_challenges(session: Session, now: datetime, *, limit: int = 50) -> l
         .order_by(LadderChallenge.deadline)
         .limit(limit)
     )
+    if guild_id is not None:
+        stmt = stmt.where(Ladder.guild_id == guild_id)
     return list(session.scalars(stmt))

@@ -342,21 +342,21 @@ class Ladders:
         server's ladders (the terminal's)."""
         now = now or self.deps.clock()
         with self.deps.unit() as s:
-            late = repo.overdue_challenges(s, now)
+            late = repo.overdue_challenges(s, now, guild_id=only)
             ladders = [x.id for x in repo.open_ladders(s, only) if x.inactive_days]
         notices: list[Notice] = []
         for cid in late:
-            notices += self._posted(partial(self._forfeit_late, cid=cid, now=now), only)
+            notices += self._posted(partial(self._forfeit_late, cid=cid, now=now))
         for lid in ladders:
-            notices += self._posted(partial(self._drop_inactive, lid=lid, now=now), only)
+            notices += self._posted(partial(self._drop_inactive, lid=lid, now=now))
         return notices
 
-    def _posted(self, step: Callable[[Session], _Step], only: int | None) -> list[Notice]:
+    def _posted(self, step: Callable[[Session], _Step]) -> list[Notice]:
+        """Run one step in a unit of work of its own; once committed, its posts (drawn now)
+        become notices in the ladder's channel."""
         with self.deps.unit() as s:
             ladder, posts = step(s)
             where = (ladder.channel_id, ladder.guild_id) if ladder else (None, None)
-        if only is not None and where[1] != only:
-            return []
         for reply in posts:
             reply.draw_later()
         return [Notice(None, where[0], where[1], reply) for reply in posts]

@@ -262,3 +262,26 @@ def test_a_season_typed_in_the_terminal(db_factory: sessionmaker[Session], tmp_p
     assert any(r.get("image") and Path(r["image"]).exists() for r in replies)
     assert "season 1: closed" in texts[-1]
     assert rungs(db_factory, 1) == [user_id("Ann"), user_id("Cy"), user_id("Bob")]
+
+
+def test_the_terminal_tells_a_late_challenge_and_only_its_own(
+    db_factory: sessionmaker[Session], tmp_path: Path
+) -> None:
+    """The terminal sweeps its own server's ladders after each command: a challenge past its
+    deadline is forfeited and told there; another server's late challenge is left to its bot."""
+    clock = Clock()
+    service = Service(db_factory, clock=clock)
+    players = people(2)
+    elsewhere = open_ladder(service, players, hours=1)
+    service.ladder(players[1], HERE, "challenge", player=players[0])
+    out = io.StringIO()
+    term = Terminal(service, out=out, json_mode=True, images=tmp_path, user="Olga")
+    term.run(["/ladder create name:Nightly hours:1", "/as Ann", "/ladder join"])
+    term.run(["/as Bob", "/ladder join", "/ladder challenge player:Ann"])
+    clock.advance(hours=2)
+    term.run(["/ladder show"])
+    texts = [json.loads(line)["text"] for line in out.getvalue().splitlines()]
+    assert sum("not played by its deadline" in x for x in texts) == 1
+    assert [c.state for c in challenges(db_factory, elsewhere)] == [ChallengeState.PLAYING]
+    assert len(service.ladder_sweep()) >= 1  # the Discord bot's sweep takes the other one
+    assert [c.state for c in challenges(db_factory, elsewhere)] == [ChallengeState.FINISHED]
