@@ -137,7 +137,8 @@ def _shown(rungs: tuple[int, ...], viewer: int | None) -> list[int]:
     if mine < MAX_ROWS - 1:
         return [*range(MAX_ROWS - 1), -1]
     around = list(range(mine - 5, min(len(rungs), mine + 6)))
-    return [*range(MAX_ROWS - len(around) - 2), -1, *around, -1][:MAX_ROWS]
+    below = [-1] if around[-1] < len(rungs) - 1 else []
+    return [*range(MAX_ROWS - len(around) - 1 - len(below)), -1, *around, *below]
 
 
 def _result_line(board: Board, c: LadderChallenge, lang: str) -> str:

@@ -47,3 +47,15 @@ def test_an_empty_ladder_and_a_long_one() -> None:
     tall = Image.open(io.BytesIO(render_ladder(_picture(many)))).size[1]
     some = tuple(LadderRow(i, f"Player {i}", "") for i in range(1, MAX_ROWS + 1))
     assert tall == Image.open(io.BytesIO(render_ladder(_picture(some)))).size[1]
+
+
+def test_a_long_ladder_shows_the_top_and_the_viewers_neighbourhood() -> None:
+    from bot.ladders.view import _shown
+
+    rungs = tuple(range(1000, 1300))
+    assert _shown(rungs[:MAX_ROWS], None) == list(range(MAX_ROWS))
+    assert _shown(rungs, 1010) == [*range(MAX_ROWS - 1), -1]
+    middle = _shown(rungs, 1150)
+    assert len(middle) == MAX_ROWS and 150 in middle and middle[0] == 0 and middle[-1] == -1
+    last = _shown(rungs, 1299)
+    assert len(last) == MAX_ROWS and last[-1] == 299 and last.count(-1) == 1
