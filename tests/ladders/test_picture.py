@@ -50,6 +50,7 @@ def test_an_empty_ladder_and_a_long_one() -> None:
 
 
 def test_a_long_ladder_shows_the_top_and_the_viewers_neighbourhood() -> None:
+    import bot.service  # noqa: F401 - first: the service imports the ladders' use cases
     from bot.ladders.view import _shown
 
     rungs = tuple(range(1000, 1300))
