@@ -285,3 +285,20 @@ def test_the_terminal_tells_a_late_challenge_and_only_its_own(
     assert [c.state for c in challenges(db_factory, elsewhere)] == [ChallengeState.PLAYING]
     assert len(service.ladder_sweep()) >= 1  # the Discord bot's sweep takes the other one
     assert [c.state for c in challenges(db_factory, elsewhere)] == [ChallengeState.FINISHED]
+
+
+@pytest.mark.parametrize("rated", [True, False])
+def test_a_rated_ladder_moves_the_ratings_and_an_unrated_one_does_not(
+    db_factory: sessionmaker[Session], rated: bool
+) -> None:
+    from db.tournaments import ratings_of
+
+    service = Service(db_factory, clock=Clock())
+    a, b = players = people(2)
+    open_ladder(service, players, points=1, rated=rated)
+    service.ladder(b, HERE, "challenge", player=a)
+    lose(service, a, b, HERE)
+    with db_factory() as s:
+        ratings = ratings_of(s, [a.id, b.id])
+    assert (ratings[b.id] > 1500 > ratings[a.id]) is rated
+    assert (ratings == {a.id: 1500.0, b.id: 1500.0}) is not rated
