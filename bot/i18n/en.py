@@ -890,4 +890,7 @@ MESSAGES: dict[str, str] = {
     "cmd.ladder.choice.close": "close",
     "cmd.ladder.choice.list": "list",
     "help.ladder": "ladders: `create` (organizers), `join` (at the bottom), `leave`, `challenge` (someone up to a few rungs above), `show`, `close` (the season), `list`.",
+    "button.ladder_join": "Join",
+    "button.ladder_leave": "Leave",
+    "button.ladder_show": "Show",
 }

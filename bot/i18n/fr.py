@@ -902,4 +902,7 @@ MESSAGES: dict[str, str] = {
     "cmd.ladder.choice.close": "clore",
     "cmd.ladder.choice.list": "liste",
     "help.ladder": "échelles : `créer` (organisateurs), `rejoindre` (en bas), `quitter`, `défier` (quelqu’un quelques échelons plus haut), `afficher`, `clore` (la saison), `liste`.",
+    "button.ladder_join": "Rejoindre",
+    "button.ladder_leave": "Quitter",
+    "button.ladder_show": "Afficher",
 }

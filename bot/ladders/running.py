@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session
 from bot.i18n import t
 from bot.ladders.rules import ACTIONS, Verdict, after_result, dropped, joined, left, may_challenge
 from bot.ladders.view import Board, ladder_reply, list_text, when
-from bot.service.customid import row_id
+from bot.service.customid import LadderAction, LadderPress, row_id
 from bot.service.deps import Deps, GameEnded, Who, answers, shared_lang
 from bot.service.model import Notes, Seat, Table
 from bot.service.newgame import NewGames
@@ -78,6 +78,19 @@ class Ladders:
             who = self.deps.who(s, actor)
             ladder = self._find(s, where, lid)
             return self._handlers()[action](s, who, ladder, options)
+
+    @answers
+    def press(self, actor: Actor, where: Where, pressed: LadderAction) -> Reply:
+        """A button of a ladder's message: Join, Leave, Show (privately: the viewer's rung)."""
+        if not pressed.known:  # no ladder has it: as for an unknown one, without the database
+            raise Refusal("ladder.error.none")
+        action = pressed.action.value
+        with self.deps.unit() as s:
+            who = self.deps.who(s, actor)
+            ladder = self._find(s, where, pressed.ladder_id)
+            reply = self._handlers()[action](s, who, ladder, {})
+        reply.ephemeral = reply.ephemeral or pressed.action is LadderPress.SHOW
+        return reply
 
     def _handlers(self) -> dict[str, _Handler]:
         return {

@@ -11,8 +11,9 @@ from functools import partial
 
 from bot.i18n import t
 from bot.ladders.rules import targets
+from bot.service.customid import LadderAction, LadderPress
 from bot.service.refusal import aware
-from bot.service.replies import Reply
+from bot.service.replies import Button, Component, Reply, Style
 from db.models import Ladder, LadderChallenge, LadderStatus
 from render.ladder import MAX_ROWS, LadderPicture, LadderRow, render_ladder
 
@@ -78,7 +79,18 @@ def ladder_reply(board: Board, lang: str, *, viewer: int | None = None, text: st
     def draw(reply: Reply, pic: LadderPicture) -> None:
         reply.image = render_ladder(pic)
 
-    return Reply(text="\n".join(lines), image_name="ladder.png", later=partial(draw, pic=picture))
+    rows: list[list[Component]] = []
+    if ladder.status is LadderStatus.OPEN:
+        rows.append([_button(ladder.id, press, lang) for press in LadderPress])
+    later = partial(draw, pic=picture)
+    return Reply(text="\n".join(lines), image_name="ladder.png", rows=rows, later=later)
+
+
+def _button(ladder: int, press: LadderPress, lang: str) -> Button:
+    """A ladder's button (:class:`~bot.service.customid.LadderAction`)."""
+    style: Style = "success" if press is LadderPress.JOIN else "secondary"
+    label = t(f"button.ladder_{press}", lang)
+    return Button(LadderAction(ladder, press).custom_id, label, style)
 
 
 def _rows(board: Board, lang: str, viewer: int | None) -> tuple[LadderRow, ...]:

@@ -141,7 +141,9 @@ class Service:
         analysis = Analysis(deps, puzzles.harvest)  # a review's blunders become puzzles
         timers = Timers(deps, daily, analysis.review_finished)
         watching, dashboard = Watching(deps), Dashboard(deps)
-        buttons = Buttons(deps, games, challenges, tournaments, watching, dashboard, puzzles, daily)
+        buttons = Buttons(
+            deps, games, challenges, tournaments, watching, dashboard, puzzles, daily, ladders
+        )
         others = (Info(deps, COMMANDS), Integrity(deps), PlayerSettings(deps))
         together = (GameThreads(deps), TurnNotices(deps))
         features = (games, challenges, tournaments, puzzles, daily, analysis, timers, buttons)

@@ -1,6 +1,6 @@
 # ruff: noqa: F811 - the fixtures of test_discord_sim are imported, and named as parameters
 """A ladder through a simulated Discord (SimCord): created by a member who may manage the
-server, joined, a challenge made with ``player:`` and played with the buttons in a thread of
+server, joined (with its Join button, or the command), a challenge made with ``player:`` and played with the buttons in a thread of
 its own opened in the ladder's channel, the result and the ladder's picture posted in the
 channel; a challenge out of range refused in the member's language, changing nothing."""
 
@@ -37,7 +37,10 @@ async def test_a_ladder_challenge_played_in_its_thread(
     made = await olga.slash(channel, "ladder", action="create", name="Evenings", points=1, reach=1)
     assert not made.ephemeral, response(made).content
     assert [a.filename for a in response(made).attachments] == ["ladder.png"]
-    for player in (ann, bob, cy):
+    # Ann presses the Join button of the ladder's message; Bob and Cy type the command.
+    pressed = await ann.click(response(made), label="Join")
+    assert not pressed.ephemeral and "ann joins" in response(pressed).content
+    for player in (bob, cy):
         joined = await player.slash(channel, "ladder", action="join")
         assert not joined.ephemeral and "joins" in response(joined).content
     # Out of range (reach 1: Cy on rung 3 may challenge rung 2 only), in French for Cy.
@@ -66,3 +69,5 @@ async def test_a_ladder_challenge_played_in_its_thread(
     assert not any("🪜 **Evenings**: " in m.content for m in messages(thread))
     shown = await ann.slash(channel, "ladder", action="show")
     assert [a.filename for a in response(shown).attachments] == ["ladder.png"]
+    mine = await bob.click(response(shown), label="Show")  # privately, Bob's rung in blue
+    assert mine.ephemeral and [a.filename for a in response(mine).attachments] == ["ladder.png"]

@@ -302,3 +302,25 @@ def test_a_rated_ladder_moves_the_ratings_and_an_unrated_one_does_not(
         ratings = ratings_of(s, [a.id, b.id])
     assert (ratings[b.id] > 1500 > ratings[a.id]) is rated
     assert (ratings == {a.id: 1500.0, b.id: 1500.0}) is not rated
+
+
+def test_the_buttons_join_leave_and_show(db_factory: sessionmaker[Session]) -> None:
+    service = Service(db_factory, clock=Clock())
+    ann, bob = people(2)
+    created = service.ladder(ORGANIZER, HERE, "create", name="Buttons")
+    assert [b.label for b in created.buttons] == ["Join", "Leave", "Show"]
+    join, leave, show = (b.custom_id for b in created.buttons)
+    assert join == "ld:1:join"
+    assert not service.press(ann, HERE, join).ephemeral
+    refused(service.press(ann, HERE, join), "already (rung 1)")
+    mine = service.press(ann, HERE, show)
+    assert mine.ephemeral and mine.image is not None  # privately: his rung in blue
+    refused(service.press(bob, HERE, leave), "not on this ladder")
+    assert "leaves" in service.press(ann, HERE, leave).text
+    for bogus in ("ld:0:join", "ld:-5:join", "ld:99999999999:show", "ld:7:join"):
+        refused(service.press(ann, HERE, bogus), "No such ladder")
+    refused(service.press(ann, HERE, "ld:1:frob"), "")
+    assert rungs(db_factory, 1) == []
+    closed = service.ladder(ORGANIZER, HERE, "close")
+    assert closed.buttons == []  # a closed season has none
+    refused(service.press(ann, HERE, join), "is closed")
