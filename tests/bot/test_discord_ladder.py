@@ -1,8 +1,9 @@
 # ruff: noqa: F811 - the fixtures of test_discord_sim are imported, and named as parameters
 """A ladder through a simulated Discord (SimCord): created by a member who may manage the
-server, joined (with its Join button, or the command), a challenge made with ``player:`` and played with the buttons in a thread of
-its own opened in the ladder's channel, the result and the ladder's picture posted in the
-channel; a challenge out of range refused in the member's language, changing nothing."""
+server, joined (with its Join button, or the command), a challenge made with ``player:`` and
+played with the buttons in a thread of its own opened in the ladder's channel, the result and
+the ladder's picture posted in the channel; a challenge out of range refused in the member's
+language, changing nothing; Show answering privately."""
 
 from __future__ import annotations
 
