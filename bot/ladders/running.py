@@ -217,8 +217,9 @@ class Ladders:
         verdict = may_challenge(rungs, me, other.id, ladder.reach)
         if verdict is not Verdict.OK:
             rung = rungs.index(me) + 1 if me in rungs else 0
-            raise Refusal(f"ladder.error.{verdict}", name=other.name, reach=ladder.reach,
-                          rung=rung, low=max(1, rung - ladder.reach))  # fmt: skip
+            key = "top" if verdict is Verdict.BELOW and rung == 1 else verdict.value
+            raise Refusal(f"ladder.error.{key}", name=other.name, reach=ladder.reach,
+                          low=max(1, rung - ladder.reach), rung=rung)  # fmt: skip
         if _challenge_of(s, ladder, me) is not None:
             raise Refusal("ladder.error.busy_self")
         if _challenge_of(s, ladder, other.id) is not None:

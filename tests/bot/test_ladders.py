@@ -324,3 +324,12 @@ def test_the_buttons_join_leave_and_show(db_factory: sessionmaker[Session]) -> N
     closed = service.ladder(ORGANIZER, HERE, "close")
     assert closed.buttons == []  # a closed season has none
     refused(service.press(ann, HERE, join), "is closed")
+
+
+def test_the_top_rung_has_nobody_to_challenge(db_factory: sessionmaker[Session]) -> None:
+    service = Service(db_factory, clock=Clock())
+    a, b, c = players = people(3)
+    open_ladder(service, players, reach=1)
+    refused(service.ladder(a, HERE, "challenge", player=b), "You are on the top rung")
+    refused(service.ladder(b, HERE, "challenge", player=c), "up to rung 1")
+    refused(service.ladder(c, HERE, "challenge", player=a), "you may challenge up to rung 2")
