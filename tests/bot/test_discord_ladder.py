@@ -72,3 +72,25 @@ async def test_a_ladder_challenge_played_in_its_thread(
     assert [a.filename for a in response(shown).attachments] == ["ladder.png"]
     mine = await bob.click(response(shown), label="Show")  # privately, Bob's rung in blue
     assert mine.ephemeral and [a.filename for a in response(mine).attachments] == ["ladder.png"]
+
+
+async def test_the_timer_forfeits_a_challenge_past_its_deadline(env: Env, guild: Any) -> None:
+    channel = guild.create_text_channel("ladder")
+    staff = guild.create_role("Staff", permissions=discord.Permissions(manage_guild=True))
+    olga = guild.add_member(env.create_user("olga"), roles=[staff])
+    ann, bob = member(env, guild, "ann"), member(env, guild, "bob")
+    await olga.slash(channel, "ladder", action="create", name="Weekly", hours=2, points=1)
+    for player in (ann, bob):
+        await player.slash(channel, "ladder", action="join")
+    made = await bob.slash(channel, "ladder", action="challenge", player=ann)
+    assert not made.ephemeral, response(made).content
+    cog = env.bot.get_cog("Timers")
+    assert cog is not None
+    env.bot.service.clock.advance(hours=3)  # type: ignore[attr-defined]
+    await cog.sweep.coro(cog)  # type: ignore[attr-defined]  # one pass of the background task
+    late = [m for m in messages(channel) if "not played by its deadline" in m.content]
+    assert len(late) == 1
+    moved = [m for m in messages(channel) if m.content.startswith("🪜 **Weekly**: ")]
+    assert len(moved) == 2 and [a.filename for a in moved[-1].attachments] == ["ladder.png"]
+    await cog.sweep.coro(cog)  # type: ignore[attr-defined]  # again: nothing new
+    assert len([m for m in messages(channel) if "by its deadline" in m.content]) == 1
