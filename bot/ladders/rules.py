@@ -10,6 +10,7 @@ stays a permutation of its members (``tests/ladders/test_rules.py`` checks it wi
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import StrEnum
 
 __all__ = [
@@ -17,6 +18,7 @@ __all__ = [
     "Verdict",
     "after_result",
     "dropped",
+    "idle_dropped",
     "joined",
     "left",
     "may_challenge",
@@ -102,3 +104,12 @@ def dropped(rungs: Rungs, player: int, steps: int = 1) -> Rungs:
     rest = left(rungs, player)
     place = min(len(rest), rungs.index(player) + steps)
     return (*rest[:place], player, *rest[place:])
+
+
+def idle_dropped(rungs: Rungs, idle: Sequence[int]) -> Rungs:
+    """Every member of ``idle`` one rung down, the lowest first (so that two idle members one
+    above the other both go down, keeping their order)."""
+    out = rungs
+    for player in sorted(set(idle) & set(rungs), key=rungs.index, reverse=True):
+        out = dropped(out, player)
+    return out

@@ -20,7 +20,15 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from bot.i18n import t
-from bot.ladders.rules import ACTIONS, Verdict, after_result, dropped, joined, left, may_challenge
+from bot.ladders.rules import (
+    ACTIONS,
+    Verdict,
+    after_result,
+    idle_dropped,
+    joined,
+    left,
+    may_challenge,
+)
 from bot.ladders.view import Board, ladder_reply, list_text, when
 from bot.service.customid import LadderAction, LadderPress, row_id
 from bot.service.deps import Deps, GameEnded, Who, answers, shared_lang
@@ -411,16 +419,17 @@ class Ladders:
         idle = [
             m.player_id for m in members if aware(m.active_at) <= limit and m.player_id not in busy
         ]
-        after = rungs
-        for player in reversed(idle):  # from the bottom up: each one rung
-            after = dropped(after, player)
         if not idle:
             return None, []
+        after = idle_dropped(rungs, idle)
         repo.set_rungs(s, ladder, after, now=now)
-        repo.touch(s, lid, idle, now)
-        names = ", ".join(_name(s, p) for p in idle)
+        repo.touch(s, lid, idle, now)  # the period starts again
+        down = [p for p in idle if after.index(p) > rungs.index(p)]  # not the bottom's
+        if not down:
+            return None, []
+        names = ", ".join(_name(s, p) for p in down)
         text = t("ladder.dropped", ladder.lang, ladder=ladder.name, names=names,
-                 days=ladder.inactive_days, count=len(idle))  # fmt: skip
+                 days=ladder.inactive_days, count=len(down))  # fmt: skip
         return ladder, [self._to_channel(ladder, self._picture(s, ladder, ladder.lang, text=text))]
 
 

@@ -184,8 +184,9 @@ def test_inactive_members_drop_a_rung_per_period(db_factory: sessionmaker[Sessio
     assert rungs(db_factory, lid) == [d.id, a.id, b.id, c.id]
     assert service.ladder_sweep() == []  # the period starts again
     clock.advance(days=3)  # d and c: 8 days; a and b: 3
-    service.ladder_sweep()
+    (notice,) = service.ladder_sweep()
     assert rungs(db_factory, lid) == [a.id, d.id, b.id, c.id]
+    assert "Member 4 played no challenge for 7 days and drops" in notice.reply.text  # c: bottom
 
 
 def test_a_ladder_in_french(db_factory: sessionmaker[Session]) -> None:

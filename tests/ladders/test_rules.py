@@ -10,6 +10,7 @@ from bot.ladders.rules import (
     Verdict,
     after_result,
     dropped,
+    idle_dropped,
     joined,
     left,
     may_challenge,
@@ -63,7 +64,15 @@ def test_inactivity_drops_a_member_down() -> None:
     assert dropped(LADDER, 20, 0) == LADDER
 
 
-_EVENT = st.tuples(st.sampled_from(("join", "leave", "win", "drop")), st.integers(0, 30),
+def test_the_idle_drop_one_rung_each_keeping_their_order() -> None:
+    assert idle_dropped(LADDER, [20, 30]) == (10, 40, 20, 30, 50, 60)
+    assert idle_dropped(LADDER, [30, 20]) == (10, 40, 20, 30, 50, 60)
+    assert idle_dropped(LADDER, [60]) == LADDER  # the bottom stays the bottom
+    assert idle_dropped(LADDER, [50, 60]) == (10, 20, 30, 40, 60, 50)
+    assert idle_dropped(LADDER, [99]) == LADDER
+
+
+_EVENT = st.tuples(st.sampled_from(("join", "leave", "win", "drop", "idle")), st.integers(0, 30),
                    st.integers(0, 30), st.integers(0, 5))  # fmt: skip
 
 
@@ -86,8 +95,10 @@ def test_the_ladder_stays_a_permutation_of_its_members(
             assert 0 <= rung_of(before, a) - rung_of(before, b) <= reach
         elif kind == "drop":
             rungs = dropped(rungs, a, steps)
+        elif kind == "idle":
+            rungs = idle_dropped(rungs, [a, b])
         assert len(set(rungs)) == len(rungs) and set(rungs) == members
         # Only the members between the two moved places change rung by one at most.
         for p in members & set(before):
-            if p not in (a, b):
+            if p not in (a, b) and kind != "idle":
                 assert abs(rung_of(rungs, p) - rung_of(before, p)) <= 1 or kind == "leave"
