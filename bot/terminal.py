@@ -267,14 +267,18 @@ class Terminal:
         self._daily()
 
     def _daily(self) -> None:
-        """The terminal's position of the day, when ``/daily`` set one and it is due (posted
-        once a day, as on Discord; only the terminal's own, whatever else shares the database)."""
+        """What is due by the clock in the terminal's server (only its own, whatever else shares
+        the database): the position of the day, when ``/daily`` set one (posted once a day, as
+        on Discord); its ladders' late challenges and idle members."""
         daily = self.service.daily_puzzles
         for notice in daily.sweep(lang_of=lambda _: self.lang, only=TERMINAL_GUILD):
             self.show(notice.reply)
         for drill in self.service.drill_notices(only=user_id(self.name)):  # the daily drill
             for reply in drill.replies:
                 self.show(reply)
+        # The terminal's ladders: a challenge past its deadline, a member idle too long.
+        for late in self.service.ladder_sweep(only=TERMINAL_GUILD):
+            self.show(late.reply)
 
     def _follow_language(self) -> None:
         """Speak the language given for the session, else the acting player's setting (else

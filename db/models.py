@@ -42,6 +42,7 @@ __all__ = [
     "ActiveSeat",
     "Base",
     "Challenge",
+    "ChallengeState",
     "ChallengeStatus",
     "ComputerRecord",
     "DailyChannel",
@@ -56,6 +57,10 @@ __all__ = [
     "GameStatus",
     "GuildMember",
     "GuildSettings",
+    "Ladder",
+    "LadderChallenge",
+    "LadderMember",
+    "LadderStatus",
     "MatchStatus",
     "Player",
     "Puzzle",
@@ -549,6 +554,128 @@ class TournamentMatch(Base):
     def other(self, player_id: int) -> int | None:
         """The opponent of ``player_id`` in this match."""
         return self.player1_id if self.player0_id == player_id else self.player0_id
+
+
+# -- Ladders (issue 32) ----------------------------------------------------------------------------
+
+
+class LadderStatus(enum.StrEnum):
+    OPEN = "open"
+    CLOSED = "closed"  # the season is over: its rungs and results kept as they were (archived)
+
+
+class ChallengeState(enum.StrEnum):
+    PLAYING = "playing"  # its game is on
+    FINISHED = "finished"  # played (or forfeited) to a winner
+    VOID = "void"  # ended without a winner (the game expired, the season closed)
+
+
+class Ladder(Base):
+    """One season of a server's ladder, in one channel. ``version`` goes up with every change
+    (a member, a challenge, a result, a drop): every writer first bumps it, which serializes the
+    writers of one ladder on its row (see :mod:`db.ladders`)."""
+
+    __tablename__ = "ladders"
+    __table_args__ = (
+        Index(None, "guild_id", "id"),
+        CheckConstraint("reach >= 1", name="reach"),
+        # One open ladder per server and name, even when two creations race.
+        Index(
+            "uq_ladders_open_name",
+            "guild_id",
+            "name_key",
+            unique=True,
+            sqlite_where=text("status = 'open'"),
+            postgresql_where=text("status = 'open'"),
+        ),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    guild_id: Mapped[int | None] = mapped_column(BigInteger)
+    channel_id: Mapped[int | None] = mapped_column(BigInteger)
+    name: Mapped[str] = mapped_column(String(100))
+    name_key: Mapped[str] = mapped_column(String(100))
+    season: Mapped[int] = mapped_column(default=1)  # the seasons of one name, from 1
+    lang: Mapped[str] = mapped_column(String(8), default="en")  # of its channel's messages
+    organizer_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("players.id"))
+    match_length: Mapped[int] = mapped_column(default=0)  # 0: a money game
+    cube: Mapped[bool] = mapped_column(Boolean, default=True)
+    rated: Mapped[bool] = mapped_column(Boolean, default=False)
+    reach: Mapped[int] = mapped_column(default=3)  # rungs above one may challenge
+    deadline_hours: Mapped[int] = mapped_column(default=72)  # to play a challenge
+    inactive_days: Mapped[int] = mapped_column(default=14)  # then one rung down; 0: never
+    status: Mapped[LadderStatus] = mapped_column(
+        _enum(LadderStatus, "status"), default=LadderStatus.OPEN
+    )
+    results: Mapped[int] = mapped_column(default=0)
+    version: Mapped[int] = mapped_column(Integer, default=1)
+    created_at: Mapped[Timestamp]
+    closed_at: Mapped[datetime | None]
+
+
+class LadderMember(Base):
+    """A member of a ladder and his rung (from 1 at the top). The rungs of a ladder's members
+    are always 1 to N, each once: they are rewritten together, under the ladder's lock."""
+
+    __tablename__ = "ladder_members"
+
+    ladder_id: Mapped[int] = mapped_column(
+        ForeignKey("ladders.id", ondelete="CASCADE"), primary_key=True
+    )
+    player_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("players.id"), primary_key=True)
+    rung: Mapped[int]
+    joined_at: Mapped[Timestamp]
+    active_at: Mapped[Timestamp]  # joined, or last played a challenge; the drops count from it
+
+
+class LadderChallenge(Base):
+    """A challenge on a ladder, played as a usual game (unique: one challenge per game). A player
+    has at most one challenge in play on a ladder, as challenger or as the one challenged: the
+    service checks it under the ladder's lock, and the two partial unique indexes make the loser
+    of any race fail."""
+
+    __tablename__ = "ladder_challenges"
+    __table_args__ = (
+        Index(None, "ladder_id", "id"),
+        Index(
+            "uq_ladder_challenges_challenger",
+            "ladder_id",
+            "challenger_id",
+            unique=True,
+            sqlite_where=text("state = 'playing'"),
+            postgresql_where=text("state = 'playing'"),
+        ),
+        Index(
+            "uq_ladder_challenges_defender",
+            "ladder_id",
+            "defender_id",
+            unique=True,
+            sqlite_where=text("state = 'playing'"),
+            postgresql_where=text("state = 'playing'"),
+        ),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    ladder_id: Mapped[int] = mapped_column(ForeignKey("ladders.id", ondelete="CASCADE"))
+    challenger_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("players.id"))
+    defender_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("players.id"))
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"), unique=True)
+    state: Mapped[ChallengeState] = mapped_column(
+        _enum(ChallengeState, "state"), default=ChallengeState.PLAYING
+    )
+    deadline: Mapped[datetime]
+    winner_id: Mapped[int | None] = mapped_column(BigInteger)
+    forfeit: Mapped[bool] = mapped_column(Boolean, default=False)  # decided by the deadline
+    # The rungs before the result: the challenger's and the one challenged's.
+    from_rung: Mapped[int | None]
+    to_rung: Mapped[int | None]
+    result_no: Mapped[int | None]
+    created_at: Mapped[Timestamp]
+    finished_at: Mapped[datetime | None]
+
+    def other(self, player_id: int) -> int:
+        """The other player of this challenge."""
+        return self.defender_id if self.challenger_id == player_id else self.challenger_id
 
 
 # -- Puzzles and the position of the day (issue 18) ----------------------------------------------

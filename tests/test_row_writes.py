@@ -21,7 +21,7 @@ from bot.service.model import Table
 from db import models
 from tests.test_import_cycles import ROOT, _module_name
 
-PLACES = ("bot/service", "bot/tournaments")
+PLACES = ("bot/service", "bot/tournaments", "bot/ladders")
 
 ALLOWED = {
     # A tournament format is one file (issue #28): the format's own settings (a Swiss's

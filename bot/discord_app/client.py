@@ -17,6 +17,7 @@ from bot.discord_app.commands import build_commands
 from bot.discord_app.components import (
     ChallengeComponent,
     GameComponent,
+    LadderComponent,
     PageComponent,
     PuzzleComponent,
     TournamentComponent,
@@ -102,7 +103,12 @@ class BackgammonBot(commands.AutoShardedBot):
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self.add_dynamic_items(
-            GameComponent, ChallengeComponent, TournamentComponent, PageComponent, PuzzleComponent
+            GameComponent,
+            ChallengeComponent,
+            TournamentComponent,
+            LadderComponent,
+            PageComponent,
+            PuzzleComponent,
         )
         if self.config.dev_guild_id:
             # Development only: guild commands appear at once. Global sync is an explicit step.

@@ -25,6 +25,7 @@ from bot.service.customid import (
     ChallengeAction,
     ComponentId,
     GameAction,
+    LadderAction,
     PageAction,
     PuzzleAction,
     TournamentAction,
@@ -38,6 +39,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ChallengeComponent",
     "GameComponent",
+    "LadderComponent",
     "PageComponent",
     "PuzzleComponent",
     "TournamentComponent",
@@ -104,6 +106,11 @@ TournamentComponent = _dynamic(
     "Join / Leave / Start / Standings on a tournament "
     "(:class:`~bot.service.customid.TournamentAction`).",
 )
+LadderComponent = _dynamic(
+    "LadderComponent",
+    LadderAction.TEMPLATE,
+    "Join / Leave / Show on a ladder (:class:`~bot.service.customid.LadderAction`).",
+)
 PageComponent = _dynamic(
     "PageComponent",
     PageAction.TEMPLATE,
@@ -114,6 +121,7 @@ _CARRIERS: dict[type[ComponentId], type[discord.ui.DynamicItem[Wrapped]]] = {
     GameAction: GameComponent,
     ChallengeAction: ChallengeComponent,
     TournamentAction: TournamentComponent,
+    LadderAction: LadderComponent,
     PageAction: PageComponent,
     PuzzleAction: PuzzleComponent,
 }

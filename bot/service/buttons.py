@@ -3,11 +3,13 @@ they were drawn for, and dispatched through :data:`~bot.service.actions.ACTIONS`
 
 from __future__ import annotations
 
+from bot.ladders.running import Ladders
 from bot.service.actions import ACTIONS, Pressed, Then
 from bot.service.challenges import Challenges
 from bot.service.customid import (
     ChallengeAction,
     GameAction,
+    LadderAction,
     PageAction,
     Press,
     PuzzleAction,
@@ -48,8 +50,10 @@ class Buttons:
         dashboard: Dashboard,
         puzzles: Puzzles,
         daily: Daily,
+        ladders: Ladders,
     ) -> None:
         self.deps = deps
+        self.ladders = ladders
         self.games = games
         self.challenges = challenges
         self.tournaments = tournaments
@@ -77,6 +81,9 @@ class Buttons:
         tournament_action = TournamentAction.parse(custom_id)
         if tournament_action is not None:
             return self.tournaments.press(actor, where, tournament_action)  # checks its id there
+        ladder_action = LadderAction.parse(custom_id)
+        if ladder_action is not None:
+            return self.ladders.press(actor, where, ladder_action)  # checks its id there
         page = PageAction.parse(custom_id)
         if page is not None:
             return self.dashboard.turn_page(actor, where, page)

@@ -11,6 +11,8 @@ that it exists and ``tests/bot/test_command_table.py`` that its keywords are the
 
 from __future__ import annotations
 
+from bot.ladders.rules import ACTIONS as LADDER_ACTIONS
+from bot.ladders.running import Ladders
 from bot.service.analysis import Analysis
 from bot.service.challenges import Challenges
 from bot.service.command_spec import Command, Kind, Label, Option, Surface
@@ -99,6 +101,24 @@ _TOURNAMENT = (
     Option("tournament", Kind.INTEGER, low=1, high=GAME_ID_MAX),
 )
 
+# /ladder: the shape of /tournament (the terminal takes the action bare: "/ladder join").
+_LADDER = (
+    Option(
+        "action",
+        required=True,
+        choices=tuple(Label(f"cmd.ladder.choice.{a}", a) for a in LADDER_ACTIONS),
+    ),
+    Option("name", low=1, high=100),
+    Option("points", Kind.INTEGER, low=0, high_of=_max_match_length),
+    Option("cube", Kind.FLAG, default=True),
+    Option("rated", Kind.FLAG, default=False),
+    Option("reach", Kind.INTEGER, low=1, high=10),
+    Option("hours", Kind.INTEGER, low=1, high=720),
+    Option("inactive", Kind.INTEGER, low=0, high=365),
+    Option("player", Kind.USER),
+    Option("ladder", Kind.INTEGER, low=1, high=GAME_ID_MAX),
+)
+
 COMMANDS: tuple[Command, ...] = (
     # Playing
     Command(
@@ -170,6 +190,8 @@ COMMANDS: tuple[Command, ...] = (
     Command("dice", Integrity.dice_stats, (_USER,)),
     # Tournaments
     Command("tournament", Tournaments.tournament, _TOURNAMENT, guild_only=True),
+    # Ladders
+    Command("ladder", Ladders.ladder, _LADDER, guild_only=True),
     # Settings
     Command(
         "settings",

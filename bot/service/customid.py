@@ -47,6 +47,8 @@ __all__ = [
     "ChallengeAction",
     "ComponentId",
     "GameAction",
+    "LadderAction",
+    "LadderPress",
     "PageAction",
     "Press",
     "PuzzleAction",
@@ -114,6 +116,14 @@ class TournamentPress(StrEnum):
     START = "start"
     STANDINGS = "standings"
     WITHDRAW = "withdraw"  # the confirmation of a withdrawal that forfeits a match in progress
+
+
+class LadderPress(StrEnum):
+    """What a button of a ladder's message does (:mod:`bot.ladders.running`)."""
+
+    JOIN = "join"
+    LEAVE = "leave"
+    SHOW = "show"
 
 
 # A game's or a tournament's template matches any action word, so that a press on an unknown
@@ -218,6 +228,39 @@ class TournamentAction:
 
 
 @dataclass(frozen=True)
+class LadderAction:
+    """Join / Leave / Show on a ladder's message.
+
+    >>> LadderAction.parse("ld:7:join")
+    LadderAction(ladder_id=7, action=<LadderPress.JOIN: 'join'>)
+    >>> LadderAction(7, LadderPress.SHOW).custom_id
+    'ld:7:show'
+    """
+
+    PREFIX: ClassVar[str] = "ld"
+    TEMPLATE: ClassVar[str] = rf"{PREFIX}:(?P<ladder>{_ID}):(?P<action>{_WORD})"
+    _RE: ClassVar[re.Pattern[str]] = re.compile(TEMPLATE)
+
+    ladder_id: int
+    action: LadderPress
+
+    @property
+    def known(self) -> bool:
+        return row_id(self.ladder_id) is not None
+
+    @property
+    def custom_id(self) -> str:
+        return f"{self.PREFIX}:{self.ladder_id}:{self.action}"
+
+    @classmethod
+    def parse(cls, custom_id: str) -> LadderAction | None:
+        m = cls._RE.fullmatch(custom_id)
+        if m is None or m["action"] not in _LADDER_PRESSES:
+            return None
+        return cls(int(m["ladder"]), LadderPress(m["action"]))
+
+
+@dataclass(frozen=True)
 class PageAction:
     """Previous / Next under ``/games``: the page to show (of the presser's own games).
 
@@ -290,11 +333,14 @@ class PuzzleAction:
         return cls(int(m["id"]), m["arg"], kind == cls.DAILY_PREFIX, kind == cls.DRILL_PREFIX)
 
 
-ComponentId: TypeAlias = GameAction | ChallengeAction | TournamentAction | PageAction | PuzzleAction
+ComponentId: TypeAlias = (
+    GameAction | ChallengeAction | TournamentAction | LadderAction | PageAction | PuzzleAction
+)
 KINDS: tuple[type[ComponentId], ...] = (
     GameAction,
     ChallengeAction,
     TournamentAction,
+    LadderAction,
     PageAction,
     PuzzleAction,
 )
@@ -302,6 +348,7 @@ KINDS: tuple[type[ComponentId], ...] = (
 
 _PRESSES = {p.value: p for p in Press}
 _TOURNAMENT_PRESSES = frozenset(TournamentPress)
+_LADDER_PRESSES = frozenset(LadderPress)
 _KIND_BY_PREFIX: dict[str, type[ComponentId]] = {k.PREFIX: k for k in KINDS}
 _KIND_BY_PREFIX[PuzzleAction.DAILY_PREFIX] = PuzzleAction
 _KIND_BY_PREFIX[PuzzleAction.DRILL_PREFIX] = PuzzleAction
@@ -337,6 +384,6 @@ def action_word(custom_id: str) -> str | None:
     ('die', 'decline', None)
     """
     found = parse(custom_id)
-    if isinstance(found, (GameAction, ChallengeAction, TournamentAction)):
+    if isinstance(found, (GameAction, ChallengeAction, TournamentAction, LadderAction)):
         return found.action.value
     return None

@@ -22,6 +22,7 @@ from typing import Any, Concatenate, Generic, ParamSpec, TypeVar, cast
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.dice import GameDice
+from bot.ladders.running import Ladders
 from bot.service.analysis import Analysis
 from bot.service.buttons import Buttons
 from bot.service.challenges import Challenges
@@ -120,6 +121,9 @@ class Service:
     tournament = _Use(Tournaments.tournament)
     tournament_sweep = _Use(Tournaments.sweep)
     tournament_event = _Use(Tournaments.event_published)
+    # Ladders
+    ladder = _Use(Ladders.ladder)
+    ladder_sweep = _Use(Ladders.sweep)
     # The move timer
     sweep = _Use(Timers.sweep)
     reminder_before = _Use(Timers.reminder_before)
@@ -136,27 +140,33 @@ class Service:
         deps = Deps(factory, settings or Settings(), clock, new_dice, dice_for)
         self.deps = deps
         games, challenges = Games(deps), Challenges(deps)
-        tournaments = Tournaments(deps)
-        self._subscribe(deps, tournaments)
+        tournaments, ladders = Tournaments(deps), Ladders(deps)
+        self._subscribe(deps, tournaments, ladders)
         self.puzzles, self.daily_puzzles = puzzles, daily = Puzzles(deps), Daily(deps)
         analysis = Analysis(deps, puzzles.harvest)  # a review's blunders become puzzles
         timers = Timers(deps, daily, analysis.review_finished)
         watching, dashboard = Watching(deps), Dashboard(deps)
         self.drills = drills = Drills(deps)  # one's own blunders again (issue 32)
-        buttons = Buttons(deps, games, challenges, tournaments, watching, dashboard, puzzles, daily)
+        buttons = Buttons(
+            deps, games, challenges, tournaments, watching, dashboard, puzzles, daily, ladders
+        )
         buttons.drills = drills
         others = (Info(deps, COMMANDS), Integrity(deps), PlayerSettings(deps), Replays(deps))
         together = (GameThreads(deps), TurnNotices(deps))
         features = (games, challenges, tournaments, puzzles, daily, analysis, timers, buttons)
-        self._owners = _owners((*features, watching, dashboard, drills, *others, *together))
+        self._owners = _owners(
+            (*features, ladders, watching, dashboard, drills, *others, *together)
+        )
 
     @staticmethod
-    def _subscribe(deps: Deps, tournaments: Tournaments) -> None:
+    def _subscribe(deps: Deps, tournaments: Tournaments, ladders: Ladders) -> None:
         """What happens when a game is saved and when a match ends, subscribed here and
-        nowhere else: the tournament's clock, the tournament's result (what it returns to post
-        goes out with the reply of the action that ended the match)."""
+        nowhere else: the tournament's clock, the tournament's result, the ladder's result
+        (what they return to post goes out with the reply of the action that ended the
+        match)."""
         deps.game_saving.append(tournaments.run.clock.on_saving)
         deps.game_end.append(tournaments.run.on_game_end)
+        deps.game_end.append(ladders.on_game_end)
 
     def bind(self, method: Callable[Concatenate[Any, P], R]) -> Callable[P, R]:
         """``method`` (a feature class's, ``Info.stats``) bound to this service's feature."""

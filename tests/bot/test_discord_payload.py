@@ -221,12 +221,19 @@ def test_the_linter_catches_what_discord_rejects(payload: list[dict[str, Any]]) 
 COMMANDS = ["play", "challenge", "move", "undo", "board", "resign", "hint", "review", "export"]
 COMMANDS += ["replay"]
 COMMANDS += ["leaderboard", "stats", "history", "rules", "help", "verify", "dice", "tournament"]
-COMMANDS += ["settings"]
+COMMANDS += ["ladder", "settings"]
 COMMANDS += ["watch", "games", "server"]  # playing together
 COMMANDS += ["puzzle", "puzzle_leaderboard", "daily"]
 COMMANDS += ["drill"]  # drills of one's own blunders (issue 32)
 MANAGERS_ONLY = {"server", "daily"}  # Discord shows them to members who may manage the server
-GUILD_ONLY = ("challenge", "tournament", "server", "puzzle_leaderboard", "daily")  # a server's
+GUILD_ONLY = (
+    "challenge",
+    "tournament",
+    "ladder",
+    "server",
+    "puzzle_leaderboard",
+    "daily",
+)  # a server's
 
 
 def test_every_command_is_there_in_english_and_french(payload: list[dict[str, Any]]) -> None:

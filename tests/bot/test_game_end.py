@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from sqlalchemy.orm import Session, sessionmaker
 
+from bot.ladders.running import Ladders
 from bot.service import Actor, Reply, Service, Where
 from bot.service.deps import Deps, GameEnded
 from bot.service.tournaments import Tournaments
@@ -61,10 +62,14 @@ def test_a_subscriber_gets_the_loaded_match_and_its_posts_go_with_the_reply(
 def test_the_tournaments_subscribe_in_the_composition_root_only(
     factory: sessionmaker[Session], clock: Clock
 ) -> None:
-    """Building the tournaments' use cases subscribes nothing behind the reader's back; the
-    service (the composition root) subscribes their clock and their results."""
+    """Building the tournaments' (or the ladders') use cases subscribes nothing behind the
+    reader's back; the service (the composition root) subscribes the tournaments' clock and
+    results, and the ladders' results."""
     deps = Deps(factory, clock=clock)
     Tournaments(deps)
+    Ladders(deps)
     assert deps.game_end == [] and deps.game_saving == []
     service = Service(factory, clock=clock)
-    assert len(service.deps.game_end) == 1 and len(service.deps.game_saving) == 1
+    assert len(service.deps.game_end) == 2 and len(service.deps.game_saving) == 1
+    owners = {type(getattr(f, "__self__", None)).__name__ for f in service.deps.game_end}
+    assert owners == {"Runner", "Ladders"}

@@ -43,6 +43,7 @@ class Timers(commands.Cog):
         # Tournaments first (starts, arenas closing, no-shows and empty time banks forfeiting),
         # so that a tournament game is decided before the move timer offers a claim.
         notices = await asyncio.to_thread(self.bot.service.tournament_sweep)
+        notices += await asyncio.to_thread(self.bot.service.ladder_sweep)  # deadlines, drops
         notices += await asyncio.to_thread(self.bot.service.sweep, lang_of=self._lang_of)
         for notice in notices:
             await self._post(notice)

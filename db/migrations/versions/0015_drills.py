@@ -3,7 +3,7 @@ the answers (once per card and due date) and the daily drill message claimed per
 New tables only.
 
 Revision ID: 0015
-Revises: 0012
+Revises: 0014
 Create Date: 2026-12-04 10:12:27.284632
 """
 
@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0015"
-down_revision: str | Sequence[str] | None = "0012"
+down_revision: str | Sequence[str] | None = "0014"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -1,0 +1,131 @@
+"""The ladder picture: its rungs (the viewer's in blue, the top in gold), who may challenge
+whom, the challenges being played, and the latest results underneath.
+
+The words come already written in the reader's language (:mod:`bot.ladders.view` takes them from
+the catalogs); this module only lays them out. Made for a phone, as the tournament pictures:
+608 pixels wide, names in 18-pixel bold (about 11 at a phone's 360 pixels).
+
+>>> pic = LadderPicture("Club", "1 point", (LadderRow(1, "Ann", "", top=True),), "", ())
+>>> render_ladder(pic)[:4]
+b'\\x89PNG'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+from render.fonts import bold, clean_name, fit, regular, text_width
+from render.tournament_draw import (
+    BG,
+    DIM,
+    FIRE,
+    GOLD,
+    LINE,
+    MARGIN,
+    MINE,
+    STRIPE,
+    TEXT,
+    to_png,
+)
+
+__all__ = ["MAX_ROWS", "WIDTH", "LadderPicture", "LadderRow", "render_ladder"]
+
+WIDTH = 608
+MAX_ROWS = 40  # rungs drawn; the view picks them (the top, and the viewer's neighbourhood)
+_ROW = 42
+_RUNG_W = 56
+_NAME_W = 236
+_NAME = 21  # pixels: about 12 at a phone's 360
+_NOTE = 18
+
+
+@dataclass(frozen=True, slots=True)
+class LadderRow:
+    """One rung: its number, the member's name and what he may do or is doing, written out.
+
+    :param busy: he is playing a challenge (the note names it, in orange).
+    :param top: the top rung (gold).
+    :param highlight: the viewer's own rung (blue).
+    """
+
+    rung: int
+    name: str
+    note: str
+    busy: bool = False
+    top: bool = False
+    highlight: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class LadderPicture:
+    """A whole picture: the title and the rules, the rungs (at most :data:`MAX_ROWS`; a row
+    whose rung is 0 stands for the rungs left out), the results' heading and lines."""
+
+    title: str
+    subtitle: str
+    rows: tuple[LadderRow, ...]
+    results_title: str
+    results: tuple[str, ...]
+    empty: str = ""  # shown when nobody is on the ladder
+
+
+def render_ladder(pic: LadderPicture) -> bytes:
+    """The ladder as PNG bytes."""
+    rows = pic.rows[:MAX_ROWS]
+    subtitle = _lines(pic.subtitle, WIDTH - 2 * MARGIN)
+    head = 44 + 26 * len(subtitle) + 12
+    body = max(1, len(rows)) * _ROW
+    tail = (40 + 30 * len(pic.results)) if pic.results else 0
+    height = MARGIN * 2 + head + body + tail + 8
+    im = Image.new("RGB", (WIDTH, height), BG)
+    draw = ImageDraw.Draw(im)
+    title = fit(bold(28), clean_name(pic.title), WIDTH - 2 * MARGIN)
+    draw.text((MARGIN, MARGIN + 14), title, fill=TEXT, font=bold(28), anchor="lm")
+    for i, line in enumerate(subtitle):
+        draw.text((MARGIN, MARGIN + 48 + 26 * i), line, fill=DIM, font=regular(18), anchor="lm")
+    y = MARGIN + head
+    if not rows:
+        draw.text((MARGIN, y + _ROW // 2), pic.empty, fill=DIM, font=regular(18), anchor="lm")
+    for i, row in enumerate(rows):
+        _row(draw, row, y + i * _ROW, stripe=i % 2 == 1)
+    y += body + 8
+    if pic.results:
+        draw.line((MARGIN, y, WIDTH - MARGIN, y), fill=LINE, width=1)
+        draw.text((MARGIN, y + 22), pic.results_title, fill=TEXT, font=bold(_NOTE), anchor="lm")
+        for i, line in enumerate(pic.results):
+            text = fit(regular(_NOTE), clean_name(line), WIDTH - 2 * MARGIN)
+            draw.text((MARGIN, y + 54 + 30 * i), text, fill=DIM, font=regular(_NOTE), anchor="lm")
+    return to_png(im)
+
+
+def _lines(text: str, width: int, sep: str = " · ") -> list[str]:
+    """The rules line on as many lines as it takes, cut between its parts (a part too long for
+    a line is shortened)."""
+    font, lines = regular(18), list[str]()
+    for part in text.split(sep):
+        joined = f"{lines[-1]}{sep}{part}" if lines else part
+        if lines and text_width(font, joined) <= width:
+            lines[-1] = joined
+        else:
+            lines.append(fit(font, part, width))
+    return lines
+
+
+def _row(draw: ImageDraw.ImageDraw, row: LadderRow, y: int, *, stripe: bool) -> None:
+    back = MINE if row.highlight else STRIPE if stripe else BG
+    draw.rectangle((MARGIN // 2, y, WIDTH - MARGIN // 2, y + _ROW - 1), fill=back)
+    middle = y + _ROW // 2
+    if row.rung == 0:  # the rungs left out
+        draw.text((MARGIN + _RUNG_W - 20, middle), "⋮", fill=DIM, font=bold(_NAME), anchor="lm")
+        return
+    ink = GOLD if row.top else TEXT
+    number = bold(_NAME)
+    draw.text((MARGIN + _RUNG_W - 14, middle), str(row.rung), fill=ink, font=number, anchor="rm")
+    name = fit(bold(_NAME), clean_name(row.name) or "?", _NAME_W)
+    draw.text((MARGIN + _RUNG_W, middle), name, fill=ink, font=bold(_NAME), anchor="lm")
+    left = MARGIN + _RUNG_W + _NAME_W + 12
+    note = fit(regular(_NOTE), clean_name(row.note), WIDTH - MARGIN - left)
+    colour = FIRE if row.busy else DIM
+    draw.text((left, middle), note, fill=colour, font=regular(_NOTE), anchor="lm")
