@@ -25,15 +25,23 @@ from datetime import datetime
 from enum import IntEnum
 from typing import Any
 
-from sqlalchemy import and_, or_, select, update
-from sqlalchemy.orm import Session
+from sqlalchemy import ColumnElement, and_, exists, or_, select, update
+from sqlalchemy.orm import Session, aliased, with_expression
 from sqlalchemy.orm.exc import StaleDataError
 
 from db._dialect import insert_for
 from db.errors import GameMovedOn, GameNotFound
 from db.ids import in_range
-from db.models import ComputerRecord, Game, GameEvent, GameStatus, ResultKind
-from db.players import note_guild_activity
+from db.models import (
+    ComputerRecord,
+    Game,
+    GameEvent,
+    GameStatus,
+    Player,
+    ResultKind,
+    TournamentMatch,
+)
+from db.players import keep_players, note_guild_activity
 from db.ratings import RatingChange, apply_rated_result
 from db.types import utcnow
 
@@ -156,17 +164,48 @@ def create_game(
 
 
 def get_game(session: Session, game_id: int, *, expected_version: int | None = None) -> Game:
-    """The game, as the caller's action will change it.
+    """The game, as the caller's action will change it, read in one query with its seats'
+    players (kept for the unit of work: :func:`db.players.get_player` finds them) and whether it
+    is a tournament's match (:attr:`Game.in_tournament`).
 
     :raises GameNotFound: no such game.
     :raises GameMovedOn: ``expected_version`` is given and the game has changed since.
     """
     # An id past the column's range is no game's (PostgreSQL would fail the query instead).
-    game = session.get(Game, game_id, populate_existing=True) if in_range(game_id) else None
+    game = _with_seats(session, Game.id == game_id) if in_range(game_id) else None
     if game is None:
         raise GameNotFound(game_id)
     if expected_version is not None and game.version != expected_version:
         raise GameMovedOn(game_id, expected_version)
+    return game
+
+
+_SEAT0 = aliased(Player, name="seat0")
+_SEAT1 = aliased(Player, name="seat1")
+IN_TOURNAMENT = exists().where(TournamentMatch.game_id == Game.id)
+"""Whether the game is a tournament's match, read with the game's row (``tournament_matches``
+holds one row per match, unique by game)."""
+
+
+def _with_seats(session: Session, *where: ColumnElement[bool], newest: bool = False) -> Game | None:
+    """The game matching ``where`` (the newest with ``newest``), its two seats' players (kept
+    for the unit of work) and :attr:`Game.in_tournament`, in one query; refreshed when the
+    session already holds it (``expire_on_commit=False`` keeps rows of earlier units)."""
+    stmt = (
+        select(Game, _SEAT0, _SEAT1)
+        .outerjoin(_SEAT0, _SEAT0.id == Game.player0_id)
+        .outerjoin(_SEAT1, _SEAT1.id == Game.player1_id)
+        .where(*where)
+        .options(with_expression(Game.in_tournament, IN_TOURNAMENT))
+        .execution_options(populate_existing=True)
+    )
+    if newest:
+        stmt = stmt.order_by(Game.id.desc()).limit(1)
+    found = session.execute(stmt).first()
+    if found is None:
+        return None
+    game, seat0, seat1 = found._tuple()
+    keep_players(session, (seat0, seat1))
     return game
 
 
@@ -368,11 +407,12 @@ def active_game_in_channel(
     session: Session, channel_id: int | None, *, player_id: int | None = None
 ) -> Game | None:
     """The newest active game in a channel (or DM channel), if any; with ``player_id``, the
-    one that player sits at (the database allows one per player and channel)."""
-    stmt = select(Game).where(Game.channel_id == channel_id, Game.status == GameStatus.ACTIVE)
+    one that player sits at (the database allows one per player and channel). Read with its
+    seats as :func:`get_game` reads a game."""
+    where = [Game.channel_id == channel_id, Game.status == GameStatus.ACTIVE]
     if player_id is not None:
-        stmt = stmt.where((Game.player0_id == player_id) | (Game.player1_id == player_id))
-    return session.scalars(stmt.order_by(Game.id.desc()).limit(1)).first()
+        where.append((Game.player0_id == player_id) | (Game.player1_id == player_id))
+    return _with_seats(session, *where, newest=True)
 
 
 def games_with_timer_due(
