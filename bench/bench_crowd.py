@@ -14,7 +14,7 @@ It runs on SQLite and, when ``TEST_POSTGRES_URL`` answers, on PostgreSQL, each
 ``BENCH_CROWD_RUNS`` times (default 2: a shared machine's figures vary from run to run).
 
 Environment: ``BENCH_CROWD_SIZES`` (default ``5,40``), ``BENCH_CROWD_SECONDS`` the measuring
-window of each crowd (default 30; 8 with ``--quick``), ``BENCH_CROWD_THINK`` (default 1.5),
+window of each crowd (default 30; 8 with ``--quick``), ``BENCH_CROWD_THINK`` (default 1),
 ``BENCH_CROWD_RUNS``, ``BENCH_CROWD_DATABASES`` (``sqlite,postgresql``),
 ``BENCH_CROWD_RTT`` the seconds each call to Discord takes (default 0.05: a deferral and the
 answer that follows it are two round trips, an answer at once one), and the load
@@ -261,7 +261,7 @@ def run(quick: bool = False) -> list[Figure]:
     sizes_env = os.environ.get("BENCH_CROWD_SIZES")
     sizes = [int(x) for x in sizes_env.split(",")] if sizes_env else [5, 40]
     seconds = float(os.environ.get("BENCH_CROWD_SECONDS") or (8 if quick else 30))
-    think = float(os.environ.get("BENCH_CROWD_THINK") or 1.5)
+    think = float(os.environ.get("BENCH_CROWD_THINK") or 1.0)
     runs = int(os.environ.get("BENCH_CROWD_RUNS") or 2)
     from bench import bench_load
 

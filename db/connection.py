@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import os
+import sqlite3
 import threading
 from collections.abc import Mapping
 from functools import partial
@@ -86,13 +87,20 @@ def make_engine(
         kwargs["connect_args"] = postgres_connect_args(
             target.query, dict(kwargs.get("connect_args") or {})
         )
+    queue = None
+    if target.get_backend_name() == "sqlite" and target.get_driver_name() == "pysqlite":
+        queue = WriterQueue()
+        connect_args = dict(kwargs.get("connect_args") or {})
+        connect_args.setdefault("factory", queue.connection_class())
+        kwargs["connect_args"] = connect_args
     engine = create_engine(target, **kwargs)
     harden(engine, **hardening)
     if engine.dialect.name == "sqlite":
         if sqlite_synchronous not in ("FULL", "NORMAL"):
             raise ValueError(f"sqlite_synchronous is FULL or NORMAL, not {sqlite_synchronous!r}")
         event.listen(engine, "connect", partial(_sqlite_on_connect, sqlite_synchronous))
-        WriterQueue().attach(engine)
+    if queue is not None:
+        queue.attach(engine)
     return engine
 
 
@@ -126,33 +134,62 @@ class WriterQueue:
     write of a millisecond made another wait tens of milliseconds (4 threads committing in a
     loop: p95 64 ms, max 547 ms, against 10 ms for one thread), and the more presses in
     flight, the longer. Here a connection's first write of a transaction waits for this lock
-    instead, and is woken as soon as the writer before it has committed (the connection
-    returns to the pool: a unit of work ends there). Other processes on the same file still
-    meet SQLite's own wait; a lock not obtained within the busy timeout is not waited for any
-    longer (SQLite's wait then decides, as without this queue)."""
-
-    HELD = "sqlite_write_turn"
+    instead, and gives it back as its commit or rollback returns (its connections are of a
+    class of their own, :meth:`connection_class`), which wakes the next writer at once. Other
+    processes on the same file still meet SQLite's own wait; a lock not obtained within the busy
+    timeout is not waited for any longer (SQLite's wait then decides, as without this queue)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
 
+    def connection_class(self) -> type[sqlite3.Connection]:
+        """The class of this engine's connections (``sqlite3.connect(factory=...)``): they give
+        the turn back when their transaction ends."""
+        queue = self
+
+        class TurnTaking(sqlite3.Connection):
+            holds_turn = False
+
+            def commit(self) -> None:
+                try:
+                    super().commit()
+                finally:
+                    queue.give_back(self)
+
+            def rollback(self) -> None:
+                try:
+                    super().rollback()
+                finally:
+                    queue.give_back(self)
+
+            def close(self) -> None:
+                try:
+                    super().close()
+                finally:
+                    queue.give_back(self)
+
+        return TurnTaking
+
     def attach(self, engine: Engine) -> None:
         event.listen(engine, "before_cursor_execute", self._before)
-        for name in ("checkin", "invalidate", "close", "detach"):
-            event.listen(engine.pool, name, self._release)
 
     def _before(self, conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
-        info = conn.connection.info  # the pooled connection's, kept until it is checked in
-        if self.HELD in info or not statement.lstrip()[:7].upper().startswith(_WRITES):
-            return
+        raw = conn.connection.driver_connection
+        if getattr(raw, "holds_turn", True) or not _writes(statement):
+            return  # not one of ours (holds_turn unknown), or already its turn
         if self._lock.acquire(timeout=BUSY_TIMEOUT_MS / 1000):
-            info[self.HELD] = True
+            raw.holds_turn = True
         else:
             log.warning("no turn to write after %d ms: writing all the same", BUSY_TIMEOUT_MS)
 
-    def _release(self, _dbapi_connection: Any, record: Any, *_: Any) -> None:
-        if record is not None and record.info.pop(self.HELD, False):
+    def give_back(self, raw: Any) -> None:
+        if raw.holds_turn:
+            raw.holds_turn = False
             self._lock.release()
+
+
+def _writes(statement: str) -> bool:
+    return statement.lstrip()[:7].upper().startswith(_WRITES)
 
 
 def make_session_factory(engine: Engine) -> sessionmaker[Session]:
