@@ -87,12 +87,7 @@ def make_engine(
         kwargs["connect_args"] = postgres_connect_args(
             target.query, dict(kwargs.get("connect_args") or {})
         )
-    queue = None
-    if target.get_backend_name() == "sqlite" and target.get_driver_name() == "pysqlite":
-        queue = WriterQueue()
-        connect_args = dict(kwargs.get("connect_args") or {})
-        connect_args.setdefault("factory", queue.connection_class())
-        kwargs["connect_args"] = connect_args
+    queue = _writer_queue(target, kwargs)
     engine = create_engine(target, **kwargs)
     harden(engine, **hardening)
     if engine.dialect.name == "sqlite":
@@ -102,6 +97,18 @@ def make_engine(
     if queue is not None:
         queue.attach(engine)
     return engine
+
+
+def _writer_queue(target: URL, kwargs: dict[str, Any]) -> WriterQueue | None:
+    """A :class:`WriterQueue` for a SQLite engine (its connections' class put in ``kwargs``'
+    ``connect_args``), None for any other."""
+    if target.get_backend_name() != "sqlite" or target.get_driver_name() != "pysqlite":
+        return None
+    queue = WriterQueue()
+    connect_args = dict(kwargs.get("connect_args") or {})
+    connect_args.setdefault("factory", queue.connection_class())
+    kwargs["connect_args"] = connect_args
+    return queue
 
 
 def _sqlite_on_connect(synchronous: str, dbapi_connection: Any, _record: Any) -> None:
