@@ -115,6 +115,14 @@ class _Command:
         self.qualified_name = name
 
 
+LATENCY = [0.0]  # seconds each call to Discord takes (its round trip); 0 by default
+
+
+async def _round_trip() -> None:
+    if LATENCY[0] > 0:
+        await asyncio.sleep(LATENCY[0])
+
+
 class _Response:
     def __init__(self, timing: Timing, sent: list[str]) -> None:
         self._timing = timing
@@ -133,14 +141,17 @@ class _Response:
             self._timing.final = now
 
     async def defer(self, **_: Any) -> None:
+        await _round_trip()
         self._respond(final=False)
 
     async def send_message(self, content: str = "", **_: Any) -> None:
         self._sent.append(content)
+        await _round_trip()
         self._respond(final=True)
 
     async def edit_message(self, *, content: str = "", **_: Any) -> None:
         self._sent.append(content)
+        await _round_trip()
         self._respond(final=True)
 
 
@@ -151,6 +162,7 @@ class _Followup:
 
     async def send(self, content: str = "", **_: Any) -> SimpleNamespace:
         self._sent.append(content)
+        await _round_trip()
         if self._timing.final is None:
             self._timing.final = time.perf_counter()
         return SimpleNamespace(id=len(self._sent))  # the message posted (its id)
@@ -184,6 +196,7 @@ class FakeInteraction:
 
     async def edit_original_response(self, *, content: str = "", **_: Any) -> SimpleNamespace:
         self.sent.append(content)
+        await _round_trip()
         if self.timing.final is None:
             self.timing.final = time.perf_counter()
         return SimpleNamespace(id=self.id)  # the message edited (its id)
@@ -538,6 +551,7 @@ def _open(db_url: str) -> tuple[Any, Service, Any]:
 
             heavy.POOLS.ordinary = ThreadPoolExecutor(int(threads), thread_name_prefix="act")
             heavy.POOLS.crowd = min(heavy.CORES, int(threads))
+            heavy.POOLS.ordinary_threads = int(threads)
         heavy.POOLS.use_processes(processes)
     except ImportError:  # before the heavy pools existed
         pass

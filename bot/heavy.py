@@ -18,8 +18,10 @@ of reviews fills it and an ordinary press waits for them (issue 20: 87.6 s). So:
   :class:`Busy` outcome when full. A job whose caller gave up before it started is skipped;
 - the computer's searches go through :func:`compute`, which runs them on at most ``cores``
   threads (:data:`POOLS.searches`), so that a stream of world-class moves cannot take every core;
-- :meth:`Pools.crowded` and :meth:`HeavyPool.crowded` say when new work would wait for a thread:
-  the adapter then acknowledges the interaction at once instead of after ``defer_after``;
+- :meth:`Pools.patience` and :meth:`HeavyPool.crowded` say how long the adapter may wait for new
+  work before it acknowledges the interaction: ``defer_after`` usually, not at all when the work
+  must wait for a thread, :data:`CROWDED_PATIENCE` when it starts at once beside as many
+  presses as there are cores;
 - :func:`tune_process` (called by ``run_bot``) shortens the GIL's switch interval and caps
   glibc's malloc arenas, and :func:`freeze_heap` (at the end of the bot's start-up) moves what
   start-up built out of the garbage collector's sight; review worker processes run at a lower
@@ -432,6 +434,13 @@ def _run_into(outer: Future[Any], work: Callable[[], Any]) -> None:
         outer.set_result(result)
 
 
+CROWDED_PATIENCE = 0.03
+"""Seconds an ordinary interaction that starts beside as many others as there are cores may
+take before it is acknowledged (see :meth:`Pools.patience`): a press takes a few milliseconds
+of the bot's CPU, so most are answered within it, in one round trip to Discord; a slower one
+is acknowledged this soon (the first response stays within tens of milliseconds)."""
+
+
 class Pools:
     """The process's pools (see the module's description)."""
 
@@ -460,6 +469,7 @@ class Pools:
         # crowded): one per core. Beyond, a press shares the CPU with as many others and
         # takes several times its ~10 ms: it would be seen late, so Discord shows it loading.
         self.crowd = min(CORES, ordinary_threads)
+        self.ordinary_threads = ordinary_threads
         self._ordinary_jobs = 0  # ordinary interactions running or waiting (event loop only)
         self.searches: Executor = ThreadPoolExecutor(compute_threads, thread_name_prefix="search")
         self.analysis = HeavyPool(analysis_workers, queue=analysis_queue, per_user=per_user)
@@ -555,7 +565,25 @@ class Pools:
         """An ordinary interaction started now would wait for a thread, or share the CPU with
         :attr:`crowd` others (event loop only). A person's interaction waiting for his previous
         one holds no thread: it does not count (a flood would defer everybody's answers)."""
-        return self._ordinary_jobs - self._turns.waiting() >= self.crowd
+        return self._running_ordinary() >= self.crowd
+
+    def patience(self, default: float) -> float:
+        """How long an ordinary interaction submitted now may take before the adapter
+        acknowledges it (event loop only): ``default`` (``defer_after``) when the process is
+        quiet; none when it must wait for a thread (it will be long: the player sees Discord's
+        loading state at once); :data:`CROWDED_PATIENCE` when it starts at once beside
+        :attr:`crowd` others. It was none in that case too, and then the board of nearly every
+        press of a crowd came after two round trips to Discord (the acknowledgement, then the
+        answer in its place) instead of one, although most are done in a few milliseconds."""
+        running = self._running_ordinary()
+        if running >= self.ordinary_threads:
+            return 0.0
+        if running >= self.crowd:
+            return min(default, CROWDED_PATIENCE)
+        return default
+
+    def _running_ordinary(self) -> int:
+        return self._ordinary_jobs - self._turns.waiting()
 
     def compute(self, fn: Callable[[], T]) -> T:
         """Run a search (blocking, from a worker thread) on the bounded compute threads."""

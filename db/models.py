@@ -34,7 +34,7 @@ from sqlalchemy import (
     text,
 )
 from sqlalchemy import false as sa_false
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, query_expression
 
 from db.types import UTCDateTime, utcnow
 
@@ -274,6 +274,11 @@ class Game(Base):
     dice_seed: Mapped[str | None] = mapped_column(String(64))
     dice_counter: Mapped[int] = mapped_column(default=0)
     dice_revealed_at: Mapped[datetime | None]
+
+    # Whether the game is a tournament's match: no column, read with the row by the loaders of
+    # an action (db.games.get_game: ``EXISTS`` on tournament_matches); None when the query that
+    # loaded the row did not ask.
+    in_tournament: Mapped[bool | None] = query_expression()
 
     # Every UPDATE of the row is a compare-and-swap on ``version`` (WHERE version = <read>);
     # the repositories raise it themselves, once per state change (see db.games).

@@ -18,6 +18,7 @@ __all__ = [
     "ensure_player",
     "get_player",
     "guild_members",
+    "keep_players",
     "note_guild_activity",
     "player_names",
     "read_players",
@@ -85,6 +86,15 @@ def read_players(session: Session, ids: Iterable[int | None]) -> None:
 
 
 _KEPT = "players"
+
+
+def keep_players(session: Session, players: Iterable[Player | None]) -> None:
+    """Keep ``players`` (read by another query, such as a game's with its seats) for the rest of
+    the unit of work: the :func:`get_player` and :func:`read_players` calls that follow find
+    them without a query."""
+    for player in players:
+        if player is not None:
+            _kept(session, player)
 
 
 def _kept(session: Session, player: Player) -> Player:

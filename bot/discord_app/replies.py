@@ -139,11 +139,11 @@ async def answer(
         _too_late(interaction)
         return
     edits = ProgressEdits(interaction, enabled=not component)
-    work, crowded = await _start(interaction, edits.wrap(call), analysis, key, component, private)
+    work, patience = await _start(interaction, edits.wrap(call), analysis, key, component, private)
     if work is None:  # refused at once: the lane is full, or this person sent too many
         return
     try:
-        deferred = await _defer_if_slow(interaction, work, crowded, component, private)
+        deferred = await _defer_if_slow(interaction, work, patience, component, private)
         reply = await work
         await edits.close()  # no progress line may land after the answer
         await _show(interaction, reply, component=component, private=private)
@@ -208,16 +208,15 @@ def _too_late(interaction: discord.Interaction[Any]) -> None:
 async def _defer_if_slow(
     interaction: discord.Interaction[Any],
     work: asyncio.Future[Reply],
-    crowded: bool,
+    patience: float,
     component: bool,
     private: bool,
 ) -> bool:
-    """Defer unless the work is done within ``defer_after`` (and within the time left to
-    answer at all); none at all when the work cannot start at once (every thread of its pool
-    taken): the player sees Discord's "thinking" state now rather than nothing. Whether it
-    deferred."""
-    budget: float = 0.0 if crowded else getattr(interaction.client, "defer_after", 1.0)
-    budget = min(budget, time_left(interaction))
+    """Defer unless the work is done within ``patience`` (see :func:`_start`; and within the
+    time left to answer at all): none at all when the work cannot start at once (every thread
+    of its pool taken): the player sees Discord's "thinking" state now rather than nothing.
+    Whether it deferred."""
+    budget = min(patience, time_left(interaction))
     if budget > 0:
         await asyncio.wait({work}, timeout=budget)
     if work.done():
@@ -322,24 +321,27 @@ async def _start(
     key: Hashable | None,
     component: bool,
     private: bool,
-) -> tuple[asyncio.Future[Reply] | None, bool]:
-    """Start ``call`` in its pool: (its future, whether it must wait for a thread), or (None,
-    False) when its pool refused it (the "busy" reply is then shown): an analysis lane that is
-    full, or a person who already has as many interactions in flight as one may."""
+) -> tuple[asyncio.Future[Reply] | None, float]:
+    """Start ``call`` in its pool: (its future, how long it may take before the interaction is
+    acknowledged: ``bot.defer_after``, less or none when crowded, see
+    :meth:`heavy.Pools.patience`), or (None, 0) when its pool refused it (the "busy" reply is
+    then shown): an analysis lane that is full, or a person who already has as many
+    interactions in flight as one may."""
     user = interaction.user.id
+    patience: float = getattr(interaction.client, "defer_after", 1.0)
     try:
         if not analysis:
-            crowded = heavy.POOLS.crowded()
-            return heavy.POOLS.ordinary_submit(call, user=user), crowded
+            patience = heavy.POOLS.patience(patience)
+            return heavy.POOLS.ordinary_submit(call, user=user), patience
         pool: heavy.HeavyPool = getattr(heavy.POOLS, analysis)
-        crowded = pool.crowded()
-        return pool.submit(call, key=key, user=user), crowded
+        patience = 0.0 if pool.crowded() else patience
+        return pool.submit(call, key=key, user=user), patience
     except heavy.Busy as busy:
         lang = language(str(interaction.locale) if interaction.locale else None)
         refusal = Reply(t(busy.key, lang), ephemeral=True)
         await deliver(interaction, refusal, component=component, deferred_private=private)
         metrics.observe("analysis" if analysis else "ordinary", 0.0, "busy")
-        return None, False
+        return None, 0.0
 
 
 async def _ping(interaction: discord.Interaction[Any], reply: Reply) -> None:

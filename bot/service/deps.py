@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import functools
 import logging
-from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -122,8 +121,6 @@ class Deps:
     # Subscribed in one place, the composition root (bot.service.facade).
     game_end: list[GameEndSubscriber] = field(default_factory=list)
     game_saving: list[GameSaveHook] = field(default_factory=list)
-    # Whether a game is a tournament's match, by game id (see bot.service.tables.load_table).
-    tournament_games: OrderedDict[int, bool] = field(default_factory=OrderedDict)
 
     @contextmanager
     def unit(self) -> Iterator[Session]:

@@ -4,7 +4,6 @@ its seats in a reader's language, and :func:`seated`, the preamble of every acti
 
 from __future__ import annotations
 
-import contextlib
 from dataclasses import dataclass, replace
 
 from sqlalchemy.orm import Session
@@ -62,32 +61,19 @@ def load_table(deps: Deps, s: Session, row: GameRow) -> Table:
         row.dice_commitment,
         revealed,
         out_of_time=late and row.status is GameStatus.ACTIVE,
-        tournament=_in_tournament(deps, s, row),
+        tournament=_in_tournament(s, row),
     )
 
 
-KNOWN_GAMES = 100_000  # games whose tournament membership one service remembers
-
-
-def _in_tournament(deps: Deps, s: Session, row: GameRow) -> bool:
-    """Whether ``row`` is a tournament's match (only people play them, in a server).
-
-    Asked once per game and process, not at every press (it was a tenth of a press's time
-    holding the GIL): a game is a tournament's match from the unit of work that creates it
-    (the match row is added with the game) to the end, and game ids are never reused."""
+def _in_tournament(s: Session, row: GameRow) -> bool:
+    """Whether ``row`` is a tournament's match (only people play them, in a server): read with
+    the row by the loaders of an action (:func:`db.games.get_game`), asked on its own only when
+    the row came from another query."""
     if row.computer_level is not None or row.guild_id is None:
         return False
-    known = deps.tournament_games
-    found = known.get(row.id)
-    if found is None:
-        found = tournament_repo.match_of_game(s, row.id) is not None
-        if len(known) >= KNOWN_GAMES:
-            # The oldest first, in one call: press threads share this (iterating it while
-            # another thread adds a game would raise).
-            with contextlib.suppress(KeyError):
-                known.popitem(last=False)
-        known[row.id] = found
-    return found
+    if row.in_tournament is not None:
+        return row.in_tournament
+    return tournament_repo.match_of_game(s, row.id) is not None
 
 
 def seat_names(table: Table, lang: str) -> tuple[str, str]:

@@ -212,6 +212,38 @@ async def test_work_that_must_wait_for_a_thread_is_acknowledged_at_once(
     assert second.timing.first < second.timing.final
 
 
+async def test_a_fast_press_beside_a_crowd_with_a_free_thread_is_answered_directly(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 30: a press starting beside as many others as there are cores, with a thread free,
+    was acknowledged at once, so its board came after two round trips to Discord (the
+    deferral, then the answer) where one would do: in a crowd, nearly every press. It is given
+    a short patience instead; a slow one is still acknowledged, a moment later."""
+    pools = heavy.Pools(ordinary_threads=4)
+    pools.crowd = 2  # (on any machine) two presses in flight make a crowd
+    monkeypatch.setattr(heavy, "POOLS", pools)
+    monkeypatch.setattr(heavy, "CROWDED_PATIENCE", SAFETY)  # however slow the machine
+    client = SimpleNamespace(defer_after=SAFETY)
+    gate = Gate()
+    crowd = [
+        FakeInteraction(client, Actor(900 + n, f"p{n}"), CHANNEL, None, "stats") for n in (0, 1)
+    ]
+    busy = [asyncio.create_task(answer(i, gate(Reply("stats")))) for i in crowd]  # type: ignore[arg-type]
+    try:
+        await until(lambda: gate.started == 2)
+        assert pools.crowded() and pools.patience(SAFETY) == SAFETY
+        pressed = FakeInteraction(client, BOB, CHANNEL, "bg:1:1:roll", None)
+        press = answer(pressed, lambda: Reply("rolled", edit=True), component=True)  # type: ignore[arg-type]
+        await asyncio.wait_for(press, SAFETY)
+        assert pressed.sent == ["rolled"]
+        assert pressed.timing.first == pressed.timing.final  # answered directly, not deferred
+        monkeypatch.setattr(heavy, "CROWDED_PATIENCE", 0.0)
+        assert pools.patience(SAFETY) == 0.0  # a slow one: acknowledged at once
+    finally:
+        gate.open.set()
+        await asyncio.wait_for(asyncio.gather(*busy), SAFETY)
+
+
 def _finished_game(service: Service, n: int) -> tuple[Actor, int]:
     """A game against the computer, finished by a resignation accepted at once."""
     actor = Actor(7000 + n, f"reviewer{n}", locale="en-US")

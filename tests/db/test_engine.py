@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
-from sqlalchemy import text
+from sqlalchemy import Engine, event, text
 
 from db.connection import BUSY_TIMEOUT_MS, DEFAULT_URL, database_url, make_engine, normalise_url
 
@@ -77,3 +79,71 @@ def test_synchronous_normal_can_be_chosen(tmp_path: Path) -> None:
     engine.dispose()
     with pytest.raises(ValueError, match="FULL or NORMAL"):
         make_engine(f"sqlite:///{tmp_path / 'o.sqlite3'}", sqlite_synchronous="OFF")  # type: ignore[arg-type]
+
+
+def _no_busy_wait(engine: Engine) -> None:
+    """SQLite's own wait off: a write that meets another's lock fails at once ("database is
+    locked") unless the engine's writers queue before they reach SQLite."""
+
+    def connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.execute("PRAGMA busy_timeout = 0")
+
+    event.listen(engine, "connect", connect)
+
+
+def test_writers_of_one_process_take_turns_before_sqlite_sees_them(tmp_path: Path) -> None:
+    """Issue 30: a writer meeting SQLite's lock slept in its busy handler (1, 2, 5... up to
+    100 ms a try) however soon the lock was free; the engine's writers queue in the process
+    instead, each woken when the one before has committed. With SQLite's wait off, the second
+    writer would fail at once without the queue."""
+    engine = make_engine(f"sqlite:///{tmp_path / 'turns.sqlite3'}")
+    _no_busy_wait(engine)
+    with engine.begin() as c:
+        c.execute(text("CREATE TABLE t (id INTEGER PRIMARY KEY, who TEXT)"))
+    trying, errors = threading.Event(), list[BaseException]()
+
+    def second() -> None:
+        trying.set()
+        try:
+            with engine.begin() as c:
+                c.execute(text("INSERT INTO t (who) VALUES ('second')"))
+        except BaseException as error:
+            errors.append(error)
+
+    with engine.begin() as c:
+        c.execute(text("INSERT INTO t (who) VALUES ('first')"))  # holds the write lock
+        thread = threading.Thread(target=second)
+        thread.start()
+        trying.wait()
+        thread.join(0.3)  # the second writer meanwhile: waiting for its turn, not failed
+        assert not errors, errors
+        assert thread.is_alive()
+    thread.join()
+    assert not errors, errors
+    with engine.connect() as c:
+        assert c.execute(text("SELECT who FROM t ORDER BY id")).scalars().all() == [
+            "first",
+            "second",
+        ]
+    engine.dispose()
+
+
+def test_a_failed_unit_of_work_gives_its_turn_back(tmp_path: Path) -> None:
+    engine = make_engine(f"sqlite:///{tmp_path / 'turns.sqlite3'}")
+    _no_busy_wait(engine)
+    with engine.begin() as c:
+        c.execute(text("CREATE TABLE t (id INTEGER PRIMARY KEY)"))
+    with pytest.raises(ZeroDivisionError), engine.begin() as c:
+        c.execute(text("INSERT INTO t (id) VALUES (1)"))
+        _ = 1 / 0
+    done = threading.Event()
+
+    def write() -> None:
+        with engine.begin() as c:
+            c.execute(text("INSERT INTO t (id) VALUES (2)"))
+        done.set()
+
+    thread = threading.Thread(target=write, daemon=True)
+    thread.start()
+    assert done.wait(60), "the failed unit of work kept the turn to write"
+    engine.dispose()
