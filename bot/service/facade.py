@@ -29,7 +29,7 @@ from bot.service.command_spec import Command
 from bot.service.commands import COMMANDS
 from bot.service.daily import Daily
 from bot.service.dashboard import Dashboard
-from bot.service.deps import Deps, Settings
+from bot.service.deps import Deps, GameChanged, Settings
 from bot.service.games import Games
 from bot.service.info import Info
 from bot.service.integrity import Integrity
@@ -42,6 +42,7 @@ from bot.service.threads import GameThreads
 from bot.service.timers import Timers
 from bot.service.tournaments import Tournaments
 from bot.service.watch import Watching
+from bot.service.webboard import WebBoard
 from db.types import utcnow
 from engine import Position
 
@@ -115,6 +116,10 @@ class Service:
     tournament = _Use(Tournaments.tournament)
     tournament_sweep = _Use(Tournaments.sweep)
     tournament_event = _Use(Tournaments.event_published)
+    # The web board's reads (bot.web); its actions are presses
+    web_key = _Use(WebBoard.web_key)
+    web_state = _Use(WebBoard.web_state)
+    web_mat = _Use(WebBoard.web_mat)
     # The move timer
     sweep = _Use(Timers.sweep)
     reminder_before = _Use(Timers.reminder_before)
@@ -141,7 +146,8 @@ class Service:
         others = (Info(deps, COMMANDS), Integrity(deps), PlayerSettings(deps))
         together = (GameThreads(deps), TurnNotices(deps))
         features = (games, challenges, tournaments, puzzles, daily, analysis, timers, buttons)
-        self._owners = _owners((*features, watching, dashboard, *others, *together))
+        views = (watching, dashboard, WebBoard(deps))
+        self._owners = _owners((*features, *views, *others, *together))
 
     @staticmethod
     def _subscribe(deps: Deps, tournaments: Tournaments) -> None:
@@ -150,6 +156,12 @@ class Service:
         goes out with the reply of the action that ended the match)."""
         deps.game_saving.append(tournaments.run.clock.on_saving)
         deps.game_end.append(tournaments.run.on_game_end)
+
+    def on_game_changed(self, listener: GameChanged) -> None:
+        """Tell ``listener`` each game changed, once the action that changed it has
+        committed, whoever acted and wherever (Discord, the terminal, a web page, a sweep):
+        the web board's live pages."""
+        self.deps.game_changed.append(listener)
 
     def bind(self, method: Callable[Concatenate[Any, P], R]) -> Callable[P, R]:
         """``method`` (a feature class's, ``Info.stats``) bound to this service's feature."""
