@@ -9,14 +9,20 @@ through the same service calls as a Discord button (see README, "Web board").
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bot.config import Config
 from bot.web.links import Links, load_secret
 
-__all__ = ["Background", "Links", "web_links"]
+if TYPE_CHECKING:
+    from bot.service import Service
+    from bot.web.server import WebServer
+
+__all__ = ["Background", "Links", "serving_web", "web_links"]
 
 
 def web_links(config: Config, env: Mapping[str, str] | None = None) -> Links | None:
@@ -33,10 +39,7 @@ class Background:
     """A web server on an event loop in a thread of its own (the terminal's), started and
     stopped from the calling thread."""
 
-    def __init__(self, server: object) -> None:
-        from bot.web.server import WebServer
-
-        assert isinstance(server, WebServer)
+    def __init__(self, server: WebServer) -> None:
         self.server = server
         self.loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self.loop.run_forever, name="web", daemon=True)
@@ -52,3 +55,21 @@ class Background:
         self.loop.call_soon_threadsafe(self.loop.stop)
         self._thread.join(timeout=10)
         self.loop.close()
+
+
+@contextlib.asynccontextmanager
+async def serving_web(service: Service, config: Config) -> AsyncIterator[WebServer | None]:
+    """The web board on the running loop (the Discord bot's) while the bot runs, when
+    ``WEB_PORT`` is set (else nothing listens)."""
+    links = web_links(config)
+    if links is None or config.web_port is None:
+        yield None
+        return
+    from bot.web.server import WebServer
+
+    server = WebServer(service, links, config.web_host, config.web_port)
+    await server.start()
+    try:
+        yield server
+    finally:
+        await server.stop()
