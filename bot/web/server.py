@@ -164,6 +164,10 @@ class WebServer:
 
     def _refuse(self, request: web.Request, status: int, key: str) -> web.HTTPException:
         body = json.dumps({"ok": False, "text": t(key, self._lang(request))})
+        if status == 413:
+            return web.HTTPRequestEntityTooLarge(
+                MAX_BODY, MAX_BODY + 1, text=body, content_type="application/json"
+            )
         kinds = {403: web.HTTPForbidden, 404: web.HTTPNotFound, 429: web.HTTPTooManyRequests}
         kind = kinds.get(status, web.HTTPBadRequest)
         return kind(text=body, content_type="application/json")
@@ -298,7 +302,7 @@ class WebServer:
                 raise TypeError(version)
             return GameAction(game_id, version, press, arg).custom_id
         except web.HTTPRequestEntityTooLarge:
-            raise self._refuse(request, 400, "web.too_big") from None
+            raise self._refuse(request, 413, "web.too_big") from None
         except (ValueError, KeyError, TypeError, AttributeError):
             raise self._refuse(request, 400, "web.bad_request") from None
 
