@@ -153,7 +153,9 @@ def _live(
         "moves": _moves(game) if ours and game.phase is Phase.MOVE else [],
         "buttons": _buttons(table, lang) if ours else [],
         "resign": _buttons(table, lang, resign=True) if ours else [],
-        "position_id": game.position_id(),
+        # The position drawn, as the board message's (the checkers moved so far included);
+        # the XGID is the turn's start, as the message's line says.
+        "position_id": position.position_id(),
         "match_id": game.match_id(),
         "xgid": xgid_of(game.position_id(), game.match_id()),
         "seconds_left": left,

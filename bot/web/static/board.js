@@ -396,7 +396,7 @@
     source.onerror = () => { $("status").textContent = words.offline; document.body.dataset.live = ""; };
     source.onmessage = (e) => {
       const next = JSON.parse(e.data);
-      if (state.at !== null || next.version < state.version) return;
+      if (state.at !== null || next.version <= state.version) return;
       draw(next);
     };
   }
