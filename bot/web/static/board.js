@@ -403,5 +403,6 @@
 
   document.querySelectorAll("[data-word]").forEach((n) => { n.textContent = words[n.dataset.word] || n.textContent; });
   draw();
+  document.body.dataset.drawn = Math.round(performance.now()); // ms from the navigation's start
   if (!state.over || state.at === null) listen();
 })();
