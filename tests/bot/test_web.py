@@ -25,9 +25,9 @@ from tests.bot.conftest import ALICE, BOB, CHANNEL, press
 NOW = [1_000_000.0]
 
 
-def accepted(service: Service, script: deque[int]) -> Reply:
+def accepted(service: Service, script: deque[int], points: int = 3) -> Reply:
     """Alice challenges Bob, Bob accepts: Alice opens with 5-2 (her turn to move)."""
-    made = service.challenge(ALICE, CHANNEL, BOB, points=3)
+    made = service.challenge(ALICE, CHANNEL, BOB, points=points)
     assert not made.ephemeral, made.text
     script.extend([5, 2])
     return press(service, BOB, made, "Accept")
@@ -220,3 +220,82 @@ def test_the_terminal_names_each_board_page(
     silent = io.StringIO()
     Terminal(service, out=silent, json_mode=True, images=tmp_path, user="Ann").run(["/board"])
     assert "web" not in json.loads(silent.getvalue().splitlines()[-1])  # no WEB_PORT, no link
+
+
+def test_a_replay_shows_the_ids_of_export_at_every_action(
+    service: Service, script: deque[int]
+) -> None:
+    board = accepted(service, script, points=1)
+    assert board.game_id is not None
+    for label in ("13", "13", "Confirm"):
+        board = press(service, ALICE, board, label)
+    assert service.resign(BOB, CHANNEL, 1).text  # Bob offers to resign; Alice accepts
+    game = board.game_id
+    board = service.press(
+        ALICE,
+        CHANNEL,
+        next(
+            b.custom_id
+            for b in service.board(ALICE, CHANNEL, game).buttons
+            if ":accept" in b.custom_id
+        ),
+    )
+    assert service.web_state(game, None, "en")["over"]
+    export = service.export(ALICE, CHANNEL, game)
+    text = next(a for a in export.attachments if a.name.endswith("-ids.txt")).data.decode()
+    rows = [
+        tuple(line.split("->")[1].split()[0].split(":"))
+        for line in text.splitlines()
+        if "->" in line and not line.startswith("#")
+    ]
+    assert len(rows) >= 4
+    for k, row in enumerate(rows, start=1):
+        state = service.web_state(game, ALICE.id, "en", at=k)
+        assert (state["position_id"], state["match_id"]) == row, k
+        assert state["buttons"] == [] and state["at"] == k
+    assert service.web_state(game, None, "en", at=10**6)["at"] == len(rows)  # the last
+
+
+async def test_too_many_requests_are_refused(
+    client: TestClient[Any, Any], service: Service, links: Links
+) -> None:
+    game = service.play(ALICE, CHANNEL, level="beginner").game_id
+    assert game is not None
+    url = path(links.game_url(game)) + "/state"
+    statuses = [(await client.get(url)).status for _ in range(60)]
+    assert statuses[0] == 200 and statuses[-1] == 429  # 40 at once from one address
+
+
+async def test_the_server_closes_with_open_streams(service: Service, links: Links) -> None:
+    import aiohttp
+
+    game = service.play(ALICE, CHANNEL, level="beginner").game_id
+    assert game is not None
+    server = WebServer(service, links, "127.0.0.1", 0)
+    await server.start()
+    url = f"http://127.0.0.1:{server.port}{links.game_path(game)}/events"
+    async with aiohttp.ClientSession() as session:
+        stream = await session.get(url)
+        assert (await stream.content.readline()).startswith(b"retry:")
+        await asyncio.wait_for(server.stop(), 20)  # the open page does not hold it
+        rest = await asyncio.wait_for(stream.content.read(), 20)  # its stream ended
+        assert rest.strip() == b""
+
+
+def test_a_discord_board_carries_the_page_link(links: Links, service: Service) -> None:
+    from bot.discord_app import components
+
+    board = service.play(ALICE, CHANNEL, level="beginner")
+    assert components.build_view(board) is not None
+    before = [getattr(item, "url", None) for item in components.build_view(board).children]
+    assert not any(before)  # no web board, no link
+    components.WEB["links"] = links
+    try:
+        view = components.build_view(board)
+        assert view is not None
+        urls = [getattr(item, "url", None) for item in view.children]
+        assert links.game_url(board.game_id or 0) in urls
+        refusal = service.press(BOB, CHANNEL, board.buttons[0].custom_id)
+        assert components.build_view(refusal) is None  # a private refusal: no link
+    finally:
+        components.WEB.pop("links", None)
