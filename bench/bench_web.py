@@ -96,10 +96,12 @@ def drawn_times(links: Links, game_id: int, loads: int) -> list[float]:
         driver.quit()
 
 
-async def _listen(url: str, pages: int, got: list[list[float]], ready: threading.Event) -> None:
+async def _listen(
+    url: str, pages: int, got: list[list[float]], ready: threading.Event, stop: threading.Event
+) -> None:
     import aiohttp
 
-    async with aiohttp.ClientSession() as session:
+    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session:
         streams = [await session.get(url) for _ in range(pages)]
         for stream in streams:
             await stream.content.readline()  # retry: the stream is open
@@ -112,7 +114,7 @@ async def _listen(url: str, pages: int, got: list[list[float]], ready: threading
 
         tasks = [asyncio.ensure_future(read(s, t)) for s, t in zip(streams, got, strict=True)]
         await asyncio.sleep(0)
-        while not all(len(t) >= ACTIONS for t in got):
+        while not stop.is_set() and not all(len(t) >= ACTIONS for t in got):
             await asyncio.sleep(0.01)
         for task in tasks:
             task.cancel()
@@ -129,16 +131,19 @@ def live_delays(service: Service, links: Links, pages: int) -> tuple[list[float]
     committed: list[float] = []
     service.on_game_changed(lambda game_id: committed.append(time.perf_counter()))
     got: list[list[float]] = [[] for _ in range(pages)]
-    ready = threading.Event()
-    listener = threading.Thread(target=asyncio.run, args=(_listen(url, pages, got, ready),))
+    ready, stop = threading.Event(), threading.Event()
+    listening = _listen(url, pages, got, ready, stop)
+    listener = threading.Thread(target=asyncio.run, args=(listening,), daemon=True)
     listener.start()
-    ready.wait(60)
+    ready.wait(120)
     cpu = time.process_time()
     plays = deque(["13", "13", "confirm"] * ACTIONS)
     while len(committed) < ACTIONS and plays:
         time.sleep(0.3)
         reply = _press(service, reply, plays.popleft(), (CY, DI), THERE)
-    listener.join(120)
+    listener.join(30)
+    stop.set()
+    listener.join(10)
     cpu_ms = (time.process_time() - cpu) * 1000 / max(1, len(committed) * pages)
     delays = [(t[i] - committed[i]) * 1000 for t in got for i in range(min(len(t), len(committed)))]
     return delays, cpu_ms

@@ -62,22 +62,21 @@ class Hub:
 
 
 class States:
-    """One read per game, generation and kind of page: the pages woken by one change ask for
-    the same state at once, and share its read."""
+    """One read per game, generation and kind of page at a time: the pages woken by one change
+    ask for the same state at once, and share its read. Nothing is kept once read: another
+    process may change the game too (several bot processes on one database)."""
 
-    def __init__(self, read: Callable[..., Awaitable[dict[str, Any]]], size: int = 2000) -> None:
+    def __init__(self, read: Callable[..., Awaitable[dict[str, Any]]]) -> None:
         self._read = read
-        self._size = size
-        self._flights: OrderedDict[Hashable, asyncio.Future[dict[str, Any]]] = OrderedDict()
+        self._flights: dict[Hashable, asyncio.Future[dict[str, Any]]] = {}
 
     async def get(self, generation: int, *args: Any) -> dict[str, Any]:
         key = (generation, *args)
         flight = self._flights.get(key)
-        if flight is None or (flight.done() and flight.exception() is not None):
+        if flight is None:
             flight = asyncio.ensure_future(self._read(*args))
             self._flights[key] = flight
-            while len(self._flights) > self._size:
-                self._flights.popitem(last=False)
+            flight.add_done_callback(lambda _: self._flights.pop(key, None))
         return await asyncio.shield(flight)
 
 

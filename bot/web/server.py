@@ -178,9 +178,13 @@ class WebServer:
         return int(raw) if raw.isdigit() and len(raw) <= 6 else None
 
     def _limit(self, request: web.Request, person: int | None = None) -> None:
-        if not self.per_address.allow(request.remote or "?") or (
-            person is not None and not self.per_person.allow(person)
-        ):
+        """Refused when the address (or, with ``person``, that person) asks too often."""
+        allowed = (
+            self.per_address.allow(request.remote or "?")
+            if person is None
+            else self.per_person.allow(person)
+        )
+        if not allowed:
             raise self._refuse(request, 429, "web.too_many")
 
     async def _generation_state(
