@@ -9,9 +9,11 @@ import asyncio
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 __all__ = ["Hub", "RateLimit", "States"]
+
+T = TypeVar("T")
 
 
 class Hub:
@@ -61,23 +63,37 @@ class Hub:
                 wake.set()
 
 
-class States:
-    """One read per game, generation and kind of page at a time: the pages woken by one change
-    ask for the same state at once, and share its read. Nothing is kept once read: another
-    process may change the game too (several bot processes on one database)."""
+class States(Generic[T]):
+    """One read per game, generation and kind of page: the pages woken by one change ask for
+    the same state at once and share its read, and a state read is served again for ``keep``
+    seconds (a page many people open). Every change this process makes is a new generation,
+    hence a new read; ``keep`` bounds how long a change made by another process (several bot
+    processes on one database) can go unseen by a page being opened."""
 
-    def __init__(self, read: Callable[..., Awaitable[dict[str, Any]]]) -> None:
+    def __init__(
+        self, read: Callable[..., Awaitable[T]], keep: float = 2.0, size: int = 5000
+    ) -> None:
         self._read = read
-        self._flights: dict[Hashable, asyncio.Future[dict[str, Any]]] = {}
+        self.keep = keep
+        self._size = size
+        self._flights: OrderedDict[Hashable, tuple[float, asyncio.Future[T]]] = OrderedDict()
 
-    async def get(self, generation: int, *args: Any) -> dict[str, Any]:
-        key = (generation, *args)
-        flight = self._flights.get(key)
-        if flight is None:
-            flight = asyncio.ensure_future(self._read(*args))
-            self._flights[key] = flight
-            flight.add_done_callback(lambda _: self._flights.pop(key, None))
-        return await asyncio.shield(flight)
+    async def get(self, generation: int, *args: Any) -> T:
+        key, now = (generation, *args), time.monotonic()
+        found = self._flights.get(key)
+        if found is None or now - found[0] > self.keep or _failed(found[1]):
+            found = (now, asyncio.ensure_future(self._read(*args)))
+            self._flights[key] = found
+            self._flights.move_to_end(key)
+            while len(self._flights) > self._size or (
+                self._flights and now - next(iter(self._flights.values()))[0] > self.keep
+            ):
+                self._flights.popitem(last=False)
+        return await asyncio.shield(found[1])
+
+
+def _failed(flight: asyncio.Future[Any]) -> bool:
+    return flight.done() and (flight.cancelled() or flight.exception() is not None)
 
 
 class RateLimit:

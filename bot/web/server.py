@@ -73,7 +73,8 @@ class WebServer:
         self.links = links
         self.host, self.port = host, port
         self.hub: Hub | None = None
-        self.states = States(self._read_state)
+        self.states: States[dict[str, Any]] = States(self._read_state)
+        self.news: States[bytes] = States(self._read_news)  # a stream's event, encoded once
         self.per_address = RateLimit(rate=20, burst=40)
         self.per_person = RateLimit(rate=5, burst=15)
         self._runner: web.AppRunner | None = None
@@ -134,6 +135,12 @@ class WebServer:
         state["replay"] = self.links.game_path(game_id) + "?at="
         state["live_url"] = self.links.game_path(game_id)
         return state
+
+    async def _read_news(
+        self, generation: int, game_id: int, viewer: int | None, lang: str
+    ) -> bytes:
+        state = await self.states.get(generation, game_id, viewer, lang, None)
+        return f"data: {json.dumps(state, ensure_ascii=False)}\n\n".encode()
 
     def _game(self, request: web.Request) -> int:
         game_id = int(request.match_info["game"])
@@ -265,9 +272,9 @@ class WebServer:
             wake.clear()
             if self._closing():
                 break
-            state = await self._generation_state(game_id, viewer, lang, None)
-            data = json.dumps(state, ensure_ascii=False)
-            await asyncio.wait_for(response.write(f"data: {data}\n\n".encode()), STALLED)
+            generation = self.hub.generation.get(game_id, 0)
+            news = await self.news.get(generation, generation, game_id, viewer, lang)
+            await asyncio.wait_for(response.write(news), STALLED)
 
     def _closing(self) -> bool:
         return self.hub is None or self.hub.closing
