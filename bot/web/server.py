@@ -201,11 +201,22 @@ class WebServer:
         try:
             return await self.states.get(generation, game_id, viewer, lang, at)
         except GameNotFound:
-            raise web.HTTPNotFound(text=t("web.no_game", lang)) from None
+            body = json.dumps({"ok": False, "text": t("web.no_game", lang)})
+            raise web.HTTPNotFound(text=body, content_type="application/json") from None
 
     # -- routes ----------------------------------------------------------------------------
 
     async def page(self, request: web.Request) -> web.Response:
+        try:
+            return await self._page_of(request)
+        except web.HTTPException as refused:
+            if refused.status not in (403, 404, 429):
+                raise
+            text = json.loads(refused.text or "{}").get("text", "")
+            body = f"<!doctype html><meta charset=utf-8><p>{html.escape(text)}</p>"
+            return web.Response(status=refused.status, text=body, content_type="text/html")
+
+    async def _page_of(self, request: web.Request) -> web.Response:
         self._limit(request)
         game_id = self._game(request)
         viewer = self._viewer(request, game_id)
@@ -245,6 +256,7 @@ class WebServer:
         response = web.StreamResponse(headers={**_NO_STORE, "Content-Type": "text/event-stream"})
         await response.prepare(request)
         wake = self.hub.join(game_id)
+        wake.set()  # the state as it is now first: a change made since the page was read
         try:
             await self._stream(response, wake, game_id, viewer, lang)
         except (ConnectionError, TimeoutError, asyncio.CancelledError):

@@ -176,15 +176,22 @@ async def test_an_open_page_hears_an_action_made_elsewhere(
     stream = await client.get(path(links.game_url(board.game_id)) + "/events")
     assert stream.headers["Content-Type"].startswith("text/event-stream")
     assert (await stream.content.readline()).startswith(b"retry:")
+    first = await news(stream)  # the state as it is when the page connects
+    assert first["version"] == state["version"]
     # Alice plays from Discord (or the terminal): a press on her board message.
     loop = asyncio.get_running_loop()
     await loop.run_in_executor(None, lambda: press(service, ALICE, board, "13"))
+    assert (await news(stream))["version"] == state["version"] + 1
+    stream.close()
+
+
+async def news(stream: Any) -> dict[str, Any]:
+    """The next state a page's event stream brings."""
     data = b""
     while not data.startswith(b"data: "):
         data = await asyncio.wait_for(stream.content.readline(), 30)
-    news = json.loads(data[len(b"data: ") :])
-    assert news["version"] == state["version"] + 1
-    stream.close()
+    result: dict[str, Any] = json.loads(data[len(b"data: ") :])
+    return result
 
 
 def test_the_service_tells_committed_changes_only(service: Service, script: deque[int]) -> None:
@@ -299,3 +306,16 @@ def test_a_discord_board_carries_the_page_link(links: Links, service: Service) -
         assert components.build_view(refusal) is None  # a private refusal: no link
     finally:
         components.WEB.pop("links", None)
+
+
+async def test_a_bad_link_gets_a_page_that_says_so(
+    client: TestClient[Any, Any], service: Service, links: Links
+) -> None:
+    game = service.play(ALICE, CHANNEL, level="beginner").game_id
+    assert game is not None
+    NOW[0] += links.hours * 3600 + 1  # yesterday's link
+    response = await client.get(path(links.player_url(game, ALICE.id)) + "x&lang=fr")
+    assert response.status == 403 and response.content_type == "text/html"
+    assert t("web.bad_link", "fr").replace("’", "&#x27;") in await response.text() or (
+        t("web.bad_link", "fr") in await response.text()
+    )
