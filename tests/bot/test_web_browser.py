@@ -233,17 +233,19 @@ def test_refusals_and_languages(
     drawn(browser)
     assert browser.find_element(*by("html")).get_attribute("lang") == "fr"
     assert browser.find_element(*by("#role")).text == t("web.player", "fr")
-    stale, forged = browser.execute_async_script(
+    stale, forged, other = browser.execute_async_script(
         """const done = arguments[arguments.length - 1];
         const boot = JSON.parse(document.getElementById("boot").textContent);
+        const now = Number(document.body.dataset.version);
         const send = (token, version) => fetch(location.pathname + "/act" + location.search, {
             method: "POST", headers: {"X-Page-Token": token, "Content-Type": "application/json"},
-            body: JSON.stringify({version: version, action: "roll"})}).then((r) => r.json());
-        Promise.all([send(boot.page, 0), send("forged.token", 0)])
-            .then((r) => done([r[0].text, r[1].text]));"""
+            body: JSON.stringify({version: version, action: "undo"})}).then((r) => r.json());
+        Promise.all([send(boot.page, now - 1), send("forged.token", now), send(boot.page, now)])
+            .then((r) => done([r[0].text, r[1].text, r[2].text]));"""
     )
     assert stale == t("error.stale", "fr")
     assert forged == t("web.forged", "fr")
+    assert other == t("error.not_your_turn", "fr")  # Alice's turn: Bob's link may not act
     # The other player's page: Bob may not move Alice's checkers (not his turn).
     assert not browser.find_elements(*by("#actions button"))
     browser.find_element(*by("#lang")).click()  # the language switch
