@@ -26,7 +26,7 @@ from bot.service.refusal import aware
 from bot.service.replies import Button
 from bot.service.tables import load_table, localized
 from db import games as game_repo
-from db.gamestate import load_match
+from db.gamestate import END_KIND, load_match
 from db.models import Game as GameRow
 from db.models import GameEvent, GameStatus
 from engine import EventKind, Game, Phase, Position, decode_match_id, parse_play, write_mat
@@ -268,13 +268,16 @@ def _replay_cube(key: Any, viewer: int) -> dict[str, Any]:
     return {"value": key.cube_value, "owner": side, "enabled": True}
 
 
+_KINDS = frozenset({*(k.value for k in EventKind), END_KIND})  # each has its web.kind.* message
+
+
 def _replay_line(event: GameEvent | None, table: Table, lang: str) -> str:
     if event is None:
         return t("web.replay_start", lang)
-    who = "-" if event.player is None else table.seats[event.player].name
-    return t(
-        "web.replay_line", lang, seq=event.seq + 1, name=who, kind=event.kind, play=event.play or ""
-    )
+    who = "" if event.player is None or event.player < 0 else table.seats[event.player].name
+    kind = t(f"web.kind.{event.kind}", lang) if event.kind in _KINDS else event.kind
+    line = t("web.replay_line", lang, seq=event.seq + 1, name=who, kind=kind, play=event.play or "")
+    return " ".join(line.split())
 
 
 def _replay_arrows(events: list[GameEvent], at: int, viewer: int) -> list[dict[str, Any]]:

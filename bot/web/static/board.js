@@ -13,7 +13,7 @@
   let busy = false;
 
   const $ = (id) => document.getElementById(id);
-  const plain = (text) => (text || "").replace(/^-# /gm, "").replace(/\*\*|`|__/g, "").replace(/\\([*_~`|>\\])/g, "$1");
+  const plain = (text) => (text || "").replace(/^-# /gm, "").replace(/\*\*|`|__/g, "").replace(/\\([^\w\s])/g, "$1");
 
   function query(extra) {
     const q = new URLSearchParams();
