@@ -79,9 +79,11 @@ def ids(driver: Any) -> tuple[str, str]:
 
 
 def click_move(driver: Any) -> None:
-    """Click a checker that may move, then the first point it may go to."""
-    source = driver.find_elements(*by("g.movable"))[0]
-    source.find_elements(*by(".checker.me"))[-1].click()
+    """Click a checker that may move (unless one is picked up already: a click on it again
+    would put it back), then the first point it may go to."""
+    if not driver.find_elements(*by("g.selected")):
+        source = driver.find_elements(*by("g.movable"))[0]
+        source.find_elements(*by(".checker.me"))[-1].click()
     target = wait_for(driver, lambda d: d.find_elements(*by(".target")))[0]
     before = version(driver)
     target.click()
