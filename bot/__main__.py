@@ -52,6 +52,7 @@ def _play(args: argparse.Namespace, config: Config) -> int:
     from bot.terminal import Terminal
 
     service = build_service(config, args.db)
+    web = _web(service, config)
     terminal = Terminal(
         service,
         json_mode=args.json,
@@ -59,6 +60,7 @@ def _play(args: argparse.Namespace, config: Config) -> int:
         images=Path(args.images) if args.images else config.images_dir,
         user=args.user,
         lang_given=args.lang is not None,  # typed: it wins over his setting for this session
+        web=None if web is None else web.server.links,
     )
     interactive = not args.json and sys.stdin.isatty()
     interrupts = Interrupts()
@@ -70,7 +72,23 @@ def _play(args: argparse.Namespace, config: Config) -> int:
         # Ctrl-C leaves as Ctrl-D does: no traceback (the game is saved after every action).
         interrupts.leave()
         print()
+    finally:
+        if web is not None:
+            web.stop()
     return 0
+
+
+def _web(service, config: Config):  # type: ignore[no-untyped-def]
+    """The web board on a loop of its own when WEB_PORT is set (the terminal has no loop)."""
+    from bot.web import Background, web_links
+    from bot.web.server import WebServer
+
+    links = web_links(config)
+    if links is None or config.web_port is None:
+        return None
+    web = Background(WebServer(service, links, config.web_host, config.web_port))
+    web.start()
+    return web
 
 
 def _run(config: Config) -> int:

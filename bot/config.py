@@ -91,6 +91,10 @@ class Config:
     # ANALYSIS_PROCESSES: worker processes for reviews (0: in a thread of the bot's process)
     draw_processes: int = field(default_factory=_draw_default)
     # DRAW_PROCESSES: worker processes drawing the boards (0: in the press's thread)
+    web_port: int | None = None  # WEB_PORT: the web board (off when unset)
+    web_host: str = "127.0.0.1"  # WEB_HOST (0.0.0.0 in a container)
+    web_public_url: str | None = None  # PUBLIC_URL: the address people reach it at
+    web_secret_file: str = ".web_secret"  # WEB_SECRET_FILE, when WEB_SECRET is not set
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
@@ -113,11 +117,22 @@ class Config:
             metrics_host=env.get("METRICS_HOST", "").strip() or "127.0.0.1",
             analysis_processes=max(0, _int(env, "ANALYSIS_PROCESSES", os.cpu_count() or 1)),
             draw_processes=max(0, _int(env, "DRAW_PROCESSES", _draw_default())),
+            web_port=_port(env, "WEB_PORT"),
+            web_host=env.get("WEB_HOST", "").strip() or "127.0.0.1",
+            web_public_url=env.get("PUBLIC_URL", "").strip() or None,
+            web_secret_file=env.get("WEB_SECRET_FILE", "").strip() or ".web_secret",
         )
 
     @property
     def challenge_ttl(self) -> timedelta:
         return timedelta(minutes=self.challenge_minutes)
+
+    @property
+    def public_url(self) -> str:
+        """The web board's address as people reach it (default: ``http://WEB_HOST:WEB_PORT``)."""
+        if self.web_public_url:
+            return self.web_public_url.rstrip("/")
+        return f"http://{self.web_host}:{self.web_port}"
 
     @property
     def move_timeout(self) -> timedelta:

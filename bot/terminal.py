@@ -48,6 +48,7 @@ from bot.service.present import xgid_of
 from bot.service.puzzleview import CUBE_LABELS
 from bot.service.refusal import Refusal
 from bot.service.replies import PROGRESS, Button
+from bot.web.links import Links
 
 __all__ = ["Terminal", "user_id"]
 
@@ -157,6 +158,9 @@ class Terminal:
     # The game of the latest board shown: /move, /undo, /resign, /hint... act on it (one
     # channel holds a casual game and a tournament's match; /board game:N switches).
     _focus: int | None = None
+    # The web board's links (WEB_PORT set): every board names its page's address.
+    web: Links | None = None
+    _web_players: dict[int, tuple[int | None, int | None]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self._asked_lang = self.lang
@@ -518,6 +522,21 @@ class Terminal:
         xgid = xgid_of(reply.position_id, reply.match_id)
         return None if xgid == "-" else xgid
 
+    def web_url(self, reply: Reply) -> str | None:
+        """The web page of the board shown (the private link of the person at the keyboard
+        when he plays the game), when the web board is on."""
+        if self.web is None or reply.game_id is None or not reply.position_id:
+            return None
+        game_id = reply.game_id
+        if game_id not in self._web_players:
+            try:
+                self._web_players[game_id] = self.service.web_key(game_id).players
+            except Exception:  # the database away: the page anyone may watch
+                return self.web.game_url(game_id)
+        if self.actor.id in self._web_players[game_id]:
+            return self.web.player_url(game_id, self.actor.id)
+        return self.web.game_url(game_id)
+
     def _print_json(self, reply: Reply, image: str | None, files: list[str] = ()) -> None:  # type: ignore[assignment]
         obj: dict[str, Any] = {
             "text": self._plain(reply.text),
@@ -535,6 +554,9 @@ class Terminal:
             obj["files"] = list(files)
         if reply.ephemeral:
             obj["ephemeral"] = True
+        url = self.web_url(reply)
+        if url is not None:
+            obj["web"] = url
         self.out.write(json.dumps(obj, ensure_ascii=False) + "\n")
         self.out.flush()
 
@@ -549,6 +571,9 @@ class Terminal:
                 self._print_text(board)
         if image:
             self._print_text(t("terminal.image", self.lang, path=image))
+        url = self.web_url(reply)
+        if url is not None:
+            self._print_text(t("web.link", self.lang, url=url))
         for path in files:
             self._print_text(t("terminal.file", self.lang, path=path))
         labels = [b.label for b in reply.buttons if not b.disabled]

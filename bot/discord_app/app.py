@@ -67,7 +67,7 @@ def run_bot(config: Config) -> int:
             loop.add_signal_handler(signal.SIGTERM, lambda: asyncio.ensure_future(bot.close()))
         factory = bot.service.factory
         async with bot, serving(config.metrics_port, factory, config.metrics_host):
-            await bot.start(config.token or "")
+            await _start_with_web(bot, config)
 
     try:
         asyncio.run(main())
@@ -81,6 +81,21 @@ def run_bot(config: Config) -> int:
         )
         return 1
     return 0
+
+
+async def _start_with_web(bot: BackgammonBot, config: Config) -> None:
+    """Connect, with the web board on the bot's loop when ``WEB_PORT`` is set."""
+    from bot.discord_app.components import WEB
+    from bot.web import serving_web
+
+    assert bot.service is not None
+    async with serving_web(bot.service, config) as web:
+        if web is not None:
+            WEB["links"] = web.links  # the boards' link buttons, /board's private link
+        try:
+            await bot.start(config.token or "")
+        finally:
+            WEB.pop("links", None)
 
 
 def sync_commands(config: Config, guild_id: int | None = None) -> int:

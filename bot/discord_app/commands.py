@@ -14,9 +14,11 @@ from discord.app_commands import Choice
 
 from bot import heavy
 from bot.discord_app.cogs import everywhere, guilds_only
+from bot.discord_app.components import WEB
 from bot.discord_app.replies import answer, user_actor, who
 from bot.discord_app.translator import ls
-from bot.service import Settings
+from bot.i18n import language, t
+from bot.service import Actor, Reply, Settings
 from bot.service.command_spec import Command, Kind, Option, Surface
 from bot.service.commands import COMMANDS
 
@@ -73,12 +75,15 @@ def _callback(spec: Command) -> Callback:
         actor, where = who(interaction)
         kwargs = {o.keyword: _service_value(o, values.get(o.name, o.default)) for o in spec.options}
         service = interaction.client.service
-        await answer(
-            interaction,
-            lambda: service.run(spec, actor, where, **kwargs),
-            private=spec.private,
-            analysis=spec.lane_for(kwargs),
-        )
+        shown: list[Reply] = []
+
+        def run() -> Reply:
+            shown.append(service.run(spec, actor, where, **kwargs))
+            return shown[-1]
+
+        await answer(interaction, run, private=spec.private, analysis=spec.lane_for(kwargs))
+        if spec.name == "board" and shown:
+            await _private_link(interaction, shown[-1], actor)
 
     interaction = inspect.Parameter(
         "interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction
@@ -88,6 +93,22 @@ def _callback(spec: Command) -> Callback:
     callback.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
     callback.__name__ = callback.__qualname__ = spec.name
     return callback
+
+
+async def _private_link(interaction: Interaction, reply: Reply, actor: Actor) -> None:
+    """After ``/board``, when the web board is on: the player's own link to his game's page,
+    privately."""
+    links = WEB.get("links")
+    if links is None or reply.game_id is None or not reply.position_id or reply.ephemeral:
+        return
+    text = t(
+        "web.board_link",
+        language(str(interaction.locale)),
+        id=reply.game_id,
+        hours=links.hours,
+        url=links.player_url(reply.game_id, actor.id),
+    )
+    await interaction.followup.send(text, ephemeral=True)
 
 
 def _parameter(option: Option) -> inspect.Parameter:

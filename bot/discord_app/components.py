@@ -32,11 +32,13 @@ from bot.service.customid import (
     kind_of,
 )
 from bot.service.replies import Button, Component, Reply, Select
+from bot.web.links import Links
 
 if TYPE_CHECKING:
     from re import Match
 
 __all__ = [
+    "WEB",
     "ChallengeComponent",
     "GameComponent",
     "LadderComponent",
@@ -55,6 +57,7 @@ STYLES = {
     "danger": discord.ButtonStyle.danger,
 }
 MAX_ROWS = 5
+WEB: dict[str, Links] = {}  # "links": the web board's, while it runs (bot.web.serving_web)
 MAX_PER_ROW = 5
 MAX_OPTIONS = 25
 
@@ -157,10 +160,32 @@ def _item(component: Component, row: int) -> discord.ui.Item[Any]:
 
 def build_view(reply: Reply) -> discord.ui.View | None:
     """The components of ``reply`` as a persistent view (no timeout), or None."""
-    if not reply.rows:
+    link = _web_link(reply)
+    if not reply.rows and link is None:
         return None
     view = discord.ui.View(timeout=None)
     for r, row in enumerate(reply.rows[:MAX_ROWS]):
         for component in row[:MAX_PER_ROW]:
             view.add_item(_item(component, r))
+    if link is not None:
+        view.add_item(link)
     return view
+
+
+def _web_link(reply: Reply) -> discord.ui.Button[Any] | None:
+    """A board's link button to its web page (the page anyone may watch), when the web board
+    is on and a row has room for it."""
+    links = WEB.get("links")
+    if links is None or reply.game_id is None or not reply.position_id or reply.ephemeral:
+        return None
+    rows = reply.rows[:MAX_ROWS]
+    row = next((i for i, r in enumerate(rows) if len(r) < MAX_PER_ROW and _buttons_only(r)), None)
+    if row is None and len(rows) >= MAX_ROWS:
+        return None
+    row = len(rows) if row is None else row
+    url = links.game_url(reply.game_id)
+    return discord.ui.Button(style=discord.ButtonStyle.link, url=url, emoji="🌐", row=row)
+
+
+def _buttons_only(row: list[Component]) -> bool:
+    return all(isinstance(c, Button) for c in row)

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Concatenate, ParamSpec, TypeVar
 
+from sqlalchemy import event
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -38,6 +39,7 @@ from engine import BackgammonError, Match
 
 __all__ = [
     "Deps",
+    "GameChanged",
     "GameEndSubscriber",
     "GameEnded",
     "GameSaveHook",
@@ -98,6 +100,10 @@ GameEndSubscriber = Callable[[Session, GameEnded], list[Reply]]
 """Told in the unit of work that ends a match (a tournament records the result); returns the
 messages to post in their own right once that unit commits (the caller adds them to its
 reply's follow-ups, or to its notices)."""
+GameChanged = Callable[[int], None]
+"""Told a game's id once the unit of work that changed its row has committed (a move, a roll,
+an answer, its end, its creation), from the thread that ran the action: the web board tells
+its open pages. It must return at once (hand the news to its own loop) and never raise."""
 GameSaveHook = Callable[[Session, GameRow, Table], None]
 """Called before a game's new state is written, the row still holding the old one (a
 tournament's clock charges the time the player took)."""
@@ -121,16 +127,34 @@ class Deps:
     # Subscribed in one place, the composition root (bot.service.facade).
     game_end: list[GameEndSubscriber] = field(default_factory=list)
     game_saving: list[GameSaveHook] = field(default_factory=list)
+    game_changed: list[GameChanged] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        # Which games a unit of work wrote, noted at each flush (see _note_games), told to the
+        # subscribers of game_changed once it has committed.
+        if isinstance(self.factory, sessionmaker) and not event.contains(
+            self.factory, "after_flush", _note_games
+        ):
+            event.listen(self.factory, "after_flush", _note_games)
 
     @contextmanager
     def unit(self) -> Iterator[Session]:
-        """One unit of work: commits at the end, rolls back on any error."""
+        """One unit of work: commits at the end, rolls back on any error. Once it has
+        committed, the games it wrote are told to :attr:`game_changed`."""
         try:
             with self.factory.begin() as session:
+                info = session.info
                 yield session
         except StaleDataError:
             # A write outside the repositories (a column set on the row) lost the race at commit.
             raise GameMovedOn(0) from None
+        changed: set[int] = info.pop(_CHANGED, set())
+        for game_id in sorted(changed):
+            for listener in self.game_changed:
+                try:
+                    listener(game_id)
+                except Exception:  # a listener's failure never costs the committed action
+                    log.exception("a game-changed listener failed")
 
     def who(self, s: Session, actor: Actor) -> Who:
         """The acting person's row (created on his first action), his settings and language;
@@ -155,6 +179,16 @@ class Deps:
             row = player_repo.get_player(s, actor.id)
             prefs = Prefs.from_json(row.preferences if row else None)
         return actor.lang(prefs)
+
+
+_CHANGED = "bg_changed_games"
+
+
+def _note_games(session: Session, _context: object) -> None:
+    """After a flush: note the games whose rows it wrote (in the session's ``info``)."""
+    for row in (*session.new, *session.dirty):
+        if isinstance(row, GameRow) and row.id is not None:
+            session.info.setdefault(_CHANGED, set()).add(row.id)
 
 
 def shared_lang(who: Who, where: Where) -> str:

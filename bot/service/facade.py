@@ -30,7 +30,7 @@ from bot.service.command_spec import Command
 from bot.service.commands import COMMANDS
 from bot.service.daily import Daily
 from bot.service.dashboard import Dashboard
-from bot.service.deps import Deps, Settings
+from bot.service.deps import Deps, GameChanged, Settings
 from bot.service.drills import Drills
 from bot.service.games import Games
 from bot.service.info import Info
@@ -45,6 +45,7 @@ from bot.service.threads import GameThreads
 from bot.service.timers import Timers
 from bot.service.tournaments import Tournaments
 from bot.service.watch import Watching
+from bot.service.webboard import WebBoard
 from db.types import utcnow
 from engine import Position
 
@@ -124,6 +125,10 @@ class Service:
     # Ladders
     ladder = _Use(Ladders.ladder)
     ladder_sweep = _Use(Ladders.sweep)
+    # The web board's reads (bot.web); its actions are presses
+    web_key = _Use(WebBoard.web_key)
+    web_state = _Use(WebBoard.web_state)
+    web_mat = _Use(WebBoard.web_mat)
     # The move timer
     sweep = _Use(Timers.sweep)
     reminder_before = _Use(Timers.reminder_before)
@@ -154,9 +159,8 @@ class Service:
         others = (Info(deps, COMMANDS), Integrity(deps), PlayerSettings(deps), Replays(deps))
         together = (GameThreads(deps), TurnNotices(deps))
         features = (games, challenges, tournaments, puzzles, daily, analysis, timers, buttons)
-        self._owners = _owners(
-            (*features, ladders, watching, dashboard, drills, *others, *together)
-        )
+        views = (watching, dashboard, WebBoard(deps))
+        self._owners = _owners((*features, ladders, *views, drills, *others, *together))
 
     @staticmethod
     def _subscribe(deps: Deps, tournaments: Tournaments, ladders: Ladders) -> None:
@@ -167,6 +171,12 @@ class Service:
         deps.game_saving.append(tournaments.run.clock.on_saving)
         deps.game_end.append(tournaments.run.on_game_end)
         deps.game_end.append(ladders.on_game_end)
+
+    def on_game_changed(self, listener: GameChanged) -> None:
+        """Tell ``listener`` each game changed, once the action that changed it has
+        committed, whoever acted and wherever (Discord, the terminal, a web page, a sweep):
+        the web board's live pages."""
+        self.deps.game_changed.append(listener)
 
     def bind(self, method: Callable[Concatenate[Any, P], R]) -> Callable[P, R]:
         """``method`` (a feature class's, ``Info.stats``) bound to this service's feature."""

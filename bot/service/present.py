@@ -273,6 +273,16 @@ def text_picture(table: Table, lang: str, *, acting: int | None = None) -> str:
     return text_board(board_position(table), view=view)
 
 
+def headline(table: Table, lang: str) -> str:
+    """The game's first line: the players, the kind of game, the score (the web board's)."""
+    return _headline(table, lang)
+
+
+def prompt(table: Table, lang: str, ui: UiState) -> str:
+    """What the game waits for, or its result (the web board's)."""
+    return _prompt(table, lang, ui)
+
+
 def _headline(table: Table, lang: str) -> str:
     s0, s1 = table.seats
     match = table.match

@@ -1,0 +1,299 @@
+"""The web board's view of a game (see :mod:`bot.web`): what a page shows, as plain data that
+the browser draws, seen from one seat, live or at the K-th action of a finished game.
+
+Everything a page says comes from here: the names, the prompt and the button labels from the
+catalog, the buttons that fit the moment from :func:`~bot.service.present.components` (those
+of the Discord message), the checkers a player may move from the engine. A page acts through
+:meth:`Service.press <bot.service.buttons.Buttons.press>`, as a button does.
+
+Point numbers are the viewer's: 1-24 from his side, 25 his bar, 0 his off tray; the
+opponent's checkers are listed in the opponent's own numbering (``theirs``) and flipped by the
+page.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from bot.i18n import t
+from bot.service.customid import GameAction, Press
+from bot.service.deps import Deps
+from bot.service.model import Table, UiState
+from bot.service.present import components, headline, prompt, xgid_of
+from bot.service.refusal import aware
+from bot.service.replies import Button
+from bot.service.tables import load_table, localized
+from db import games as game_repo
+from db.gamestate import END_KIND, load_match
+from db.models import Game as GameRow
+from db.models import GameEvent, GameStatus
+from engine import EventKind, Game, Phase, Position, decode_match_id, parse_play, write_mat
+
+__all__ = ["WEB_PRESSES", "GameKey", "WebBoard"]
+
+# The buttons a page shows, by the word of its data-action (RESIGN opens the offers).
+WEB_PRESSES: dict[Press, str] = {
+    Press.ROLL: "roll",
+    Press.DOUBLE: "double",
+    Press.TAKE: "take",
+    Press.DROP: "drop",
+    Press.ACCEPT: "accept",
+    Press.REJECT: "reject",
+    Press.UNDO: "undo",
+    Press.CONFIRM: "confirm",
+    Press.RESIGN_MENU: "resign",
+    Press.CLAIM: "claim",
+}
+
+
+@dataclass(frozen=True)
+class GameKey:
+    """What a page needs to know of a game before showing it: who plays (user ids, None for
+    the computer), its name, whether it is over and whether its log may be shown now (not a
+    rated game between people in progress, as ``/export`` refuses)."""
+
+    game_id: int
+    players: tuple[int | None, int | None]
+    names: tuple[str, str]
+    over: bool
+    open_log: bool
+    channel_id: int | None
+    guild_id: int | None
+
+
+class WebBoard:
+    """The web board's reads: :meth:`web_key`, :meth:`web_state`, :meth:`web_mat`."""
+
+    def __init__(self, deps: Deps) -> None:
+        self.deps = deps
+
+    def web_key(self, game_id: int) -> GameKey:
+        """The game's players and standing (:class:`~db.errors.GameNotFound` when none)."""
+        with self.deps.unit() as s:
+            row = game_repo.get_game(s, game_id)
+            table = load_table(self.deps, s, row)
+            over = row.status is not GameStatus.ACTIVE
+            return GameKey(
+                row.id,
+                (row.player0_id, row.player1_id),
+                (table.seats[0].name, table.seats[1].name),
+                over,
+                over or not row.rated,
+                row.channel_id,
+                row.guild_id,
+            )
+
+    def web_state(
+        self, game_id: int, viewer: int | None, lang: str, at: int | None = None
+    ) -> dict[str, Any]:
+        """The page's data for ``viewer`` (a user id; None or a non-player: a spectator,
+        seated at seat 0), live, or after the ``at``-th action once the game is over."""
+        with self.deps.unit() as s:
+            row = game_repo.get_game(s, game_id)
+            table = localized(load_table(self.deps, s, row), lang)
+            over = row.status is not GameStatus.ACTIVE
+            events = game_repo.game_events(s, row.id) if over else []
+            deadline = aware(row.deadline) if row.deadline is not None else None
+            seat = table.seat_of(viewer) if viewer is not None else None
+            base = _base(row, table, seat, over, len(events))
+        if at is not None and over:
+            return base | _replay(table, events, max(0, min(at, len(events))), seat, lang)
+        return base | _live(table, seat, lang, deadline, self.deps.clock())
+
+    def web_mat(self, game_id: int) -> tuple[str, bytes] | None:
+        """The game's ``.mat`` file (its name and bytes), None while it may not be shown (a
+        rated game between people in progress) or when it started from a position."""
+        with self.deps.unit() as s:
+            row = game_repo.get_game(s, game_id)
+            if (row.status is GameStatus.ACTIVE and row.rated) or row.practice:
+                return None
+            table = load_table(self.deps, s, row)
+            names = (table.seats[0].name, table.seats[1].name)
+            return f"game-{row.id}.mat", write_mat(load_match(row), names).encode("utf-8")
+
+
+def _base(row: GameRow, table: Table, seat: int | None, over: bool, count: int) -> dict[str, Any]:
+    viewer = 0 if seat is None else seat
+    return {
+        "game": row.id,
+        "version": row.version,
+        "over": over,
+        "seat": seat,
+        "names": [table.seats[viewer].name, table.seats[1 - viewer].name],
+        "computer": [table.seats[viewer].is_computer, table.seats[1 - viewer].is_computer],
+        "length": table.match.length,
+        "actions_count": count,
+    }
+
+
+def _live(
+    table: Table, seat: int | None, lang: str, deadline: datetime | None, now: datetime
+) -> dict[str, Any]:
+    game = table.game
+    viewer = 0 if seat is None else seat
+    position = game.partial.current_position() if game.phase is Phase.MOVE else game.position
+    mine = game.on_roll == viewer
+    view = _board(position if mine else position.swap_players())
+    a, b = table.match.score
+    ours = seat is not None and game.turn == seat and not game.is_over
+    left = None if deadline is None else max(0, int((deadline - now).total_seconds()))
+    return view | {
+        "score": [a, b] if viewer == 0 else [b, a],
+        "cube": _cube(game, viewer),
+        "dice": list(game.dice) if game.dice and game.phase is Phase.MOVE else None,
+        "dice_left": game.partial.remaining_dice() if game.phase is Phase.MOVE else [],
+        "dice_mine": mine,
+        "turn": None if game.turn is None else ("me" if game.turn == viewer else "them"),
+        "phase": game.phase.value,
+        "headline": headline(table, lang),
+        "prompt": prompt(table, lang, UiState()),
+        "arrows": _arrows(game, viewer),
+        "moves": _moves(game) if ours and game.phase is Phase.MOVE else [],
+        "buttons": _buttons(table, lang) if ours else [],
+        "resign": _buttons(table, lang, resign=True) if ours else [],
+        # The position drawn, as the board message's (the checkers moved so far included);
+        # the XGID is the turn's start, as the message's line says.
+        "position_id": position.position_id(),
+        "match_id": game.match_id(),
+        "xgid": xgid_of(game.position_id(), game.match_id()),
+        "seconds_left": left,
+        "at": None,
+    }
+
+
+def _board(position: Position) -> dict[str, Any]:
+    """The checkers of a position seen by the viewer: his and his opponent's, each in its
+    owner's numbering (index 0-23 points 1-24, 24 the bar), the checkers off and the pips."""
+    mine, theirs = position.sides()
+    return {
+        "mine": mine,
+        "theirs": theirs,
+        "off": list(position.borne_off()),
+        "pips": list(position.pip_counts()),
+    }
+
+
+def _cube(game: Game, viewer: int) -> dict[str, Any]:
+    owner = None if game.cube_owner is None else ("me" if game.cube_owner == viewer else "them")
+    return {"value": game.cube_value, "owner": owner, "enabled": game.cube_enabled}
+
+
+def _arrows(game: Game, viewer: int) -> list[dict[str, Any]]:
+    """The last play, as arrows (none while the player on roll has moved checkers)."""
+    if game.phase is Phase.MOVE and game.partial.steps:
+        steps = [(m.src, m.dst) for m in game.partial.steps]
+        by = game.on_roll
+    else:
+        event = next(
+            (e for e in reversed(game.events) if e.kind is EventKind.MOVE and e.steps), None
+        )
+        if event is None:
+            return []
+        steps = [(s[0], s[1]) for s in event.steps]
+        by = event.player
+    who = "me" if by == viewer else "them"
+    return [{"from": src, "to": dst, "by": who} for src, dst in steps]
+
+
+def _moves(game: Game) -> list[list[int]]:
+    """The checker steps the player to move may take next: ``[from, to, die]``."""
+    return [[m.src, m.dst, m.die] for m in game.partial.available()]
+
+
+def _buttons(table: Table, lang: str, *, resign: bool = False) -> list[dict[str, Any]]:
+    """The buttons of the Discord message at this moment that a page shows (the resign
+    offers with ``resign``), with their labels and the argument they carry."""
+    out = []
+    for row in components(table, lang, UiState(resign_menu=resign)):
+        for item in row:
+            if not isinstance(item, Button) or item.disabled:
+                continue
+            action = GameAction.parse(item.custom_id)
+            if action is None:
+                continue
+            if resign and action.action is Press.RESIGN:
+                out.append({"action": "resign", "arg": action.arg, "label": item.label})
+            elif not resign and action.action in WEB_PRESSES:
+                word = WEB_PRESSES[action.action]
+                out.append({"action": word, "arg": action.arg, "label": item.label})
+    return out
+
+
+def _replay(
+    table: Table, events: list[GameEvent], at: int, seat: int | None, lang: str
+) -> dict[str, Any]:
+    """The moment after the ``at``-th action of the log (0: before the first), from the IDs
+    the log stored for it: the same as the ``/export`` IDs file's row."""
+    viewer = 0 if seat is None else seat
+    if at == 0:
+        position_id, match_id = Position.initial().position_id(), None
+    else:
+        position_id, match_id = events[at - 1].position_id, events[at - 1].match_id
+    key = decode_match_id(match_id) if match_id else None
+    on_roll = key.player_on_roll if key else 0
+    position = Position.from_position_id(position_id)
+    view = _board(position if on_roll == viewer else position.swap_players())
+    score = list(key.score) if key else [0, 0]
+    dice = list(key.dice) if key and key.dice != (0, 0) else None
+    event = events[at - 1] if at else None
+    return view | {
+        "score": score if viewer == 0 else score[::-1],
+        "cube": _replay_cube(key, viewer),
+        "dice": dice,
+        "dice_left": [],
+        "dice_mine": on_roll == viewer,
+        "turn": None,
+        "phase": "replay",
+        "headline": headline(table, lang),
+        "prompt": _replay_line(event, table, lang),
+        "arrows": _replay_arrows(events, at, viewer),
+        "moves": [],
+        "buttons": [],
+        "resign": [],
+        "position_id": position_id,
+        "match_id": match_id,
+        "xgid": xgid_of(position_id, match_id),
+        "seconds_left": None,
+        "at": at,
+    }
+
+
+def _replay_cube(key: Any, viewer: int) -> dict[str, Any]:
+    if key is None:
+        return {"value": 1, "owner": None, "enabled": True}
+    owner = key.cube_owner
+    side = None if owner is None else ("me" if owner == viewer else "them")
+    return {"value": key.cube_value, "owner": side, "enabled": True}
+
+
+_KINDS = frozenset({*(k.value for k in EventKind), END_KIND})  # each has its web.kind.* message
+
+
+def _replay_line(event: GameEvent | None, table: Table, lang: str) -> str:
+    if event is None:
+        return t("web.replay_start", lang)
+    who = "" if event.player is None or event.player < 0 else table.seats[event.player].name
+    kind = t(f"web.kind.{event.kind}", lang) if event.kind in _KINDS else event.kind
+    line = t("web.replay_line", lang, seq=event.seq + 1, name=who, kind=kind, play=event.play or "")
+    return " ".join(line.split())
+
+
+def _replay_arrows(events: list[GameEvent], at: int, viewer: int) -> list[dict[str, Any]]:
+    """The play of the ``at``-th action as arrows, read again from its notation on the
+    position before it."""
+    event = events[at - 1] if at else None
+    if event is None or event.kind != EventKind.MOVE.value or not event.play or event.die1 is None:
+        return []
+    before = events[at - 2] if at >= 2 else None
+    try:
+        position = Position.from_position_id(before.position_id) if before else Position.initial()
+        key = decode_match_id(before.match_id) if before else None
+        if key is not None and key.player_on_roll != event.player:
+            position = position.swap_players()
+        play = parse_play(event.play, position, (event.die1, event.die2 or event.die1))
+    except Exception:  # an old log's notation the parser reads differently: no arrows
+        return []
+    who = "me" if event.player == viewer else "them"
+    return [{"from": m.src, "to": m.dst, "by": who} for m in play.moves]

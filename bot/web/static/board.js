@@ -1,0 +1,408 @@
+// The web board: draws the state the server sends (bot/service/webboard.py) as one SVG,
+// keeps it live (server-sent events), lets a player act through the same presses as the
+// Discord buttons, and steps through a finished game. No framework, no build step.
+"use strict";
+(function () {
+  const SVG = "http://www.w3.org/2000/svg";
+  const boot = JSON.parse(document.getElementById("boot").textContent);
+  const words = boot.words;
+  const base = location.pathname.replace(/\/$/, "");
+  let state = boot.state;
+  let selected = null; // the point a checker was picked up from
+  let drag = null;
+  let busy = false;
+
+  const $ = (id) => document.getElementById(id);
+  const plain = (text) => (text || "").replace(/^-# /gm, "").replace(/\*\*|`|__/g, "").replace(/\\([^\w\s])/g, "$1");
+
+  function query(extra) {
+    const q = new URLSearchParams();
+    if (boot.as) q.set("as", boot.as);
+    q.set("lang", boot.lang);
+    for (const k in extra || {}) if (extra[k] !== null && extra[k] !== undefined) q.set(k, extra[k]);
+    return "?" + q.toString();
+  }
+
+  function el(name, attrs, parent) {
+    const node = document.createElementNS(SVG, name);
+    for (const k in attrs) node.setAttribute(k, attrs[k]);
+    if (parent) parent.appendChild(node);
+    return node;
+  }
+
+  // -- geometry: viewBox 600 x 440; the viewer's home is bottom right ------------------------
+  function pointX(p) {
+    if (p <= 6) return 290 + (6 - p) * 40;
+    if (p <= 12) return 10 + (12 - p) * 40;
+    if (p <= 18) return 10 + (p - 13) * 40;
+    return 290 + (p - 19) * 40;
+  }
+  const bottom = (p) => p <= 12;
+  function checkerY(p, i) {
+    return bottom(p) ? 430 - 18 - i * 34 : 10 + 18 + i * 34;
+  }
+  // Where an arrow starts or ends: a point of "me" or "them", in the owner's numbering.
+  function spot(p, who) {
+    if (p === 25) return [270, who === "me" ? 300 : 140];
+    if (p === 0) return [565, who === "me" ? 380 : 60];
+    const q = who === "me" ? p : 25 - p;
+    return [pointX(q) + 20, bottom(q) ? 345 : 95];
+  }
+
+  function movesFrom(p) {
+    return (state.moves || []).filter((m) => m[0] === p);
+  }
+  function moveTo(src, dst) {
+    const found = (state.moves || []).filter((m) => m[0] === src && m[1] === dst);
+    if (!found.length) return null;
+    found.sort((a, b) => Math.abs(a[2] - (src - dst)) - Math.abs(b[2] - (src - dst)));
+    return found[0];
+  }
+
+  // -- drawing -------------------------------------------------------------------------------
+  function drawBoard() {
+    const svg = el("svg", {
+      viewBox: "0 0 600 440", id: "svg", role: "img",
+      "data-position-id": state.position_id || "", "data-match-id": state.match_id || "",
+      "aria-label": plain(state.headline),
+    });
+    el("rect", { x: 0, y: 0, width: 600, height: 440, rx: 8, class: "frame" }, svg);
+    el("rect", { x: 10, y: 10, width: 240, height: 420, class: "felt" }, svg);
+    el("rect", { x: 290, y: 10, width: 240, height: 420, class: "felt" }, svg);
+    const targets = new Set(selected === null ? [] : movesFrom(selected).map((m) => m[1]));
+    const sources = new Set((state.moves || []).map((m) => m[0]));
+    for (let p = 1; p <= 24; p++) drawPoint(svg, p, targets, sources);
+    drawBar(svg, targets, sources);
+    drawTrays(svg, targets);
+    drawDice(svg);
+    drawCube(svg);
+    drawArrows(svg);
+    const holder = $("board");
+    holder.replaceChildren(svg);
+    svg.addEventListener("pointerdown", down);
+  }
+
+  function drawPoint(svg, p, targets, sources) {
+    const x = pointX(p), low = bottom(p);
+    const g = el("g", { "data-point": p, class: "point" }, svg);
+    if (targets.has(p)) g.classList.add("target");
+    if (sources.has(p)) g.classList.add("movable");
+    if (selected === p) g.classList.add("selected");
+    const tip = low ? 250 : 190, foot = low ? 430 : 10;
+    el("rect", { x: x, y: low ? 250 : 10, width: 40, height: 180, class: "hit" }, g);
+    el("polygon", { points: `${x},${foot} ${x + 40},${foot} ${x + 20},${tip}`, class: "tri " + (p % 2 ? "odd" : "even") }, g);
+    el("text", { x: x + 20, y: low ? 439 : 8, class: "num" }, g).textContent = p;
+    const mine = state.mine[p - 1], theirs = state.theirs[24 - p];
+    stack(g, p, mine > 0 ? mine : theirs, mine > 0 ? "me" : "them");
+  }
+
+  function stack(g, p, count, who) {
+    const shown = Math.min(count, 5);
+    for (let i = 0; i < shown; i++) {
+      el("circle", { cx: pointX(p) + 20, cy: checkerY(p, i), r: 17, class: "checker " + who }, g);
+    }
+    if (count > 5) {
+      el("text", { x: pointX(p) + 20, y: checkerY(p, 4) + 5, class: "count " + who }, g).textContent = count;
+    }
+  }
+
+  function drawBar(svg, targets, sources) {
+    const g = el("g", { "data-point": 25, class: "bar" }, svg);
+    if (sources.has(25)) g.classList.add("movable");
+    if (selected === 25) g.classList.add("selected");
+    el("rect", { x: 250, y: 10, width: 40, height: 420, class: "barwood" }, g);
+    const mine = state.mine[24], theirs = state.theirs[24];
+    for (let i = 0; i < Math.min(mine, 4); i++) el("circle", { cx: 270, cy: 270 + i * 34, r: 17, class: "checker me" }, g);
+    for (let i = 0; i < Math.min(theirs, 4); i++) el("circle", { cx: 270, cy: 170 - i * 34, r: 17, class: "checker them" }, g);
+    if (mine > 4) el("text", { x: 270, y: 377, class: "count me" }, g).textContent = mine;
+    if (theirs > 4) el("text", { x: 270, y: 73, class: "count them" }, g).textContent = theirs;
+  }
+
+  function drawTrays(svg, targets) {
+    const mine = el("g", { "data-point": 0, class: "tray" }, svg);
+    if (targets.has(0)) mine.classList.add("target");
+    el("rect", { x: 540, y: 250, width: 50, height: 180, class: "traywood" }, mine);
+    for (let i = 0; i < state.off[0]; i++) el("rect", { x: 545, y: 420 - i * 11, width: 40, height: 9, rx: 2, class: "slab me" }, mine);
+    const theirs = el("g", { "data-tray": "them", class: "tray" }, svg);
+    el("rect", { x: 540, y: 10, width: 50, height: 180, class: "traywood" }, theirs);
+    for (let i = 0; i < state.off[1]; i++) el("rect", { x: 545, y: 12 + i * 11, width: 40, height: 9, rx: 2, class: "slab them" }, theirs);
+  }
+
+  function diceFaces() {
+    if (!state.dice) return [];
+    const [a, b] = state.dice;
+    const all = a === b ? [a, a, a, a] : [a, b];
+    const left = (state.dice_left || []).slice();
+    let inUse = left.length ? left[0] : null;
+    if (selected !== null) {
+      const m = movesFrom(selected);
+      if (m.length) inUse = m[0][2];
+    }
+    const faces = all.map((v) => {
+      const i = left.indexOf(v);
+      if (i >= 0) left.splice(i, 1);
+      return { value: v, used: i < 0 && state.phase === "move", inuse: false };
+    });
+    const current = faces.find((f) => !f.used && f.value === inUse);
+    if (current && state.phase === "move") current.inuse = true;
+    return faces;
+  }
+
+  const PIPS = { 1: [[0, 0]], 2: [[-1, -1], [1, 1]], 3: [[-1, -1], [0, 0], [1, 1]], 4: [[-1, -1], [1, -1], [-1, 1], [1, 1]], 5: [[-1, -1], [1, -1], [0, 0], [-1, 1], [1, 1]], 6: [[-1, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [1, 1]] };
+  function drawDice(svg) {
+    const faces = diceFaces();
+    const x0 = state.dice_mine ? 410 - faces.length * 19 : 130 - faces.length * 19;
+    faces.forEach((f, i) => {
+      const x = x0 + i * 38;
+      const g = el("g", { "data-die": f.value, class: "die" + (f.used ? " used" : "") + (f.inuse ? " inuse" : "") + (state.dice_mine ? " me" : " them") }, svg);
+      el("rect", { x: x, y: 204, width: 32, height: 32, rx: 6 }, g);
+      for (const [dx, dy] of PIPS[f.value]) el("circle", { cx: x + 16 + dx * 8, cy: 220 + dy * 8, r: 3.2 }, g);
+      if (f.inuse) el("title", {}, g).textContent = words.die_in_use;
+    });
+  }
+
+  function drawCube(svg) {
+    const cube = state.cube;
+    if (!cube || !cube.enabled) return;
+    const y = cube.owner === "me" ? 392 : cube.owner === "them" ? 12 : 202;
+    const g = el("g", { class: "cube", "data-cube": cube.value }, svg);
+    el("rect", { x: 253, y: y, width: 34, height: 34, rx: 5 }, g);
+    el("text", { x: 270, y: y + 23 }, g).textContent = cube.owner ? cube.value : 64;
+  }
+
+  function drawArrows(svg) {
+    const defs = el("defs", {}, svg);
+    for (const who of ["me", "them"]) {
+      const m = el("marker", { id: "head-" + who, viewBox: "0 0 10 10", refX: 8, refY: 5, markerWidth: 5, markerHeight: 5, orient: "auto-start-reverse" }, defs);
+      el("path", { d: "M0,0 L10,5 L0,10 z", class: "arrowhead " + who }, m);
+    }
+    for (const a of state.arrows || []) {
+      const [x1, y1] = spot(a.from, a.by), [x2, y2] = spot(a.to, a.by);
+      el("line", { x1, y1, x2, y2, class: "arrow " + a.by, "marker-end": `url(#head-${a.by})` }, svg);
+    }
+  }
+
+  function drawPanel() {
+    $("headline").textContent = plain(state.headline);
+    const who = [".me", ".them"];
+    who.forEach((sel, i) => {
+      const row = document.querySelector(".player" + sel);
+      row.querySelector(".name").textContent = state.names[i];
+      row.querySelector(".pips").textContent = `${state.pips[i]} ${words.pips}`;
+      row.querySelector(".score").textContent = state.length ? `${words.score} ${state.score[i]}/${state.length}` : "";
+      row.classList.toggle("turn", state.turn === (i ? "them" : "me"));
+    });
+    $("prompt").textContent = plain(state.prompt);
+    $("cube").textContent = state.cube && state.cube.enabled ? String(state.cube.value) : "–";
+    $("pid").textContent = state.position_id || "";
+    $("mid").textContent = state.match_id || "";
+    $("xgid").textContent = state.xgid || "-";
+    $("role").textContent = state.seat === null ? words.spectator : words.player;
+    drawButtons();
+    drawReplay();
+    drawLinks();
+    tick();
+  }
+
+  function button(parent, action, label, arg) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.dataset.action = action;
+    if (arg !== null && arg !== undefined) b.dataset.arg = arg;
+    b.textContent = label;
+    parent.appendChild(b);
+    return b;
+  }
+
+  function drawButtons() {
+    const box = $("actions"), resigns = $("resigns");
+    box.replaceChildren();
+    resigns.replaceChildren();
+    resigns.hidden = true;
+    for (const b of state.buttons || []) button(box, b.action, b.label, b.arg);
+    for (const b of state.resign || []) button(resigns, "resign", b.label, b.arg);
+  }
+
+  function drawReplay() {
+    const box = $("replay");
+    box.hidden = !state.over;
+    if (!state.over) return;
+    const at = state.at === null ? state.actions_count : state.at;
+    const slider = $("slider");
+    slider.max = state.actions_count;
+    slider.value = at;
+    $("at").textContent = `${at} / ${state.actions_count}`;
+    for (const w of ["first", "prev", "next", "last"]) box.querySelector(`[data-action=${w}]`).textContent = words[w];
+  }
+
+  function drawLinks() {
+    const mat = $("mat");
+    mat.href = base + "/game.mat";
+    mat.textContent = words.mat;
+    mat.hidden = !state.over;
+    const replay = $("replay-link");
+    replay.hidden = true;
+    const lang = $("lang");
+    const q = new URLSearchParams(location.search);
+    q.set("lang", boot.lang === "fr" ? "en" : "fr");
+    lang.href = "?" + q.toString();
+    lang.textContent = words.other_lang;
+  }
+
+  let clockTimer = null, clockEnd = null;
+  function tick() {
+    clockEnd = state.seconds_left === null ? null : Date.now() + state.seconds_left * 1000;
+    if (!clockTimer) clockTimer = setInterval(showClock, 1000);
+    showClock();
+  }
+  function showClock() {
+    if (clockEnd === null) { $("clock").textContent = "–"; return; }
+    const s = Math.max(0, Math.round((clockEnd - Date.now()) / 1000));
+    const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), r = s % 60;
+    $("clock").textContent = (h ? h + ":" + String(m).padStart(2, "0") : m) + ":" + String(r).padStart(2, "0");
+  }
+
+  function draw(next) {
+    if (next) state = next;
+    if (!(state.moves || []).some((m) => m[0] === selected)) selected = null;
+    drawBoard();
+    drawPanel();
+    document.body.dataset.version = state.version;
+    document.body.dataset.at = state.at === null ? "" : state.at;
+  }
+
+  // -- acting --------------------------------------------------------------------------------
+  function refuse(text) {
+    const box = $("refusal");
+    box.textContent = plain(text);
+    box.hidden = !text;
+  }
+
+  async function act(action, arg) {
+    if (busy || !boot.page) return;
+    busy = true;
+    refuse("");
+    try {
+      const response = await fetch(base + "/act" + query(), {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "X-Page-Token": boot.page },
+        body: JSON.stringify({ version: state.version, action: action, arg: arg === undefined ? null : arg }),
+        credentials: "omit",
+      });
+      const answer = await response.json();
+      if (!answer.ok) refuse(answer.text);
+      if (answer.state) draw(answer.state);
+    } catch (e) {
+      refuse(words.offline);
+    } finally {
+      busy = false;
+    }
+  }
+
+  function pointOf(target) {
+    const g = target && target.closest ? target.closest("[data-point]") : null;
+    return g ? Number(g.dataset.point) : null;
+  }
+
+  function pick(p) {
+    if (p === null) { selected = null; drawBoard(); return; }
+    if (selected !== null && p !== selected) {
+      const m = moveTo(selected, p);
+      if (m) { selected = null; act("move", `${m[0]}-${m[2]}`); return; }
+    }
+    selected = movesFrom(p).length && selected !== p ? p : null;
+    drawBoard();
+  }
+
+  function svgPoint(svg, event) {
+    const pt = svg.createSVGPoint();
+    pt.x = event.clientX; pt.y = event.clientY;
+    return pt.matrixTransform(svg.getScreenCTM().inverse());
+  }
+
+  function down(event) {
+    const p = pointOf(event.target);
+    if (p === null || state.at !== null) return;
+    const svg = $("svg");
+    const checker = event.target.closest(".checker.me");
+    if (checker && movesFrom(p).length) {
+      event.preventDefault();
+      const at = svgPoint(svg, event);
+      const ghost = el("circle", { cx: at.x, cy: at.y, r: 17, class: "checker me ghost" }, svg);
+      drag = { from: p, x: event.clientX, y: event.clientY, ghost: ghost, moved: false };
+      window.addEventListener("pointermove", move);
+      window.addEventListener("pointerup", up, { once: true });
+      return;
+    }
+    pick(p);
+  }
+
+  function move(event) {
+    if (!drag) return;
+    if (Math.abs(event.clientX - drag.x) + Math.abs(event.clientY - drag.y) > 6) drag.moved = true;
+    const at = svgPoint($("svg"), event);
+    drag.ghost.setAttribute("cx", at.x);
+    drag.ghost.setAttribute("cy", at.y);
+  }
+
+  function up(event) {
+    window.removeEventListener("pointermove", move);
+    const d = drag;
+    drag = null;
+    if (!d) return;
+    d.ghost.remove();
+    if (!d.moved) { pick(d.from); return; }
+    const p = pointOf(document.elementFromPoint(event.clientX, event.clientY));
+    const m = p === null ? null : moveTo(d.from, p);
+    if (m) { selected = null; act("move", `${m[0]}-${m[2]}`); } else { selected = null; drawBoard(); }
+  }
+
+  // -- replay ----------------------------------------------------------------------------------
+  async function show(at) {
+    const n = state.actions_count;
+    at = Math.max(0, Math.min(n, at));
+    const response = await fetch(base + "/state" + query({ at: at }));
+    if (!response.ok) return;
+    draw(await response.json());
+    const q = new URLSearchParams(location.search);
+    q.set("at", at);
+    history.replaceState(null, "", "?" + q.toString());
+  }
+  function step(word) {
+    const now = state.at === null ? state.actions_count : state.at;
+    const to = { first: 0, prev: now - 1, next: now + 1, last: state.actions_count }[word];
+    show(to);
+  }
+
+  document.addEventListener("click", (event) => {
+    const b = event.target.closest("button[data-action]");
+    if (!b) return;
+    const action = b.dataset.action;
+    if (["first", "prev", "next", "last"].includes(action)) return step(action);
+    if (action === "resign" && b.dataset.arg === undefined) { $("resigns").hidden = !$("resigns").hidden; return; }
+    act(action, b.dataset.arg);
+  });
+  $("slider").addEventListener("input", (e) => show(Number(e.target.value)));
+  document.addEventListener("keydown", (e) => {
+    if (!state.over || e.target.tagName === "INPUT") return;
+    const word = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" }[e.key];
+    if (word) { e.preventDefault(); step(word); }
+  });
+
+  // -- live ----------------------------------------------------------------------------------
+  function listen() {
+    const source = new EventSource(base + "/events" + query());
+    source.onopen = () => { $("status").textContent = "● " + words.live; document.body.dataset.live = "1"; };
+    source.onerror = () => { $("status").textContent = words.offline; document.body.dataset.live = ""; };
+    source.onmessage = (e) => {
+      const next = JSON.parse(e.data);
+      if (state.at !== null || next.version <= state.version) return;
+      draw(next);
+    };
+  }
+
+  document.querySelectorAll("[data-word]").forEach((n) => { n.textContent = words[n.dataset.word] || n.textContent; });
+  draw();
+  document.body.dataset.drawn = Math.round(performance.now()); // ms from the navigation's start
+  if (!state.over || state.at === null) listen();
+})();

@@ -1,0 +1,321 @@
+"""The web board without a browser: its links (signed, scoped, expiring), its pages' data, its
+actions pressed through the service with the service's refusals, and its live stream (an
+action made elsewhere reaches an open page), on aiohttp's test client."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+from collections import deque
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from aiohttp.test_utils import TestClient, TestServer
+
+from bot.i18n import t
+from bot.service import Reply, Service
+from bot.terminal import Terminal
+from bot.web.links import Links
+from bot.web.server import MAX_BODY, WebServer
+from tests.bot.conftest import ALICE, BOB, CHANNEL, press
+
+NOW = [1_000_000.0]
+
+
+def accepted(service: Service, script: deque[int], points: int = 3) -> Reply:
+    """Alice challenges Bob, Bob accepts: Alice opens with 5-2 (her turn to move)."""
+    made = service.challenge(ALICE, CHANNEL, BOB, points=points)
+    assert not made.ephemeral, made.text
+    script.extend([5, 2])
+    return press(service, BOB, made, "Accept")
+
+
+@pytest.fixture
+def links() -> Links:
+    NOW[0] = 1_000_000.0
+    return Links(b"t" * 32, "http://board.test", clock=lambda: NOW[0])
+
+
+@pytest.fixture
+async def client(service: Service, links: Links) -> AsyncIterator[TestClient[Any, Any]]:
+    server = WebServer(service, links, "127.0.0.1", 0)
+    client = TestClient(TestServer(server.app()))
+    await client.start_server()
+    yield client
+    await client.close()
+
+
+async def page_token(client: TestClient[Any, Any], url: str) -> tuple[str, dict[str, Any]]:
+    """Open a page as a browser does; its token and its first state."""
+    response = await client.get(url)
+    assert response.status == 200
+    html = await response.text()
+    boot = json.loads(html.split('type="application/json">')[1].split("</script>")[0])
+    return boot["page"], boot["state"]
+
+
+async def act(
+    client: TestClient[Any, Any], url: str, page: str | None, **body: Any
+) -> tuple[int, dict[str, Any]]:
+    path = url.replace("?", "/act?", 1) if "?" in url else url + "/act"
+    headers = {} if page is None else {"X-Page-Token": page}
+    response = await client.post(path, json=body, headers=headers)
+    return response.status, await response.json()
+
+
+def path(url: str) -> str:
+    return url.removeprefix("http://board.test")
+
+
+def test_links_are_signed_scoped_and_expire(links: Links) -> None:
+    token = links.player_token(5, ALICE.id)
+    assert links.player_of(5, token) == ALICE.id
+    assert links.player_of(6, token) is None  # another game
+    user, expires, mac = token.split(".")
+    assert links.player_of(5, f"{BOB.id}.{expires}.{mac}") is None  # another person
+    assert links.player_of(5, f"{user}.{int(expires) + 3600}.{mac}") is None  # made longer
+    assert links.player_of(5, "1.2") is None
+    NOW[0] += links.hours * 3600 + 1
+    assert links.player_of(5, token) is None  # expired
+    assert links.key(5) != links.key(6)
+    assert not Links(b"other" * 8, "http://x").check_key(5, links.key(5))
+
+
+async def test_a_page_needs_its_key(client: TestClient[Any, Any], service: Service) -> None:
+    game = service.play(ALICE, CHANNEL, level="beginner").game_id
+    assert game is not None
+    assert (await client.get(f"/g/{game}/wrongkeywrongkey")).status == 404
+    assert (await client.get(f"/g/{game}/wrongkeywrongkey/state")).status == 404
+
+
+async def test_the_spectator_sees_the_board_and_cannot_act(
+    client: TestClient[Any, Any], service: Service, links: Links, script: deque[int]
+) -> None:
+    game = accepted(service, script).game_id
+    assert game is not None
+    url = path(links.game_url(game))
+    page, state = await page_token(client, url)
+    assert page is None and state["seat"] is None
+    assert state["buttons"] == [] and state["moves"] == []
+    assert state["names"] == ["Alice", "Bob"] and state["dice"] == [5, 2]
+    assert sum(state["mine"]) + state["off"][0] == 15
+    status, body = await act(client, url, "x.y", version=state["version"], action="roll")
+    assert status == 403 and body["text"] == t("web.watch_only", "en")
+
+
+async def test_a_player_moves_through_the_service(
+    client: TestClient[Any, Any], service: Service, links: Links, script: deque[int]
+) -> None:
+    game = accepted(service, script).game_id
+    assert game is not None
+    url = path(links.player_url(game, ALICE.id))
+    page, state = await page_token(client, url)
+    assert state["seat"] == 0 and [13, 8, 5] in state["moves"]
+    status, body = await act(client, url, page, version=state["version"], action="move", arg="13-5")
+    assert status == 200 and body["ok"], body
+    after = body["state"]
+    assert after["version"] == state["version"] + 1
+    assert after["mine"][7] == state["mine"][7] + 1  # a checker more on her 8 point
+    # The same press again (a second tab, a double click): stale, refused as Discord refuses it.
+    status, body = await act(client, url, page, version=state["version"], action="move", arg="13-5")
+    assert not body["ok"] and body["text"] == t("error.stale", "en")
+    assert body["state"]["version"] == after["version"]  # nothing changed
+
+
+async def test_refusals_come_from_the_service(
+    client: TestClient[Any, Any], service: Service, links: Links, script: deque[int]
+) -> None:
+    game = accepted(service, script).game_id
+    assert game is not None
+    bob = path(links.player_url(game, BOB.id))
+    page, state = await page_token(client, bob)
+    status, body = await act(client, bob, page, version=state["version"], action="undo")
+    assert not body["ok"] and body["text"] == t("error.not_your_turn", "en")
+    # A page token made for another page, another person or forged: the page may not act.
+    alice = path(links.player_url(game, ALICE.id))
+    status, body = await act(client, alice, page, version=state["version"], action="undo")
+    assert status == 403 and body["text"] == t("web.forged", "en")
+    status, body = await act(client, bob, None, version=state["version"], action="undo")
+    assert status == 403
+    # A link whose signature does not hold: refused before anything is read.
+    status, body = await act(client, bob + "x", page, version=state["version"], action="undo")
+    assert status == 403 and body["text"] == t("web.bad_link", "en")
+    status, body = await act(client, bob, page, version=state["version"], action="fly")
+    assert status == 400 and body["text"] == t("web.bad_request", "en")
+    big = await client.post(
+        bob.replace("?", "/act?"),
+        data=b"{" + b" " * MAX_BODY + b"}",
+        headers={"X-Page-Token": page},
+    )
+    assert big.status == 413 and (await big.json())["text"] == t("web.too_big", "en")
+
+
+async def test_a_french_reader_gets_french(
+    client: TestClient[Any, Any], service: Service, links: Links, script: deque[int]
+) -> None:
+    game = accepted(service, script).game_id
+    assert game is not None
+    url = path(links.player_url(game, BOB.id))
+    response = await client.get(url, headers={"Accept-Language": "fr-FR,fr;q=0.9,en;q=0.5"})
+    html = await response.text()
+    assert '<html lang="fr">' in html and t("web.spectator", "fr") in html
+    page, state = await page_token(client, url + "&lang=fr")
+    _, body = await act(client, url + "&lang=fr", page, version=state["version"], action="undo")
+    assert body["text"] == t("error.not_your_turn", "fr")
+
+
+async def test_an_open_page_hears_an_action_made_elsewhere(
+    client: TestClient[Any, Any], service: Service, links: Links, script: deque[int]
+) -> None:
+    board = accepted(service, script)
+    assert board.game_id is not None
+    _, state = await page_token(client, path(links.game_url(board.game_id)))
+    stream = await client.get(path(links.game_url(board.game_id)) + "/events")
+    assert stream.headers["Content-Type"].startswith("text/event-stream")
+    assert (await stream.content.readline()).startswith(b"retry:")
+    first = await news(stream)  # the state as it is when the page connects
+    assert first["version"] == state["version"]
+    # Alice plays from Discord (or the terminal): a press on her board message.
+    loop = asyncio.get_running_loop()
+    await loop.run_in_executor(None, lambda: press(service, ALICE, board, "13"))
+    assert (await news(stream))["version"] == state["version"] + 1
+    stream.close()
+
+
+async def news(stream: Any) -> dict[str, Any]:
+    """The next state a page's event stream brings."""
+    data = b""
+    while not data.startswith(b"data: "):
+        data = await asyncio.wait_for(stream.content.readline(), 30)
+    result: dict[str, Any] = json.loads(data[len(b"data: ") :])
+    return result
+
+
+def test_the_service_tells_committed_changes_only(service: Service, script: deque[int]) -> None:
+    told: list[int] = []
+    service.on_game_changed(told.append)
+    board = accepted(service, script)
+    assert board.game_id in told
+    told.clear()
+    refused = press(service, BOB, board, "13")  # Alice's turn
+    assert refused.ephemeral and told == []  # refused: nothing saved, nothing told
+    press(service, ALICE, board, "13")
+    assert told == [board.game_id]
+
+
+def test_the_terminal_names_each_board_page(
+    service: Service, links: Links, script: deque[int], tmp_path: Path
+) -> None:
+    out = io.StringIO()
+    term = Terminal(service, out=out, json_mode=True, images=tmp_path, user="Ann", web=links)
+    script.extend([5, 2])
+    term.run(["/challenge Ben points:1", "/as Ben", "Accept", "/as Ann"])
+    replies = [json.loads(line) for line in out.getvalue().splitlines()]
+    boards = [r for r in replies if r["position_id"]]
+    assert boards and all("web" in r for r in boards)
+    game = int(boards[-1]["web"].split("/g/")[1].split("/")[0])
+    token = boards[-1]["web"].split("?as=")[1]
+    assert links.player_of(game, token) == term._person("Ben").id  # Ben's own link (he acted)
+    assert all("web" not in r for r in replies if not r["position_id"])
+    plain = io.StringIO()
+    Terminal(service, out=plain, images=tmp_path, user="Ann", web=links).run(["/board"])
+    line = next(x for x in plain.getvalue().splitlines() if x.startswith("Web board: "))
+    assert links.player_of(game, line.split("?as=")[1]) == term._person("Ann").id
+    silent = io.StringIO()
+    Terminal(service, out=silent, json_mode=True, images=tmp_path, user="Ann").run(["/board"])
+    assert "web" not in json.loads(silent.getvalue().splitlines()[-1])  # no WEB_PORT, no link
+
+
+def test_a_replay_shows_the_ids_of_export_at_every_action(
+    service: Service, script: deque[int]
+) -> None:
+    board = accepted(service, script, points=1)
+    assert board.game_id is not None
+    for label in ("13", "13", "Confirm"):
+        board = press(service, ALICE, board, label)
+    assert service.resign(BOB, CHANNEL, 1).text  # Bob offers to resign; Alice accepts
+    game = board.game_id
+    board = service.press(
+        ALICE,
+        CHANNEL,
+        next(
+            b.custom_id
+            for b in service.board(ALICE, CHANNEL, game).buttons
+            if ":accept" in b.custom_id
+        ),
+    )
+    assert service.web_state(game, None, "en")["over"]
+    export = service.export(ALICE, CHANNEL, game)
+    text = next(a for a in export.attachments if a.name.endswith("-ids.txt")).data.decode()
+    rows = [
+        tuple(line.split("->")[1].split()[0].split(":"))
+        for line in text.splitlines()
+        if "->" in line and not line.startswith("#")
+    ]
+    assert len(rows) >= 4
+    for k, row in enumerate(rows, start=1):
+        state = service.web_state(game, ALICE.id, "en", at=k)
+        assert (state["position_id"], state["match_id"]) == row, k
+        assert state["buttons"] == [] and state["at"] == k
+    assert service.web_state(game, None, "en", at=10**6)["at"] == len(rows)  # the last
+
+
+async def test_too_many_requests_are_refused(
+    client: TestClient[Any, Any], service: Service, links: Links
+) -> None:
+    game = service.play(ALICE, CHANNEL, level="beginner").game_id
+    assert game is not None
+    url = path(links.game_url(game)) + "/state"
+    statuses = [(await client.get(url)).status for _ in range(60)]
+    assert statuses[0] == 200 and statuses[-1] == 429  # 40 at once from one address
+
+
+async def test_the_server_closes_with_open_streams(service: Service, links: Links) -> None:
+    import aiohttp
+
+    game = service.play(ALICE, CHANNEL, level="beginner").game_id
+    assert game is not None
+    server = WebServer(service, links, "127.0.0.1", 0)
+    await server.start()
+    url = f"http://127.0.0.1:{server.port}{links.game_path(game)}/events"
+    async with aiohttp.ClientSession() as session:
+        stream = await session.get(url)
+        assert (await stream.content.readline()).startswith(b"retry:")
+        await asyncio.wait_for(server.stop(), 20)  # the open page does not hold it
+        rest = await asyncio.wait_for(stream.content.read(), 20)  # its stream ended
+        assert rest.strip() == b""
+
+
+def test_a_discord_board_carries_the_page_link(links: Links, service: Service) -> None:
+    from bot.discord_app import components
+
+    board = service.play(ALICE, CHANNEL, level="beginner")
+    assert components.build_view(board) is not None
+    before = [getattr(item, "url", None) for item in components.build_view(board).children]
+    assert not any(before)  # no web board, no link
+    components.WEB["links"] = links
+    try:
+        view = components.build_view(board)
+        assert view is not None
+        urls = [getattr(item, "url", None) for item in view.children]
+        assert links.game_url(board.game_id or 0) in urls
+        refusal = service.press(BOB, CHANNEL, board.buttons[0].custom_id)
+        assert components.build_view(refusal) is None  # a private refusal: no link
+    finally:
+        components.WEB.pop("links", None)
+
+
+async def test_a_bad_link_gets_a_page_that_says_so(
+    client: TestClient[Any, Any], service: Service, links: Links
+) -> None:
+    game = service.play(ALICE, CHANNEL, level="beginner").game_id
+    assert game is not None
+    NOW[0] += links.hours * 3600 + 1  # yesterday's link
+    response = await client.get(path(links.player_url(game, ALICE.id)) + "x&lang=fr")
+    assert response.status == 403 and response.content_type == "text/html"
+    assert t("web.bad_link", "fr").replace("’", "&#x27;") in await response.text() or (
+        t("web.bad_link", "fr") in await response.text()
+    )

@@ -1,0 +1,263 @@
+"""The web board in a real headless Chromium: a game against the computer played from the page
+by clicks, a move made by dragging a checker, a spectator's page following a game played
+elsewhere, a finished game stepped through and checked against ``/export``'s IDs at every
+action, refusals, both languages, and pictures at phone and desktop widths (skipped when the
+distribution's Chromium is not installed)."""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.i18n import t
+from bot.service import Reply, Service
+from bot.web import Background
+from bot.web.links import Links
+from bot.web.server import WebServer
+from tests.bot.conftest import ALICE, BOB, CHANNEL, press
+from tests.bot.web_browser import available, chromium, wait_for
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not available(), reason="no Chromium and chromedriver (apt: chromium)"),
+]
+
+
+@pytest.fixture
+def links() -> Links:
+    return Links(b"b" * 32, "http://127.0.0.1:0")
+
+
+@pytest.fixture
+def web(service: Service, links: Links) -> Iterator[Links]:
+    """The web board on a port of its own; ``links`` name its real address."""
+    server = Background(WebServer(service, links, "127.0.0.1", 0))
+    server.start()
+    links.public_url = f"http://127.0.0.1:{server.server.port}"
+    yield links
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    driver = chromium()
+    yield driver
+    driver.quit()
+
+
+def by(css: str) -> tuple[str, str]:
+    return ("css selector", css)
+
+
+def version(driver: Any) -> str:
+    return str(driver.find_element(*by("body")).get_attribute("data-version"))
+
+
+def drawn(driver: Any) -> None:
+    wait_for(driver, lambda d: d.find_elements(*by("svg[data-position-id]")))
+
+
+def changes(driver: Any, before: str) -> None:
+    """Wait until the page shows a new version, or a refusal."""
+    wait_for(
+        driver,
+        lambda d: version(d) != before or d.find_element(*by("#refusal")).is_displayed(),
+    )
+
+
+def at(driver: Any) -> str:
+    return str(driver.find_element(*by("body")).get_attribute("data-at"))
+
+
+def ids(driver: Any) -> tuple[str, str]:
+    svg = driver.find_element(*by("svg"))
+    return svg.get_attribute("data-position-id"), svg.get_attribute("data-match-id")
+
+
+def click_move(driver: Any) -> None:
+    """Click a checker that may move (unless one is picked up already: a click on it again
+    would put it back), then the first point it may go to."""
+    if not driver.find_elements(*by("g.selected")):
+        source = driver.find_elements(*by("g.movable"))[0]
+        source.find_elements(*by(".checker.me"))[-1].click()
+    target = wait_for(driver, lambda d: d.find_elements(*by(".target")))[0]
+    before = version(driver)
+    target.click()
+    changes(driver, before)
+
+
+def one_click(driver: Any) -> bool:
+    """The player's next decision, by clicks; False once the game is over."""
+    if driver.find_element(*by("#replay")).is_displayed():
+        return False
+    buttons = {
+        b.get_attribute("data-action"): b for b in driver.find_elements(*by("#actions button"))
+    }
+    for word in ("confirm", "roll", "take", "accept"):
+        if word in buttons:
+            before = version(driver)
+            buttons[word].click()
+            changes(driver, before)
+            return True
+    if driver.find_elements(*by("g.movable")):
+        click_move(driver)
+        return True
+    before = version(driver)
+    changes(driver, before)  # nothing to press: wait for the game to move on
+    return True
+
+
+def test_a_game_against_the_computer_played_by_clicks_then_replayed(
+    service: Service, web: Links, browser: Any
+) -> None:
+    board = service.play(ALICE, CHANNEL, level="beginner", points=1)
+    assert board.game_id is not None
+    browser.get(web.player_url(board.game_id, ALICE.id))
+    drawn(browser)
+    from selenium.common.exceptions import StaleElementReferenceException
+
+    for _ in range(600):
+        refusal = browser.find_element(*by("#refusal"))
+        assert not refusal.is_displayed(), refusal.text
+        try:
+            if not one_click(browser):
+                break
+        except StaleElementReferenceException:
+            continue  # drawn again meanwhile (the live stream): look again
+    else:
+        pytest.fail("the game did not end")
+    state = service.web_state(board.game_id, ALICE.id, "en")
+    assert state["over"]
+    check_replay(service, web, browser, board.game_id)
+
+
+def export_rows(service: Service, game_id: int) -> list[tuple[str, str]]:
+    """``/export``'s IDs file: the Position ID and Match ID after each action."""
+    reply = service.export(ALICE, CHANNEL, game_id)
+    text = next(a for a in reply.attachments if a.name.endswith("-ids.txt")).data.decode()
+    rows = []
+    for line in text.splitlines():
+        if "->" in line and not line.startswith("#"):
+            pid, _, mid = line.split("->")[1].split()[0].partition(":")
+            rows.append((pid, mid))
+    return rows
+
+
+def check_replay(service: Service, web: Links, browser: Any, game_id: int) -> None:
+    rows = export_rows(service, game_id)
+    assert len(rows) > 10
+    browser.get(web.game_url(game_id, at=0))
+    drawn(browser)
+    for k, row in enumerate(rows, start=1):
+        browser.find_element(*by("#replay [data-action=next]")).click()
+        wait_for(
+            browser, lambda d, k=k: d.find_element(*by("body")).get_attribute("data-at") == str(k)
+        )
+        assert ids(browser) == row, f"action {k}"
+    browser.find_element(*by("#replay [data-action=first]")).click()
+    wait_for(browser, lambda d: at(d) == "0")
+    browser.find_element(*by("body")).send_keys("\ue014")  # the right arrow key
+    wait_for(browser, lambda d: at(d) == "1")
+    assert ids(browser) == rows[0]
+    middle = len(rows) // 2
+    browser.get(web.game_url(game_id, at=middle))  # a link to one move
+    drawn(browser)
+    assert ids(browser) == rows[middle - 1]
+    assert browser.find_element(*by("#mat")).get_attribute("href").endswith("/game.mat")
+
+
+def test_a_checker_moved_by_dragging(service: Service, web: Links, browser: Any) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    board = service.play(BOB, CHANNEL, level="beginner")
+    assert board.game_id is not None
+    browser.get(web.player_url(board.game_id, BOB.id))
+    drawn(browser)
+    while not browser.find_elements(*by("g.movable")):
+        one_click(browser)  # roll (the computer may have opened)
+    source = browser.find_elements(*by("g.movable"))[0]
+    src = source.get_attribute("data-point")
+    source.find_elements(*by(".checker.me"))[-1].click()  # shows where it may go...
+    target = wait_for(browser, lambda d: d.find_elements(*by(".target")))[0]
+    dst = target.get_attribute("data-point")
+    source = browser.find_element(*by(f'[data-point="{src}"]'))
+    source.find_elements(*by(".checker.me"))[-1].click()  # ...and puts it back
+    assert not browser.find_elements(*by(".target"))
+    before_checkers = service.web_state(board.game_id, BOB.id, "en")["mine"]
+    before = version(browser)
+    checker = browser.find_element(*by(f'[data-point="{src}"]')).find_elements(*by(".checker.me"))[
+        -1
+    ]
+    target = browser.find_element(*by(f'[data-point="{dst}"]'))
+    ActionChains(browser).click_and_hold(checker).move_by_offset(3, 3).move_to_element(
+        target
+    ).release().perform()
+    changes(browser, before)
+    after = service.web_state(board.game_id, BOB.id, "en")
+    assert not browser.find_element(*by("#refusal")).is_displayed()
+    assert after["mine"] != before_checkers  # the checker moved, through the service
+
+
+def accepted(service: Service, script: deque[int]) -> Reply:
+    made = service.challenge(ALICE, CHANNEL, BOB, points=3)
+    script.extend([5, 2])
+    return press(service, BOB, made, "Accept")
+
+
+def test_a_spectator_page_follows_a_game_played_elsewhere(
+    service: Service, web: Links, browser: Any, script: deque[int]
+) -> None:
+    board = accepted(service, script)
+    assert board.game_id is not None
+    browser.get(web.game_url(board.game_id))
+    drawn(browser)
+    assert not browser.find_elements(*by("#actions button"))  # a spectator never acts
+    wait_for(browser, lambda d: d.find_element(*by("body")).get_attribute("data-live") == "1")
+    for label in ("13", "13"):  # Alice plays 13/8 13/11 from her board message
+        board = press(service, ALICE, board, label)
+        wait_for(browser, lambda d, b=board: ids(d)[0] == b.position_id)
+    board = press(service, ALICE, board, "Confirm")
+    wait_for(browser, lambda d, b=board: ids(d) == (b.position_id, b.match_id))
+    arrows = browser.find_elements(*by("line.arrow"))
+    assert len(arrows) == 2
+
+
+def test_refusals_and_languages(
+    service: Service, web: Links, browser: Any, script: deque[int], tmp_path: Path
+) -> None:
+    board = accepted(service, script)
+    assert board.game_id is not None
+    browser.get(web.player_url(board.game_id, BOB.id) + "&lang=fr")
+    drawn(browser)
+    assert browser.find_element(*by("html")).get_attribute("lang") == "fr"
+    assert browser.find_element(*by("#role")).text == t("web.player", "fr")
+    stale, forged, other = browser.execute_async_script(
+        """const done = arguments[arguments.length - 1];
+        const boot = JSON.parse(document.getElementById("boot").textContent);
+        const now = Number(document.body.dataset.version);
+        const send = (token, version) => fetch(location.pathname + "/act" + location.search, {
+            method: "POST", headers: {"X-Page-Token": token, "Content-Type": "application/json"},
+            body: JSON.stringify({version: version, action: "undo"})}).then((r) => r.json());
+        Promise.all([send(boot.page, now - 1), send("forged.token", now), send(boot.page, now)])
+            .then((r) => done([r[0].text, r[1].text, r[2].text]));"""
+    )
+    assert stale == t("error.stale", "fr")
+    assert forged == t("web.forged", "fr")
+    assert other == t("error.not_your_turn", "fr")  # Alice's turn: Bob's link may not act
+    # The other player's page: Bob may not move Alice's checkers (not his turn).
+    assert not browser.find_elements(*by("#actions button"))
+    browser.find_element(*by("#lang")).click()  # the language switch
+    wait_for(browser, lambda d: d.find_element(*by("html")).get_attribute("lang") == "en")
+    assert browser.find_element(*by("#role")).text == t("web.player", "en")
+    for width, name in ((360, "phone"), (1200, "desktop")):
+        browser.set_window_size(width, 900)
+        browser.get(web.player_url(board.game_id, ALICE.id))
+        drawn(browser)
+        svg = browser.find_element(*by("svg"))
+        assert svg.size["width"] <= width
+        browser.save_screenshot(str(tmp_path / f"web-board-{name}.png"))
+    browser.set_window_size(1200, 900)
