@@ -163,3 +163,26 @@ def test_the_corpus_tool_still_reproduces_gnubg(tmp_path: object) -> None:
     with gzip.open(out, "rt", encoding="utf-8") as f:
         fresh = [json.loads(line) for line in f]
     assert fresh == CASES
+
+
+@pytest.mark.parametrize("variant", [Variant.NACKGAMMON, Variant.HYPERGAMMON])
+def test_every_level_plays_the_variants(variant: Variant) -> None:
+    import random
+
+    from engine import MatchContext
+    from engine.bots import LEVELS, backend, get_bot
+
+    engines = {"fallback", backend()}
+    rng = random.Random(5)
+    for engine in sorted(engines):
+        for level in LEVELS:
+            bot = get_bot(level, rng=1, engine=engine)
+            pos = variant.initial_position()
+            for _ in range(6):  # a few turns each way, from the variant's start
+                dice = (rng.randint(1, 6), rng.randint(1, 6))
+                play = bot.choose_play(pos, dice)
+                legal = legal_plays(pos, dice)
+                assert (play is None) == (not legal), (engine, level)
+                pos = pos.apply(play) if play is not None else pos.swap_players()
+                assert pos.checkers == variant.checkers
+            assert isinstance(bot.should_double(pos, MatchContext()), bool)

@@ -28,6 +28,7 @@ from bot.service.tournaments import Tournaments
 from bot.service.watch import Watching
 from bot.tournaments.actions import ACTIONS as TOURNAMENT_ACTIONS
 from bot.tournaments.formats import formats
+from engine import Variant
 from engine.bots import LEVELS
 
 __all__ = ["COMMANDS", "GAME_ID_MAX", "by_name"]
@@ -44,6 +45,16 @@ _POINTS = Option("points", Kind.INTEGER, default=0, low=0, high_of=_max_match_le
 _CUBE = Option("cube", Kind.FLAG, default=True)
 _GAME = Option("game", Kind.INTEGER, arg="game_id", low=1, high=GAME_ID_MAX)
 _USER = Option("user", Kind.USER)
+_VARIANT_WORDS = {
+    "standard": ("std", "backgammon"),
+    "nackgammon": ("nack",),
+    "hypergammon": ("hyper",),
+}
+_VARIANT = Option(
+    "variant",
+    choices=tuple(Label(f"variant.{v}", v.value, _VARIANT_WORDS[v]) for v in Variant),
+    default="standard",
+)
 _LEVELS = tuple(Label(f"level.{level}", level) for level in LEVELS)
 _RESIGN = (
     Label("resign.single", 1, ("single", "simple")),
@@ -94,6 +105,7 @@ _TOURNAMENT = (
     Option("clock", low=3, high=7),  # "12+2"
     Option("player", Kind.USER),
     Option("tournament", Kind.INTEGER, low=1, high=GAME_ID_MAX),
+    Option("variant", choices=_VARIANT.choices),
 )
 
 COMMANDS: tuple[Command, ...] = (
@@ -108,6 +120,7 @@ COMMANDS: tuple[Command, ...] = (
             # A Position ID (14 characters) or an XGID (about 50)
             Option("position", arg="position_id", low=1, high=80),
             Option("match", arg="match_id", low=1, high=20),  # a Match ID: 12
+            _VARIANT,
         ),
     ),
     Command(
@@ -118,6 +131,7 @@ COMMANDS: tuple[Command, ...] = (
             _POINTS,
             _CUBE,
             Option("rated", Kind.FLAG, default=True),
+            _VARIANT,
         ),
         guild_only=True,  # a challenge waits in a channel both players see
     ),
@@ -140,7 +154,11 @@ COMMANDS: tuple[Command, ...] = (
     Command("review", Analysis.review, (_GAME,), lane="analysis"),
     Command("export", Analysis.export, (_GAME,), private=True),
     # Information
-    Command("leaderboard", Info.leaderboard, (Option("scope", default="server", choices=_SCOPES),)),
+    Command(
+        "leaderboard",
+        Info.leaderboard,
+        (Option("scope", default="server", choices=_SCOPES), _VARIANT),
+    ),
     Command("stats", Info.stats, (_USER,)),
     Command("history", Info.history, private=True),
     Command("rules", Info.rules, private=True),
