@@ -12,6 +12,7 @@ Create Date: 2026-12-04 10:45:00
 from __future__ import annotations
 
 from collections.abc import Sequence
+from importlib import import_module
 
 import sqlalchemy as sa
 from alembic import op
@@ -55,3 +56,6 @@ def downgrade() -> None:
     for table in reversed(_TABLES):
         with op.batch_alter_table(table) as batch:
             batch.drop_column("variant")
+    if op.get_bind().dialect.name == "sqlite":
+        # Rebuilding ``games`` dropped the triggers of revision 0006 with the old table.
+        import_module("db.migrations.versions.0006_active_seats").create_triggers()
