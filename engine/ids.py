@@ -99,7 +99,11 @@ def decode_position_id(position_id: str, checkers: int = 15) -> tuple[int, ...]:
     for who, counts in (("the player on roll", mine), ("his opponent", theirs)):
         if sum(counts) > checkers:
             raise InvalidPositionIdError(
-                f"{position_id!r} gives {who} {sum(counts)} checkers; a side has at most {checkers}"
+                f"{position_id!r} gives {who} {sum(counts)} checkers; "
+                f"a side has at most {checkers}",
+                code="position_id.checkers",
+                count=sum(counts),
+                limit=checkers,
             )
     return board_from_sides(
         mine,

@@ -345,6 +345,7 @@ MESSAGES: dict[str, str] = {
     "engine.match.over": "The match is over.",
     "engine.position.invalid": "That position is impossible.",
     "engine.position_id.invalid": "That is not a valid GNU Backgammon Position ID.",
+    "engine.position_id.checkers": "That Position ID gives a side {count} checkers; this game has {limit} a side (hypergammon: 3).",
     "engine.match_id.invalid": "That is not a valid GNU Backgammon Match ID.",
     "engine.matfile.invalid": "That .mat file cannot be read.",
     "engine.matfile.variation": "That .mat file is played in the variation {name}, which is not played here.",

@@ -354,6 +354,7 @@ MESSAGES: dict[str, str] = {
     "engine.match.over": "Le match est terminé.",
     "engine.position.invalid": "Cette position est impossible.",
     "engine.position_id.invalid": "Ce n’est pas un Position ID de GNU Backgammon valide.",
+    "engine.position_id.checkers": "Ce Position ID donne {count} dames à un camp ; cette partie en a {limit} par camp (hypergammon : 3).",
     "engine.match_id.invalid": "Ce n’est pas un Match ID de GNU Backgammon valide.",
     "engine.matfile.invalid": "Ce fichier .mat est illisible.",
     "engine.matfile.variation": "Ce fichier .mat est joué dans la variante {name}, qui n’est pas jouée ici.",

@@ -117,3 +117,11 @@ def test_a_hypergammon_tournament_plays_hypergammon(
     assert games
     for game_id, _, _ in games:
         assert stored(factory, game_id).variant == "hypergammon"
+
+
+def test_a_standard_position_is_refused_for_hypergammon(service: Service) -> None:
+    refused = service.play(ALICE, DM, variant="hypergammon", position_id="4HPwATDgc/ABMA")
+    assert refused.ephemeral
+    assert "gives a side 15 checkers; this game has 3 a side" in refused.text
+    french = t("engine.position_id.checkers", "fr", count=15, limit=3)
+    assert "15 dames" in french
