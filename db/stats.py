@@ -39,6 +39,7 @@ __all__ = [
     "rating_history",
     "roll_counts",
     "variant_leaderboard",
+    "variant_ratings",
 ]
 
 ROLL_KIND = "roll"
@@ -132,6 +133,18 @@ def variant_leaderboard(
             LeaderboardRow(rank, r.player_id, name, r.rating, r.experience, r.wins, r.losses)
         )
     return out
+
+
+def variant_ratings(session: Session, player_id: int) -> list[VariantRating]:
+    """The player's ratings in the variants he has played rated (nackgammon before
+    hypergammon)."""
+    return list(
+        session.scalars(
+            select(VariantRating)
+            .where(VariantRating.player_id == player_id)
+            .order_by(VariantRating.variant.desc())
+        )
+    )
 
 
 def player_rank(session: Session, player_id: int, *, guild_id: int | None = None) -> int | None:

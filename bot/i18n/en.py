@@ -366,6 +366,7 @@ MESSAGES: dict[str, str] = {
     "stats.none": "No player called {name} is known here: nobody of that name has played yet.",
     "stats.title": "📊 **{name}**",
     "stats.rating": "Rating **{rating}** · experience {experience} · {rank}",
+    "stats.variant_rating": "Rating in {variant} **{rating}** · rated matches {wins}–{losses}",
     "stats.rank": "rank #{rank}",
     "stats.unranked": "not ranked yet",
     "stats.server_rank": "Rank in this server: #{rank}",

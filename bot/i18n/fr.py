@@ -375,6 +375,7 @@ MESSAGES: dict[str, str] = {
     "stats.none": "Aucun joueur du nom {name:de} n’est connu ici : personne de ce nom n’a encore joué.",
     "stats.title": "📊 **{name}**",
     "stats.rating": "Cote **{rating}** · expérience {experience} · {rank}",
+    "stats.variant_rating": "Cote en {variant} **{rating}** · matchs classés {wins}–{losses}",
     "stats.rank": "{rank}{rank:er|e}",
     "stats.unranked": "pas encore classé",
     "stats.server_rank": "Rang sur ce serveur : {rank}{rank:er|e}",

@@ -20,7 +20,7 @@ from db import players as player_repo
 from db import stats as stats_repo
 from db.gamestate import load_match
 from db.models import Game as GameRow
-from db.models import GameStatus, ResultKind
+from db.models import GameStatus, ResultKind, VariantRating
 from engine import Variant
 from engine.bots import LEVELS
 from render.chart import line_chart
@@ -88,6 +88,7 @@ class Info:
             if player_repo.get_player(s, target.id) is None:
                 return Reply(text=t("stats.none", lang, name=target.name), ephemeral=True)
             st = stats_repo.player_stats(s, target.id)
+            variants = stats_repo.variant_ratings(s, target.id)
             history = stats_repo.rating_history(s, target.id, limit=200)
             recent = stats_repo.game_history(s, target.id, limit=TREND_GAMES)
             server_rank = (
@@ -97,6 +98,7 @@ class Info:
             )
         pr_text, pr_chart = pr_trend(recent, target.id, lang)  # its chart: no transaction open
         lines = _stats_lines(st, target.name, server_rank, lang)
+        lines[2:2] = [_variant_line(v, lang) for v in variants]  # after the standard rating
         if pr_text:
             lines.append(pr_text)
         image = None
@@ -197,6 +199,15 @@ def _stats_lines(
     if st.active_games:
         lines.append(t("stats.active", lang, count=st.active_games))
     return lines
+
+
+def _variant_line(v: VariantRating, lang: str) -> str:
+    """A rating in a variant: it never mixes with the standard one above it."""
+    rating = number(v.rating, ".1f", lang)
+    name = variant_text(v.variant, lang)
+    return t(
+        "stats.variant_rating", lang, variant=name, rating=rating, wins=v.wins, losses=v.losses
+    )
 
 
 def _history_line(row: GameRow, player_id: int, opponent: str, lang: str) -> str:

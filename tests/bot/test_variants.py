@@ -89,6 +89,9 @@ def test_a_rated_variant_match_never_changes_the_standard_rating(
     assert "Alice" in board_of.text and "hypergammon" in board_of.text
     standard = service.leaderboard(ALICE, CHANNEL, scope="server")
     assert "Alice" not in standard.text
+    mine = service.stats(ALICE, CHANNEL)
+    assert "Rating in hypergammon **1" in mine.text
+    assert "Rating **1500.0**" in mine.text  # the standard rating, untouched
 
 
 def test_a_tournament_refuses_a_variant_outside_its_creation(service: Service) -> None:
