@@ -42,11 +42,10 @@ def create_challenge(
     guild_id: int | None = None,
     channel_id: int | None = None,
     now: datetime | None = None,
+    variant: str = "standard",
 ) -> Challenge:
-    """A pending challenge (both players must exist).
-
-    :raises ValueError: a challenge to oneself, or one that expires before it is made.
-    """
+    """A pending challenge (both players must exist); ``variant``: engine.Variant's value.
+    :raises ValueError: a challenge to oneself, or one that expires before it is made."""
     now = now or utcnow()
     if challenger_id == challenged_id:
         raise ValueError("a player cannot challenge himself")
@@ -63,6 +62,7 @@ def create_challenge(
         match_length=match_length,
         cube=cube,
         rated=rated,
+        variant=variant,
         status=ChallengeStatus.PENDING,
         created_at=now,
         expires_at=expires_at,

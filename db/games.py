@@ -120,6 +120,7 @@ class NewGame:
     dice_commitment: str | None = None
     dice_seed: str | None = None
     practice: bool = False  # from a Position ID: kept out of every record and rating
+    variant: str = "standard"  # engine.Variant's value (the match's, see create_match_game)
 
     def __post_init__(self) -> None:
         if self.rated and self.computer_level is not None:

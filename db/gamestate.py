@@ -140,7 +140,7 @@ def create_match_game(
     """A game row for a new ``match`` (its events so far, e.g. the opening roll, included);
     its length and cube are the match's. ``before``: the match before those events (a copy),
     for the IDs of each row."""
-    new = replace(new, match_length=match.length, cube=match.cube)
+    new = replace(new, match_length=match.length, cube=match.cube, variant=match.variant.value)
     events = match_events(match, 0, before)
     return create_game(session, new, events=events, now=now, **_columns(match))
 

@@ -264,6 +264,8 @@ class Game(Base):
     # Started from a Position ID (/play position:...): practice, kept out of every record,
     # rating and leaderboard (revision 0008).
     practice: Mapped[bool] = mapped_column(Boolean, default=False, server_default=sa_false())
+    # Standard backgammon, nackgammon or hypergammon (engine.Variant's value; revision 0013).
+    variant: Mapped[str] = mapped_column(String(16), default="standard", server_default="standard")
     # The post-game review (engine.analysis.Review.to_dict), computed once on request.
     review: Mapped[dict[str, Any] | None]
 
@@ -367,6 +369,8 @@ class Challenge(Base):
     match_length: Mapped[int] = mapped_column(default=0)
     cube: Mapped[bool] = mapped_column(Boolean, default=True)
     rated: Mapped[bool] = mapped_column(Boolean, default=True)
+    # Standard backgammon, nackgammon or hypergammon (engine.Variant's value; revision 0013).
+    variant: Mapped[str] = mapped_column(String(16), default="standard", server_default="standard")
     status: Mapped[ChallengeStatus] = mapped_column(
         _enum(ChallengeStatus, "status"), default=ChallengeStatus.PENDING
     )
@@ -409,6 +413,26 @@ class RatingHistory(Base):
     rating_after: Mapped[float] = mapped_column(Double)
     experience_after: Mapped[int]
     created_at: Mapped[Timestamp]
+    # Standard backgammon, nackgammon or hypergammon (engine.Variant's value; revision 0013).
+    variant: Mapped[str] = mapped_column(String(16), default="standard", server_default="standard")
+
+
+class VariantRating(Base):
+    """A player's FIBS rating in a variant (nackgammon, hypergammon): the standard one stays in
+    :class:`Rating`, which a variant game never changes (revision 0013)."""
+
+    __tablename__ = "variant_ratings"
+    __table_args__ = (Index("ix_variant_ratings_rating", "variant", "rating"),)
+
+    player_id: Mapped[int] = mapped_column(
+        BigInteger, ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    variant: Mapped[str] = mapped_column(String(16), primary_key=True)
+    rating: Mapped[float] = mapped_column(Double)
+    experience: Mapped[int] = mapped_column(default=0)
+    wins: Mapped[int] = mapped_column(default=0)
+    losses: Mapped[int] = mapped_column(default=0)
+    updated_at: Mapped[Timestamp]
 
 
 class ComputerRecord(Base):
@@ -484,6 +508,8 @@ class Tournament(Base):
     match_length: Mapped[int] = mapped_column(default=1)
     cube: Mapped[bool] = mapped_column(Boolean, default=True)
     rated: Mapped[bool] = mapped_column(Boolean, default=False)
+    # The variant every match of the tournament is played in (revision 0013).
+    variant: Mapped[str] = mapped_column(String(16), default="standard", server_default="standard")
     rounds: Mapped[int | None]  # Swiss: the number of rounds
     minutes: Mapped[int | None]  # arena: its length
     max_players: Mapped[int | None]

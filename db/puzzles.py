@@ -150,7 +150,8 @@ def unreviewed_games(s: Session, limit: int, skip: set[int] | None = None) -> li
     no_review = or_(Game.review.is_(None), cast(Game.review, String) == "null")
     query = (
         select(Game.id)
-        .where(Game.status == GameStatus.FINISHED, no_review)
+        # Standard games only: puzzles come from the standard game (see bot.service.puzzles).
+        .where(Game.status == GameStatus.FINISHED, no_review, Game.variant == "standard")
         .order_by(Game.id.desc())
         .limit(limit + len(skip or ()))
     )

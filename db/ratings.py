@@ -23,7 +23,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from db._dialect import insert_for
-from db.models import Game, Rating, RatingHistory
+from db.models import Game, Rating, RatingHistory, VariantRating
 from db.types import utcnow
 
 __all__ = [
@@ -96,6 +96,8 @@ def apply_rated_result(
     if winner_id is None or loser_id is None:
         raise ValueError(f"game #{game.id} is not between two people: nothing to rate")
     now = now or utcnow()
+    if game.variant != "standard":
+        return _apply_variant(session, game, winner_id, loser_id, now)
     _ensure_ratings(session, (winner_id, loser_id), now)
     rows = {
         r.player_id: r
@@ -116,11 +118,56 @@ def apply_rated_result(
         match_length=game.match_length,
     )
     n = rating_length(game.match_length)
-    changes = (
+    return (
         _update(session, game, w, lo, w.rating + gain, n, won=True, now=now),
         _update(session, game, lo, w, lo.rating - loss, n, won=False, now=now),
     )
-    return changes
+
+
+def _apply_variant(
+    session: Session, game: Game, winner_id: int, loser_id: int, now: datetime
+) -> tuple[RatingChange, RatingChange]:
+    """:func:`apply_rated_result` for a variant game: the players' ratings in that variant
+    (:class:`VariantRating`), never the standard one."""
+    ids = sorted((winner_id, loser_id))
+    stmt = insert_for(session, VariantRating).values(
+        [_fresh(pid, now) | {"variant": game.variant} for pid in ids]
+    )
+    session.execute(stmt.on_conflict_do_nothing(index_elements=["player_id", "variant"]))
+    rows = {
+        r.player_id: r
+        for r in session.scalars(
+            select(VariantRating)
+            .where(VariantRating.player_id.in_(ids), VariantRating.variant == game.variant)
+            .order_by(VariantRating.player_id)
+            .with_for_update()
+            .execution_options(populate_existing=True)
+        )
+    }
+    w, lo = rows[winner_id], rows[loser_id]
+    gain, loss = fibs_change(
+        winner_rating=w.rating,
+        winner_experience=w.experience,
+        loser_rating=lo.rating,
+        loser_experience=lo.experience,
+        match_length=game.match_length,
+    )
+    n = rating_length(game.match_length)
+    return (
+        _update(session, game, w, lo, w.rating + gain, n, won=True, now=now),
+        _update(session, game, lo, w, lo.rating - loss, n, won=False, now=now),
+    )
+
+
+def _fresh(player_id: int, now: datetime) -> dict[str, object]:
+    return {
+        "player_id": player_id,
+        "rating": START_RATING,
+        "experience": 0,
+        "wins": 0,
+        "losses": 0,
+        "updated_at": now,
+    }
 
 
 def _ensure_ratings(session: Session, player_ids: tuple[int, int], now: datetime) -> None:
@@ -144,8 +191,8 @@ def _ensure_ratings(session: Session, player_ids: tuple[int, int], now: datetime
 def _update(
     session: Session,
     game: Game,
-    row: Rating,
-    opponent: Rating,
+    row: Rating | VariantRating,
+    opponent: Rating | VariantRating,
     new_rating: float,
     n: int,
     *,
@@ -171,6 +218,7 @@ def _update(
             rating_after=new_rating,
             experience_after=row.experience,
             created_at=now,
+            variant=game.variant,
         )
     )
     return RatingChange(row.player_id, before, new_rating, row.experience)

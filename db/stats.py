@@ -23,6 +23,7 @@ from db.models import (
     Player,
     Rating,
     RatingHistory,
+    VariantRating,
 )
 from db.ratings import START_RATING
 
@@ -37,6 +38,8 @@ __all__ = [
     "player_stats",
     "rating_history",
     "roll_counts",
+    "variant_leaderboard",
+    "variant_ratings",
 ]
 
 ROLL_KIND = "roll"
@@ -103,6 +106,45 @@ def leaderboard(
             LeaderboardRow(rank, r.player_id, name, r.rating, r.experience, r.wins, r.losses)
         )
     return out
+
+
+def variant_leaderboard(
+    session: Session, variant: str, *, guild_id: int | None = None, limit: int = 10
+) -> list[LeaderboardRow]:
+    """The leaderboard of one variant (nackgammon, hypergammon): its players' ratings in it,
+    best first (every rated player, or those active in one server)."""
+    stmt = (
+        select(VariantRating, Player.display_name)
+        .join(Player, Player.id == VariantRating.player_id)
+        .where(VariantRating.variant == variant)
+    )
+    if guild_id is not None:
+        stmt = stmt.join(
+            GuildMember,
+            (GuildMember.player_id == VariantRating.player_id) & (GuildMember.guild_id == guild_id),
+        )
+    rows = session.execute(
+        stmt.order_by(VariantRating.rating.desc(), VariantRating.player_id).limit(limit)
+    ).all()
+    out: list[LeaderboardRow] = []
+    for i, (r, name) in enumerate(rows):
+        rank = out[-1].rank if out and out[-1].rating == r.rating else i + 1
+        out.append(
+            LeaderboardRow(rank, r.player_id, name, r.rating, r.experience, r.wins, r.losses)
+        )
+    return out
+
+
+def variant_ratings(session: Session, player_id: int) -> list[VariantRating]:
+    """The player's ratings in the variants he has played rated (nackgammon before
+    hypergammon)."""
+    return list(
+        session.scalars(
+            select(VariantRating)
+            .where(VariantRating.player_id == player_id)
+            .order_by(VariantRating.variant.desc())
+        )
+    )
 
 
 def player_rank(session: Session, player_id: int, *, guild_id: int | None = None) -> int | None:
@@ -172,7 +214,7 @@ def rating_history(session: Session, player_id: int, *, limit: int = 100) -> lis
     """The player's last ``limit`` rating changes, oldest first (ready to chart)."""
     rows = session.scalars(
         select(RatingHistory)
-        .where(RatingHistory.player_id == player_id)
+        .where(RatingHistory.player_id == player_id, RatingHistory.variant == "standard")
         .order_by(RatingHistory.id.desc())
         .limit(limit)
     ).all()

@@ -29,6 +29,7 @@ from engine.movegen import Dice, Move, Play, legal_plays, validate_dice
 from engine.notation import format_play, parse_play
 from engine.position import BAR, OFF, Point, Position
 from engine.turn import Turn
+from engine.variant import UnknownVariantError, Variant
 
 __all__ = [
     "BAR",
@@ -59,6 +60,8 @@ __all__ = [
     "Position",
     "ResultReason",
     "Turn",
+    "UnknownVariantError",
+    "Variant",
     "decode_match_id",
     "encode_match_id",
     "format_play",

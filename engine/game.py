@@ -34,6 +34,7 @@ from engine.notation import format_play, parse_play
 from engine.position import Position
 from engine.refusals import why_illegal
 from engine.turn import Turn
+from engine.variant import Variant
 
 __all__ = ["Event", "EventKind", "Game", "GameResult", "Phase", "ResultReason"]
 
@@ -159,6 +160,11 @@ class Game:
     :param crawford: True when this is the Crawford game (no doubling).
     :param jacoby: money game only: gammons count only after the cube has been turned.
     :param cube: False to play without the doubling cube.
+    :param variant: standard backgammon, nackgammon or hypergammon (the starting position and
+        the number of checkers; everything else is the same).
+
+    >>> Game(variant=Variant.HYPERGAMMON).position.pip_counts()
+    (69, 69)
     """
 
     def __init__(
@@ -170,15 +176,22 @@ class Game:
         jacoby: bool = False,
         cube: bool = True,
         position: Position | None = None,
+        variant: Variant = Variant.STANDARD,
     ) -> None:
         if match_length < 0:
             raise ValueError("the match length cannot be negative")
+        if position is not None and position.checkers != variant.checkers:
+            raise ValueError(
+                f"a {variant.value} game has {variant.checkers} checkers a side, "
+                f"not {position.checkers}"
+            )
+        self.variant = variant
         self.match_length = match_length
         self.score = (int(score[0]), int(score[1]))
         self.crawford = bool(crawford and match_length)
         self.jacoby = bool(jacoby and not match_length)
         self.cube_enabled = cube
-        self.position = position or Position.initial()
+        self.position = position or variant.initial_position()
         self.on_roll = 0
         self.phase = Phase.OPENING
         self.dice: Dice | None = None
@@ -193,7 +206,13 @@ class Game:
 
     @classmethod
     def from_key(
-        cls, position: Position, key: MatchKey, *, jacoby: bool = False, cube: bool = True
+        cls,
+        position: Position,
+        key: MatchKey,
+        *,
+        jacoby: bool = False,
+        cube: bool = True,
+        variant: Variant = Variant.STANDARD,
     ) -> Game:
         """A game standing where GNU Backgammon's IDs say (see :meth:`engine.Match.from_ids`,
         which checks the Match ID first): the position seen by the player on roll, and from the
@@ -207,6 +226,7 @@ class Game:
             jacoby=jacoby,
             cube=cube,
             position=position,
+            variant=variant,
         )
         game.on_roll = key.player_on_roll
         game.cube_value = key.cube_value
@@ -643,7 +663,7 @@ class Game:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-safe snapshot; :meth:`from_dict` restores exactly this game."""
-        return {
+        d: dict[str, Any] = {
             "v": 1,
             "position": self.position.position_id(),
             "on_roll": self.on_roll,
@@ -667,6 +687,9 @@ class Game:
             "result": self.result.to_dict() if self.result else None,
             "events": [e.to_dict() for e in self.events],
         }
+        if self.variant is not Variant.STANDARD:
+            d["variant"] = self.variant.value
+        return d
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Game:
@@ -675,13 +698,15 @@ class Game:
         :raises ValueError: when the snapshot is not a valid game.
         """
         try:
+            variant = Variant(d.get("variant", Variant.STANDARD))
             g = cls(
                 match_length=int(d["match_length"]),
                 score=tuple(d["score"]),
                 crawford=bool(d["crawford"]),
                 jacoby=bool(d["jacoby"]),
                 cube=bool(d["cube_enabled"]),
-                position=Position.from_position_id(d["position"]),
+                position=Position.from_position_id(d["position"], checkers=variant.checkers),
+                variant=variant,
             )
             g.on_roll = int(d["on_roll"])
             g.phase = Phase(d["phase"])

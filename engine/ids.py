@@ -85,21 +85,25 @@ def encode_position_id(board: tuple[int, ...] | list[int]) -> str:
     return _encode_b64(key, 10, 14)
 
 
-def decode_position_id(position_id: str) -> tuple[int, ...]:
-    """The 26-int board of a Position ID.
+def decode_position_id(position_id: str, checkers: int = 15) -> tuple[int, ...]:
+    """The 26-int board of a Position ID (which carries any number of checkers up to 15).
 
     >>> decode_position_id("4HPwATDgc/ABMA")[24]
     2
 
     :raises InvalidPositionIdError: when the text is not 14 base64 characters, does not describe
-        two sides of at most 15 checkers each, or puts both sides on one point.
+        two sides of at most ``checkers`` checkers each, or puts both sides on one point.
     """
     key = _decode_b64(position_id, 14, 10, "Position ID", InvalidPositionIdError)
     theirs, mine = _checker_counts(key, position_id)
     for who, counts in (("the player on roll", mine), ("his opponent", theirs)):
-        if sum(counts) > 15:
+        if sum(counts) > checkers:
             raise InvalidPositionIdError(
-                f"{position_id!r} gives {who} {sum(counts)} checkers; a side has at most 15"
+                f"{position_id!r} gives {who} {sum(counts)} checkers; "
+                f"a side has at most {checkers}",
+                code="position_id.checkers",
+                count=sum(counts),
+                limit=checkers,
             )
     return board_from_sides(
         mine,

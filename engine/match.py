@@ -19,6 +19,7 @@ from typing import Any
 from engine.context import MAX_CUBE
 from engine.errors import GameStateError
 from engine.game import Game
+from engine.variant import Variant
 
 __all__ = ["Match"]
 
@@ -28,14 +29,26 @@ class Match:
 
     :param jacoby: money game only: gammons count only once the cube has been turned.
     :param cube: False to play without the doubling cube.
+    :param variant: the variant every game of the match is played in.
+
+    >>> Match(length=3, variant=Variant.NACKGAMMON).game.position.position_id()
+    '4Dl4ADbgOXgANg'
     """
 
-    def __init__(self, *, length: int = 0, jacoby: bool = False, cube: bool = True) -> None:
+    def __init__(
+        self,
+        *,
+        length: int = 0,
+        jacoby: bool = False,
+        cube: bool = True,
+        variant: Variant = Variant.STANDARD,
+    ) -> None:
         if not 0 <= length <= 64:
             raise ValueError("a match is played to 1..64 points (0 for a money game)")
         self.length = length
         self.jacoby = bool(jacoby and not length)
         self.cube = cube
+        self.variant = variant
         # A match taken up from a GNU Backgammon Match ID starts at its score (and is past its
         # Crawford game when a player stands one point short: its games know that from the score).
         self.start_score: tuple[int, int] = (0, 0)
@@ -49,6 +62,7 @@ class Match:
             crawford=crawford,
             jacoby=self.jacoby,
             cube=self.cube,
+            variant=self.variant,
         )
 
     @property
@@ -128,6 +142,8 @@ class Match:
             "cube": self.cube,
             "games": [g.to_dict() for g in self.games],
         }
+        if self.variant is not Variant.STANDARD:
+            d["variant"] = self.variant.value
         if self.start_score != (0, 0):
             d["start_score"] = list(self.start_score)
         if self.forfeited_by is not None:
@@ -141,7 +157,12 @@ class Match:
         :raises ValueError: when it is not a saved match.
         """
         try:
-            m = cls(length=int(d["length"]), jacoby=bool(d["jacoby"]), cube=bool(d["cube"]))
+            m = cls(
+                length=int(d["length"]),
+                jacoby=bool(d["jacoby"]),
+                cube=bool(d["cube"]),
+                variant=Variant(d.get("variant", Variant.STANDARD)),
+            )
             games = [Game.from_dict(g) for g in d["games"]]
         except (KeyError, TypeError) as exc:
             raise ValueError(f"not a saved match: {exc!r}") from None
@@ -155,7 +176,14 @@ class Match:
         return m
 
     @classmethod
-    def from_ids(cls, position_id: str, match_id: str | None = None, *, cube: bool = True) -> Match:
+    def from_ids(
+        cls,
+        position_id: str,
+        match_id: str | None = None,
+        *,
+        cube: bool = True,
+        variant: Variant = Variant.STANDARD,
+    ) -> Match:
         """A match whose current game stands where GNU Backgammon's IDs say: the position (seen
         by the player on roll), and from the Match ID the length, score, cube, Crawford flag,
         who is on roll, the dice if rolled and a double on offer. Without a Match ID: a money
@@ -173,7 +201,7 @@ class Match:
         from engine.ids import GameState, MatchKey, decode_match_id
         from engine.position import Position
 
-        position = Position.from_position_id(position_id)
+        position = Position.from_position_id(position_id, checkers=variant.checkers)
         key = decode_match_id(match_id) if match_id else MatchKey()
         if key.game_state not in (GameState.PLAYING, GameState.NONE):
             raise GameStateError(
@@ -184,7 +212,7 @@ class Match:
             raise GameStateError("that Match ID describes a finished match", code="match.over")
         if key.cube_value > MAX_CUBE:
             raise GameStateError(f"the cube is at most {MAX_CUBE}", code="cube.max", max=MAX_CUBE)
-        m = cls(length=length, jacoby=key.jacoby and not length, cube=cube)
+        m = cls(length=length, jacoby=key.jacoby and not length, cube=cube, variant=variant)
         m.start_score = key.score if length else (0, 0)
-        m.games = [Game.from_key(position, key, jacoby=m.jacoby, cube=cube)]
+        m.games = [Game.from_key(position, key, jacoby=m.jacoby, cube=cube, variant=variant)]
         return m

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from engine.errors import BackgammonError
 from engine.game import Event, EventKind, Game, Phase
 from engine.match import Match
+from engine.variant import UnknownVariantError, Variant
 
 __all__ = ["MatFile", "MatFileError", "read_mat", "write_mat"]
 
@@ -127,10 +128,17 @@ def _put(lines: list[str], line: str, row: int, column: int, text: str) -> tuple
 def write_mat(match: Match, names: tuple[str, str] = ("Player 1", "Player 2")) -> str:
     """The Jellyfish ``.mat`` text of ``match`` (every game, finished or not).
 
-    A money game is written as a 0-point match, as GNU Backgammon does.
+    A money game is written as a 0-point match, as GNU Backgammon does. A variant is named in
+    the header as GNU Backgammon writes it (``; [Variation "NackGammon"]``), which its importer
+    reads to set up the games.
+
+    >>> write_mat(Match(length=3, variant=Variant.HYPERGAMMON)).splitlines()[:3]
+    ['; [Variation "HyperGammon (3)"]', '', ' 3 point match']
     """
     clean = (_clean_name(names[0], "Player 1"), _clean_name(names[1], "Player 2"))
     parts = [f" {match.length} point match\n"]
+    if match.variant.mat_name is not None:
+        parts[0] = f'; [Variation "{match.variant.mat_name}"]\n\n' + parts[0]
     for i, game in enumerate(match.games, 1):
         parts.append(_write_game(game, i, clean))
     return "\n".join(parts)
@@ -151,6 +159,18 @@ _HEADER = re.compile(r"^\s*(\d+)\s+point\s+match", re.IGNORECASE)
 _GAME = re.compile(r"^\s*Game\s+(\d+)", re.IGNORECASE)
 _SCORE = re.compile(r"^\s*(.+?)\s*:\s*(\d+)\s+(.+?)\s*:\s*(\d+)\s*$")
 _ROLL = re.compile(r"^([1-6])([1-6]):(.*)$")
+_VARIATION = re.compile(r'^\s*;\s*\[Variation\s+"([^"]*)"\]', re.IGNORECASE)
+
+
+def _variant(lines: list[str]) -> Variant:
+    """The variant a header line names (the standard game without one)."""
+    named = next((m.group(1) for ln in lines if (m := _VARIATION.match(ln))), None)
+    if named is None:
+        return Variant.STANDARD
+    try:
+        return Variant.from_mat_name(named)
+    except UnknownVariantError as exc:
+        raise MatFileError(str(exc), code="matfile.variation", name=named) from None
 
 
 def _split(line: str) -> tuple[str, str | None]:
@@ -179,7 +199,7 @@ def read_mat(text: str) -> MatFile:
     header = next((m for ln in lines if (m := _HEADER.match(ln))), None)
     if header is None:
         raise MatFileError("not a .mat file: no 'N point match' line")
-    match = Match(length=int(header.group(1)))
+    match = Match(length=int(header.group(1)), variant=_variant(lines))
     names = ("Player 1", "Player 2")
     first_game = True
     score_next = False  # GNU Backgammon reads the line after "Game N" as the score line

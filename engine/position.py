@@ -156,26 +156,36 @@ class Position:
     ``board``. Two positions are equal when every checker stands on the same spot.
     """
 
-    __slots__ = ("_board", "_hash")
+    __slots__ = ("_board", "_checkers", "_hash")
 
     _board: tuple[int, ...]
+    _checkers: int
     _hash: int
 
-    def __init__(self, board: Iterable[int]) -> None:
+    def __init__(self, board: Iterable[int], *, checkers: int = CHECKERS) -> None:
         """Validate and wrap a 26-int board (see the module docstring for the layout).
+        ``checkers`` is how many checkers each side starts with: 15, or 3 in hypergammon
+        (see :class:`engine.variant.Variant`); the ones not on the board are borne off.
+
+        >>> Position([0] * 6 + [1] + [0] * 19, checkers=3).borne_off()
+        (2, 3)
 
         :raises InvalidPositionError: when the board cannot occur in a game.
         """
         cells = tuple(int(v) for v in board)
-        _validate(cells)
+        if not 1 <= checkers <= CHECKERS:
+            raise InvalidPositionError(f"a side has 1 to {CHECKERS} checkers, not {checkers}")
+        _validate(cells, checkers)
         self._board = cells
+        self._checkers = checkers
         self._hash = hash(cells)
 
     @classmethod
-    def _trusted(cls, cells: tuple[int, ...]) -> Position:
+    def _trusted(cls, cells: tuple[int, ...], checkers: int = CHECKERS) -> Position:
         """Wrap a board already known to be valid (the move generator's hot path)."""
         pos = object.__new__(cls)
         pos._board = cells
+        pos._checkers = checkers
         pos._hash = hash(cells)
         return pos
 
@@ -191,31 +201,39 @@ class Position:
         return cls._trusted(_INITIAL)
 
     @classmethod
-    def from_board(cls, board: Sequence[int]) -> Position:
-        """A position from 26 signed ints (bgsage / pubeval layout, player on roll positive).
+    def from_board(cls, board: Sequence[int], *, checkers: int = CHECKERS) -> Position:
+        """A position from 26 signed ints (bgsage / pubeval layout, player on roll positive),
+        each side having ``checkers`` in all (3 in hypergammon).
 
         >>> Position.from_board([0] * 6 + [1] + [0] * 19).pip_counts()
         (6, 0)
 
         :raises InvalidPositionError: on a wrong length, too many checkers or a shared point.
         """
-        return cls(board)
+        return cls(board, checkers=checkers)
 
     @classmethod
-    def from_position_id(cls, position_id: str) -> Position:
+    def from_position_id(cls, position_id: str, *, checkers: int = CHECKERS) -> Position:
         """Decode a GNU Backgammon Position ID (14 base64 characters), player on roll first.
+        The ID carries any number of checkers; ``checkers`` says how many a side has in all
+        (3 in hypergammon), so that the others are borne off.
 
         >>> Position.from_position_id("4HPwATDgc/ABMA") == Position.initial()
         True
+        >>> Position.from_position_id("AACgAgAAKgAAAA", checkers=3).pip_counts()
+        (69, 69)
 
-        :raises InvalidPositionIdError: when the text is not a valid Position ID.
+        :raises InvalidPositionIdError: when the text is not a valid Position ID (or gives a side
+            more than ``checkers``).
         """
         from engine.ids import decode_position_id
 
-        return cls._trusted(decode_position_id(position_id))
+        return cls._trusted(decode_position_id(position_id, checkers), checkers)
 
     @classmethod
-    def from_sides(cls, mine: Sequence[int], theirs: Sequence[int]) -> Position:
+    def from_sides(
+        cls, mine: Sequence[int], theirs: Sequence[int], *, checkers: int = CHECKERS
+    ) -> Position:
         """A position from two 25-entry lists, each from its owner's view (index 0 = his 1-point,
         index 24 = his bar), as GNU Backgammon's ``anBoard[1]`` and ``anBoard[0]``.
 
@@ -232,7 +250,7 @@ class Position:
         def clash(point: int) -> InvalidPositionError:
             return InvalidPositionError(f"both players have checkers on point {point}")
 
-        return cls(board_from_sides(mine, theirs, clash))
+        return cls(board_from_sides(mine, theirs, clash), checkers=checkers)
 
     # -- encoding ---------------------------------------------------------------------------
 
@@ -260,6 +278,15 @@ class Position:
         """The 26 signed ints (see the module docstring). Read-only."""
         return self._board
 
+    @property
+    def checkers(self) -> int:
+        """How many checkers each side has in all, borne off included (15; 3 in hypergammon).
+
+        >>> Position.initial().checkers
+        15
+        """
+        return self._checkers
+
     def checkers_at(self, point: Point) -> int:
         """Signed count on ``point`` (mover's numbering): > 0 the mover's checkers, < 0 the
         opponent's; ``BAR`` gives the mover's bar, ``OFF`` the mover's borne-off checkers.
@@ -286,7 +313,7 @@ class Position:
         b = self._board
         mine = sum(v for v in b[1:] if v > 0)
         theirs = -sum(v for v in b[:25] if v < 0)
-        return CHECKERS - mine, CHECKERS - theirs
+        return self._checkers - mine, self._checkers - theirs
 
     def pip_counts(self) -> tuple[int, int]:
         """``(mover, opponent)`` pip counts; a checker on the bar counts 25.
@@ -318,10 +345,10 @@ class Position:
         After the winning play, :meth:`apply` returns the position seen by the loser, so a
         finished game shows ``winner() == 1``.
         """
-        mine_off, theirs_off = self.borne_off()
-        if mine_off == CHECKERS:
+        b = self._board
+        if not any(v > 0 for v in b[1:]):
             return 0
-        if theirs_off == CHECKERS:
+        if not any(v < 0 for v in b[:25]):
             return 1
         return None
 
@@ -358,7 +385,7 @@ class Position:
         -1
         """
         b = self._board
-        return Position._trusted(tuple([-v for v in reversed(b)]))
+        return Position._trusted(tuple([-v for v in reversed(b)]), self._checkers)
 
     def apply(self, play: PlaySteps) -> Position:
         """The position after ``play``, seen by the opponent, who is now on roll.
@@ -396,8 +423,8 @@ class Position:
             step_(cells, step[0], step[1])
         if end_turn:
             cells.reverse()
-            return Position._trusted(tuple([-v for v in cells]))
-        return Position._trusted(tuple(cells))
+            return Position._trusted(tuple([-v for v in cells]), self._checkers)
+        return Position._trusted(tuple(cells), self._checkers)
 
     def undo_steps(self, steps: Sequence[Sequence[int]]) -> Position:
         """The position before the checker ``steps`` (``(src, dst, die, hit)`` each, as
@@ -414,7 +441,7 @@ class Position:
         for step in reversed(steps):
             undo_step(cells, step[0], step[1], bool(step[3]))
         try:
-            return Position(cells)
+            return Position(cells, checkers=self._checkers)
         except InvalidPositionError as exc:
             raise IllegalPlayError(f"those steps cannot have led here: {exc}") from None
 
@@ -423,19 +450,26 @@ class Position:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Position):
             return NotImplemented
-        return self._board == other._board
+        return self._board == other._board and self._checkers == other._checkers
 
     def __hash__(self) -> int:
         return self._hash
 
     def __repr__(self) -> str:
+        if self._checkers != CHECKERS:
+            return f"Position.from_position_id({self.position_id()!r}, checkers={self._checkers})"
         return f"Position.from_position_id({self.position_id()!r})"
 
-    def __reduce__(self) -> tuple[object, tuple[tuple[int, ...]]]:
-        return (Position, (self._board,))
+    def __reduce__(self) -> tuple[object, tuple[tuple[int, ...], int]]:
+        return (_restore, (self._board, self._checkers))
 
 
-def _validate(cells: tuple[int, ...]) -> None:
+def _restore(board: tuple[int, ...], checkers: int = CHECKERS) -> Position:
+    """Unpickling (see ``Position.__reduce__``)."""
+    return Position(board, checkers=checkers)
+
+
+def _validate(cells: tuple[int, ...], checkers: int = CHECKERS) -> None:
     if len(cells) != 26:
         raise InvalidPositionError(f"a board has 26 entries, not {len(cells)}")
     if cells[25] < 0:
@@ -444,7 +478,7 @@ def _validate(cells: tuple[int, ...]) -> None:
         raise InvalidPositionError("the opponent's bar (index 0) cannot be positive")
     mine = sum(v for v in cells[1:] if v > 0)
     theirs = -sum(v for v in cells[:25] if v < 0)
-    if mine > CHECKERS or theirs > CHECKERS:
+    if mine > checkers or theirs > checkers:
         raise InvalidPositionError(
-            f"each side has at most {CHECKERS} checkers (got {mine} and {theirs})"
+            f"each side has at most {checkers} checkers (got {mine} and {theirs})"
         )

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from engine import EventKind, Game, Match, Phase, ResultReason, read_mat, write_mat
+from engine import EventKind, Game, Match, Phase, ResultReason, Variant, read_mat, write_mat
 from tests.conftest import DATA
 from tests.tools._gnubg import gnubg_binary
 
@@ -153,10 +153,17 @@ ENGINE_MATCHES = [
 ]
 
 
-def random_match(length: int, seed: int, p_double: float, p_resign: float, greedy: float) -> Match:
+def random_match(
+    length: int,
+    seed: int,
+    p_double: float,
+    p_resign: float,
+    greedy: float,
+    variant: Variant = Variant.STANDARD,
+) -> Match:
     """A match the engine plays with seeded random dice and choices."""
     rng = random.Random(seed)
-    match = Match(length=length)
+    match = Match(length=length, variant=variant)
     for _ in range(100_000):
         game = match.game
         if game.is_over:
@@ -230,6 +237,58 @@ def test_gnubg_imports_what_the_engine_writes(tmp_path: Path) -> None:
     for spec in ENGINE_MATCHES:
         path = tmp_path / f"engine-{spec[0]}pt-{spec[1]}.mat"
         matches[str(path)] = random_match(*spec)
+        path.write_text(write_mat(matches[str(path)], ("Alice", "Bob")), encoding="utf-8")
+    reports = import_mats(list(map(Path, matches)), tmp_path / "report.json")
+    problems = []
+    for path, match in matches.items():
+        ours, theirs = summary(match), reports[path]
+        for field in ("length", "games", "score", "position_id"):
+            if ours[field] != theirs[field]:
+                problems.append(
+                    f"{Path(path).name} {field}: {ours[field]} vs gnubg {theirs[field]}"
+                )
+    assert not problems, "\n".join(problems)
+
+
+# Variant matches: the header names the variation as gnubg writes it, and gnubg replays them
+# from its own variant starting position.
+VARIANT_MATCHES = [
+    (Variant.NACKGAMMON, (5, 21, 0.2, 0.01, 0.5)),
+    (Variant.NACKGAMMON, (0, 22, 0.0, 0.0, 0.9)),
+    (Variant.HYPERGAMMON, (5, 23, 0.2, 0.01, 0.5)),
+    (Variant.HYPERGAMMON, (7, 24, 0.0, 0.0, 0.0)),
+    (Variant.HYPERGAMMON, (0, 25, 0.1, 0.0, 0.9)),
+]
+
+
+def test_variant_matches_name_their_variation_and_read_back() -> None:
+    for variant, spec in VARIANT_MATCHES:
+        match = random_match(*spec, variant=variant)
+        text = write_mat(match, ("Alice", "Bob"))
+        assert text.startswith(f'; [Variation "{variant.mat_name}"]\n\n'), text[:60]
+        back = read_mat(text).match
+        assert back.variant is variant
+        assert summary(back) == summary(match)
+    assert "Variation" not in write_mat(Match(length=1))
+
+
+def test_an_unknown_variation_is_refused() -> None:
+    from engine import MatFileError
+
+    text = '; [Variation "Hypergammon (2)"]\n\n 1 point match\n'
+    with pytest.raises(MatFileError, match="Hypergammon"):
+        read_mat(text)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(gnubg_binary() is None, reason="GNU Backgammon (gnubg) is not installed")
+def test_gnubg_imports_the_variant_matches_the_engine_writes(tmp_path: Path) -> None:
+    from tests.tools.gnubg_mat import import_mats
+
+    matches = {}
+    for variant, spec in VARIANT_MATCHES:
+        path = tmp_path / f"engine-{variant.value}-{spec[1]}.mat"
+        matches[str(path)] = random_match(*spec, variant=variant)
         path.write_text(write_mat(matches[str(path)], ("Alice", "Bob")), encoding="utf-8")
     reports = import_mats(list(map(Path, matches)), tmp_path / "report.json")
     problems = []

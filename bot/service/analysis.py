@@ -33,7 +33,7 @@ from db import puzzles as puzzle_repo
 from db import stats as stats_repo
 from db.models import Game as GameRow
 from db.models import GameEvent, GameStatus
-from engine import Game, Phase, Play, write_mat
+from engine import Game, Phase, Play, Variant, write_mat
 from engine.analysis import Review, cube_hint, hint, review_match
 from render import BoardView
 from render.analysis import mistake_board, review_chart
@@ -77,6 +77,7 @@ class Analysis:
             if row.rated:
                 raise Refusal("hint.rated")
             table = localized(load_table(self.deps, s, row), lang)
+        _analysable(table)
         seat = table.seat_of(actor.id)
         game = table.game
         if seat is None or game.turn != seat:
@@ -113,6 +114,7 @@ class Analysis:
             lang = self.deps.who(s, actor).lang
             row = chosen_game(s, actor, where, game_id, "review.none")
             table = localized(load_table(self.deps, s, row), lang)
+            _analysable(table)
             going_on = row.status is GameStatus.ACTIVE
             if going_on and not table.against_computer:
                 raise Refusal("review.not_finished", id=row.id)
@@ -129,7 +131,8 @@ class Analysis:
             )
             if not going_on:  # a game in progress changes: its review is never kept
                 self._cache_review(row_id, review.to_dict())
-                if self.harvest is not None:  # its blunders become puzzles (bot.service.puzzles)
+                # Its blunders become puzzles (bot.service.puzzles): standard games only.
+                if self.harvest is not None and table.match.variant is Variant.STANDARD:
                     self.harvest(row_id, table.seats, review)
         reply = _review_reply(table, review, lang, table.seat_of(actor.id))
         if going_on:
@@ -301,6 +304,13 @@ def _cube_advice(action: str, response: str, lang: str) -> str:
     if action == "too good":
         return t("hint.too_good", lang)
     return t("hint.double_take" if response == "take" else "hint.double_pass", lang)
+
+
+def _analysable(table: Table) -> None:
+    """Hints and reviews in the standard game and nackgammon (15 checkers, which the
+    evaluations know); refused in hypergammon."""
+    if table.match.variant is Variant.HYPERGAMMON:
+        raise Refusal("error.variant_no_analysis")
 
 
 def _review_reply(table: Table, review: Review, lang: str, asker: int | None = None) -> Reply:

@@ -198,14 +198,16 @@ class Buttons:
             if here.table.tournament:
                 raise Refusal("error.tournament_rematch")
             level = row.computer_level or "intermediate"
-            points, cube, rated = row.match_length, row.cube, row.rated
+            points, cube, rated, variant = row.match_length, row.cube, row.rated, row.variant
             other = here.table.seats[1 - seat]
         if here.table.against_computer:
-            return self.games.play(actor, where, level=level, points=points, cube=cube)
+            return self.games.play(
+                actor, where, level=level, points=points, cube=cube, variant=variant
+            )
         assert other.user_id is not None
         opponent = Actor(other.user_id, other.name)
         return self.challenges.challenge(
-            actor, where, opponent, points=points, cube=cube, rated=rated
+            actor, where, opponent, points=points, cube=cube, rated=rated, variant=variant
         )
 
 

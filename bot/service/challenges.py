@@ -20,6 +20,7 @@ from bot.service.refusal import Refusal, aware
 from bot.service.replies import Button, Component, Reply, Style
 from bot.service.tables import prefs_of
 from bot.service.threads import thread_plan
+from bot.service.variants import kind_text, variant_named
 from db import challenges as challenge_repo
 from db import players as player_repo
 from db.errors import ChallengeClosed, ChallengePending
@@ -56,11 +57,14 @@ class Challenges:
         points: int = 0,
         cube: bool = True,
         rated: bool = True,
+        variant: str = "standard",
     ) -> Reply:
-        """``/challenge``: invite someone in this channel, with Accept / Decline buttons."""
+        """``/challenge``: invite someone in this channel, with Accept / Decline buttons; a
+        variant game is rated in that variant only."""
         deps = self.deps
         with deps.unit() as s:
             lang = shared_lang(deps.who(s, actor), where)
+            chosen = variant_named(variant)
             self._check(s, actor, where, opponent)
             length = self.new.length(points)
             self.new.no_game_here(s, actor.id, where, "error.game_here")
@@ -77,6 +81,7 @@ class Challenges:
                 match_length=length,
                 cube=cube,
                 rated=rated,
+                variant=chosen.value,
                 guild_id=where.guild_id,
                 channel_id=where.channel_id,
                 now=now,
@@ -121,7 +126,7 @@ class Challenges:
     def _invitation(self, challenge: Challenge, actor: Actor, opponent: Actor, lang: str) -> Reply:
         minutes = int(self.deps.settings.challenge_ttl.total_seconds() // 60)
         length = challenge.match_length
-        kind = t("game.kind_match", lang, points=length) if length else t("game.kind_money", lang)
+        kind = kind_text(length, challenge.variant, lang)
         text = t(
             "challenge.made",
             lang,
@@ -218,7 +223,13 @@ class Challenges:
             0,
             0,
             seats,
-            self.new.match(challenge.match_length, challenge.cube, None, None),
+            self.new.match(
+                challenge.match_length,
+                challenge.cube,
+                None,
+                None,
+                variant=variant_named(challenge.variant),
+            ),
             rated=challenge.rated,
         )
         notes = Notes()

@@ -33,6 +33,7 @@ from bot.service.tournaments import Tournaments
 from bot.service.watch import Watching
 from bot.tournaments.actions import ACTIONS as TOURNAMENT_ACTIONS
 from bot.tournaments.formats import formats
+from engine import Variant
 from engine.bots import LEVELS
 
 __all__ = ["COMMANDS", "GAME_ID_MAX", "by_name"]
@@ -49,6 +50,16 @@ _POINTS = Option("points", Kind.INTEGER, default=0, low=0, high_of=_max_match_le
 _CUBE = Option("cube", Kind.FLAG, default=True)
 _GAME = Option("game", Kind.INTEGER, arg="game_id", low=1, high=GAME_ID_MAX)
 _USER = Option("user", Kind.USER)
+_VARIANT_WORDS = {
+    "standard": ("std", "backgammon"),
+    "nackgammon": ("nack",),
+    "hypergammon": ("hyper",),
+}
+_VARIANT = Option(
+    "variant",
+    choices=tuple(Label(f"variant.{v}", v.value, _VARIANT_WORDS[v]) for v in Variant),
+    default="standard",
+)
 _LEVELS = tuple(Label(f"level.{level}", level) for level in LEVELS)
 _RESIGN = (
     Label("resign.single", 1, ("single", "simple")),
@@ -99,6 +110,7 @@ _TOURNAMENT = (
     Option("clock", low=3, high=7),  # "12+2"
     Option("player", Kind.USER),
     Option("tournament", Kind.INTEGER, low=1, high=GAME_ID_MAX),
+    Option("variant", choices=_VARIANT.choices),
 )
 
 # /ladder: the shape of /tournament (the terminal takes the action bare: "/ladder join").
@@ -131,6 +143,7 @@ COMMANDS: tuple[Command, ...] = (
             # A Position ID (14 characters) or an XGID (about 50)
             Option("position", arg="position_id", low=1, high=80),
             Option("match", arg="match_id", low=1, high=20),  # a Match ID: 12
+            _VARIANT,
         ),
     ),
     Command(
@@ -141,6 +154,7 @@ COMMANDS: tuple[Command, ...] = (
             _POINTS,
             _CUBE,
             Option("rated", Kind.FLAG, default=True),
+            _VARIANT,
         ),
         guild_only=True,  # a challenge waits in a channel both players see
     ),
@@ -176,7 +190,11 @@ COMMANDS: tuple[Command, ...] = (
     # A whole game drawn frame by frame: the heavy lane (hundreds of pictures).
     Command("replay", Replays.replay, (_GAME,), lane="analysis"),
     # Information
-    Command("leaderboard", Info.leaderboard, (Option("scope", default="server", choices=_SCOPES),)),
+    Command(
+        "leaderboard",
+        Info.leaderboard,
+        (Option("scope", default="server", choices=_SCOPES), _VARIANT),
+    ),
     Command("stats", Info.stats, (_USER,)),
     Command("history", Info.history, private=True),
     Command("rules", Info.rules, private=True),

@@ -17,6 +17,7 @@ from bot.service.refusal import aware
 from bot.service.replies import Button, Component, Reply
 from bot.service.tables import load_table, seat_names
 from bot.service.threads import game_link
+from bot.service.variants import kind_text, variant_text
 from db import players as player_repo
 from db import together as together_repo
 from db.models import Challenge
@@ -82,6 +83,8 @@ class Dashboard:
             if match.length
             else t("games.score_money", lang, cube=table.game.cube_value)
         )
+        if row.variant != "standard":
+            score += " · " + variant_text(row.variant, lang)
         turn = table.game.turn
         if turn == seat:
             whose = t("games.your_turn", lang)
@@ -123,11 +126,7 @@ def _challenge_line(s: Session, c: Challenge, me: int, lang: str, prefs: Prefs) 
     other = player_repo.get_player(s, other_id)
     name = other.display_name if other else str(other_id)
     key = "games.challenge_sent" if c.challenger_id == me else "games.challenge_received"
-    kind = (
-        t("game.kind_match", lang, points=c.match_length)
-        if c.match_length
-        else t("game.kind_money", lang)
-    )
+    kind = kind_text(c.match_length, c.variant, lang)
     link = game_link(c.guild_id, c.channel_id, None) or "-"
     return t(
         key,

@@ -51,8 +51,10 @@ class Games:
         cube: bool = True,
         position_id: str | None = None,
         match_id: str | None = None,
+        variant: str = "standard",
     ) -> Reply:
-        """``/play``: a game against the computer, in a DM or a channel; from a GNU Backgammon
+        """``/play``: a game against the computer (in a variant if asked), in a DM or a channel;
+        from a GNU Backgammon
         Position ID (and Match ID) or an XGID to practise a position, the player taking the
         side whose decision it is (on roll, or to take or pass a double), whichever player of
         the IDs that is (see :meth:`NewGames.match`)."""
@@ -62,7 +64,7 @@ class Games:
             level_name = level_named(level, who.lang)
             length = self.new.length(points)
             self.new.no_game_here(s, actor.id, where, "error.game_here")
-            match = self.new.match(length, cube, position_id, match_id)
+            match = self.new.match(length, cube, position_id, match_id, variant=variant)
             seats = (Seat(actor.name, user_id=actor.id), Seat("", level=level_name))
             table = Table(0, 0, seats, match)
             notes = _new_game_notes(actor, level_name, match, from_position=bool(position_id))

@@ -15,11 +15,13 @@ from bot.service.people import Actor, Where
 from bot.service.prstats import TREND_GAMES, pr_trend
 from bot.service.refusal import Refusal
 from bot.service.replies import Attachment, Reply
+from bot.service.variants import kind_text, variant_named, variant_text
 from db import players as player_repo
 from db import stats as stats_repo
 from db.gamestate import load_match
 from db.models import Game as GameRow
-from db.models import GameStatus, ResultKind
+from db.models import GameStatus, ResultKind, VariantRating
+from engine import Variant
 from engine.bots import LEVELS
 from render.chart import line_chart
 
@@ -40,16 +42,24 @@ class Info:
         self.commands = commands
 
     @answers
-    def leaderboard(self, actor: Actor, where: Where, scope: Scope = "server") -> Reply:
-        """``/leaderboard [scope]``: the best rated players of this server, or of everyone
-        (a DM has no server: everyone)."""
+    def leaderboard(
+        self, actor: Actor, where: Where, scope: Scope = "server", variant: str = "standard"
+    ) -> Reply:
+        """``/leaderboard [scope] [variant]``: the best rated players of this server, or of
+        everyone (a DM has no server: everyone), in the standard game or a variant."""
         with self.deps.unit() as s:
             lang = shared_lang(self.deps.who(s, actor), where)
             if scope not in ("server", "global"):
                 raise Refusal("error.scope")
+            chosen = variant_named(variant)
             guild = where.guild_id if scope == "server" else None
-            rows = stats_repo.leaderboard(s, guild_id=guild, limit=15)
+            if chosen is Variant.STANDARD:
+                rows = stats_repo.leaderboard(s, guild_id=guild, limit=15)
+            else:
+                rows = stats_repo.variant_leaderboard(s, chosen.value, guild_id=guild, limit=15)
         title = t("board.title_server" if guild else "board.title_global", lang)
+        if chosen is not Variant.STANDARD:
+            title += " · " + variant_text(chosen, lang)
         if not rows:
             return Reply(text=title + "\n" + t("board.empty", lang))
         lines = [t("board.header", lang)]
@@ -78,6 +88,7 @@ class Info:
             if player_repo.get_player(s, target.id) is None:
                 return Reply(text=t("stats.none", lang, name=target.name), ephemeral=True)
             st = stats_repo.player_stats(s, target.id)
+            variants = stats_repo.variant_ratings(s, target.id)
             history = stats_repo.rating_history(s, target.id, limit=200)
             recent = stats_repo.game_history(s, target.id, limit=TREND_GAMES)
             server_rank = (
@@ -87,6 +98,7 @@ class Info:
             )
         pr_text, pr_chart = pr_trend(recent, target.id, lang)  # its chart: no transaction open
         lines = _stats_lines(st, target.name, server_rank, lang)
+        lines[2:2] = [_variant_line(v, lang) for v in variants]  # after the standard rating
         if pr_text:
             lines.append(pr_text)
         image = None
@@ -189,14 +201,19 @@ def _stats_lines(
     return lines
 
 
+def _variant_line(v: VariantRating, lang: str) -> str:
+    """A rating in a variant: it never mixes with the standard one above it."""
+    rating = number(v.rating, ".1f", lang)
+    name = variant_text(v.variant, lang)
+    return t(
+        "stats.variant_rating", lang, variant=name, rating=rating, wins=v.wins, losses=v.losses
+    )
+
+
 def _history_line(row: GameRow, player_id: int, opponent: str, lang: str) -> str:
     seat = row.seat_of(player_id)
     when = row.finished_at.strftime("%Y-%m-%d") if row.finished_at else "?"
-    kind = (
-        t("game.kind_match", lang, points=row.match_length)
-        if row.match_length
-        else t("game.kind_money", lang)
-    )
+    kind = kind_text(row.match_length, row.variant, lang)
     if row.status is GameStatus.EXPIRED or row.winner is None:
         outcome = t("history.expired", lang)
     elif row.match_length:

@@ -14,11 +14,12 @@ from bot.service.model import Notes, Table
 from bot.service.people import Prefs, Where
 from bot.service.refusal import Refusal
 from bot.service.turns import advance, save
+from bot.service.variants import variant_named
 from db import games as games_repo
 from db.games import NewGame, active_game_in_channel
 from db.gamestate import create_match_game
 from db.models import Game as GameRow
-from engine import Match, MatchKey, decode_match_id, encode_match_id
+from engine import Match, MatchKey, Variant, decode_match_id, encode_match_id
 from engine.movegen import nobody_can_move
 from engine.xgid import Xgid, is_xgid
 
@@ -46,32 +47,32 @@ class NewGames:
             raise Refusal(key, **params)
 
     @staticmethod
-    def match(length: int, cube: bool, position_id: str | None, match_id: str | None) -> Match:
+    def match(
+        length: int,
+        cube: bool,
+        position_id: str | None,
+        match_id: str | None,
+        *,
+        variant: Variant | str = Variant.STANDARD,
+    ) -> Match:
         """A new match; from a GNU Backgammon Position ID (and Match ID) or an XGID (which holds
         both) to practise one. The person practising is player 0 and takes the side whose
         decision it is (the player on roll, the one to take or pass a double), X or O of an
-        XGID, player 0 or 1 of a Match ID: the computer plays the other side."""
-        if position_id and is_xgid(position_id):
-            if match_id:
-                raise Refusal("error.xgid_and_match_id")
-            xgid = Xgid.parse(position_id)
-            position_id, match_id = xgid.position_id(), xgid.match_id()
-        elif position_id and ":" in position_id:
-            # GNU Backgammon's "PositionID:MatchID", as its Edit › Copy ID and our IDs file
-            # give them.
-            position_id, _, joined = position_id.strip().partition(":")
-            if match_id and joined:
-                raise Refusal("error.ids_and_match_id")
-            match_id = match_id or joined
+        XGID, player 0 or 1 of a Match ID: the computer plays the other side. ``variant``: its
+        value or name (refused when unknown)."""
+        variant = variant_named(variant)
+        position_id, match_id = _ids(position_id, match_id)
         if not position_id:
             if match_id:
                 raise Refusal("error.match_id_alone")
-            return Match(length=length, cube=cube)
+            return Match(length=length, cube=cube, variant=variant)
         if not match_id and length:
             match_id = encode_match_id(MatchKey(match_length=length))
         if match_id:
             match_id = _decider_first(match_id.strip())
-        match = Match.from_ids(position_id.strip(), (match_id or "").strip() or None, cube=cube)
+        match = Match.from_ids(
+            position_id.strip(), (match_id or "").strip() or None, cube=cube, variant=variant
+        )
         if match.game.position.winner() is not None:
             # A side with every checker borne off: no roll could ever be played.
             raise Refusal("error.position_over")
@@ -111,6 +112,23 @@ class NewGames:
             # posts nothing, and nothing may be lost here unseen.
             assert not posted, "a game ended as it started posted something"
         return row
+
+
+def _ids(position_id: str | None, match_id: str | None) -> tuple[str | None, str | None]:
+    """The Position ID and Match ID given, from an XGID or GNU Backgammon's joined IDs."""
+    if position_id and is_xgid(position_id):
+        if match_id:
+            raise Refusal("error.xgid_and_match_id")
+        xgid = Xgid.parse(position_id)
+        return xgid.position_id(), xgid.match_id()
+    if position_id and ":" in position_id:
+        # GNU Backgammon's "PositionID:MatchID", as its Edit › Copy ID and our IDs file
+        # give them.
+        position_id, _, joined = position_id.strip().partition(":")
+        if match_id and joined:
+            raise Refusal("error.ids_and_match_id")
+        match_id = match_id or joined
+    return position_id, match_id
 
 
 def _decider_first(match_id: str) -> str:

@@ -20,7 +20,8 @@ from bot.service.replies import Button, Choice, Component, Reply, Select, Style
 from bot.service.resigning import possible_values
 from bot.service.shots import COLORS as COLORS
 from bot.service.shots import Shots, checker_colors
-from engine import EventKind, Game, MatchContext, Move, Phase, Position
+from bot.service.variants import kind_text
+from engine import EventKind, Game, MatchContext, Move, Phase, Position, Variant
 from engine.turn import Turn
 from engine.xgid import Xgid
 from render import BoardView, GameOver, Resignation, text_board
@@ -219,7 +220,9 @@ def _message_text(table: Table, lang: str, notes: Notes, ui: UiState) -> str:
     game = table.game
     head = [_headline(table, lang)]
     events = [n.render(lang) for n in notes.lines]
-    xgid = xgid_of(game.position_id(), game.match_id())
+    # XG plays no hypergammon: its XGID would read as a 15-checker position.
+    hyper = game.variant is Variant.HYPERGAMMON
+    xgid = "-" if hyper else xgid_of(game.position_id(), game.match_id())
     ids = {"position_id": game.position_id(), "match_id": game.match_id()}
     # A finished game has no XGID: its line names the two IDs only. In the middle of a move
     # they stay those of the turn's start (with the dice in the Match ID, what GNU Backgammon
@@ -286,11 +289,7 @@ def prompt(table: Table, lang: str, ui: UiState) -> str:
 def _headline(table: Table, lang: str) -> str:
     s0, s1 = table.seats
     match = table.match
-    kind = (
-        t("game.kind_match", lang, points=match.length)
-        if match.length
-        else t("game.kind_money", lang)
-    )
+    kind = kind_text(match.length, match.variant, lang)
     score = ""
     if match.length:
         a, b = match.score

@@ -26,7 +26,7 @@ from engine.bots.cubeful import cube_efficiency, match_cube_equities, money_cube
 from engine.bots.decisions import CubeEquities, MatchEquityTable, can_double_usefully
 from engine.context import MatchContext
 from engine.movegen import Dice, Play, legal_plays
-from engine.position import CHECKERS, Position
+from engine.position import Position
 
 __all__ = [
     "NO_PLAY",
@@ -245,7 +245,7 @@ class FallbackEvaluator:
         w, wg, wb, lg, lb = probs
         if ctx is None:
             return 2.0 * w - 1.0 + wg - lg + wb - lb
-        if after.borne_off()[0] == CHECKERS:  # the game is over: its value is exact
+        if after.winner() == 0:  # the game is over: its value is exact
             value = 3 if wb else 2 if wg else 1
             if ctx.match_length:
                 return _normalised_result(ctx, value * ctx.cube_value, self.met)
@@ -277,7 +277,7 @@ class FallbackEvaluator:
         probs = [fallback.after_probs(a) for a in afters]
         scores = [fallback.move_score(position, a) for a in afters]
         slope = fallback.EQUITY_PER_SCORE[position.is_race()]
-        finished = [a.borne_off()[0] == CHECKERS for a in afters]
+        finished = [a.winner() == 0 for a in afters]
         open_ = [i for i in range(len(plays)) if not finished[i]]
         equities = [0.0] * len(plays)
         if open_:

@@ -628,7 +628,7 @@ class _GameReview:
     def run(self) -> None:
         steps = list(replay(self.game))
         first = steps[0].position if steps else None
-        if first is not None and first == Position.initial():
+        if first is not None and first == self.game.variant.initial_position():
             self._start()
         far = self._screen(steps)
         number = 0

@@ -73,15 +73,17 @@ def play_game(
     rng: random.Random,
     *,
     on_move: Callable[[int, Position, Dice, Play | None], None] | None = None,
+    start: Position | None = None,
 ) -> GameRecord:
-    """Play one cubeless game; ``players[0]`` sits in seat 0.
+    """Play one cubeless game; ``players[0]`` sits in seat 0. ``start`` is the starting position
+    (the standard one by default; a variant's, :meth:`engine.Variant.initial_position`).
 
     ``on_move(seat, position, dice, play)`` is called after every legal play (for statistics).
 
     :raises ValueError: when a player returns a play that :func:`engine.legal_plays` does not list.
     """
     seat, dice = opening_roll(rng)
-    pos = Position.initial()
+    pos = start or Position.initial()
     for turn in range(1, MAX_TURNS + 1):
         play = players[seat].choose_play(pos, dice)
         legal = legal_plays(pos, dice)
@@ -127,11 +129,13 @@ def run_arena(
     seed: int = 0,
     mirrored: bool = True,
     on_move: Callable[[PlayChooser, Position, Dice, Play | None], None] | None = None,
+    start: Position | None = None,
 ) -> ArenaResult:
     """Play ``games`` games between ``a`` and ``b`` (an even number when ``mirrored``).
 
     Game ``k`` (or pair ``k``) uses dice from ``random.Random(f"{seed}/{k}")``, so any game can be
-    replayed alone. ``on_move(player, position, dice, play)`` sees every play.
+    replayed alone. ``on_move(player, position, dice, play)`` sees every play. ``start``: the
+    starting position of every game (a variant's; the standard one by default).
     """
     if games < 1 or (mirrored and games % 2):
         raise ValueError(f"games must be positive{' and even when mirrored' if mirrored else ''}")
@@ -143,7 +147,8 @@ def run_arena(
             hook = None
             if on_move is not None:
                 hook = _seat_hook(on_move, order)
-            records.append((seat_a, play_game(order, random.Random(f"{seed}/{k}"), on_move=hook)))
+            dice = random.Random(f"{seed}/{k}")
+            records.append((seat_a, play_game(order, dice, on_move=hook, start=start)))
     return _summarize(records, pair_size=2 if mirrored else 1)
 
 

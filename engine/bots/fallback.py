@@ -154,7 +154,7 @@ def after_probs(after: Position) -> Probs:
     once he has borne off his last checker, the race model (from his opponent's side, who is on
     roll) in a race, else the logistic fits on pubeval's score of ``after``, as in
     :func:`estimate` but without averaging over a roll."""
-    if after.borne_off()[0] == 15:
+    if after.winner() == 0:
         value = after.result_value()
         return (1.0, float(value >= 2), float(value >= 3), 0.0, 0.0)
     if after.is_race():

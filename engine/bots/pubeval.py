@@ -105,7 +105,8 @@ def score(position: Position, *, race: bool) -> float:
     if own == 0:
         return WIN_SCORE
     table, w_bar, w_off = _tables("race" if race else "contact")
-    total = w_bar * (-b[0] / 2.0) + w_off * ((CHECKERS - own) / 15.0)
+    # The share of his checkers borne off (of 15, or of 3 in hypergammon).
+    total = w_bar * (-b[0] / 2.0) + w_off * ((position.checkers - own) / position.checkers)
     for point in range(1, 25):
         total += table[point][b[point] + 15]
     return total

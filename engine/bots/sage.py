@@ -33,7 +33,7 @@ from typing import Any
 from engine.bots.decisions import CubeEquities, Probs
 from engine.context import MatchContext
 from engine.movegen import Dice, Play, legal_plays
-from engine.position import CHECKERS, Position
+from engine.position import Position
 
 try:  # optional dependency: see available()
     import bgbot_cpp
@@ -124,7 +124,7 @@ def _probs(p: Any) -> Probs:
 def _final_probs(after: Position) -> Probs | None:
     """Exact chances when the mover has just borne off his last checker (``after`` seen by
     him), so a finished game is never left to the network's estimate."""
-    if after.borne_off()[0] < CHECKERS:
+    if after.winner() != 0:
         return None
     value = after.result_value()
     return (1.0, float(value >= 2), float(value >= 3), 0.0, 0.0)

@@ -586,3 +586,15 @@ async def test_a_tournament_created_joined_started_played_and_its_standings(
     assert [a.filename for a in response(standings).attachments] == ["standings.png"]
     history = await bob.slash(channel, "tournament", action="list")
     assert "Friday" in response(history).content and "🏆" in response(history).content
+
+
+async def test_a_whole_hypergammon_game_and_its_rematch(env: Env) -> None:
+    ann = env.create_user("ann")
+    started = await ann.slash("play", level="expert", cube=False, variant="hypergammon")
+    board = response(started)
+    assert not started.ephemeral and is_board(board)
+    assert "money game · hypergammon" in board.content
+    over = await play_out(env, ann, board)
+    assert "🏁" in over.content and labels(over) == ["Rematch"]
+    again = response(await ann.click(over, label="Rematch"))
+    assert is_board(again) and "money game · hypergammon" in again.content

@@ -153,3 +153,26 @@ def test_roll_counts_by_player_server_and_everyone(factory: Factory) -> None:
         assert stats.roll_counts(s, player_id=BOB) == {(6, 5): 1}
         assert stats.roll_counts(s, guild_id=7) == {(6, 5): 2, (2, 2): 1}
         assert stats.roll_counts(s) == {(6, 5): 3, (2, 2): 1, (1, 3): 1}
+
+
+def test_variant_games_are_rated_in_their_variant_only(factory: Factory) -> None:
+    from engine import Match, Variant
+
+    with factory.begin() as s:
+        add_players(s)
+        for i, variant in enumerate((Variant.HYPERGAMMON, Variant.HYPERGAMMON, Variant.NACKGAMMON)):
+            match = Match(variant=variant)
+            match.game.opening_roll(3, 1)
+            g = new_game(s, ALICE, BOB, guild_id=7, rated=True, match=match)
+            assert g.variant == variant.value
+            games.finish_game(s, g, winner=0, points=1, kind=ResultKind.SINGLE, now=later(i))
+    with factory() as s:
+        assert stats.leaderboard(s) == []  # the standard board: nobody
+        assert s.query(Rating).count() == 0
+        hyper = stats.variant_leaderboard(s, "hypergammon", guild_id=7)
+        nack = stats.variant_leaderboard(s, "nackgammon")
+        assert [(r.player_id, r.wins, r.losses) for r in hyper] == [(ALICE, 2, 0), (BOB, 0, 2)]
+        assert [(r.player_id, r.wins) for r in nack] == [(ALICE, 1), (BOB, 0)]
+        assert hyper[0].rating > nack[0].rating > 1500
+        assert stats.rating_history(s, ALICE) == []  # the chart is the standard rating's
+        assert stats.variant_leaderboard(s, "hypergammon", guild_id=8) == []

@@ -43,7 +43,7 @@ from db.models import (
     TournamentStatus,
 )
 from db.models import Game as GameRow
-from engine import Match
+from engine import Match, Variant
 
 __all__ = ["Runner"]
 
@@ -150,7 +150,7 @@ class Runner:
         """Store the match's new game in ``channel``; None when the database refuses it there
         (a seat in the channel taken meanwhile), with nothing of it left (a savepoint)."""
         seats = (Seat(names[0], user_id=ids[0]), Seat(names[1], user_id=ids[1]))
-        match = Match(length=tour.match_length, cube=tour.cube)
+        match = Match(length=tour.match_length, cube=tour.cube, variant=Variant(tour.variant))
         table = Table(0, 0, seats, match, rated=tour.rated, tournament=True)
         new = NewGame(
             player0_id=ids[0],

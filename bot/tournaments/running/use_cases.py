@@ -28,6 +28,7 @@ from bot.service.replies import Button, Reply
 from bot.service.tables import load_table
 from bot.service.timers import Notice
 from bot.service.turns import save
+from bot.service.variants import variant_named
 from bot.tournaments.actions import ACTIONS
 from bot.tournaments.formats import format_names, format_of
 from bot.tournaments.running.events import event_step, publish_event
@@ -76,6 +77,9 @@ class Tournaments:
             raise Refusal("tournament.error.dm")
         if action == "create":
             return self._create(actor, where, options)
+        if options.get("variant") is not None:
+            # A tournament's variant is chosen once, when it is created; its matches all play it.
+            raise Refusal("tournament.error.variant_not_here")
         if action == "list":
             return self._list(actor, where)
         given = options.get("tournament")
@@ -397,6 +401,7 @@ def _new_tournament(options: dict[str, object], max_length: int, now: datetime) 
         match_length=points,
         cube=bool(options.get("cube", True)),
         rated=bool(options.get("rated", False)),
+        variant=variant_named(_text_or_none(options.get("variant"))).value,
         max_players=limit,
         clock_delay=delay,
         clock_bank=bank,
@@ -408,6 +413,10 @@ def _new_tournament(options: dict[str, object], max_length: int, now: datetime) 
     )
     format_of(fmt).configure(tour, rounds=rounds, minutes=minutes)  # those it uses
     return tour
+
+
+def _text_or_none(value: object) -> str | None:
+    return None if value is None else str(value)
 
 
 def _bounded(value: object, default: int, low: int, high: int, key: str) -> int:

@@ -12,6 +12,7 @@ from bot.i18n import t
 from bot.i18n.markdown import escape_name
 from bot.service.customid import TournamentAction, TournamentPress
 from bot.service.replies import Button, Component, Reply
+from bot.service.variants import variant_text
 from bot.tournaments.formats import format_of, standings
 from bot.tournaments.pictures import bracket_picture, standings_picture
 from bot.tournaments.plan import State, bracket, winners
@@ -51,6 +52,8 @@ def rules_text(tour: Tournament, lang: str) -> str:
         t("tournament.rules.cube_on" if tour.cube else "tournament.rules.cube_off", lang),
         t("tournament.rules.rated" if tour.rated else "tournament.rules.unrated", lang),
     ]
+    if tour.variant != "standard":
+        parts.append(variant_text(tour.variant, lang))
     parts += format_of(tour.format).rules(tour, lang)  # a Swiss's rounds, an arena's minutes
     if tour.max_players:
         parts.append(t("tournament.rules.limit", lang, limit=tour.max_players))
