@@ -22,6 +22,7 @@ from pathlib import Path
 
 from bench.common import Figure, check, percentile, times_ms
 from bot.service import Actor, Reply, Service, Where
+from bot.service.customid import GameAction
 from bot.web import Background
 from bot.web.links import Links
 from bot.web.live import RateLimit
@@ -168,9 +169,9 @@ def _press(
         for button in reply.buttons:
             if button.disabled:
                 continue
-            if (
-                word in (button.label.lower(), button.custom_id.split(":")[3])
-                or button.label == word
+            action = GameAction.parse(button.custom_id)
+            if word in (button.label.lower(), action and action.action.value) or (
+                button.label == word
             ):
                 answer = service.press(actor, where, button.custom_id)
                 if not answer.ephemeral:

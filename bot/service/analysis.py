@@ -89,17 +89,7 @@ class Analysis:
         if game.phase is Phase.ROLL and game.can_double():
             return _double_hint(game, seat, lang)
         if game.phase is Phase.DOUBLED:
-            h = cube_hint(game.position, game.context(game.on_roll), plies=HINT_PLIES)
-            key = "hint.take" if h.response == "take" else "hint.pass"
-            return Reply(
-                text=t(
-                    key,
-                    lang,
-                    dt=number(-h.double_take, "+.3f", lang),
-                    dp=number(-h.double_pass, "+.3f", lang),
-                ),
-                ephemeral=True,
-            )
+            return _take_hint(game, lang)
         raise Refusal("hint.nothing")
 
     # -- /review --------------------------------------------------------------------------------
@@ -239,6 +229,14 @@ def chosen_game(
     if row.seat_of(actor.id) is None and row.status is GameStatus.ACTIVE:
         raise Refusal("error.not_your_game")  # others' games only once finished
     return row
+
+
+def _take_hint(game: Game, lang: str) -> Reply:
+    """Take or pass, for the player a double is offered to."""
+    h = cube_hint(game.position, game.context(game.on_roll), plies=HINT_PLIES)
+    key = "hint.take" if h.response == "take" else "hint.pass"
+    dt, dp = number(-h.double_take, "+.3f", lang), number(-h.double_pass, "+.3f", lang)
+    return Reply(text=t(key, lang, dt=dt, dp=dp), ephemeral=True)
 
 
 def _double_hint(game: Game, seat: int, lang: str) -> Reply:

@@ -115,6 +115,22 @@ def can_double_usefully(ctx: MatchContext) -> bool:
     return not (ctx.match_length and ctx.away()[0] <= ctx.cube_value)
 
 
+TIE = 1e-6  # equities this close are the same decision (float noise of the evaluator)
+
+
+def _free_double(ctx: MatchContext) -> bool:
+    """Post-Crawford, player 0 trails and his opponent is 1-away: a double costs him nothing
+    (the opponent can never redouble: it would give him more points than he needs).
+
+    >>> _free_double(MatchContext(match_length=7, score=(4, 6)))
+    True
+    >>> _free_double(MatchContext(match_length=7, score=(4, 6), crawford=True))
+    False
+    """
+    away = ctx.away()
+    return bool(ctx.match_length) and not ctx.crawford and away[1] == 1 and away[0] > 1
+
+
 def roller_equity(nd: float, dt: float, dp: float, *, can_double: bool) -> float:
     """The roller's equity with best cube action on both sides: he doubles when that gains, and
     the opponent then takes or passes, whichever costs him less."""
@@ -198,6 +214,11 @@ class CubeDecisions(ABC):
             return False
         cube = self.cube_equities(position, ctx)
         gain = min(cube.double_take, cube.double_pass) - cube.no_double
+        if _free_double(ctx) and gain >= -TIE:
+            # Post-Crawford against a leader 1-away, the cube can never come back: a deeper
+            # search values waiting (to double next turn) exactly as doubling now, and the
+            # tie goes to doubling at once, as the theory of the free double says.
+            return True
         return noisy(gain, self.noise, self._rng) > 0
 
     def should_take(self, position: Position, ctx: MatchContext) -> bool:

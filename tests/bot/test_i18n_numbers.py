@@ -133,6 +133,8 @@ def test_a_tournament_counts_its_matches_and_rounds_in_words_that_agree(
 # a number written with decimals (decimal quantities keep the plural unit in both languages:
 # "+0.125 points", "12,5 millipoints", as the review writes them), or a roll ("6-5").
 NOT_A_SMALL_COUNT = frozenset({"high", "limit", "max", "most", "luck", "rate", "expected", "dice"})
+# Nor is text: a command's name, a list of names, a mention.
+NOT_A_SMALL_COUNT |= {"command", "names", "mention0", "mention1"}
 # Where a count below 2 cannot happen in that message: a tournament of one-point matches says
 # so in other words (tournament.rules.length_one), an arena lasts 5 minutes at least.
 NOT_A_SMALL_COUNT_IN = frozenset(
