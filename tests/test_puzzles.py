@@ -138,3 +138,26 @@ def test_a_puzzle_is_made_of_the_confirming_analysis(monkeypatch: pytest.MonkeyP
     assert make_puzzle(d, 2, confirm=3) is None
     assert make_puzzle(d, 2, min_error=0.2, confirm=3) is None  # below the threshold: not asked
     assert asked == [3, 3, 3, 3]
+
+
+def test_a_stored_puzzle_gives_back_its_decision() -> None:
+    """``bench.make_puzzles.as_decision``: what ``--refilter`` confirms again is the decision the
+    puzzle was made of (same moment, answers and numbers)."""
+    from bench.make_puzzles import as_decision, cube_choices
+
+    for puzzle in PUZZLES:
+        d = as_decision(puzzle)
+        assert (d.position_id, d.match_id, d.context) == (
+            puzzle["position_id"],
+            puzzle["match_id"],
+            context(puzzle),
+        )
+        assert (d.best, d.played) == (puzzle["choices"][0]["answer"], puzzle["played"])
+        assert d.error == pytest.approx(puzzle["error"], abs=1e-6)
+        if puzzle["kind"] == "cube":
+            choices, played = cube_choices(d)
+            assert choices == puzzle["choices"] and played == puzzle["played_equity"]
+        else:
+            assert d.played_play == parse_play(
+                puzzle["played"], d.position, (puzzle["dice"][0], puzzle["dice"][1])
+            )
