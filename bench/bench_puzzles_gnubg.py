@@ -217,11 +217,11 @@ def grade(puzzles: Sequence[dict[str, Any]], *, progress: bool = False) -> list[
 def review_puzzles(games: int = SELF_PLAY) -> list[dict[str, Any]]:
     """The puzzles the bot makes of reviewed games, by its own rule
     (:meth:`bot.service.puzzles.Puzzles.harvest`: the review's depth, the default threshold, the
-    confirmation one ply deeper): of the matches in tests/data/gnubg-mat (GNU Backgammon against
+    confirming depth): of the matches in tests/data/gnubg-mat (GNU Backgammon against
     itself at 0 ply, games nobody here played) and of ``games`` self-play games of the bot's
     intermediate and advanced levels (money games and 5-point matches, seeds of their own)."""
     from bot.service.analysis import REVIEW_PLIES
-    from bot.service.puzzles import CONFIRM_EXTRA_PLIES
+    from bot.service.puzzles import CONFIRM_PLIES
     from engine import read_mat
     from engine.analysis import review_match
     from engine.analysis.puzzle import MIN_ERROR
@@ -244,7 +244,7 @@ def review_puzzles(games: int = SELF_PLAY) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for name, match in matches:
         review = review_match(match, plies=REVIEW_PLIES)
-        for _, record in harvest(review, MIN_ERROR, REVIEW_PLIES + CONFIRM_EXTRA_PLIES):
+        for _, record in harvest(review, MIN_ERROR, max(REVIEW_PLIES, CONFIRM_PLIES)):
             ident = f"{name}-{record['position_id']}-{record['decision'].replace(' ', '-')}"
             out.append({"id": ident, **record})
     return out

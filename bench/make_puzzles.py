@@ -2,14 +2,14 @@
 
 The computer plays itself at its weakest levels (beginner and casual, whose noise makes real
 blunders), money games and 5- and 7-point matches in turn, with seeded dice and noise. Every game
-is reviewed at bgsage's 3 plies (the depth the world-class level searches), and every decision
-that lost at least ``--min-error`` (0.050) there is analysed again at :data:`CONFIRM` (4) plies:
-the top five plays and the played one for a checker play, the cube equities for a cube
-decision. It becomes a puzzle only when that analysis confirms it
-(:func:`engine.analysis.puzzle.confirmed`): the review's best answer still best, the runner-up
-:data:`CLEAR` (0.020) behind, the played answer still losing 0.050; the puzzle's equities and
-error are that 4-ply analysis'. At most ``--per-game`` per match (or money game), never the
-same position and roll twice.
+is reviewed at bgsage's 3 plies (the depth the world-class level searches, GNU Backgammon's
+2-ply), and every decision that lost at least ``--min-error`` (0.050) there is analysed at the
+confirming depth :data:`CONFIRM` (3 plies, the bot's confirming depth too): the top five plays
+and the played one for a checker play, the cube equities for a cube decision. It becomes a
+puzzle only when that analysis confirms it (:func:`engine.analysis.puzzle.confirmed`): the
+review's best answer still best, the runner-up :data:`CLEAR` (0.020) behind, the played answer
+still losing 0.050; the puzzle's equities and error are that analysis'. At most ``--per-game``
+per match (or money game), never the same position and roll twice.
 
 One JSON object a line, sorted by ``id``:
 
@@ -31,8 +31,9 @@ Each kept puzzle is then checked by GNU Backgammon's 2-ply hint (its default "wo
 exactly as the puzzle's, the same best answer, by :data:`CLEAR` over its runner-up, the played
 answer losing 0.050 by its equities; a puzzle it does not confirm is dropped. Without gnubg
 that check is skipped (and said). ``--refilter`` makes the puzzles of the existing file again
-of their 4-ply analysis (:func:`reconfirm`), drops those that it or gnubg does not confirm, and
-tops the set up from further games (numbered after the last one in it).
+of their analysis at :data:`CONFIRM` plies (:func:`reconfirm`; one made at that depth already
+holds it), drops those that it or gnubg does not confirm, and tops the set up from further
+games (numbered after the last one in it).
 
 It needs bgsage. Time it takes is printed; a game is reviewed in about 3 s on one core.
 """
@@ -69,7 +70,7 @@ OUT = ROOT / "engine" / "data" / "puzzles.jsonl"
 LEVELS = ("beginner", "casual")
 LENGTHS = (0, 5, 0, 7)  # money games and matches in turn
 PLIES = 3
-CONFIRM = 4
+CONFIRM = 3
 __all__ = [
     "CLEAR",
     "TOP",
@@ -240,7 +241,9 @@ def _refiltered(path: Path) -> tuple[list[dict[str, Any]], int]:
         records = [json.loads(line) for line in f if line.strip()]
     again = []
     for k, record in enumerate(records):
-        new = reconfirm(record)
+        # A puzzle made at the confirming depth already holds that evaluation's numbers.
+        made_there = record.get("plies", record["source"]["plies"]) == CONFIRM
+        new = {**record, "plies": CONFIRM} if made_there else reconfirm(record)
         if new is None:
             print(f"dropped {record['id']}: not confirmed at {CONFIRM} plies", file=sys.stderr)
         else:

@@ -7,14 +7,14 @@ first. The puzzle's error is the best candidate's equity minus the played one's;
 best answer or error (to 0.001) is not the review's is no puzzle, nor is one whose runner-up is
 within :data:`CLEAR` of the best (it has no single right answer).
 
-With ``confirm`` (a deeper depth), the candidates are evaluated again at that depth and the
-puzzle is made of that evaluation (:func:`confirmed`): the deeper analysis must find the review's
+With ``confirm`` (the confirming depth), the candidates are evaluated again at that depth and the
+puzzle is made of that evaluation (:func:`confirmed`): that analysis must find the review's
 best answer, the played decision must still lose at least ``min_error`` there, and the answer
 must beat the runner-up by :data:`CLEAR` there; the equities and the error stored (and shown
 when the puzzle is answered) are the confirming evaluation's. The review's own numbers only
-choose which decisions are worth confirming. ``bench/make_puzzles.py`` makes the starter set at
-3 plies and checks it at 4 (``python -m bench puzzles``); the bot makes puzzles of finished
-games' reviews with it (the review's 2 plies, confirmed at 3, bgsage's numbering: GNU
+choose which decisions are worth confirming. ``bench/make_puzzles.py`` makes the starter set with
+it (reviewed and confirmed at 3 plies; ``python -m bench puzzles`` checks it at 4); the bot makes
+puzzles of finished games' reviews with it (confirmed at 3 plies, bgsage's numbering: GNU
 Backgammon's 2-ply "world class"), :func:`review_puzzles`.
 
 Why 0.020: graded by GNU Backgammon 2-ply (``python -m bench puzzles_gnubg``), the starter
