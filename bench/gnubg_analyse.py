@@ -42,19 +42,20 @@ def _setup(gnubg: Any, plies: int) -> None:
         gnubg.command(command)
 
 
-def _players(gnubg: Any) -> list[list[float]]:
-    m = gnubg.match(analysis=1, statistics=1, verbose=0)
-    names = [m["match-info"][side]["name"] for side in ("X", "O")]
+def player_errors(match: dict[str, Any]) -> list[list[float]]:
+    """``[error, decisions]`` of player 0 and player 1 from gnubg's ``gnubg.match(analysis=1,
+    statistics=1)``: checker play and cube errors (normalised, EMG) summed, unforced moves plus
+    close cube decisions, as ``show statistics match`` counts them. (The bench names player 0
+    "...0" and player 1 "...1".)"""
+    names = [match["match-info"][side]["name"] for side in ("X", "O")]
     out = {}
     for side, name in zip(("X", "O"), names, strict=True):
-        moves, cube = m["stats"][side]["moves"], m["stats"][side]["cube"]
+        moves, cube = match["stats"][side]["moves"], match["stats"][side]["cube"]
         # The cube's "error-skill" is a rate (per close decision); its total is the sum of the
         # kinds of cube errors, as "show statistics match" prints it.
         kinds = [k for k in cube if k.startswith("err-") and k.endswith("-skill")]
-        cube_error = sum(cube[k] for k in kinds)
-        error = moves["error-skill"] + cube_error
+        error = moves["error-skill"] + sum(cube[k] for k in kinds)
         out[name] = [error, moves["unforced-moves"] + cube["close-cube"]]
-    # The bench names player 0 "...0" and player 1 "...1".
     return [out[n] for n in sorted(out, key=lambda n: n[-1])]
 
 
@@ -66,7 +67,8 @@ def _in_gnubg(args: dict[str, Any]) -> None:
         for path in args["files"]:
             gnubg.command(f"import mat {path}")
             gnubg.command("analyse match")
-            f.write(json.dumps({"path": path, "players": _players(gnubg)}) + "\n")
+            stats = gnubg.match(analysis=1, statistics=1, verbose=0)
+            f.write(json.dumps({"path": path, "players": player_errors(stats)}) + "\n")
             f.flush()
             print(f"  gnubg: analysed {path}", file=sys.stderr, flush=True)
 
