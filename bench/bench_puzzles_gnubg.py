@@ -27,6 +27,7 @@ import dataclasses
 import json
 import os
 import random
+import statistics
 import sys
 import tempfile
 import time
@@ -39,6 +40,7 @@ from bench.bench_puzzles import DATA, context, load
 from bench.common import Figure, check
 from bench.gnubg_puzzles import SCRIPT
 from engine import Position, decode_match_id, encode_match_id, parse_play
+from engine.analysis.puzzle import CLEAR, MIN_ERROR
 from tests.tools._gnubg import gnubg_binary, run_in_gnubg
 
 NAME = "puzzles_gnubg"
@@ -64,6 +66,17 @@ class Verdict:
     """How gnubg's set-up differs from the puzzle's (empty when it is the same)."""
     margin: float
     """gnubg's equity of its best answer minus its runner-up's."""
+    error: float = 0.0
+    """gnubg's equity of its best answer minus its equity of the played answer."""
+    equity: float = 0.0
+    """gnubg's equity of the puzzle's best answer (for a checker play, at full depth)."""
+
+    @property
+    def confirmed(self) -> bool:
+        """Whether gnubg confirms the puzzle as the bot makes them: the same best answer, the
+        runner-up :data:`~engine.analysis.puzzle.CLEAR` behind, the played answer losing
+        :data:`~engine.analysis.puzzle.MIN_ERROR` at least."""
+        return self.agree and self.margin >= CLEAR - 1e-9 and self.error >= MIN_ERROR - 1e-9
 
 
 def gnubg_setup(puzzle: dict[str, Any]) -> dict[str, Any]:
@@ -81,6 +94,7 @@ def gnubg_setup(puzzle: dict[str, Any]) -> dict[str, Any]:
         "match_id": match_id,
         "jacoby": bool(puzzle["context"]["jacoby"]),
         "ours": puzzle["choices"][0]["answer"],
+        "played": puzzle["played"],
     }
 
 
@@ -119,8 +133,11 @@ def setup_problems(
     ]
 
 
-def _checker_verdict(puzzle: dict[str, Any], seen: dict[str, Any]) -> tuple[str, float, float]:
-    """gnubg's best play (in the engine's words), the loss of ours, and gnubg's margin."""
+def _checker_verdict(
+    puzzle: dict[str, Any], seen: dict[str, Any]
+) -> tuple[str, float, float, float, float]:
+    """gnubg's best play (in the engine's words), the loss of ours, gnubg's margin, the loss of
+    the played play and gnubg's equity of ours."""
     position = Position.from_position_id(puzzle["position_id"])
     dice = (int(puzzle["dice"][0]), int(puzzle["dice"][1]))
 
@@ -128,20 +145,26 @@ def _checker_verdict(puzzle: dict[str, Any], seen: dict[str, Any]) -> tuple[str,
         return position.apply(parse_play(text, position, dice)).position_id()
 
     ours = after(puzzle["choices"][0]["answer"])
+    played = after(puzzle["played"])
     plays = seen["plays"]
     best = plays[0]
     full = seen.get("all") or plays  # every play at full depth, when ours was not in the list
     equity = {after(p["move"]): float(p["equity"]) for p in full if p["plies"] == PLIES}
     theirs = str(parse_play(best["move"], position, dice))
+    for wanted, text in ((ours, puzzle["choices"][0]["answer"]), (played, puzzle["played"])):
+        if wanted not in equity:
+            raise RuntimeError(f"{puzzle['id']}: gnubg evaluated no {text}")
+    top = float(best["equity"])
+    lost = max(0.0, top - equity[played])
     if after(best["move"]) == ours:
-        margin = best["equity"] - plays[1]["equity"] if len(plays) > 1 else 0.0
-        return theirs, 0.0, float(margin)
-    if ours not in equity:
-        raise RuntimeError(f"{puzzle['id']}: gnubg evaluated no {puzzle['choices'][0]['answer']}")
-    return theirs, max(0.0, equity[after(best["move"])] - equity[ours]), 0.0
+        margin = top - plays[1]["equity"] if len(plays) > 1 else 0.0
+        return theirs, 0.0, float(margin), lost, equity[ours]
+    return theirs, max(0.0, top - equity[ours]), 0.0, lost, equity[ours]
 
 
-def _cube_verdict(puzzle: dict[str, Any], seen: dict[str, Any]) -> tuple[str, float, float]:
+def _cube_verdict(
+    puzzle: dict[str, Any], seen: dict[str, Any]
+) -> tuple[str, float, float, float, float]:
     nd, dt, dp = (float(seen["cube"][k]) for k in ("nd", "dt", "dp"))
     if puzzle["decision"] in ("take", "drop"):
         options = {"take": -dt, "pass": -dp}
@@ -150,16 +173,17 @@ def _cube_verdict(puzzle: dict[str, Any], seen: dict[str, Any]) -> tuple[str, fl
     ranked = sorted(options, key=lambda k: -options[k])
     ours = puzzle["choices"][0]["answer"]
     margin = options[ranked[0]] - options[ranked[1]]
-    return ranked[0], options[ranked[0]] - options[ours], margin
+    lost = options[ranked[0]] - options[puzzle["played"]]
+    return ranked[0], options[ranked[0]] - options[ours], margin, lost, options[ours]
 
 
 def verdict(puzzle: dict[str, Any], setup: dict[str, Any], seen: dict[str, Any]) -> Verdict:
     """gnubg's grade of ``puzzle`` from what it reported (``seen``)."""
     problems = setup_problems(puzzle, setup, seen)
     if puzzle["kind"] == "checker":
-        theirs, loss, margin = _checker_verdict(puzzle, seen)
+        theirs, loss, margin, lost, equity = _checker_verdict(puzzle, seen)
     else:
-        theirs, loss, margin = _cube_verdict(puzzle, seen)
+        theirs, loss, margin, lost, equity = _cube_verdict(puzzle, seen)
     ours = puzzle["choices"][0]["answer"]
     return Verdict(
         puzzle["id"],
@@ -170,6 +194,8 @@ def verdict(puzzle: dict[str, Any], setup: dict[str, Any], seen: dict[str, Any])
         loss,
         problems,
         margin if loss == 0.0 else 0.0,
+        lost,
+        equity,
     )
 
 
@@ -191,11 +217,11 @@ def grade(puzzles: Sequence[dict[str, Any]], *, progress: bool = False) -> list[
 def review_puzzles(games: int = SELF_PLAY) -> list[dict[str, Any]]:
     """The puzzles the bot makes of reviewed games, by its own rule
     (:meth:`bot.service.puzzles.Puzzles.harvest`: the review's depth, the default threshold, the
-    confirmation one ply deeper): of the matches in tests/data/gnubg-mat (GNU Backgammon against
+    confirming depth): of the matches in tests/data/gnubg-mat (GNU Backgammon against
     itself at 0 ply, games nobody here played) and of ``games`` self-play games of the bot's
     intermediate and advanced levels (money games and 5-point matches, seeds of their own)."""
     from bot.service.analysis import REVIEW_PLIES
-    from bot.service.puzzles import CONFIRM_EXTRA_PLIES
+    from bot.service.puzzles import CONFIRM_PLIES
     from engine import read_mat
     from engine.analysis import review_match
     from engine.analysis.puzzle import MIN_ERROR
@@ -218,13 +244,15 @@ def review_puzzles(games: int = SELF_PLAY) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for name, match in matches:
         review = review_match(match, plies=REVIEW_PLIES)
-        for _, record in harvest(review, MIN_ERROR, REVIEW_PLIES + CONFIRM_EXTRA_PLIES):
+        for _, record in harvest(review, MIN_ERROR, max(REVIEW_PLIES, CONFIRM_PLIES)):
             ident = f"{name}-{record['position_id']}-{record['decision'].replace(' ', '-')}"
             out.append({"id": ident, **record})
     return out
 
 
-def figures(label: str, verdicts: Sequence[Verdict]) -> list[Figure]:
+def figures(
+    label: str, verdicts: Sequence[Verdict], puzzles: Sequence[dict[str, Any]]
+) -> list[Figure]:
     """The agreement figures of one set of puzzles, each disagreement told on stderr."""
     for v in verdicts:
         if not v.agree:
@@ -233,6 +261,16 @@ def figures(label: str, verdicts: Sequence[Verdict]) -> list[Figure]:
     n = len(verdicts)
     agree = 100.0 * sum(v.agree for v in verdicts) / n if n else float("nan")
     losses = [v.loss for v in verdicts if not v.agree]
+    confirmed = 100.0 * sum(v.confirmed for v in verdicts) / n if n else float("nan")
+    for v in verdicts:
+        if v.agree and not v.confirmed:
+            print(
+                f"  {NAME}: {v.id}: gnubg's margin {v.margin:.4f}, played loses {v.error:.4f}",
+                file=sys.stderr,
+            )
+    drift = [
+        abs(v.equity - p["choices"][0]["equity"]) for v, p in zip(verdicts, puzzles, strict=True)
+    ]
     return [
         check(NAME, f"{label}: agrees with gnubg {PLIES}-ply ({n})", agree, "%", at_least=AGREE),
         check(
@@ -249,6 +287,37 @@ def figures(label: str, verdicts: Sequence[Verdict]) -> list[Figure]:
             "",
             at_most=0,
         ),
+        check(
+            NAME,
+            f"{label}: confirmed by gnubg (same answer, margin >= {CLEAR}, error >= {MIN_ERROR})",
+            confirmed,
+            "%",
+            at_least=AGREE,
+        ),
+        Figure(
+            NAME,
+            f"{label}: runner-up under {CLEAR} behind for gnubg",
+            sum(v.agree and v.margin < CLEAR - 1e-9 for v in verdicts),
+            "",
+        ),
+        Figure(
+            NAME,
+            f"{label}: played loses under {MIN_ERROR} for gnubg",
+            sum(v.error < MIN_ERROR - 1e-9 for v in verdicts),
+            "",
+        ),
+        Figure(
+            NAME,
+            f"{label}: |stored - gnubg| equity of the answer, median",
+            statistics.median(drift) if drift else float("nan"),
+            "equity",
+        ),
+        Figure(
+            NAME,
+            f"{label}: |stored - gnubg| equity of the answer, largest",
+            max(drift, default=float("nan")),
+            "equity",
+        ),
     ]
 
 
@@ -258,7 +327,7 @@ def run(quick: bool = False) -> list[Figure]:
         return [Figure(NAME, "skipped: no gnubg", 0, "")]
     puzzles = load(DATA)[:10] if quick else load(DATA)
     started = time.perf_counter()
-    out = figures("starter set", grade(puzzles, progress=not quick))
+    out = figures("starter set", grade(puzzles, progress=not quick), puzzles)
     out.append(
         Figure(
             NAME, "seconds per puzzle in gnubg", (time.perf_counter() - started) / len(puzzles), "s"
@@ -266,5 +335,5 @@ def run(quick: bool = False) -> list[Figure]:
     )
     if not quick:
         reviewed = review_puzzles()
-        out.extend(figures("puzzles of reviewed games", grade(reviewed)))
+        out.extend(figures("puzzles of reviewed games", grade(reviewed), reviewed))
     return out

@@ -121,7 +121,10 @@ def gnubg_tallies(files: dict[str, list[Path]]) -> dict[str, Tally] | None:
                 return None  # GNU Backgammon failed on a file: no comparison
             for side in ("X", "O"):
                 moves, cube = stats[side]["moves"], stats[side]["cube"]
-                t.error += moves["error-skill"] + cube["error-skill"]
+                # The cube's "error-skill" is gnubg's rate per close cube decision, not a
+                # total: the total is the sum of its kinds of cube errors.
+                kinds = [k for k in cube if k.startswith("err-") and k.endswith("-skill")]
+                t.error += moves["error-skill"] + sum(cube[k] for k in kinds)
                 t.decisions += moves["unforced-moves"] + cube["close-cube"]
                 t.checker_error += moves["error-skill"]
                 t.unforced += moves["unforced-moves"]

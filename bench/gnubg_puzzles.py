@@ -12,10 +12,10 @@ left as they are). What it reports:
   plays the Jacoby rule (``show jacoby``; ``set gnubgid`` always starts a session without it,
   so a puzzle with the rule would show as a set-up that differs);
 * a checker play: every play of gnubg's hint list (``plays``) with its equity and the depth it
-  was evaluated at. When the puzzle's recorded best play (``ours``) is not among the plays
-  evaluated at full depth (the move filter dropped it after 0 ply, or gnubg stopped at 0 ply with
-  a single candidate left), the hint is asked again with a filter that keeps every play
-  (``all``), so that its equity is gnubg's full-depth one;
+  was evaluated at. When the puzzle's recorded best play (``ours``) or its played play
+  (``played``) is not among the plays evaluated at full depth (the move filter dropped it after
+  0 ply, or gnubg stopped at 0 ply with a single candidate left), the hint is asked again with
+  a filter that keeps every play (``all``), so that their equities are gnubg's full-depth ones;
 * a cube decision: gnubg's cubeful equities No double, Double/take and Double/pass (of the player
   who may double, normalised to the cube before the double), read from its ``hint`` text.
 
@@ -111,11 +111,11 @@ def _filter(gnubg: Any, plies: int, level: int, accept: int, extra: int, thresho
 
 
 def _checker(gnubg: Any, setup: dict[str, Any], plies: int) -> dict[str, Any]:
-    ours = setup["ours"]
+    wanted = {setup["ours"], setup.get("played", setup["ours"])}
     plays = _plays(gnubg)
     full = [p["move"] for p in plays if p["plies"] == plies]
     every: list[dict[str, Any]] | None = None
-    if ours not in full:
+    if not wanted <= set(full):
         saved = [f for f in gnubg.getevalhintfilter() if f["ply"] == plies]
         for f in saved:  # every level keeps every play
             _filter(gnubg, plies, f["level"], 0, 1000, 1000.0)

@@ -2,14 +2,14 @@
 
 The computer plays itself at its weakest levels (beginner and casual, whose noise makes real
 blunders), money games and 5- and 7-point matches in turn, with seeded dice and noise. Every game
-is reviewed at bgsage's 3 plies (the depth the world-class level searches: the deepest analysis
-the computer players use), and every decision that lost at least ``--min-error`` (0.050) becomes
-a puzzle, at most ``--per-game`` per match (or money game) and never the same position and roll
-twice. Each puzzle's candidates are then evaluated again at that depth (the top five plays and
-the played one for a checker play; the two actions for a cube decision), and the recorded error
-is the best candidate's equity minus the played one's. A decision whose best answer or error (to
-0.001) is not the review's is left out, so a puzzle is graded as the review graded it, and so is
-one whose runner-up is within :data:`CLEAR` (0.020) of the best answer: it has no single answer.
+is reviewed at bgsage's 3 plies (the depth the world-class level searches, GNU Backgammon's
+2-ply), and every decision that lost at least ``--min-error`` (0.050) there is analysed at the
+confirming depth :data:`CONFIRM` (3 plies, the bot's confirming depth too): the top five plays
+and the played one for a checker play, the cube equities for a cube decision. It becomes a
+puzzle only when that analysis confirms it (:func:`engine.analysis.puzzle.confirmed`): the
+review's best answer still best, the runner-up :data:`CLEAR` (0.020) behind, the played answer
+still losing 0.050; the puzzle's equities and error are that analysis'. At most ``--per-game``
+per match (or money game), never the same position and roll twice.
 
 One JSON object a line, sorted by ``id``:
 
@@ -26,13 +26,14 @@ One JSON object a line, sorted by ``id``:
 * ``played_equity``, ``error`` (= the first choice's equity minus ``played_equity``);
 * ``source``: how it was made (levels, seed, depth, engine).
 
-Each kept puzzle is then checked twice (:func:`gnubg_agrees`, :func:`stable`): GNU Backgammon's
-2-ply hint (its default "world class", ``python -m bench puzzles_gnubg``) must find the same best
-answer, on a set-up it reads exactly as the puzzle's, and a 4-ply analysis too (the check of
-``python -m bench puzzles``), with the runner-up :data:`CLEAR` behind there as well; a puzzle that
-fails either is dropped, so that its answer holds. Without gnubg the first check is skipped (and
-said). ``--refilter`` applies both checks to the existing file and tops it up from further games
-(numbered after the last one in it).
+Each kept puzzle is then checked by GNU Backgammon's 2-ply hint (its default "world class",
+``python -m bench puzzles_gnubg``, :func:`gnubg_agrees`) the same way: on a set-up it reads
+exactly as the puzzle's, the same best answer, by :data:`CLEAR` over its runner-up, the played
+answer losing 0.050 by its equities; a puzzle it does not confirm is dropped. Without gnubg
+that check is skipped (and said). ``--refilter`` makes the puzzles of the existing file again
+of their analysis at :data:`CONFIRM` plies (:func:`reconfirm`; one made at that depth already
+holds it), drops those that it or gnubg does not confirm, and tops the set up from further
+games (numbered after the last one in it).
 
 It needs bgsage. Time it takes is printed; a game is reviewed in about 3 s on one core.
 """
@@ -50,7 +51,16 @@ from typing import Any
 
 from engine import Match
 from engine.analysis import review_match
-from engine.analysis.puzzle import CLEAR, TOP, cube_choices, deeper, make_puzzle
+from engine.analysis.puzzle import (
+    CLEAR,
+    MIN_ERROR,
+    TOP,
+    confirmed,
+    cube_choices,
+    deeper,
+    make_puzzle,
+    puzzle_context,
+)
 from engine.analysis.review import Decision
 from engine.analysis.selfplay import play_match
 from engine.bots import backend, get_bot
@@ -60,7 +70,18 @@ OUT = ROOT / "engine" / "data" / "puzzles.jsonl"
 LEVELS = ("beginner", "casual")
 LENGTHS = (0, 5, 0, 7)  # money games and matches in turn
 PLIES = 3
-__all__ = ["CLEAR", "TOP", "cube_choices", "gnubg_agrees", "main", "puzzle", "stable"]
+CONFIRM = 3
+__all__ = [
+    "CLEAR",
+    "TOP",
+    "as_decision",
+    "cube_choices",
+    "gnubg_agrees",
+    "main",
+    "puzzle",
+    "reconfirm",
+    "stable",
+]
 SEED = "puzzles-2026"
 
 
@@ -75,11 +96,45 @@ def self_play(k: int) -> tuple[Match, str]:
 
 
 def puzzle(d: Decision, ident: str, source: dict[str, Any]) -> dict[str, Any] | None:
-    """The record of decision ``d`` (None when its candidates no longer show the error)."""
-    record = make_puzzle(d, PLIES)
+    """The record of decision ``d``, made of its analysis at :data:`CONFIRM` plies (None when
+    that analysis does not confirm it: :func:`engine.analysis.puzzle.confirmed`)."""
+    record = make_puzzle(d, PLIES, confirm=CONFIRM)
     if record is None:
         return None
     return {"id": ident, **record, "source": source}
+
+
+def as_decision(record: dict[str, Any]) -> Decision:
+    """The decision a stored puzzle was made of, as the review would hold it."""
+    choices = record["choices"]
+    dice = record["dice"]
+    steps = tuple(tuple(s) for s in record.get("played_steps", ()))
+    return Decision(
+        game=0,
+        move=0,
+        player=0,
+        kind=record["decision"],
+        position_id=record["position_id"],
+        match_id=record["match_id"],
+        context=puzzle_context(record),
+        dice=(int(dice[0]), int(dice[1])) if dice else None,
+        played=record["played"],
+        best=choices[0]["answer"],
+        equity=record["played_equity"],
+        best_equity=choices[0]["equity"],
+        unforced=True,
+        played_steps=steps,
+        cube=tuple(choices[0]["cube"]) if record["kind"] == "cube" else None,
+    )
+
+
+def reconfirm(record: dict[str, Any]) -> dict[str, Any] | None:
+    """A stored puzzle made again of its analysis at :data:`CONFIRM` plies, with its ``id`` and
+    ``source`` (None when that analysis does not confirm it)."""
+    again = confirmed(as_decision(record), CONFIRM, MIN_ERROR)
+    if again is None:
+        return None
+    return {"id": record["id"], **again, "source": record["source"]}
 
 
 def stable(record: dict[str, Any]) -> bool:
@@ -95,14 +150,16 @@ def stable(record: dict[str, Any]) -> bool:
 
 
 def gnubg_agrees(records: list[dict[str, Any]]) -> list[bool]:
-    """Whether GNU Backgammon's 2-ply analysis finds each record's best answer, on a set-up it
-    reads exactly as the puzzle's; all True when gnubg is not installed (the caller says so)."""
+    """Whether GNU Backgammon's 2-ply analysis confirms each record as the bot makes puzzles: the
+    same best answer, on a set-up it reads exactly as the puzzle's, by :data:`CLEAR` over the
+    runner-up, the played answer losing 0.050 at least; all True when gnubg is not installed (the
+    caller says so)."""
     from bench.bench_puzzles_gnubg import grade
     from tests.tools._gnubg import gnubg_binary
 
     if not records or gnubg_binary() is None:
         return [True] * len(records)
-    return [v.agree for v in grade(records)]
+    return [v.confirmed and not v.problems for v in grade(records)]
 
 
 def candidates(k: int, min_error: float, per_game: int) -> Iterator[dict[str, Any]]:
@@ -122,8 +179,8 @@ def candidates(k: int, min_error: float, per_game: int) -> Iterator[dict[str, An
         if kept >= per_game:
             break
         if not agreed:
-            print(f"dropped {record['id']}: gnubg disagrees", file=sys.stderr, flush=True)
-        elif stable(record):
+            print(f"dropped {record['id']}: gnubg does not confirm it", file=sys.stderr, flush=True)
+        else:
             kept += 1
             yield record
 
@@ -135,7 +192,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--per-game", type=int, default=6, help="at most this many per match")
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument(
-        "--refilter", action="store_true", help="drop the unstable puzzles of --out, top it up"
+        "--refilter",
+        action="store_true",
+        help="make the puzzles of --out again at the confirming depth, drop what fails, top up",
     )
     args = parser.parse_args(argv)
     if backend() != "bgsage":
@@ -176,18 +235,27 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _refiltered(path: Path) -> tuple[list[dict[str, Any]], int]:
-    """The puzzles of ``path`` that gnubg and a deeper analysis confirm, and the number of the
-    next game to play."""
+    """The puzzles of ``path`` made again of their :data:`CONFIRM`-ply analysis, those that it
+    and gnubg confirm, and the number of the next game to play."""
     with path.open(encoding="utf-8") as f:
         records = [json.loads(line) for line in f if line.strip()]
-    kept = []
-    for record, agreed in zip(records, gnubg_agrees(records), strict=True):
-        if not agreed:
-            print(f"dropped {record['id']}: gnubg disagrees", file=sys.stderr, flush=True)
-        elif not stable(record):
-            print(f"dropped {record['id']}: no clear answer", file=sys.stderr, flush=True)
+    again = []
+    for k, record in enumerate(records):
+        # A puzzle made at the confirming depth already holds that evaluation's numbers.
+        made_there = record.get("plies", record["source"]["plies"]) == CONFIRM
+        new = {**record, "plies": CONFIRM} if made_there else reconfirm(record)
+        if new is None:
+            print(f"dropped {record['id']}: not confirmed at {CONFIRM} plies", file=sys.stderr)
         else:
+            again.append(new)
+        if (k + 1) % 20 == 0:
+            print(f"  {k + 1} of {len(records)} analysed again", file=sys.stderr, flush=True)
+    kept = []
+    for record, agreed in zip(again, gnubg_agrees(again), strict=True):
+        if agreed:
             kept.append(record)
+        else:
+            print(f"dropped {record['id']}: gnubg does not confirm it", file=sys.stderr, flush=True)
     return kept, 1 + max(int(r["id"][:4]) for r in records)
 
 

@@ -94,34 +94,70 @@ def test_cube_choices_are_the_deciders_equities() -> None:
     assert played == -1.0
 
 
-def test_a_puzzle_must_hold_one_ply_deeper(monkeypatch: pytest.MonkeyPatch) -> None:
-    """``make_puzzle(confirm=...)`` keeps a decision only when the deeper analysis finds the same
-    best answer with the runner-up :data:`CLEAR` behind; the stored numbers stay the review's."""
+def test_a_puzzle_is_made_of_the_confirming_analysis(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``make_puzzle(confirm=...)`` evaluates the decision again at the confirming depth and keeps
+    it only when that analysis finds the review's best answer, clear by :data:`CLEAR`, with the
+    played decision still losing 0.050; the stored equities and error are that analysis'."""
     import engine.analysis.puzzle as puzzle_module
     from engine.analysis.puzzle import make_puzzle
     from engine.analysis.review import Decision
     from engine.context import MatchContext
 
-    # A no double that should have been a double: ND 0.40, DT 0.55, DP 1.0 lose 0.15.
+    # Reviewed: a no double that should have been a double, ND 0.40, DT 0.55, DP 1.0: 0.15 lost.
     d = Decision(
         0, 3, 1, "no double", "4HPwATDgc/ABMA", "cAkAAAAAAAAA", MatchContext(), None,
         "no double", "double", 0.40, 0.55, True, cube=(0.40, 0.55, 1.0),
     )  # fmt: skip
     asked: list[int] = []
 
-    def deeper_says(best: str, margin: float) -> None:
-        def fake(record: dict[str, Any], plies: int) -> tuple[str, float, float]:
+    def deeper_says(nd: float, dt: float, dp: float = 1.0) -> None:
+        def fake(decision: Decision, plies: int) -> tuple[float, float, float]:
             asked.append(plies)
-            return best, 0.0, margin
+            return nd, dt, dp
 
-        monkeypatch.setattr(puzzle_module, "deeper", fake)
+        monkeypatch.setattr(puzzle_module, "cube_equities", fake)
 
     unconfirmed = make_puzzle(d, 2)
     assert unconfirmed is not None and unconfirmed["error"] == pytest.approx(0.15)
-    deeper_says("double", CLEAR)
-    assert make_puzzle(d, 2, confirm=3) == unconfirmed  # the review's numbers, kept
-    deeper_says("no double", 0.3)  # the deeper analysis prefers another answer
+    assert unconfirmed["plies"] == 2
+    deeper_says(0.45, 0.52)  # still a double, 0.07 lost: made of the deeper numbers
+    made = make_puzzle(d, 2, confirm=3)
+    assert made is not None and made["plies"] == 3
+    assert made["error"] == pytest.approx(0.07)
+    assert [(c["answer"], c["equity"]) for c in made["choices"]] == [
+        ("double", 0.52),
+        ("no double", 0.45),
+    ]
+    assert made["choices"][0]["cube"] == [0.45, 0.52, 1.0]
+    assert made["played_equity"] == 0.45
+    deeper_says(0.50, 0.53)  # the same answer, 0.030 lost: no longer a blunder
     assert make_puzzle(d, 2, confirm=3) is None
-    deeper_says("double", CLEAR - 0.001)  # the same answer, but no clear one
+    deeper_says(0.60, 0.55)  # the deeper analysis prefers another answer
     assert make_puzzle(d, 2, confirm=3) is None
-    assert asked == [3, 3, 3]
+    deeper_says(0.40, 0.40 + CLEAR - 0.001)  # the same answer, not clear (nor a blunder)
+    assert make_puzzle(d, 2, confirm=3) is None
+    assert make_puzzle(d, 2, min_error=0.2, confirm=3) is None  # below the threshold: not asked
+    assert asked == [3, 3, 3, 3]
+
+
+def test_a_stored_puzzle_gives_back_its_decision() -> None:
+    """``bench.make_puzzles.as_decision``: what ``--refilter`` confirms again is the decision the
+    puzzle was made of (same moment, answers and numbers)."""
+    from bench.make_puzzles import as_decision, cube_choices
+
+    for puzzle in PUZZLES:
+        d = as_decision(puzzle)
+        assert (d.position_id, d.match_id, d.context) == (
+            puzzle["position_id"],
+            puzzle["match_id"],
+            context(puzzle),
+        )
+        assert (d.best, d.played) == (puzzle["choices"][0]["answer"], puzzle["played"])
+        assert d.error == pytest.approx(puzzle["error"], abs=1e-6)
+        if puzzle["kind"] == "cube":
+            choices, played = cube_choices(d)
+            assert choices == puzzle["choices"] and played == puzzle["played_equity"]
+        else:
+            assert d.played_play == parse_play(
+                puzzle["played"], d.position, (puzzle["dice"][0], puzzle["dice"][1])
+            )

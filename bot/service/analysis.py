@@ -45,7 +45,10 @@ log = logging.getLogger(__name__)
 # Makes puzzles of a new review: (game id, its seats, the review) -> how many.
 Harvest = Callable[[int, tuple[Seat, Seat], Review], int]
 
-REVIEW_PLIES = 2
+REVIEW_PLIES = 3
+"""``/review``'s depth (bgsage's numbering): GNU Backgammon's 2-ply, the depth its analysis and
+the outside checks grade with. At 2 plies (its 1-ply) the review's PRs were further from GNU
+Backgammon's 2-ply ones (``python -m bench pr_gnubg``: see the README), for 2.7 times less work."""
 HINT_PLIES = 2
 
 

@@ -1,12 +1,14 @@
 """``/puzzle``: the blunders of finished games as puzzles, rated with Glicko-2 (issue 18).
 
 A finished game's review (:mod:`bot.service.analysis`) hands its decisions to :meth:`harvest`:
-each one that lost at least ``Settings.puzzle_min_error`` becomes a puzzle, with the review's
-candidates and equities (:func:`engine.analysis.puzzle.make_puzzle`), when its best answer is
-clear and holds one ply deeper (:data:`CONFIRM_EXTRA_PLIES`), anonymous, unless its
-player opted out (``/settings puzzles:false``). ``/puzzle`` serves one near the player's rating,
-never one of his own blunders unless he asks for them (``mine``); the first answer is graded
-with the review's numbers, rates the player and the puzzle, and keeps the streak.
+each one that lost at least ``Settings.puzzle_min_error`` is analysed again at the confirming
+depth (:data:`CONFIRM_PLIES`) and becomes a puzzle when that analysis confirms it: the same best
+answer, clear by 0.020, the played decision still losing the threshold
+(:func:`engine.analysis.puzzle.confirmed`); the puzzle keeps that analysis' candidates and
+equities. Puzzles are anonymous; a player may opt out (``/settings puzzles:false``).
+``/puzzle`` serves one near the player's rating, never one of his own blunders unless he asks
+for them (``mine``); the first answer is graded with the puzzle's numbers, rates the player and
+the puzzle, and keeps the streak.
 """
 
 from __future__ import annotations
@@ -50,10 +52,11 @@ __all__ = ["Puzzles", "choice_index", "drawn_later"]
 
 log = logging.getLogger(__name__)
 
-CONFIRM_EXTRA_PLIES = 1
-"""A reviewed decision becomes a puzzle only when an analysis this much deeper than the review
-finds the same best answer, clearly (:func:`engine.analysis.puzzle.make_puzzle`): the review's
-2 plies are GNU Backgammon's 1-ply, the check's 3 its 2-ply "world class"."""
+CONFIRM_PLIES = 3
+"""A reviewed decision becomes a puzzle only when an analysis at this depth (bgsage's numbering:
+GNU Backgammon's 2-ply "world class", the starter set's depth too) finds the same best answer,
+clearly, with the played decision still losing the threshold
+(:func:`engine.analysis.puzzle.confirmed`); the puzzle keeps that analysis' equities."""
 
 
 def drawn_later(
@@ -241,10 +244,9 @@ class Puzzles:
 
     def _harvest(self, game_id: int, seats: tuple[Seat, Seat], review: Review) -> int:
         threshold = self.deps.settings.puzzle_min_error
-        # Confirmed one ply deeper (a worker process when the bot runs them, as the review).
-        found = heavy.POOLS.analyse(
-            review_puzzles, review, threshold, review.plies + CONFIRM_EXTRA_PLIES
-        )
+        # Confirmed at depth (a worker process when the bot runs them, as the review).
+        confirm = max(review.plies, CONFIRM_PLIES)
+        found = heavy.POOLS.analyse(review_puzzles, review, threshold, confirm)
         stored = 0
         with self.deps.unit() as s:
             contributes = {i: self._contributes(s, seat) for i, seat in enumerate(seats)}
@@ -252,7 +254,7 @@ class Puzzles:
                 if not contributes[player]:
                     continue
                 if puzzle_repo.add_puzzle(
-                    s, **_row(record, game_id, seats[player].user_id, review.plies)
+                    s, **_row(record, game_id, seats[player].user_id, record["plies"])
                 ):
                     stored += 1
         return stored

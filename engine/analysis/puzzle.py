@@ -7,13 +7,15 @@ first. The puzzle's error is the best candidate's equity minus the played one's;
 best answer or error (to 0.001) is not the review's is no puzzle, nor is one whose runner-up is
 within :data:`CLEAR` of the best (it has no single right answer).
 
-With ``confirm`` (a deeper depth), a puzzle must also keep its best answer, by :data:`CLEAR`
-over the runner-up, when analysed again at that depth (:func:`deeper`): its answer then does not
-hang on the review's depth. The stored numbers stay the review's, so that a puzzle is graded as
-the review graded the decision. ``bench/make_puzzles.py`` makes the starter set with it (3 plies,
-confirmed at 4); the bot makes puzzles of finished games' reviews with it (the review's 2 plies,
-confirmed at 3, bgsage's numbering: GNU Backgammon's 2-ply "world class"),
-:func:`review_puzzles`.
+With ``confirm`` (the confirming depth), the candidates are evaluated again at that depth and the
+puzzle is made of that evaluation (:func:`confirmed`): that analysis must find the review's
+best answer, the played decision must still lose at least ``min_error`` there, and the answer
+must beat the runner-up by :data:`CLEAR` there; the equities and the error stored (and shown
+when the puzzle is answered) are the confirming evaluation's. The review's own numbers only
+choose which decisions are worth confirming. ``bench/make_puzzles.py`` makes the starter set with
+it (reviewed and confirmed at 3 plies; ``python -m bench puzzles`` checks it at 4); the bot makes
+puzzles of finished games' reviews with it (confirmed at 3 plies, bgsage's numbering: GNU
+Backgammon's 2-ply "world class"), :func:`review_puzzles`.
 
 Why 0.020: graded by GNU Backgammon 2-ply (``python -m bench puzzles_gnubg``), the starter
 puzzles made with a margin of 0.010 disagreed in 4 of the 15 whose margin was under 0.020, and in
@@ -22,6 +24,7 @@ puzzles made with a margin of 0.010 disagreed in 4 of the 15 whose margin was un
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from engine.analysis.evaluator import get_evaluator
@@ -38,6 +41,7 @@ __all__ = [
     "MIN_ERROR",
     "TOP",
     "checker_choices",
+    "confirmed",
     "cube_choices",
     "deeper",
     "make_puzzle",
@@ -105,33 +109,60 @@ def make_puzzle(
 ) -> dict[str, Any] | None:
     """The puzzle of decision ``d`` reviewed at ``plies`` (None when it makes none): ``kind``,
     ``decision``, ``position_id``, ``match_id``, ``xgid``, ``dice``, ``context``, ``played``
-    (and ``played_steps``), ``choices``, ``played_equity`` and ``error``. With ``confirm``, only
-    when an analysis at that depth finds the same best answer, by :data:`CLEAR` at least."""
+    (and ``played_steps``), ``choices``, ``played_equity``, ``error`` and ``plies`` (the depth
+    of the stored equities). With ``confirm``, made of the evaluation at that depth
+    (:func:`confirmed`); without, of the review's depth, whose best answer and error (to 0.001)
+    it must find again."""
     if not d.unforced or d.error < min_error:
         return None
-    if d.kind == "move":
-        found = checker_choices(d, plies)
-        if found is None:
-            return None
-        choices, played_equity = found
-    else:
-        choices, played_equity = cube_choices(d)
+    if confirm is not None:
+        return confirmed(d, confirm, min_error)
+    found = checker_choices(d, plies) if d.kind == "move" else cube_choices(d)
+    if found is None:
+        return None
+    choices, played_equity = found
     error = _r(choices[0]["equity"] - played_equity)
     # A puzzle is graded as the review graded the decision: same best answer, same loss.
     if choices[0]["answer"] != d.best or abs(error - d.error) > 0.001 or error < min_error:
         return None
     if choices[0]["equity"] - choices[1]["equity"] < CLEAR:
         return None
-    record = _record(d, choices, played_equity, error)
-    if confirm is not None:
-        best, _, margin = deeper(record, confirm)
-        if best != choices[0]["answer"] or margin < CLEAR:
-            return None
-    return record
+    return _record(d, choices, played_equity, error, plies)
+
+
+def confirmed(d: Decision, plies: int, min_error: float = MIN_ERROR) -> dict[str, Any] | None:
+    """The puzzle of decision ``d`` made of an evaluation of its candidates at ``plies`` (None
+    when that evaluation does not confirm it): the review's best answer still best, by
+    :data:`CLEAR` over the runner-up, and the played decision still losing ``min_error`` at
+    least. Its equities and error are that evaluation's."""
+    found = _choices(d, plies)
+    if found is None:
+        return None
+    choices, played_equity = found
+    error = _r(choices[0]["equity"] - played_equity)
+    if choices[0]["answer"] != d.best or error < min_error:
+        return None
+    if choices[0]["equity"] - choices[1]["equity"] < CLEAR:
+        return None
+    return _record(d, choices, played_equity, error, plies)
+
+
+def _choices(d: Decision, plies: int) -> tuple[list[dict[str, Any]], float] | None:
+    """The candidates of ``d`` and the played equity, evaluated at ``plies``."""
+    if d.kind == "move":
+        return checker_choices(d, plies)
+    nd, dt, dp = cube_equities(d, plies)
+    return cube_choices(dataclasses.replace(d, cube=(nd, dt, dp)))
+
+
+def cube_equities(d: Decision, plies: int) -> tuple[float, float, float]:
+    """ND, DT and DP of a cube decision's position (the doubler's) at ``plies``."""
+    cube, _ = get_evaluator(plies).cube(d.position, d.context)
+    return cube.no_double, cube.double_take, cube.double_pass
 
 
 def _record(
-    d: Decision, choices: list[dict[str, Any]], played_equity: float, error: float
+    d: Decision, choices: list[dict[str, Any]], played_equity: float, error: float, plies: int
 ) -> dict[str, Any]:
     """The stored puzzle of decision ``d`` (see :func:`make_puzzle`)."""
     record: dict[str, Any] = {
@@ -146,6 +177,7 @@ def _record(
         "choices": choices,
         "played_equity": played_equity,
         "error": error,
+        "plies": plies,
     }
     if d.kind == "move":
         record["played_steps"] = [list(s) for s in d.played_steps]

@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from bot.maths.glicko import Glicko
 from bot.service import Reply, Service
 from bot.service.customid import PuzzleAction
-from bot.service.puzzles import choice_index
+from bot.service.puzzles import CONFIRM_PLIES, choice_index
 from bot.service.puzzleview import answer_lines, components, grade
 from bot.service.refusal import Refusal
 from bot.service.replies import Select
@@ -261,7 +261,7 @@ def reviewed(service: Service) -> tuple[Service, Review, int, int]:
     return service, review, game_id, seat
 
 
-def test_puzzles_are_graded_as_the_review_graded_them(
+def test_puzzles_are_the_confirming_analysis_of_the_reviews_blunders(
     reviewed: tuple[Service, Review, int, int],
 ) -> None:
     service, review, game_id, seat = reviewed
@@ -274,12 +274,14 @@ def test_puzzles_are_graded_as_the_review_graded_them(
         assert d.error >= 0.050 and d.unforced
         choices = row.choices["choices"]
         assert choices[0]["answer"] == d.best  # same best play
+        assert choices[0]["equity"] - choices[1]["equity"] >= 0.020  # clear
         played = [c["answer"] for c in choices].index(row.played)
         answer, lost, correct = grade(row, played)
         assert answer == row.played and not correct
-        assert lost == pytest.approx(d.error, abs=0.001)  # same equity loss
+        # Graded with the confirming analysis' numbers: still a blunder there.
+        assert lost == pytest.approx(row.error, abs=1e-6) and lost >= 0.050
         assert grade(row, 0)[1:] == (0.0, True)
-        assert row.choices["plies"] == review.plies
+        assert row.choices["plies"] == max(review.plies, CONFIRM_PLIES)
         check_menu_and_grade(row)
         assert row.source_player_id == (ALICE.id if d.player == seat else None)  # the computer
 
