@@ -319,3 +319,17 @@ async def test_a_bad_link_gets_a_page_that_says_so(
     assert t("web.bad_link", "fr").replace("’", "&#x27;") in await response.text() or (
         t("web.bad_link", "fr") in await response.text()
     )
+
+
+def test_a_variant_game_says_so_and_shows_its_checkers(
+    service: Service, script: deque[int]
+) -> None:
+    script.extend((6, 1))  # Alice opens
+    start = service.play(ALICE, CHANNEL, level="beginner", variant="hypergammon")
+    assert start.game_id is not None
+    for lang, word in (("en", "hypergammon"), ("fr", "hypergammon")):
+        state = service.web_state(start.game_id, ALICE.id, lang)
+        assert word in state["headline"].lower(), state["headline"]
+    state = service.web_state(start.game_id, ALICE.id, "en")
+    assert sum(state["mine"]) + state["off"][0] == 3  # three checkers a side, not fifteen
+    assert sum(state["theirs"]) + state["off"][1] == 3
