@@ -45,7 +45,7 @@ def test_rollout_before_the_roll(
     service.play(ALICE, DM, level="expert")
     service.move(ALICE, DM, "8/5 6/5")
     reply = service.hint(ALICE, DM, rollout=4, truncate=1)
-    assert "position before the roll: 4 trials, cut after 1 plies" in reply.text
+    assert "position before the roll: 4 trials, cut after 1 ply" in reply.text
     assert "Your equity" in reply.text and fine_progress == []
 
 
@@ -99,7 +99,7 @@ def test_the_terminal_shows_the_progress_then_the_rollout(
     progress = [x["progress"] for x in lines if "progress" in x]
     texts = [x["text"] for x in lines if "text" in x]
     assert progress == ["🎲 Rolling out… 2 of 4 trials"]
-    assert "Rollout of the best plays for 3-1: 4 trials, cut after 1 plies" in texts[-2]
+    assert "Rollout of the best plays for 3-1: 4 trials, cut after 1 ply" in texts[-2]
     assert texts[-1] == "A rollout takes 1 to 1296 trials."
 
 
