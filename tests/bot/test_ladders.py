@@ -256,13 +256,16 @@ def test_a_season_typed_in_the_terminal(db_factory: sessionmaker[Session], tmp_p
     term.run(["/as Cy", "/ladder challenge player:Bob"])
     term.run(["/as Bob", "/resign single", "/as Cy", "Accept"])
     term.run(["/as Ann", "/ladder challenge player:Ann", "/ladder show", "/as Olga"])
-    term.run(["/ladder close", "/ladder list"])
+    term.run(["/ladder close", "/ladder list", "/ladder create name:Hyper variant:hyper"])
+    term.run(["/ladder join variant:nack"])
     replies = [json.loads(line) for line in out.getvalue().splitlines()]
     texts = [r["text"] for r in replies]
     assert any("takes rung 2" in x for x in texts), texts
     assert any(r.get("ephemeral") and "cannot challenge yourself" in r["text"] for r in replies)
     assert any(r.get("image") and Path(r["image"]).exists() for r in replies)
-    assert "season 1: closed" in texts[-1]
+    assert "season 1: closed" in texts[-3]
+    assert "money games · hypergammon" in texts[-2]
+    assert replies[-1].get("ephemeral") and "chosen when it is created" in texts[-1]
     assert rungs(db_factory, 1) == [user_id("Ann"), user_id("Cy"), user_id("Bob")]
 
 
@@ -351,6 +354,8 @@ def test_a_hypergammon_ladder_plays_hypergammon_and_moves_the_rungs(
     assert ladder_of(db_factory, lid).variant == "hypergammon"
     shown = service.ladder(c, HERE, "show")
     assert "Club ladder, season 1 · hypergammon" in shown.text
+    shown.draw_later()
+    assert shown.image and shown.image[:4] == b"\x89PNG"
     assert "1-point matches · hypergammon · with the cube" in rules_text(
         ladder_of(db_factory, lid), "en"
     )
