@@ -635,6 +635,8 @@ class Ladder(Base):
     reach: Mapped[int] = mapped_column(default=3)  # rungs above one may challenge
     deadline_hours: Mapped[int] = mapped_column(default=72)  # to play a challenge
     inactive_days: Mapped[int] = mapped_column(default=14)  # then one rung down; 0: never
+    # The variant every challenge's game is played in (engine.Variant's value).
+    variant: Mapped[str] = mapped_column(String(16), default="standard", server_default="standard")
     status: Mapped[LadderStatus] = mapped_column(
         _enum(LadderStatus, "status"), default=LadderStatus.OPEN
     )

@@ -29,7 +29,7 @@ from bot.ladders.rules import (
     left,
     may_challenge,
 )
-from bot.ladders.view import Board, ladder_reply, list_text, when
+from bot.ladders.view import Board, ladder_reply, list_text, rules_text, when
 from bot.service.customid import LadderAction, LadderPress, row_id
 from bot.service.deps import Deps, GameEnded, Who, answers, shared_lang
 from bot.service.model import Notes, Seat, Table
@@ -42,13 +42,14 @@ from bot.service.tables import load_table, prefs_of
 from bot.service.threads import MAX_THREAD_NAME
 from bot.service.timers import Notice
 from bot.service.turns import save
+from bot.service.variants import variant_named
 from db import ladders as repo
 from db import players as player_repo
 from db import together as together_repo
 from db.games import NewGame, active_game_in_channel, expire_game, get_game
 from db.models import ChallengeState, GameStatus, Ladder, LadderChallenge, LadderStatus, ResultKind
 from db.models import Game as GameRow
-from engine import Match, Phase
+from engine import Match, Phase, Variant
 
 __all__ = ["ACTIONS", "Ladders"]
 
@@ -74,6 +75,9 @@ class Ladders:
             raise Refusal("ladder.error.dm")
         if action == "create":
             return self._create(actor, where, options)
+        if options.get("variant") is not None:
+            # A ladder's variant is chosen once, when it is created; its challenges all play it.
+            raise Refusal("ladder.error.variant_not_here")
         if action == "list":
             with self.deps.unit() as s:
                 lang = self.deps.who(s, actor).lang
@@ -149,6 +153,7 @@ class Ladders:
                     lang=shared_lang(who, where),
                 )
                 text = t("ladder.created", ladder.lang, name=ladder.name, id=ladder.id)
+                text += "\n" + rules_text(ladder, ladder.lang)  # its rules, its variant among them
                 return self._picture(s, ladder, ladder.lang, text=text)
         except IntegrityError as error:
             # Another creation of the same name committed between the check and the insert (the
@@ -273,7 +278,7 @@ class Ladders:
         channel: int | None,
     ) -> tuple[GameRow, Table, Notes] | None:
         seats = (Seat(names[0], user_id=ids[0]), Seat(names[1], user_id=ids[1]))
-        match = Match(length=ladder.match_length, cube=ladder.cube)
+        match = Match(length=ladder.match_length, cube=ladder.cube, variant=Variant(ladder.variant))
         table = Table(0, 0, seats, match, rated=ladder.rated)
         new = NewGame(
             player0_id=ids[0],
@@ -474,6 +479,7 @@ def _new_ladder(options: dict[str, object], max_length: int, now: datetime) -> L
         reach=_bounded(options.get("reach"), 3, 1, 10, "ladder.error.reach"),
         deadline_hours=_bounded(options.get("hours"), 72, 1, 720, "ladder.error.hours"),
         inactive_days=_bounded(options.get("inactive"), 14, 0, 365, "ladder.error.inactive"),
+        variant=variant_named(_text_or_none(options.get("variant"))).value,
         status=LadderStatus.OPEN,
         results=0,
         version=1,
@@ -487,3 +493,7 @@ def _bounded(value: object, default: int, low: int, high: int, key: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
         raise Refusal(key, low=low, high=high)
     return value
+
+
+def _text_or_none(value: object) -> str | None:
+    return None if value is None else str(value)

@@ -14,10 +14,12 @@ from bot.ladders.rules import targets
 from bot.service.customid import LadderAction, LadderPress
 from bot.service.refusal import aware
 from bot.service.replies import Button, Component, Reply, Style
+from bot.service.variants import variant_text
 from db.models import Ladder, LadderChallenge, LadderStatus
+from engine import Variant
 from render.ladder import MAX_ROWS, LadderPicture, LadderRow, render_ladder
 
-__all__ = ["Board", "ladder_reply", "list_text", "rules_text", "when"]
+__all__ = ["Board", "ladder_reply", "list_text", "rules_text", "title_text", "when"]
 
 
 @dataclass
@@ -50,6 +52,7 @@ def rules_text(ladder: Ladder, lang: str) -> str:
         length = t("ladder.rules.money", lang)
     parts = [
         length,
+        *_variant_part(ladder, lang),
         t("ladder.rules.cube_on" if ladder.cube else "ladder.rules.cube_off", lang),
         t("ladder.rules.rated" if ladder.rated else "ladder.rules.unrated", lang),
         t("ladder.rules.reach", lang, reach=ladder.reach),
@@ -60,11 +63,25 @@ def rules_text(ladder: Ladder, lang: str) -> str:
     return " · ".join(parts)
 
 
+def _variant_part(ladder: Ladder, lang: str) -> list[str]:
+    """The ladder's variant, named unless it is the standard game (which says nothing more)."""
+    if not ladder.variant or ladder.variant == Variant.STANDARD.value:
+        return []
+    return [variant_text(ladder.variant, lang)]
+
+
+def title_text(ladder: Ladder, lang: str) -> str:
+    """*Club ladder, season 2*, with its variant after it unless it is the standard game."""
+    title = t("ladder.title", lang, name=ladder.name, season=ladder.season)
+    variant = _variant_part(ladder, lang)
+    return t("game.kind_variant", lang, kind=title, variant=variant[0]) if variant else title
+
+
 def ladder_reply(board: Board, lang: str, *, viewer: int | None = None, text: str = "") -> Reply:
     """The ladder's picture with a line of text (``text``, else its title). The picture is drawn
     once the action has committed (:attr:`Reply.later`)."""
     ladder = board.ladder
-    title = t("ladder.title", lang, name=ladder.name, season=ladder.season)
+    title = title_text(ladder, lang)
     picture = LadderPicture(
         title=title,
         subtitle=rules_text(ladder, lang),

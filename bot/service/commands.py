@@ -129,6 +129,7 @@ _LADDER = (
     Option("inactive", Kind.INTEGER, low=0, high=365),
     Option("player", Kind.USER),
     Option("ladder", Kind.INTEGER, low=1, high=GAME_ID_MAX),
+    Option("variant", choices=_VARIANT.choices),
 )
 
 COMMANDS: tuple[Command, ...] = (

@@ -15,6 +15,7 @@ import pytest
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.ladders.rules import after_result
+from bot.ladders.view import rules_text
 from bot.service import Actor, Reply, Service, Where
 from bot.terminal import Terminal, user_id
 from db.connection import make_engine, make_session_factory
@@ -255,13 +256,16 @@ def test_a_season_typed_in_the_terminal(db_factory: sessionmaker[Session], tmp_p
     term.run(["/as Cy", "/ladder challenge player:Bob"])
     term.run(["/as Bob", "/resign single", "/as Cy", "Accept"])
     term.run(["/as Ann", "/ladder challenge player:Ann", "/ladder show", "/as Olga"])
-    term.run(["/ladder close", "/ladder list"])
+    term.run(["/ladder close", "/ladder list", "/ladder create name:Hyper variant:hyper"])
+    term.run(["/ladder join variant:nack"])
     replies = [json.loads(line) for line in out.getvalue().splitlines()]
     texts = [r["text"] for r in replies]
     assert any("takes rung 2" in x for x in texts), texts
     assert any(r.get("ephemeral") and "cannot challenge yourself" in r["text"] for r in replies)
     assert any(r.get("image") and Path(r["image"]).exists() for r in replies)
-    assert "season 1: closed" in texts[-1]
+    assert "season 1: closed" in texts[-3]
+    assert "money games · hypergammon" in texts[-2]
+    assert replies[-1].get("ephemeral") and "chosen when it is created" in texts[-1]
     assert rungs(db_factory, 1) == [user_id("Ann"), user_id("Cy"), user_id("Bob")]
 
 
@@ -334,3 +338,79 @@ def test_the_top_rung_has_nobody_to_challenge(db_factory: sessionmaker[Session])
     refused(service.ladder(a, HERE, "challenge", player=b), "You are on the top rung")
     refused(service.ladder(b, HERE, "challenge", player=c), "up to rung 1")
     refused(service.ladder(c, HERE, "challenge", player=a), "you may challenge up to rung 2")
+
+
+def test_a_hypergammon_ladder_plays_hypergammon_and_moves_the_rungs(
+    db_factory: sessionmaker[Session],
+) -> None:
+    """The variant chosen at creation is stored and named; every challenge's game is played in
+    it (3 checkers a side); its result moves the rungs; a rated one rates the variant only."""
+    from db.models import Rating, VariantRating
+    from engine import Position, Variant
+
+    service = Service(db_factory, clock=Clock())
+    a, b, c = players = people(3)
+    lid = open_ladder(service, players, points=1, rated=True, variant="hyper")
+    assert ladder_of(db_factory, lid).variant == "hypergammon"
+    shown = service.ladder(c, HERE, "show")
+    assert "Club ladder, season 1 · hypergammon" in shown.text
+    shown.draw_later()
+    assert shown.image and shown.image[:4] == b"\x89PNG"
+    assert "1-point matches · hypergammon · with the cube" in rules_text(
+        ladder_of(db_factory, lid), "en"
+    )
+    made = service.ladder(c, HERE, "challenge", player=a)
+    assert not made.ephemeral, made.text
+    board = made.followups[0]
+    assert "1-point match · hypergammon" in board.text
+    start = Position.from_position_id(board.position_id or "", checkers=3)
+    assert start == Variant.HYPERGAMMON.initial_position()  # 3 checkers a side
+    assert sum(n for n in start.board if n > 0) == -sum(n for n in start.board if n < 0) == 3
+    ((game_id, _, _),) = in_play(db_factory, lid)
+    with db_factory() as s:
+        assert get_game(s, game_id).variant == "hypergammon"
+    ended = lose(service, a, c, HERE)
+    assert any("takes rung 1" in f.text for f in ended.followups), ended.followups
+    assert rungs(db_factory, lid) == [c.id, a.id, b.id]
+    with db_factory() as s:
+        assert s.query(Rating).count() == 0  # the standard ratings are untouched
+        rated = {r.player_id: r.variant for r in s.query(VariantRating).all()}
+    assert rated == {a.id: "hypergammon", c.id: "hypergammon"}
+
+
+def test_a_variant_is_refused_outside_a_ladders_creation(
+    db_factory: sessionmaker[Session],
+) -> None:
+    service = Service(db_factory, clock=Clock())
+    a, b = players = people(2)
+    lid = open_ladder(service, players)
+    refused(service.ladder(b, HERE, "join", variant="hypergammon"), "chosen when it is created")
+    refused(
+        service.ladder(b, HERE, "challenge", player=a, variant="nackgammon"),
+        "`/ladder create variant:hypergammon`",
+    )
+    french = Actor(b.id, b.name, locale="fr")
+    refused(service.ladder(french, HERE, "show", variant="hypergammon"), "se choisit à sa création")
+    refused(service.ladder(ORGANIZER, HERE, "create", name="Odd", variant="chouette"),
+            "Unknown variant `chouette`")  # fmt: skip
+    assert challenges(db_factory, lid) == [] and ladder_of(db_factory, lid).variant == "standard"
+    with db_factory() as s:
+        from db import ladders as repo
+
+        assert [x.name for x in repo.guild_ladders(s, HERE.guild_id or 0)] == ["Club ladder"]
+
+
+def test_a_nackgammon_ladder_in_french(db_factory: sessionmaker[Session]) -> None:
+    service = Service(db_factory, clock=Clock())
+    created = service.ladder(
+        ORGANIZER, ICI, "create", name="Échelle nack", points=3, variant="nackgammon"
+    )
+    assert "est ouverte dans ce salon" in created.text
+    assert "matchs en 3 points · nackgammon · avec le videau" in created.text
+    shown = service.ladder(Actor(2100, "Zoé", locale="fr"), ICI, "show")
+    assert "Échelle nack, saison 1 · variante nackgammon" in shown.text
+    a, b = people(2, locale="fr")
+    for p in (a, b):
+        service.ladder(p, ICI, "join")
+    made = service.ladder(b, ICI, "challenge", player=a)
+    assert "match en 3 points · variante nackgammon" in made.followups[0].text

@@ -37,6 +37,8 @@ def upgrade() -> None:
         sa.Column("reach", sa.Integer(), nullable=False),
         sa.Column("deadline_hours", sa.Integer(), nullable=False),
         sa.Column("inactive_days", sa.Integer(), nullable=False),
+        # The variant its challenges are played in (engine.Variant's value), as a tournament's.
+        sa.Column("variant", sa.String(16), nullable=False, server_default="standard"),
         sa.Column(
             "status",
             sa.Enum(
