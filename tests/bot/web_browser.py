@@ -47,7 +47,13 @@ def chromium(width: int = 1200, height: int = 900, lang: str = "en-US") -> Any:
     return driver
 
 
-def wait_for(driver: Any, condition: Callable[[Any], Any], seconds: float = 30) -> Any:
+def wait_for(driver: Any, condition: Callable[[Any], Any], seconds: float = 60) -> Any:
+    """Wait until ``condition`` holds. The page redraws its board on every change: an element
+    found just before a redraw is gone when read (stale), which only means "look again"."""
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
     from selenium.webdriver.support.ui import WebDriverWait
 
-    return WebDriverWait(driver, seconds, poll_frequency=0.05).until(condition)
+    again = (NoSuchElementException, StaleElementReferenceException)
+    return WebDriverWait(driver, seconds, poll_frequency=0.05, ignored_exceptions=again).until(
+        condition
+    )
