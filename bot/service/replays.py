@@ -22,7 +22,7 @@ from bot.service.tables import load_table, localized
 from bot.service.turns import resign_offer
 from db import games as game_repo
 from db.models import GameEvent
-from engine import MatchContext, Play, Position, parse_play
+from engine import MatchContext, Play, Position, Variant, parse_play
 from engine.ids import MatchKey, decode_match_id
 from render import BoardView
 from render.animation import animate_boards
@@ -53,7 +53,8 @@ class Replays:
         names = (table.seats[0].name, table.seats[1].name)
         gif = None
         if len(events) <= MAX_FRAMES:
-            boards = replay_boards(events, names, who.lang, who.prefs.theme, who.prefs.mirrored)
+            prefs, checkers = who.prefs, Variant(table.match.variant).checkers
+            boards = replay_boards(events, names, who.lang, prefs.theme, prefs.mirrored, checkers)
             gif = heavy.POOLS.analyse(animate_boards, boards) if boards else None
         if gif is None:
             refusal = t("replay.too_long", who.lang, id=number, count=len(events))
@@ -69,14 +70,16 @@ def replay_boards(
     lang: str,
     theme: str,
     mirrored: bool = False,
+    checkers: int = 15,
 ) -> list[tuple[Position, BoardView]]:
     """What each frame draws: the position after each event, seen with seat 0 at the bottom,
-    its play as arrows and the action as the caption."""
+    its play as arrows and the action as the caption; ``checkers`` a side (3 in hypergammon:
+    the IDs hold the checkers still in play, the others are borne off)."""
     boards: list[tuple[Position, BoardView]] = []
     before: tuple[Position, int] | None = None  # the last position and whose view it is
     several = len({e.game_no for e in events}) > 1
     for event in events:
-        position = Position.from_position_id(event.position_id)
+        position = Position.from_position_id(event.position_id, checkers=checkers)
         key = decode_match_id(event.match_id)
         mover = key.player_on_roll
         arrows = _arrows(event, before)

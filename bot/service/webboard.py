@@ -29,7 +29,7 @@ from db import games as game_repo
 from db.gamestate import END_KIND, load_match
 from db.models import Game as GameRow
 from db.models import GameEvent, GameStatus
-from engine import EventKind, Game, Phase, Position, decode_match_id, parse_play, write_mat
+from engine import EventKind, Game, Phase, Position, Variant, decode_match_id, parse_play, write_mat
 
 __all__ = ["WEB_PRESSES", "GameKey", "WebBoard"]
 
@@ -227,13 +227,14 @@ def _replay(
     """The moment after the ``at``-th action of the log (0: before the first), from the IDs
     the log stored for it: the same as the ``/export`` IDs file's row."""
     viewer = 0 if seat is None else seat
+    variant = Variant(table.match.variant)  # a variant's IDs hold fewer checkers (hypergammon)
     if at == 0:
-        position_id, match_id = Position.initial().position_id(), None
+        position_id, match_id = variant.initial_position().position_id(), None
     else:
         position_id, match_id = events[at - 1].position_id, events[at - 1].match_id
     key = decode_match_id(match_id) if match_id else None
     on_roll = key.player_on_roll if key else 0
-    position = Position.from_position_id(position_id)
+    position = Position.from_position_id(position_id, checkers=variant.checkers)
     view = _board(position if on_roll == viewer else position.swap_players())
     score = list(key.score) if key else [0, 0]
     dice = list(key.dice) if key and key.dice != (0, 0) else None
@@ -248,7 +249,7 @@ def _replay(
         "phase": "replay",
         "headline": headline(table, lang),
         "prompt": _replay_line(event, table, lang),
-        "arrows": _replay_arrows(events, at, viewer),
+        "arrows": _replay_arrows(events, at, viewer, variant),
         "moves": [],
         "buttons": [],
         "resign": [],
@@ -280,7 +281,9 @@ def _replay_line(event: GameEvent | None, table: Table, lang: str) -> str:
     return " ".join(line.split())
 
 
-def _replay_arrows(events: list[GameEvent], at: int, viewer: int) -> list[dict[str, Any]]:
+def _replay_arrows(
+    events: list[GameEvent], at: int, viewer: int, variant: Variant
+) -> list[dict[str, Any]]:
     """The play of the ``at``-th action as arrows, read again from its notation on the
     position before it."""
     event = events[at - 1] if at else None
@@ -288,7 +291,11 @@ def _replay_arrows(events: list[GameEvent], at: int, viewer: int) -> list[dict[s
         return []
     before = events[at - 2] if at >= 2 else None
     try:
-        position = Position.from_position_id(before.position_id) if before else Position.initial()
+        position = (
+            Position.from_position_id(before.position_id, checkers=variant.checkers)
+            if before
+            else variant.initial_position()
+        )
         key = decode_match_id(before.match_id) if before else None
         if key is not None and key.player_on_roll != event.player:
             position = position.swap_players()

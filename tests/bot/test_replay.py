@@ -109,3 +109,25 @@ def test_a_picture_over_the_limit_is_made_smaller_or_refused() -> None:
     assert smaller is not None and len(smaller) < len(full)
     assert Image.open(io.BytesIO(smaller)).width < Image.open(io.BytesIO(full)).width
     assert animate_boards(boards, max_bytes=1000) is None
+
+
+def test_a_hypergammon_game_replays_with_its_three_checkers(
+    service: Service, script: deque[int]
+) -> None:
+    script.extend((6, 1))
+    start = service.play(ALICE, DM, level="beginner", variant="hypergammon")
+    play_out(service, ALICE, DM, start)
+    with service.factory() as s:
+        game_id = stats_repo.game_history(s, ALICE.id, limit=1)[0].id
+        events = game_repo.game_events(s, game_id)
+    boards = replay_boards(events, ("Alice", "Computer"), "en", "classic", checkers=3)
+    for position, _ in boards:  # 3 a side in all: none counted off that never was (15 - 3)
+        sides, off = position.sides(), position.borne_off()
+        assert [sum(sides[0]) + off[0], sum(sides[1]) + off[1]] == [3, 3]
+        assert off[0] < 3 or off[1] < 3
+    assert service.replay(ALICE, DM, game_id).image is not None
+    # The web board's replay reads the same IDs with the same count.
+    for at in (0, 1, len(events)):
+        state = service.web_state(game_id, ALICE.id, "en", at=at)
+        assert sum(state["mine"]) + state["off"][0] == 3, at
+        assert sum(state["theirs"]) + state["off"][1] == 3, at
