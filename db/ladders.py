@@ -13,10 +13,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from sqlalchemy import func, select, update
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from db.ids import in_range
+from db.locking import lock_row
 from db.models import (
     ChallengeState,
     Game,
@@ -94,17 +95,7 @@ def get_ladder(session: Session, ladder_id: int) -> Ladder | None:
 
 def lock(session: Session, ladder_id: int) -> Ladder | None:
     """Take the ladder for this unit of work and read it fresh; None when there is none."""
-    if not in_range(ladder_id):
-        return None
-    result = session.execute(
-        update(Ladder)
-        .where(Ladder.id == ladder_id)
-        .values(version=Ladder.version + 1)
-        .execution_options(synchronize_session=False)
-    )
-    if getattr(result, "rowcount", 0) != 1:
-        return None
-    return session.get(Ladder, ladder_id, populate_existing=True)
+    return lock_row(session, Ladder, ladder_id)
 
 
 def members(session: Session, ladder_id: int) -> list[LadderMember]:

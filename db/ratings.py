@@ -109,7 +109,18 @@ def apply_rated_result(
             .execution_options(populate_existing=True)
         )
     }
-    w, lo = rows[winner_id], rows[loser_id]
+    return _rate(session, game, rows[winner_id], rows[loser_id], now)
+
+
+def _rate(
+    session: Session,
+    game: Game,
+    w: Rating | VariantRating,
+    lo: Rating | VariantRating,
+    now: datetime,
+) -> tuple[RatingChange, RatingChange]:
+    """The FIBS change of a result applied to the winner's and the loser's rating rows (the
+    standard :class:`Rating` or a :class:`VariantRating`)."""
     gain, loss = fibs_change(
         winner_rating=w.rating,
         winner_experience=w.experience,
@@ -144,19 +155,7 @@ def _apply_variant(
             .execution_options(populate_existing=True)
         )
     }
-    w, lo = rows[winner_id], rows[loser_id]
-    gain, loss = fibs_change(
-        winner_rating=w.rating,
-        winner_experience=w.experience,
-        loser_rating=lo.rating,
-        loser_experience=lo.experience,
-        match_length=game.match_length,
-    )
-    n = rating_length(game.match_length)
-    return (
-        _update(session, game, w, lo, w.rating + gain, n, won=True, now=now),
-        _update(session, game, lo, w, lo.rating - loss, n, won=False, now=now),
-    )
+    return _rate(session, game, rows[winner_id], rows[loser_id], now)
 
 
 def _fresh(player_id: int, now: datetime) -> dict[str, object]:

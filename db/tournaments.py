@@ -14,10 +14,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
 from db.ids import in_range
+from db.locking import lock_row
 from db.models import (
     EntrantStatus,
     Game,
@@ -170,17 +171,7 @@ def get_tournament(session: Session, tournament_id: int) -> Tournament | None:
 def lock(session: Session, tournament_id: int) -> Tournament | None:
     """Take the tournament for this unit of work (see the module) and read it fresh; None when
     there is no such tournament."""
-    if not in_range(tournament_id):
-        return None
-    result = session.execute(
-        update(Tournament)
-        .where(Tournament.id == tournament_id)
-        .values(version=Tournament.version + 1)
-        .execution_options(synchronize_session=False)
-    )
-    if getattr(result, "rowcount", 0) != 1:
-        return None
-    return session.get(Tournament, tournament_id, populate_existing=True)
+    return lock_row(session, Tournament, tournament_id)
 
 
 def entrants(session: Session, tournament_id: int) -> list[TournamentEntrant]:

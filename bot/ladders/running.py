@@ -293,14 +293,8 @@ class Ladders:
         notes = Notes()
         notes.add("ladder.match_intro", name=ladder.name, mention0=f"<@{ids[0]}>",
                   mention1=f"<@{ids[1]}>")  # fmt: skip
-        try:
-            with s.begin_nested():
-                row = self.new.start(s, table, new, notes, prefs_of(s, table), ladder.lang)
-        except Refusal as refusal:
-            if channel is None or refusal.text.key != "error.game_here":
-                raise
-            return None
-        return row, table, notes
+        row = self.new.start_in_channel(s, table, new, notes, prefs_of(s, table), ladder.lang)
+        return None if row is None else (row, table, notes)
 
     # -- results -------------------------------------------------------------------------------
 

@@ -113,6 +113,27 @@ class NewGames:
             assert not posted, "a game ended as it started posted something"
         return row
 
+    def start_in_channel(
+        self,
+        s: Session,
+        table: Table,
+        new: NewGame,
+        notes: Notes,
+        prefs: tuple[Prefs, Prefs],
+        lang: str,
+    ) -> GameRow | None:
+        """:meth:`start` in a savepoint, for a game the bot starts by itself (a tournament's or
+        a ladder's match): None when the database's one-active-game-per-seat index refuses it
+        in ``new``'s channel (a player already plays there), so that the caller can start it
+        outside the channel instead; a refusal anywhere else is raised."""
+        try:
+            with s.begin_nested():
+                return self.start(s, table, new, notes, prefs, lang)
+        except Refusal as refusal:
+            if new.channel_id is None or refusal.text.key != "error.game_here":
+                raise
+            return None
+
 
 def _ids(position_id: str | None, match_id: str | None) -> tuple[str | None, str | None]:
     """The Position ID and Match ID given, from an XGID or GNU Backgammon's joined IDs."""

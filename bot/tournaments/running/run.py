@@ -19,7 +19,6 @@ from bot.service.deps import Deps, GameEnded
 from bot.service.model import Notes, Seat, Table
 from bot.service.newgame import NewGames
 from bot.service.present import board_reply
-from bot.service.refusal import Refusal
 from bot.service.replies import Reply, ThreadPlan
 from bot.service.tables import load_table, prefs_of
 from bot.service.threads import MAX_THREAD_NAME
@@ -163,15 +162,8 @@ class Runner:
         notes = Notes()
         mentions = {"mention0": f"<@{ids[0]}>", "mention1": f"<@{ids[1]}>"}
         notes.add("tournament.match_intro", name=tour.name, **mentions)
-        try:
-            with s.begin_nested():
-                row = self.new.start(s, table, new, notes, prefs_of(s, table), tour.lang)
-        except Refusal as refusal:
-            # The database's one-active-game-per-seat index refused the game in the channel.
-            if channel is None or refusal.text.key != "error.game_here":
-                raise
-            return None
-        return row, table, notes
+        row = self.new.start_in_channel(s, table, new, notes, prefs_of(s, table), tour.lang)
+        return None if row is None else (row, table, notes)
 
     def on_game_end(self, s: Session, ended: GameEnded) -> list[Reply]:
         """A match ended (a subscriber of :attr:`Deps.game_end`): when it is a tournament's,
