@@ -6,6 +6,9 @@ challenge past its deadline (forfeited once)."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -22,7 +25,11 @@ from db.models import ChallengeState
 from tests.bot.conftest import Clock
 from tests.bot.ladder_players import challenges, in_play, lose, rungs
 from tests.bot.test_ladders import HERE, open_ladder, people
-from tests.bot.test_tournaments_pg import pg_url  # noqa: F401 - the fixture
+from tests.bot.test_tournaments_pg import (
+    HANG,
+    ROOT,
+    pg_url,  # noqa: F401 - the fixture
+)
 
 T = TypeVar("T")
 
@@ -120,3 +127,40 @@ def test_two_sweeps_forfeit_a_late_challenge_once(
     assert sum("not played by its deadline" in x for x in said) == 1
     (challenge,) = challenges(two[0], lid)
     assert challenge.state is ChallengeState.FINISHED and challenge.forfeit
+
+
+@pytest.mark.postgres
+@pytest.mark.slow
+def test_two_processes_play_one_ladder(pg_url: str) -> None:  # noqa: F811 - the fixture
+    """Two bot processes, each challenging and playing with its half of the members, until the
+    ladder holds 30 results: every result is counted once, in one order, and the rungs are what
+    that order of results makes of the starting rungs."""
+    count, goal = 10, 30
+    engine = make_engine(pg_url)
+    upgrade(engine)
+    factory = make_session_factory(engine)
+    players = people(count)
+    lid = open_ladder(Service(factory), players, reach=3)
+    start = tuple(rungs(factory, lid))
+    workers = [ladder_worker(pg_url, lid, half, count, goal) for half in (0, 1)]
+    for process in workers:
+        _, err = process.communicate(timeout=HANG)
+        assert process.returncode == 0, err[-2000:]
+    done = [c for c in challenges(factory, lid) if c.state is ChallengeState.FINISHED]
+    assert len(done) >= goal and in_play(factory, lid) == []
+    assert {c.challenger_id % 2 for c in done} == {0, 1}, "both processes made results"
+    assert sorted(c.result_no or 0 for c in done) == list(range(1, len(done) + 1))
+    expected = start
+    for challenge in sorted(done, key=lambda c: c.result_no or 0):
+        assert challenge.winner_id is not None and not challenge.forfeit
+        expected = after_result(expected, challenge.winner_id, challenge.other(challenge.winner_id))
+    assert tuple(rungs(factory, lid)) == expected
+    engine.dispose()
+
+
+def ladder_worker(url: str, lid: int, half: int, count: int, goal: int) -> subprocess.Popen[str]:
+    """A bot process playing with one half of the members (``tests/bot/ladder_worker.py``)."""
+    command = [sys.executable, "-m", "tests.bot.ladder_worker", "--db", url, "--ladder", str(lid)]
+    command += ["--half", str(half), "--players", str(count), "--results", str(goal)]
+    env = {**os.environ, "LOG_LEVEL": "WARNING"}
+    return subprocess.Popen(command, cwd=ROOT, stderr=subprocess.PIPE, text=True, env=env)
