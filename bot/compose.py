@@ -24,6 +24,7 @@ def service_settings(config: Config) -> Settings:
         organizer_role=config.tournament_role,
         review_finished_games=True,  # the timer sweep reviews finished games: puzzles
         puzzle_min_error=config.puzzle_min_error / 1000,
+        announce_games=config.web_port is not None,  # other processes' pages hear of changes
     )
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import secrets
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -30,6 +31,7 @@ from bot.service.model import Table
 from bot.service.people import Actor, Prefs, Where
 from bot.service.refusal import Refusal
 from bot.service.replies import Reply
+from db import notify
 from db import players as player_repo
 from db.errors import DatabaseUnavailable, GameMovedOn, GameNotFound
 from db.games import GameResult as StoredResult
@@ -70,6 +72,9 @@ class Settings:
     max_pending_challenges: int = 5
     puzzle_min_error: float = 0.050  # a reviewed decision losing this much becomes a puzzle
     review_finished_games: bool = False  # the sweep reviews finished games (the bot: True)
+    # On PostgreSQL, tell the other bot processes each game an action changed (their web
+    # pages are live too): set when the web board is on (WEB_PORT).
+    announce_games: bool = False
 
 
 @dataclass
@@ -128,6 +133,8 @@ class Deps:
     game_end: list[GameEndSubscriber] = field(default_factory=list)
     game_saving: list[GameSaveHook] = field(default_factory=list)
     game_changed: list[GameChanged] = field(default_factory=list)
+    # This service's name in the news it sends other processes (it skips its own news).
+    origin: str = field(default_factory=lambda: secrets.token_hex(6))
 
     def __post_init__(self) -> None:
         # Which games a unit of work wrote, noted at each flush (see _note_games), told to the
@@ -145,6 +152,9 @@ class Deps:
             with self.factory.begin() as session:
                 info = session.info
                 yield session
+                if self.settings.announce_games:
+                    session.flush()  # what commit would flush: the games it writes, noted
+                    notify.announce(session, self.origin, info.get(_CHANGED, ()))
         except StaleDataError:
             # A write outside the repositories (a column set on the row) lost the race at commit.
             raise GameMovedOn(0) from None

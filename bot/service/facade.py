@@ -19,6 +19,7 @@ from datetime import datetime
 from types import MethodType
 from typing import Any, Concatenate, Generic, ParamSpec, TypeVar, cast
 
+from sqlalchemy import URL, Engine
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.dice import GameDice
@@ -192,6 +193,12 @@ class Service:
     @property
     def factory(self) -> sessionmaker[Session]:
         return self.deps.factory
+
+    @property
+    def database_url(self) -> URL | None:
+        """The address of the database the service's sessions use (None if not bound)."""
+        bind = self.deps.factory.kw.get("bind")
+        return bind.url if isinstance(bind, Engine) else None
 
     @property
     def settings(self) -> Settings:

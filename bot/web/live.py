@@ -44,6 +44,10 @@ class Hub:
             return len(self._pages.get(game_id, ()))
         return sum(len(p) for p in self._pages.values())
 
+    def games(self) -> list[int]:
+        """The games some page is open on."""
+        return list(self._pages)
+
     def changed(self, game_id: int) -> None:
         """Game ``game_id`` changed: every page open on it draws it again."""
         self.generation[game_id] = self.generation.get(game_id, 0) + 1

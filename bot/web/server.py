@@ -35,6 +35,7 @@ from bot.service.webboard import GameKey
 from bot.web.links import Links
 from bot.web.live import Hub, RateLimit, States
 from db.errors import GameNotFound
+from db.notify import Listener
 
 __all__ = ["MAX_BODY", "PAGE_WORDS", "WebServer"]
 
@@ -73,6 +74,7 @@ class WebServer:
         self.links = links
         self.host, self.port = host, port
         self.hub: Hub | None = None
+        self.listener: Listener | None = None  # news from other processes (PostgreSQL)
         self.states: States[dict[str, Any]] = States(self._read_state)
         self.news: States[bytes] = States(self._read_news)  # a stream's event, encoded once
         self.per_address = RateLimit(rate=20, burst=40)
@@ -95,12 +97,26 @@ class WebServer:
     async def _started(self, app: web.Application) -> None:
         self.hub = Hub(asyncio.get_running_loop())
         self.service.on_game_changed(self._changed)
+        url = self.service.database_url
+        if (
+            url is not None and url.get_backend_name() == "postgresql"
+        ):  # other processes' changes, by NOTIFY
+            self.listener = Listener(url, self.service.deps.origin, self.hub.changed, self._missed)
+            self.listener.start()
+
+    def _missed(self) -> None:
+        """The news from other processes was interrupted: every open page reads again."""
+        if self.hub is not None:
+            for game_id in self.hub.games():
+                self.hub.changed(game_id)
 
     def _changed(self, game_id: int) -> None:
         if self.hub is not None:
             self.hub.changed_from_thread(game_id)
 
     async def _stopping(self, app: web.Application) -> None:
+        if self.listener is not None:
+            await self.listener.stop()
         if self.hub is not None:
             self.hub.close()
 

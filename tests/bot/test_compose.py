@@ -42,6 +42,7 @@ def test_both_adapters_build_the_same_service_from_the_configuration(
         tournament_role="Organizers",
         challenge_minutes=3,
         puzzle_min_error=80,
+        web_port=8080,
     )
     if adapter == "terminal":
         service = build_service(config)
@@ -53,3 +54,4 @@ def test_both_adapters_build_the_same_service_from_the_configuration(
     assert settings.challenge_ttl.total_seconds() == 180
     assert settings.puzzle_min_error == pytest.approx(0.080)
     assert settings.review_finished_games
+    assert settings.announce_games  # the web board on: other processes' pages hear of changes
