@@ -14,7 +14,7 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 from sqlalchemy import text
 
-from bot.service import Service, Settings
+from bot.service import Reply, Service, Settings
 from bot.web.links import Links
 from bot.web.server import WebServer
 from db import notify
@@ -71,23 +71,38 @@ async def served(
     await client.close()
 
 
+async def watching(
+    one: Service,
+    script: deque[int],
+    client: TestClient[Any, Any],
+    links: Links,  # noqa: F811
+) -> tuple[Reply, Any, int]:
+    """A game made through the first process, and a page open on it in the second: the board,
+    the page's event stream (its first news read) and the game's version."""
+    board = accepted(one, script)
+    assert board.game_id is not None
+    url = path(links.game_url(board.game_id))
+    _, state = await page_token(client, url)
+    stream = await client.get(url + "/events")
+    assert (await stream.content.readline()).startswith(b"retry:")
+    assert (await next_news(stream))["version"] == state["version"]
+    return board, stream, int(state["version"])
+
+
+async def next_news(stream: Any) -> dict[str, Any]:
+    return await asyncio.wait_for(news(stream), 60)
+
+
 async def test_a_page_hears_an_action_made_by_another_process(
     pair: tuple[Service, Service, deque[int]],
     served: tuple[WebServer, TestClient[Any, Any]],
     links: Links,  # noqa: F811
 ) -> None:
     one, _, script = pair
-    _, client = served
-    board = accepted(one, script)  # made through the first process
-    assert board.game_id is not None
-    url = path(links.game_url(board.game_id))
-    _, state = await page_token(client, url)
-    stream = await client.get(url + "/events")
-    assert (await stream.content.readline()).startswith(b"retry:")
-    assert (await asyncio.wait_for(news(stream), 60))["version"] == state["version"]
+    board, stream, version = await watching(one, script, served[1], links)
     loop = asyncio.get_running_loop()
     await loop.run_in_executor(None, lambda: press(one, ALICE, board, "13"))
-    assert (await asyncio.wait_for(news(stream), 60))["version"] == state["version"] + 1
+    assert (await next_news(stream))["version"] == version + 1
     stream.close()
 
 
@@ -99,28 +114,17 @@ async def test_pages_read_again_when_the_news_comes_back(
     one, two, script = pair
     server, client = served
     assert server.listener is not None
-    board = accepted(one, script)
-    assert board.game_id is not None
-    url = path(links.game_url(board.game_id))
-    _, state = await page_token(client, url)
-    stream = await client.get(url + "/events")
-    assert (await asyncio.wait_for(news(stream), 60))["version"] == state["version"]
+    board, stream, version = await watching(one, script, client, links)
     # The listening connection dies (a database restart, a network cut) ...
-    name = f"backgammon-bot-listen-{two.deps.origin}"
     with one.factory() as s:
-        killed = s.execute(
-            text(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = :n"
-            ),
-            {"n": name},
-        ).all()
+        killed = s.execute(KILL, {"n": f"backgammon-bot-listen-{two.deps.origin}"}).all()
     assert killed == [(True,)]
     await asyncio.wait_for(until(lambda: not server.listener.listening.is_set()), 60)
     # ... and while it is down, an action is made through the other process: no news of it.
     loop = asyncio.get_running_loop()
     await loop.run_in_executor(None, lambda: press(one, ALICE, board, "13"))
     # Back, the listener has every open page read again: the action is seen.
-    assert (await asyncio.wait_for(news(stream), 60))["version"] == state["version"] + 1
+    assert (await next_news(stream))["version"] == version + 1
     stream.close()
 
 
