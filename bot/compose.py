@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from sqlalchemy import Engine
 
+from bot.clockfile import FileClock
 from bot.config import Config
 from bot.service import Service, Settings
 from db.connection import make_engine, make_session_factory
@@ -33,4 +34,8 @@ def open_service(config: Config, db_url: str | None = None) -> tuple[Service, En
     first, and the database engine its owner disposes of."""
     engine = make_engine(db_url or config.database_url)
     upgrade(engine)
-    return Service(make_session_factory(engine), settings=service_settings(config)), engine
+    settings = service_settings(config)
+    factory = make_session_factory(engine)
+    if config.clock_file is None:
+        return Service(factory, settings=settings), engine
+    return Service(factory, settings=settings, clock=FileClock(config.clock_file)), engine

@@ -95,6 +95,7 @@ class Config:
     web_host: str = "127.0.0.1"  # WEB_HOST (0.0.0.0 in a container)
     web_public_url: str | None = None  # PUBLIC_URL: the address people reach it at
     web_secret_file: str = ".web_secret"  # WEB_SECRET_FILE, when WEB_SECRET is not set
+    clock_file: Path | None = None  # CLOCK_FILE: time moved by hand, for trying (bot.clockfile)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
@@ -121,6 +122,7 @@ class Config:
             web_host=env.get("WEB_HOST", "").strip() or "127.0.0.1",
             web_public_url=env.get("PUBLIC_URL", "").strip() or None,
             web_secret_file=env.get("WEB_SECRET_FILE", "").strip() or ".web_secret",
+            clock_file=Path(env["CLOCK_FILE"]) if env.get("CLOCK_FILE", "").strip() else None,
         )
 
     @property
