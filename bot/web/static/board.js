@@ -6,7 +6,7 @@
   const SVG = "http://www.w3.org/2000/svg";
   const boot = JSON.parse(document.getElementById("boot").textContent);
   const words = boot.words;
-  const base = location.pathname.replace(/\/$/, "");
+  const base = boot.api_base || location.pathname.replace(/\/$/, ""); // the Activity gives its own
   let state = boot.state;
   let selected = null; // the point a checker was picked up from
   let drag = null;
