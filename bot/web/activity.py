@@ -191,15 +191,17 @@ class DiscordApi:
 
 @dataclass(frozen=True)
 class Session:
-    """One person in an Activity launched in one channel."""
+    """One person in an Activity launched in one channel (of one server, or None)."""
 
     user_id: int
     channel_id: int
+    guild_id: int | None
 
 
 class Sessions:
-    """An Activity's session tokens, ``<user>.<channel>.<expires>.<mac>``: signed with the web
-    board's secret (:meth:`Links.sign <bot.web.links.Links.sign>`), nothing stored."""
+    """An Activity's session tokens, ``<user>.<channel>.<guild>.<expires>.<mac>`` (guild 0 out
+    of a server): signed with the web board's secret (:meth:`Links.sign
+    <bot.web.links.Links.sign>`), nothing stored."""
 
     def __init__(
         self,
@@ -211,21 +213,21 @@ class Sessions:
         self._clock = clock
         self.seconds = seconds
 
-    def make(self, user_id: int, channel_id: int) -> str:
+    def make(self, user_id: int, channel_id: int, guild_id: int | None = None) -> str:
         expires = int(self._clock()) + self.seconds
-        mac = self._sign(f"activity:{user_id}:{channel_id}:{expires}")
-        return f"{user_id}.{channel_id}.{expires}.{mac}"
+        fields = f"{user_id}.{channel_id}.{guild_id or 0}.{expires}"
+        return f"{fields}.{self._sign('activity:' + fields)}"
 
     def check(self, token: str) -> Session | None:
         """The session a token stands for, if genuine and not expired."""
         parts = token.split(".")
-        if len(parts) != 4 or not all(p.isdigit() and len(p) <= 20 for p in parts[:3]):
+        if len(parts) != 5 or not all(p.isdigit() and len(p) <= 20 for p in parts[:4]):
             return None
-        user_id, channel_id, expires = (int(p) for p in parts[:3])
-        mac = self._sign(f"activity:{user_id}:{channel_id}:{expires}")
-        if not hmac.compare_digest(mac, parts[3]) or expires < self._clock():
+        user_id, channel_id, guild_id, expires = (int(p) for p in parts[:4])
+        mac = self._sign("activity:" + ".".join(parts[:4]))
+        if not hmac.compare_digest(mac, parts[4]) or expires < self._clock():
             return None
-        return Session(user_id, channel_id)
+        return Session(user_id, channel_id, guild_id or None)
 
 
 class UsedCodes:

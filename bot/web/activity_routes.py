@@ -172,7 +172,7 @@ class ActivityRoutes:
             return self._no(request, 502, "activity.discord_down")
         if user_id not in where.users:
             return self._no(request, 403, "activity.not_here")
-        session = self.sessions.make(user_id, where.channel_id)
+        session = self.sessions.make(user_id, where.channel_id, where.guild_id)
         user = {"id": str(user_id), "name": name}
         answer = {"ok": True, "access_token": access, "session": session, "user": user}
         return web.json_response(answer, headers=_NO_STORE)
@@ -201,7 +201,8 @@ class ActivityRoutes:
             return self._no(request, 401, "activity.expired")
         self.server._limit(request, session.user_id)
         server, user = self.server, session.user_id
-        game_id = await server._call(lambda: server.service.activity_game(session.channel_id))
+        channel, guild = session.channel_id, session.guild_id
+        game_id = await server._call(lambda: server.service.activity_game(channel, guild))
         lang = server._lang(request)
         if game_id is None:
             answer = {"ok": True, "game": None, "text": t("activity.no_game", lang)}

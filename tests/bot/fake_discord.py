@@ -9,6 +9,7 @@ is ``tok-<user id>``. Instance ``i-1`` runs in :data:`CHANNEL_ID` with :data:`IN
 
 from __future__ import annotations
 
+import asyncio
 import json
 from dataclasses import dataclass, field
 
@@ -30,6 +31,7 @@ class FakeDiscord:
     down: bool = False  # answer 503 to everything
     used: set[str] = field(default_factory=set)
     exchanged: list[str] = field(default_factory=list)  # codes sent to /oauth2/token
+    hang: asyncio.Event | None = None  # the code's exchange waits for it (a slow Discord)
 
     def app(self) -> web.Application:
         app = web.Application()
@@ -45,6 +47,8 @@ class FakeDiscord:
         form = await request.post()
         code = str(form.get("code", ""))
         self.exchanged.append(code)
+        if self.hang is not None:
+            await self.hang.wait()
         genuine = (
             form.get("client_id") == CLIENT_ID
             and form.get("client_secret") == CLIENT_SECRET

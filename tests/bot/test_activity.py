@@ -6,6 +6,7 @@ without the application's credentials saying so."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections import deque
 from collections.abc import AsyncIterator
@@ -16,8 +17,9 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from bot.i18n import t
 from bot.service import Service, Where
-from bot.web import activity_routes
+from bot.web import activity, activity_routes
 from bot.web.activity import ActivitySettings, Sessions
+from bot.web.activity_routes import ActivityRoutes
 from bot.web.links import Links
 from bot.web.live import RateLimit
 from bot.web.server import WebServer
@@ -101,14 +103,22 @@ def test_settings_come_from_the_environment() -> None:
 def test_a_session_is_one_persons_in_one_channel_until_it_expires() -> None:
     now = [100.0]
     sessions = Sessions(Links(b"s" * 32, "http://x").sign, lambda: now[0], seconds=60)
-    token = sessions.make(ALICE.id, 5000)
+    token = sessions.make(ALICE.id, 5000, 9000)
     found = sessions.check(token)
-    assert found is not None and (found.user_id, found.channel_id) == (ALICE.id, 5000)
-    user, channel, expires, mac = token.split(".")
-    assert sessions.check(f"{BOB.id}.{channel}.{expires}.{mac}") is None
-    assert sessions.check(f"{user}.5001.{expires}.{mac}") is None
-    assert sessions.check(f"{user}.{channel}.{int(expires) + 999}.{mac}") is None
-    assert sessions.check("1.2.3") is None and sessions.check("") is None
+    assert found is not None and (found.user_id, found.channel_id, found.guild_id) == (
+        ALICE.id,
+        5000,
+        9000,
+    )
+    user, channel, guild, expires, mac = token.split(".")
+    assert sessions.check(f"{BOB.id}.{channel}.{guild}.{expires}.{mac}") is None
+    assert sessions.check(f"{user}.5001.{guild}.{expires}.{mac}") is None
+    assert sessions.check(f"{user}.{channel}.9001.{expires}.{mac}") is None
+    assert sessions.check(f"{user}.{channel}.{guild}.{int(expires) + 999}.{mac}") is None
+    assert sessions.check(f"0{user}.{channel}.{guild}.{expires}.{mac}") is None
+    assert sessions.check("1.2.3.4") is None and sessions.check("") is None
+    dm = sessions.check(sessions.make(ALICE.id, 6000))
+    assert dm is not None and dm.guild_id is None
     now[0] = 161.0
     assert sessions.check(token) is None
 
@@ -223,8 +233,8 @@ async def test_discord_down_or_unreachable_is_said_and_the_code_may_be_tried_aga
 async def test_an_expired_or_forged_session_is_refused(board: Client) -> None:
     _, alice = await sign_in(board, "good-101-s")
     assert (await channel_game(board, alice["session"]))[0] == 200
-    user, _, expires, mac = alice["session"].split(".")
-    status, answer = await channel_game(board, f"{user}.5001.{expires}.{mac}")
+    user, _, guild, expires, mac = alice["session"].split(".")
+    status, answer = await channel_game(board, f"{user}.5001.{guild}.{expires}.{mac}")
     assert (status, answer["text"]) == (401, t("activity.expired", "en"))
     NOW[0] += 3601
     status, answer = await channel_game(board, alice["session"])
@@ -263,7 +273,51 @@ async def test_exchanges_and_reads_are_rate_limited(
 
 
 def test_the_service_finds_the_channels_game(service: Service, script: deque[int]) -> None:
-    assert service.activity_game(CHANNEL.channel_id or 0) is None
+    assert service.activity_game(5000, 9000) is None
     made = accepted(service, script)
-    assert service.activity_game(CHANNEL.channel_id or 0) == made.game_id
-    assert service.activity_game(424242) is None
+    assert made.game_id is not None and CHANNEL.channel_id == 5000
+    assert service.activity_game(5000, 9000) == made.game_id
+    assert service.activity_game(424242, 9000) is None
+    # Moved to a thread of its own: an Activity in the channel it came from still shows it.
+    assert service.game_moved(made.game_id, thread_id=7000, parent_id=5000, message_id=1)
+    assert service.activity_game(5000, 9000) == made.game_id
+    assert service.activity_game(7000, 9000) == made.game_id  # in the thread itself too
+    assert service.activity_game(5000, 9001) is None  # another server's channel: no
+
+
+async def test_a_slow_discord_holds_up_no_other_request(
+    board: Client, discord: FakeDiscord
+) -> None:
+    discord.hang = asyncio.Event()
+    pending = asyncio.ensure_future(sign_in(board, "good-101-h"))
+    while not discord.exchanged:  # the exchange is under way, and Discord does not answer
+        await asyncio.sleep(0.01)
+    response = await board.get("/")  # meanwhile the server answers everyone else
+    assert response.status == 200 and not pending.done()
+    discord.hang.set()
+    assert (await pending)[0] == 200
+
+
+async def test_discord_too_slow_is_discord_down(
+    board: Client, discord: FakeDiscord, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(activity, "TIMEOUT", 0.2)
+    discord.hang = asyncio.Event()  # never set: Discord never answers
+    status, answer = await sign_in(board, "good-101-t")
+    assert (status, answer["text"]) == (502, t("activity.discord_down", "en"))
+    discord.hang.set()
+
+
+async def test_the_client_to_discord_closes_with_the_server(web: WebServer) -> None:
+    app = web.app()
+    routes = next(
+        cb.__self__
+        for cb in app.on_cleanup
+        if isinstance(getattr(cb, "__self__", None), ActivityRoutes)
+    )
+    client = TestClient(TestServer(app))
+    await client.start_server()
+    await sign_in(client, "good-101-c")
+    assert routes.api is not None and routes.api._http is not None
+    await client.close()
+    assert routes.api._http is None
