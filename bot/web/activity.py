@@ -66,6 +66,7 @@ DISCORD_ORIGINS = (
     "https://discordapp.com",
     "https://ptb.discordapp.com",
     "https://canary.discordapp.com",
+    "null",  # a client page without an origin (as the SDK accepts; the mobile apps')
 )  # the Discord clients that frame an Activity (the web client, and the desktop apps' pages)
 TIMEOUT = 10.0  # seconds for one request to Discord
 MAX_ANSWER = 65536  # bytes read of one answer from Discord

@@ -24,6 +24,7 @@ from bot.web import Background
 from bot.web.activity import ActivitySettings
 from bot.web.links import Links
 from bot.web.server import WebServer
+from tests.bot.conftest import ALICE, CHANNEL
 from tests.bot.fake_discord import BOT_TOKEN, CLIENT_ID, CLIENT_SECRET, FakeDiscord
 from tests.bot.test_web import accepted
 from tests.bot.test_web_browser import by, changes, click_move, drawn, version
@@ -192,3 +193,28 @@ def test_without_a_game_the_activity_waits_for_one(
     assert body.get_attribute("data-game") == str(made.game_id)
     assert not browser.find_element(*by("#activity-status")).is_displayed()
     browser.switch_to.default_content()
+
+
+def test_a_spectator_catches_up_even_without_the_live_stream(
+    service: Service,
+    script: deque[int],
+    discord: tuple[FakeDiscord, str],
+    activity: str,
+    browser: Any,
+) -> None:
+    """Should Discord's proxy hold back the board's server-sent events (untestable here), the
+    Activity's own checks of the channel's game still bring the board up to date."""
+    _, fake_url = discord
+    accepted(service, script)
+    browser.execute_cdp_cmd("Network.enable", {})
+    browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*/events*"]})
+    try:
+        launch(browser, fake_url, activity, 303)
+        before = version(browser)
+        reply = service.move(ALICE, CHANNEL, "13/8 13/11")  # played elsewhere (Discord)
+        assert not reply.ephemeral, reply.text
+        wait_for(browser, lambda d: version(d) != before)
+        assert browser.find_element(*by("body")).get_attribute("data-live") != "1"
+    finally:
+        browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
+        browser.switch_to.default_content()

@@ -17,8 +17,9 @@
 // - AUTHORIZE {client_id, response_type: "code", scope, prompt: "none", state} answers
 //   {code}, which only the server can exchange (it holds the application's secret);
 //   AUTHENTICATE {access_token} tells the client the page is signed in.
-// - Only messages from the parent window at one of Discord's origins are read; once the client
-//   has answered, the page posts to that origin only (the access token goes nowhere else).
+// - Only messages from the parent window at one of Discord's origins (or "null", as the SDK
+//   allows) are read; once the client has answered, the page posts to that origin only, and
+//   sends the access token (AUTHENTICATE) only to a Discord origin.
 "use strict";
 (function () {
   const conf = JSON.parse(document.getElementById("activity").textContent);
@@ -26,7 +27,9 @@
   const params = new URLSearchParams(location.search);
   const OP = { HANDSHAKE: 0, FRAME: 1, CLOSE: 2, HELLO: 3 };
   const READY_SECONDS = 15; // the client answers the handshake at once; past this, give up
-  const POLL_SECONDS = 20; // how often the page asks whether the channel's game changed
+  // How often the page asks for the channel's game: a new game replaces a finished one, and
+  // the board catches up even if a proxy holds back its live stream (server-sent events).
+  const POLL_SECONDS = 20;
   // Inside Discord the page is served from <client_id>.discordsays.com, whose proxy forwards
   // the paths under /.proxy/ to the bot's server (the application's URL mapping).
   const root = location.hostname.endsWith(".discordsays.com") ? "/.proxy" : "";
@@ -53,6 +56,7 @@
       this.origin = asked;
       this.pending = new Map();
       this.count = 0;
+      this.answered = false;
       this.onReady = null;
       window.addEventListener("message", (event) => this.receive(event));
     }
@@ -70,7 +74,7 @@
     }
 
     command(cmd, args) {
-      if (this.origin === "*") return Promise.reject(new Error("the client has not answered"));
+      if (!this.answered) return Promise.reject(new Error("the client has not answered"));
       const nonce = `${Date.now().toString(36)}-${++this.count}-${Math.random().toString(36).slice(2)}`;
       return new Promise((resolve, reject) => {
         this.pending.set(nonce, { resolve, reject });
@@ -85,7 +89,10 @@
       if (opcode !== OP.FRAME || !payload || typeof payload !== "object") return;
       if (payload.cmd === "DISPATCH") {
         if (payload.evt === "READY" && this.onReady) {
-          this.origin = event.origin; // from now on, only this origin hears the page
+          // From now on, only this origin hears the page; a client whose page has no origin
+          // ("null", as the SDK allows) is answered as the SDK does, at "*".
+          this.answered = true;
+          this.origin = event.origin === "null" ? "*" : event.origin;
           const done = this.onReady;
           this.onReady = null;
           done(payload.data);
@@ -133,9 +140,11 @@
     if (!answer.ok) { say(answer.text, "refused"); return false; }
     session = answer.session;
     document.body.dataset.user = answer.user.id;
-    try {
-      await discord.command("AUTHENTICATE", { access_token: answer.access_token });
-    } catch (e) { /* the board needs nothing more from the client */ }
+    if (discord.origin !== "*") { // the token goes to a Discord origin, never to "*"
+      try {
+        await discord.command("AUTHENTICATE", { access_token: answer.access_token });
+      } catch (e) { /* the board needs nothing more from the client */ }
+    }
     return true;
   }
 
@@ -155,10 +164,11 @@
       headers: { Authorization: "Bearer " + session },
     });
     if (answer.status === 401) { say(answer.text, "expired"); setTimeout(() => location.reload(), 3000); return; }
-    if (!answer.ok) say(answer.text, "refused");
-    else if (answer.game === null && shown === null) say(answer.text, "waiting");
-    else if (answer.game !== null && shown === null) { say("", "board"); showBoard(answer.boot); }
-    else if (answer.game !== null && answer.game !== shown) { location.reload(); return; } // a new game here
+    if (!answer.ok) say(answer.text, shown === null ? "refused" : "board");
+    else if (answer.game === null) say(shown === null ? answer.text : "", shown === null ? "waiting" : "board");
+    else if (shown === null) { say("", "board"); showBoard(answer.boot); }
+    else if (answer.game !== shown) { location.reload(); return; } // a new game in the channel
+    else { say("", "board"); document.dispatchEvent(new CustomEvent("board:state", { detail: answer.boot.state })); }
     setTimeout(follow, POLL_SECONDS * 1000);
   }
 

@@ -401,6 +401,8 @@
     };
   }
 
+  // A newer state from elsewhere (the Activity's own checks, should a proxy hold the stream back).
+  document.addEventListener("board:state", (e) => { if (state.at === null && e.detail.version > state.version) draw(e.detail); });
   document.querySelectorAll("[data-word]").forEach((n) => { n.textContent = words[n.dataset.word] || n.textContent; });
   draw();
   document.body.dataset.drawn = Math.round(performance.now()); // ms from the navigation's start
