@@ -104,7 +104,16 @@ class ActivitySettings:
 
 
 class DiscordRefused(Exception):
-    """Discord said no (a 4xx): a bad or used code, a revoked token, an unknown instance."""
+    """Discord said no (a 4xx): a bad or used code, a revoked token, an unknown instance;
+    401 or 403 to the application's own credentials means they are wrong (:attr:`ours`)."""
+
+    def __init__(self, text: str, status: int) -> None:
+        super().__init__(text)
+        self.status = status
+
+    @property
+    def ours(self) -> bool:
+        return self.status in (401, 403)
 
 
 class DiscordDown(Exception):
@@ -144,7 +153,7 @@ class DiscordApi:
         except (aiohttp.ClientError, TimeoutError) as failed:
             raise DiscordDown(f"{method} {path}: {failed!r}") from None
         if 400 <= status < 500:
-            raise DiscordRefused(f"{method} {path}: {status}")
+            raise DiscordRefused(f"{method} {path}: {status}", status)
         try:
             if status != 200:
                 raise ValueError(status)

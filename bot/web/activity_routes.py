@@ -159,17 +159,33 @@ class ActivityRoutes:
             return self._no(request, 403, "activity.bad_code")  # a code serves once
         try:
             access = await self.api.exchange(code)
-            user_id, name = await self.api.user(access)
         except DiscordRefused as refused:
+            if refused.ours:  # the application's id or secret: the host's to fix
+                log.error("activity: Discord refused DISCORD_CLIENT_ID/SECRET: %s", refused)
+                return self._no(request, 503, "activity.off")
             log.info("activity: Discord refused a code: %s", refused)
             return self._no(request, 403, "activity.bad_code")
         except DiscordDown as down:
             self.codes.forget(code)
             log.warning("activity: Discord could not be asked: %s", down)
             return self._no(request, 502, "activity.discord_down")
+        return await self._signed_in(request, access, instance_id)
+
+    async def _signed_in(self, request: web.Request, access: str, instance_id: str) -> web.Response:
+        """The session of the person ``access`` stands for, in the instance's channel."""
+        assert self.api is not None
+        try:
+            user_id, name = await self.api.user(access)
+        except DiscordRefused:
+            return self._no(request, 403, "activity.bad_code")
+        except DiscordDown as down:
+            log.warning("activity: Discord could not be asked: %s", down)
+            return self._no(request, 502, "activity.discord_down")
         where = await self._instance(instance_id)
         if where is None:
             return self._no(request, 502, "activity.discord_down")
+        if where is _OURS:
+            return self._no(request, 503, "activity.off")
         if user_id not in where.users:
             return self._no(request, 403, "activity.not_here")
         session = self.sessions.make(user_id, where.channel_id, where.guild_id)
@@ -179,11 +195,14 @@ class ActivityRoutes:
 
     async def _instance(self, instance_id: str) -> Instance | None:
         """Where the instance runs (no users when Discord does not know it), None when
-        Discord could not be asked."""
+        Discord could not be asked, :data:`_OURS` when it refused the bot's token."""
         assert self.api is not None
         try:
             return await self.api.instance(instance_id)
-        except DiscordRefused:
+        except DiscordRefused as refused:
+            if refused.ours:  # the bot's token, or an instance of another application
+                log.error("activity: Discord refused the bot's token: %s", refused)
+                return _OURS
             return Instance(0, None, frozenset())
         except DiscordDown as down:
             log.warning("activity: Discord could not be asked: %s", down)
@@ -242,3 +261,4 @@ def _matches(pattern: Any, value: object) -> bool:
 
 
 _NO_STORE = {"Cache-Control": "no-store"}
+_OURS = Instance(-1, None, frozenset())  # Discord refused the bot's own credentials

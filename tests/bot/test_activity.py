@@ -321,3 +321,19 @@ async def test_the_client_to_discord_closes_with_the_server(web: WebServer) -> N
     assert routes.api is not None and routes.api._http is not None
     await client.close()
     assert routes.api._http is None
+
+
+async def test_wrong_credentials_are_the_hosts_to_fix(
+    service: Service, links: Links, fake: Client
+) -> None:
+    api = str(fake.make_url("/api"))
+    wrong_secret = ActivitySettings(CLIENT_ID, "not-it", BOT_TOKEN, api)
+    wrong_token = ActivitySettings(CLIENT_ID, CLIENT_SECRET, "not-it", api)
+    for wrong in (wrong_secret, wrong_token):
+        client = TestClient(TestServer(WebServer(service, links, "127.0.0.1", 0, wrong).app()))
+        await client.start_server()
+        try:
+            status, answer = await sign_in(client, "good-101-w")
+            assert (status, answer["text"]) == (503, t("activity.off", "en")), wrong
+        finally:
+            await client.close()
