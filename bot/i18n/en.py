@@ -306,6 +306,19 @@ MESSAGES: dict[str, str] = {
     "help.keys": "**Keys**: Enter rolls, or confirms a complete move. With two dice that can "
     "both be played, a digit picks the die (6, 5...), then type the point to move from. Esc "
     "then Enter (or /undo all) takes the whole move back before it is confirmed.",
+    # -- the Discord Activity (bot.web.activity) -------------------------------------------------
+    "activity.title": "Backgammon",
+    "activity.off": "The Discord Activity is not set up on this bot: its host sets DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET (see the README).",
+    "activity.outside": "This page is the bot's Discord Activity: open it from a Discord channel's Activities. To watch a game in a browser, use the link from /board.",
+    "activity.connecting": "Connecting to Discord…",
+    "activity.declined": "Discord did not authorize the Activity: close it and open it again to accept.",
+    "activity.bad_code": "Discord did not confirm who you are: close the Activity and open it again.",
+    "activity.discord_down": "Discord cannot be reached right now: try again in a moment.",
+    "activity.not_here": "You are not in this Activity: open it from the channel.",
+    "activity.expired": "This Activity's session has ended: it signs in again.",
+    "activity.no_game": "No game is in progress in this channel: start one with /challenge or /play, and it shows here.",
+    "activity.player": "You play this game.",
+    "activity.watcher": "You are watching this channel's game.",
     # -- engine refusals, by code -----------------------------------------------------------------
     "engine.error": "That is not possible here.",
     "engine.syntax": "I cannot read that play. Write it like `24/18 13/11`, `bar/22*`, `6/off` "

@@ -314,6 +314,19 @@ MESSAGES: dict[str, str] = {
     "help.keys": "**Touches** : Entrée lance les dés, ou confirme un coup complet. Avec deux "
     "dés jouables, un chiffre choisit le dé (6, 5…), puis tapez la case de départ. Échap puis "
     "Entrée (ou /reprendre tout) reprend tout le coup avant sa confirmation.",
+    # -- l’activité Discord (bot.web.activity) ---------------------------------------------------
+    "activity.title": "Backgammon",
+    "activity.off": "L’activité Discord n’est pas configurée sur ce bot : son hébergeur définit DISCORD_CLIENT_ID et DISCORD_CLIENT_SECRET (voir le README).",
+    "activity.outside": "Cette page est l’activité Discord du bot : ouvrez-la depuis les activités d’un salon Discord. Pour suivre une partie dans un navigateur, utilisez le lien de /plateau.",
+    "activity.connecting": "Connexion à Discord…",
+    "activity.declined": "Discord n’a pas autorisé l’activité : fermez-la et rouvrez-la pour accepter.",
+    "activity.bad_code": "Discord n’a pas confirmé votre identité : fermez l’activité et rouvrez-la.",
+    "activity.discord_down": "Discord est injoignable pour le moment : réessayez dans un instant.",
+    "activity.not_here": "Vous n’êtes pas dans cette activité : ouvrez-la depuis le salon.",
+    "activity.expired": "La session de cette activité est terminée : elle se reconnecte.",
+    "activity.no_game": "Aucune partie en cours dans ce salon : lancez-en une avec /jouer ou /défi, elle s’affichera ici.",
+    "activity.player": "Vous jouez cette partie.",
+    "activity.watcher": "Vous regardez la partie de ce salon.",
     # -- refus du moteur, par code ---------------------------------------------------------------------
     "engine.error": "Ce n’est pas possible ici.",
     "engine.syntax": "Je ne comprends pas ce coup. Écrivez-le comme `24/18 13/11`, `bar/22*`, "

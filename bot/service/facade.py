@@ -24,6 +24,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from bot.dice import GameDice
 from bot.ladders.running import Ladders
+from bot.service.activity import ActivityReads
 from bot.service.analysis import Analysis
 from bot.service.buttons import Buttons
 from bot.service.challenges import Challenges
@@ -130,6 +131,7 @@ class Service:
     web_key = _Use(WebBoard.web_key)
     web_state = _Use(WebBoard.web_state)
     web_mat = _Use(WebBoard.web_mat)
+    activity_game = _Use(ActivityReads.activity_game)  # the Discord Activity's game
     # The move timer
     sweep = _Use(Timers.sweep)
     reminder_before = _Use(Timers.reminder_before)
@@ -160,7 +162,7 @@ class Service:
         others = (Info(deps, COMMANDS), Integrity(deps), PlayerSettings(deps), Replays(deps))
         together = (GameThreads(deps), TurnNotices(deps))
         features = (games, challenges, tournaments, puzzles, daily, analysis, timers, buttons)
-        views = (watching, dashboard, WebBoard(deps))
+        views = (watching, dashboard, WebBoard(deps), ActivityReads(deps))
         self._owners = _owners((*features, ladders, *views, drills, *others, *together))
 
     @staticmethod

@@ -65,9 +65,13 @@ async def serving_web(service: Service, config: Config) -> AsyncIterator[WebServ
     if links is None or config.web_port is None:
         yield None
         return
+    import os
+
+    from bot.web.activity import ActivitySettings
     from bot.web.server import WebServer
 
-    server = WebServer(service, links, config.web_host, config.web_port)
+    activity = ActivitySettings.from_env(os.environ)
+    server = WebServer(service, links, config.web_host, config.web_port, activity)
     await server.start()
     try:
         yield server

@@ -76,6 +76,13 @@ class Links:
         digest = hmac.new(self._secret, text.encode("utf-8"), hashlib.sha256).digest()
         return base64.urlsafe_b64encode(digest).decode("ascii")[:chars]
 
+    def sign(self, text: str) -> str:
+        """A MAC of ``text`` with the server's secret (the Activity's sessions, for one)."""
+        return self._mac(text, _MAC_CHARS)
+
+    def now(self) -> float:
+        return self._clock()
+
     def key(self, game_id: int) -> str:
         """The unguessable part of game ``game_id``'s address."""
         return self._mac(f"game:{game_id}", _KEY_CHARS)

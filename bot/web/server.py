@@ -32,6 +32,8 @@ from bot.i18n import LANGUAGES, language, t
 from bot.service import Actor, Service, Where
 from bot.service.customid import GameAction, Press
 from bot.service.webboard import GameKey
+from bot.web.activity import ActivitySettings
+from bot.web.activity_routes import ActivityRoutes
 from bot.web.links import Links
 from bot.web.live import Hub, RateLimit, States
 from db.errors import GameNotFound
@@ -69,8 +71,16 @@ _TYPES = {".js": "text/javascript", ".css": "text/css", ".html": "text/html"}
 class WebServer:
     """The web board of one service, served on ``host:port`` while started."""
 
-    def __init__(self, service: Service, links: Links, host: str, port: int) -> None:
+    def __init__(
+        self,
+        service: Service,
+        links: Links,
+        host: str,
+        port: int,
+        activity: ActivitySettings | None = None,
+    ) -> None:
         self.service = service
+        self.activity = activity  # the Discord Activity's settings (bot.web.activity)
         self.links = links
         self.host, self.port = host, port
         self.hub: Hub | None = None
@@ -90,6 +100,7 @@ class WebServer:
         app.router.add_post(r"/g/{game:\d{1,10}}/{key}/act", self.act)
         app.router.add_get(r"/g/{game:\d{1,10}}/{key}/game.mat", self.mat)
         app.router.add_get(r"/static/{name:[a-z]+\.(?:js|css)}", self.static)
+        ActivityRoutes(self, self.activity, PAGE_WORDS, _script_json).add(app)
         app.on_startup.append(self._started)
         app.on_shutdown.append(self._stopping)
         return app

@@ -6,7 +6,7 @@
   const SVG = "http://www.w3.org/2000/svg";
   const boot = JSON.parse(document.getElementById("boot").textContent);
   const words = boot.words;
-  const base = location.pathname.replace(/\/$/, "");
+  const base = boot.api_base || location.pathname.replace(/\/$/, ""); // the Activity gives its own
   let state = boot.state;
   let selected = null; // the point a checker was picked up from
   let drag = null;
@@ -401,6 +401,8 @@
     };
   }
 
+  // A newer state from elsewhere (the Activity's own checks, should a proxy hold the stream back).
+  document.addEventListener("board:state", (e) => { if (state.at === null && e.detail.version > state.version) draw(e.detail); });
   document.querySelectorAll("[data-word]").forEach((n) => { n.textContent = words[n.dataset.word] || n.textContent; });
   draw();
   document.body.dataset.drawn = Math.round(performance.now()); // ms from the navigation's start
