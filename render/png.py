@@ -24,7 +24,7 @@ from types import ModuleType
 
 from PIL import Image
 
-__all__ = ["DEFLATE", "LEVEL", "encode", "rows"]
+__all__ = ["DEFLATE", "LEVEL", "RGB_LEVEL", "encode", "encode_rgb", "rows"]
 
 # The deflate implementation in use: zlib-ng (the same format, made in half the time of
 # zlib's) or the standard library's zlib.
@@ -42,6 +42,11 @@ except ImportError:  # pragma: no cover - zlib-ng has wheels wherever the bot ru
 # per row) made them larger at every level of both.
 LEVEL = 2 if DEFLATE is not zlib else 3
 
+RGB_LEVEL = 6
+"""The level of the charts (RGB pictures of a few hundred colours): with zlib-ng, 2 ms and
+about 14 KB a chart where Pillow's optimized encoder took 30 ms for 10 KB (and its level 6,
+with its filters, 8.5 ms for 13 KB)."""
+
 _SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
@@ -56,6 +61,38 @@ def rows(im: Image.Image) -> bytes:
     wide = Image.new("P", (im.width + 1, im.height), 0)
     wide.paste(im, (1, 0))
     return wide.tobytes()
+
+
+def _rows_of_bytes(data: bytes, width: int, height: int) -> bytes:
+    """Rows of ``width`` bytes, each after a filter byte 0 (one paste, in C)."""
+    narrow = Image.frombytes("L", (width, height), data)
+    wide = Image.new("L", (width + 1, height), 0)
+    wide.paste(narrow, (1, 0))
+    return wide.tobytes()
+
+
+def encode_rgb(im: Image.Image, level: int = RGB_LEVEL) -> bytes:
+    """The PNG of an RGB picture (a chart), its rows unfiltered, deflated at ``level``: the
+    same pixels as Pillow's encoder gives, in a tenth of the time of its optimized mode.
+
+    >>> from io import BytesIO
+    >>> im = Image.new("RGB", (3, 2), (10, 20, 30))
+    >>> Image.open(BytesIO(encode_rgb(im))).tobytes() == im.tobytes()
+    True
+    """
+    if im.mode != "RGB":
+        raise ValueError(f"encode_rgb takes an RGB picture, not mode {im.mode!r}")
+    width, height = im.size
+    idat = DEFLATE.compress(_rows_of_bytes(im.tobytes(), 3 * width, height), level)
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)  # 8 bits a channel, RGB
+    return b"".join(
+        (
+            _SIGNATURE,
+            _chunk(b"IHDR", header),
+            _chunk(b"IDAT", idat),
+            _chunk(b"IEND", b""),
+        )
+    )
 
 
 def encode(im: Image.Image, level: int = LEVEL, deflate: ModuleType = DEFLATE) -> bytes:

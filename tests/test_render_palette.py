@@ -221,3 +221,27 @@ def test_an_arrow_is_drawn_once_per_shape_wherever_it_lies() -> None:
     assert other[0] == (one[0][0] + step, one[0][1])
     assert other[1] is one[1] and other[2] is one[2]
     assert arrows._masks.cache_info().misses == 1
+
+
+def test_the_rgb_writer_gives_pillow_the_same_pixels() -> None:
+    """Charts are written by :func:`render.png.encode_rgb`: the RGB drawing's own pixels."""
+    position, view = SAMPLES["mistake"]()
+    im = draw_board(position, view)  # tens of thousands of colours: every byte must survive
+    back = Image.open(io.BytesIO(png.encode_rgb(im)))
+    assert back.mode == "RGB" and back.tobytes() == im.tobytes()
+    with pytest.raises(ValueError, match="RGB picture"):
+        png.encode_rgb(Image.new("P", (4, 4)))
+
+
+@pytest.mark.parametrize("which", ["rating", "chances"])
+def test_a_chart_reads_as_its_drawing(which: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from render import chart
+
+    drawn: list[Image.Image] = []
+    write = png.encode_rgb
+    monkeypatch.setattr(chart, "encode_rgb", lambda im: drawn.append(im.copy()) or write(im))
+    if which == "rating":
+        data = chart.line_chart([1500, 1512, 1490, 1533], title="Zoë 🎲", baseline=1500)
+    else:
+        data = chart.chances_chart([0.5, 0.62, 0.4, 0.9, 1.0])
+    assert Image.open(io.BytesIO(data)).convert("RGB").tobytes() == drawn[0].tobytes()
