@@ -471,7 +471,26 @@ def _strip(c: Canvas, pips: int, view: BoardView, side: Side) -> None:
     )
     if split == left:
         return
-    name = (
+    name = _name_key(view, side, bottom, split, deciding, decision)
+    piece(
+        c,
+        name,
+        (left, top, split, bottom_y),
+        lambda p: draw_strip(p.im, pips, view, t, side, top, dx=left, part="name"),
+    )
+
+
+def _name_key(
+    view: BoardView,
+    side: Side,
+    bottom: bool,
+    split: int,
+    deciding: bool,
+    decision: tuple[Side, str] | None,
+) -> tuple[object, ...]:
+    """What the left part of a strip shows: the name, its colour, the match, the marker."""
+    ctx = view.context
+    return (
         "strip name",
         side,
         bottom,
@@ -483,12 +502,6 @@ def _strip(c: Canvas, pips: int, view: BoardView, side: Side) -> None:
         view.is_crawford_game(),
         deciding,
         decision,
-    )
-    piece(
-        c,
-        name,
-        (left, top, split, bottom_y),
-        lambda p: draw_strip(p.im, pips, view, t, side, top, dx=left, part="name"),
     )
 
 
