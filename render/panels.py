@@ -7,6 +7,7 @@ two lines cannot hold them (a name of fifty letters)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Literal
 
 from PIL import Image, ImageDraw, ImageFont
@@ -54,10 +55,9 @@ def draw_strip(
 ) -> None:
     """A player's strip: his colour and name at the left (lit, with "to play", "to take or
     drop"... when the decision is his), his pip count and, in a match, his score at the right;
-    the top strip also names the match. ``im`` starts ``dx`` pixels right and ``dy`` pixels
-    down the picture (a strip drawn on its own). ``part`` draws the strip's background with
-    only the left part (colour, name, match) or the right (pips and score): see
-    :func:`stats_left`."""
+    the top strip also names the match. ``im`` starts ``dx`` pixels right and ``dy`` down the
+    picture (a strip drawn on its own). ``part``: the background with only the left part
+    (colour, name, match) or the right (pips, score), see :func:`stats_left`."""
     d = ImageDraw.Draw(im)
     left, top, right, bottom = g.strip_box(side == view.bottom_side)
     left, top, right, bottom = left - dx, top - dy, right - dx, bottom - dy
@@ -69,7 +69,10 @@ def draw_strip(
         d.rectangle((left, top, left + 5, bottom - 1), fill=t.accent)
     if part != "stats":
         paste(im, sprites.icon(view.color_of(side)), (left + 40, cy))
-    stats_x = _draw_stats(d if part != "name" else None, pips, view, t, side, (right - 24, cy))
+    score = _score(view, side)
+    stats_x = _draw_stats(
+        d if part != "name" else None, pips, view.lang, score, t, (right - 24, cy)
+    )
     if part == "stats":
         return
     name_end = stats_x - 40
@@ -87,38 +90,46 @@ def stats_left(pips: int, view: BoardView, side: Side) -> tuple[int, int]:
     first, so the two parts can be drawn and kept apart (the pips change at every turn, the
     name never)."""
     right = g.strip_box(side == view.bottom_side)[2]
-    t = THEMES[view.theme]
-    stats_x = _draw_stats(None, pips, view, t, side, (right - 24, 0))
-    match_end = 0
-    if side != view.bottom_side and view.context.match_length:
-        match_end = MATCH_LINE_X + text_width(regular(23), _match_text(view)) // 2 + 1
+    match = _match_text(view) if side != view.bottom_side and view.context.match_length else ""
+    return _places(pips, view.lang, _score(view, side), right - 24, match)
+
+
+@lru_cache(maxsize=4096)
+def _places(pips: int, lang: str, score: str | None, right: int, match: str) -> tuple[int, int]:
+    """:func:`stats_left`, kept: measuring the texts costs more than pasting a kept strip."""
+    stats_x = _draw_stats(None, pips, lang, score, None, (right, 0))
+    match_end = MATCH_LINE_X + text_width(regular(23), match) // 2 + 1 if match else 0
     return stats_x, match_end
+
+
+def _score(view: BoardView, side: Side) -> str | None:
+    """A player's score in a match (None in a money game)."""
+    ctx = view.context
+    return str(ctx.score[0 if side == "mover" else 1]) if ctx.match_length else None
 
 
 def _draw_stats(
     d: ImageDraw.ImageDraw | None,
     pips: int,
-    view: BoardView,
-    t: Theme,
-    side: Side,
+    lang: str,
+    score: str | None,
+    t: Theme | None,
     at: tuple[int, int],
 ) -> int:
     """Score chip (in a match) and pip count, right-aligned at ``at``; returns where they begin
     (with ``d`` None, draws nothing)."""
     x, cy = at
-    ctx = view.context
-    if ctx.match_length:
-        score = str(ctx.score[0 if side == "mover" else 1])
+    if score is not None:
         w = text_width(bold(30), score)
-        if d is not None:
+        if d is not None and t is not None:
             d.rounded_rectangle((x - w - 22, cy - 22, x, cy + 22), radius=8, fill=t.number)
             d.text((x - 11 - w // 2, cy), score, font=bold(30), fill=t.table, anchor="mm")
         x -= w + 44
-    word = " " + counted(view.lang, "pips", pips)
-    if d is not None:
+    word = " " + counted(lang, "pips", pips)
+    if d is not None and t is not None:
         d.text((x, cy), word, font=regular(24), fill=t.text_dim, anchor="rm")
     x -= text_width(regular(24), word)
-    if d is not None:
+    if d is not None and t is not None:
         d.text((x, cy), str(pips), font=bold(26), fill=t.text, anchor="rm")
     return x - text_width(bold(26), str(pips))
 

@@ -215,7 +215,10 @@ def _stacks(c: Canvas, position: Position, view: BoardView, crossed: set[int]) -
         key = ("stack", tuple(centers), abs(count), color, ring, twice, bar, chip)
         args = (abs(count), color, ring, twice, view.theme, bar, chip)
         box, draw = _stack_draw(tuple(centers), *args)
-        under = [(k, d) for b, k, d in before if _meets(b, [box])]
+        x0, y0, x1, y1 = box
+        under = [
+            (k, d) for b, k, d in before if b[0] < x1 and x0 < b[2] and b[1] < y1 and y0 < b[3]
+        ]
         piece(c, (key, tuple(k for k, _ in under)), box, _over([d for _, d in under], draw))
         before.append((box, key, draw))
 
