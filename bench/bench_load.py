@@ -43,7 +43,17 @@ freezes them, :func:`bot.heavy.freeze_heap`); ``BENCH_LOAD_DRAW_PROCESSES`` the 
 drawing the boards (by default what ``run_bot`` starts, :mod:`bot.drawers`; 0 draws in the
 press's thread, as before them); ``BENCH_LOAD_REVIEWS=0`` runs without the four reviewers;
 ``BENCH_LOAD_THROUGHPUT=0`` skips the throughput figures; ``BENCH_LOAD_PROFILE=FILE`` profiles
-the event loop's thread in the last level.
+the event loop's thread in the last level. ``BENCH_LOAD_SIZES=2000`` is the issue's size (the
+targets are checked at the largest size from 1,000 games: first response p95 50 ms, final
+answer p95 250 ms and p99 500 ms, lag p99 20 ms, no full collection over 50 ms, 1 GB);
+``BENCH_LOAD_SIZES=`` (empty) runs no level.
+
+``BENCH_LOAD_PROCESSES=2`` (with ``TEST_POSTGRES_URL``) then plays the largest size's games
+(or ``BENCH_LOAD_PROCESS_GAMES``) at human pace on PostgreSQL in one bot process, then shared
+by two bot processes run at once, in the same run, without reviewers, and prints both and
+their ratios (presses per second, final answer p95, lag, memory). ``BENCH_LOAD_GAME_MEMORY=0``
+skips the memory of a live game (tracemalloc over 200 games opened and played a few presses
+each, by the package that allocated it).
 
 The simulated players keep the last reply of their game (to choose the next press) without its
 picture: that copy is Discord's, not the bot's, and 1,000 boards of about 60 kB would be counted
@@ -359,19 +369,25 @@ class Load:
         from bot.discord_app.components import _press
 
         interaction = FakeInteraction(self.bot, actor, table.where, custom_id, None)
-        _BOX.set(interaction.timing)
-        await _press(interaction, custom_id)  # type: ignore[arg-type]
+        token = _BOX.set(interaction.timing)
+        try:
+            await _press(interaction, custom_id)  # type: ignore[arg-type]
+        finally:
+            _BOX.reset(token)  # else the game's task would keep the last reply, picture and all
         return interaction.timing
 
     async def _command(self, actor: Actor, where: Where, name: str, **options: Any) -> Timing:
         interaction = FakeInteraction(self.bot, actor, where, None, name)
-        _BOX.set(interaction.timing)
+        token = _BOX.set(interaction.timing)
         try:
             await slash(self.bot, name).callback(interaction, **options)
         except Exception as error:
             self.stats.errors += 1
             if self.stats.errors == 1:  # say what broke, once per level
                 print(f"  /{name} failed: {error!r}", file=sys.stderr, flush=True)
+        finally:
+            _BOX.reset(token)
+        interaction.timing.reply = None  # only its times are wanted
         return interaction.timing
 
     async def play(self, table: Table) -> None:
@@ -404,6 +420,7 @@ class Load:
                 table.reply = await asyncio.to_thread(self.service.board, actor, table.where)
             else:
                 table.reply = _seen(timing.reply)
+            timing.reply = None  # the picture is Discord's now, not the bot's
             if table.think > 0:
                 await asyncio.sleep(min(self.rng.expovariate(1 / table.think), table.think * 5))
             else:
@@ -633,10 +650,20 @@ def _check_tasks(results: list[Any]) -> None:
             print(f"  a load task failed: {result!r}", file=sys.stderr)
 
 
-async def _levels(db_url: str, sizes: list[int], seconds: float, reviews: bool) -> list[Level]:
+async def _levels(
+    db_url: str,
+    sizes: list[int],
+    seconds: float,
+    reviews: bool,
+    offset: int | None = None,
+    machine: int = MACHINE_GAMES,
+) -> list[Level]:
     bot, service, engine = _open(db_url)
     await _start(bot)
     load = Load(bot, service)
+    if offset is not None:  # ids of their own: another process plays on the same database
+        load.next_id = offset
+        load.rng = random.Random(offset)
     if reviews:
         await asyncio.to_thread(load.finish_games, REVIEWERS)
     levels = []
@@ -647,7 +674,7 @@ async def _levels(db_url: str, sizes: list[int], seconds: float, reviews: bool) 
                 load.add_games,
                 size - len(load.tables),
                 computer_share=COMPUTER_SHARE,
-                machine=0 if load.tables else MACHINE_GAMES,
+                machine=0 if load.tables else machine,
             )
             gc.collect()
             load.stop.clear()
@@ -725,7 +752,8 @@ def _figures(levels: list[Level]) -> list[Figure]:
             fig(f"ordinary first response {label}", _p(s.ordinary.first, q), "ms", bound)
         for q in (50, 95, 99, 100):
             label = "max" if q == 100 else f"p{q}"
-            fig(f"ordinary final answer {label}", _p(s.ordinary.final, q), "ms", None)
+            bound = {95: 250.0, 99: 500.0}.get(q)  # the board shown
+            fig(f"ordinary final answer {label}", _p(s.ordinary.final, q), "ms", bound)
         fig("vs world class: final answer p95", _p(s.computer.final, 95), "ms", None)
         fig("vs world class: final answer max", _p(s.computer.final, 100), "ms", None)
         fig("vs world class: presses answered", len(s.computer.final), "", None)
@@ -735,7 +763,8 @@ def _figures(levels: list[Level]) -> list[Figure]:
         fig("event-loop lag max", _p(s.lags, 100), "ms", None)
         fig("event-loop lag p99", _p(s.lags, 99), "ms", 20.0)
         fig("garbage collector: full passes", len(level.gc_passes), "", None)
-        fig("garbage collector: longest full pass", max(level.gc_passes, default=0.0), "ms", None)
+        longest = max(level.gc_passes, default=0.0)
+        fig("garbage collector: longest full pass", longest, "ms", 50.0)
         fig("memory of the bot's process (RSS)", level.rss, "MB", None)
         fig("memory of the worker processes, review and drawing (RSS)", level.workers, "MB", None)
         fig("processes started by the bot (workers, resource tracker)", level.processes, "", None)
@@ -824,6 +853,150 @@ def _spawn(db_url: str, games: int, seconds: float, offsets: list[int]) -> float
     return total
 
 
+# -- one process against several, at human pace, on one PostgreSQL ---------------------------------
+
+
+async def _human(db_url: str, games: int, seconds: float, offset: int) -> dict[str, float]:
+    """One level at human pace (no reviewers and no game at machine pace: they would run in
+    each process), its figures."""
+    (level,) = await _levels(db_url, [games], seconds, reviews=False, offset=offset, machine=0)
+    s = level.stats
+    return {
+        "presses": len(s.ordinary.final) + len(s.computer.final),
+        "seconds": level.seconds,
+        "first_p95": _p(s.ordinary.first, 95),
+        "final_p95": _p(s.ordinary.final, 95),
+        "final_p99": _p(s.ordinary.final, 99),
+        "lag_p99": _p(s.lags, 99),
+        "gc_longest": max(level.gc_passes, default=0.0),
+        "cpu": level.cpu / level.seconds,
+        "pss": level.pss,
+        "errors": s.errors,
+    }
+
+
+def _spawn_human(db_url: str, games: int, seconds: float, processes: int) -> dict[str, float]:
+    """``games`` live games shared by ``processes`` bot processes run at once on one database:
+    presses per second, CPU and memory summed, latencies the worst process's."""
+    procs = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "bench.bench_load",
+                "--human",
+                "--db",
+                db_url,
+                "--games",
+                str(games // processes),
+                "--seconds",
+                str(seconds),
+                "--offset",
+                str(100_000_000 * (k + 1) + 10_000_000 * processes),
+            ],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for k in range(processes)
+    ]
+    results = []
+    for proc in procs:
+        out, _ = proc.communicate()
+        results.append(json.loads(out.strip().splitlines()[-1]))
+    summed = ("presses_per_s", "cpu", "pss", "errors")
+    total = {key: sum(r[key] for r in results) for key in ("cpu", "pss", "errors")}
+    total["presses_per_s"] = sum(r["presses"] / r["seconds"] for r in results)
+    worst = {k: max(r[k] for r in results) for k in results[0] if k not in (*summed, "presses")}
+    return {**total, **worst}
+
+
+def _processes(db_url: str, games: int, seconds: float, processes: int) -> list[Figure]:
+    """The same live games in one bot process, then in ``processes`` at once, in one run."""
+    out: list[Figure] = []
+    runs = {1: _spawn_human(db_url, games, seconds, 1)}
+    runs[processes] = _spawn_human(db_url, games, seconds, processes)
+    for n, r in runs.items():
+        tag = f"{games} games in {n} process{'es' if n > 1 else ''}, PostgreSQL"
+        out += [
+            Figure("load", f"{tag}: presses per second", r["presses_per_s"], "/s"),
+            Figure("load", f"{tag}: first response p95 (worst process)", r["first_p95"], "ms"),
+            Figure("load", f"{tag}: final answer p95", r["final_p95"], "ms"),
+            Figure("load", f"{tag}: final answer p99", r["final_p99"], "ms"),
+            Figure("load", f"{tag}: event-loop lag p99", r["lag_p99"], "ms"),
+            Figure("load", f"{tag}: longest full GC pass", r["gc_longest"], "ms"),
+            Figure("load", f"{tag}: CPU of the bot processes (cores)", r["cpu"], ""),
+            Figure("load", f"{tag}: memory in total (PSS)", r["pss"], "MB"),
+            Figure("load", f"{tag}: errors", r["errors"], ""),
+        ]
+    one, many = runs[1], runs[processes]
+    ratio = f"{processes} processes / 1"
+    for key, name in (
+        ("presses_per_s", "presses per second"),
+        ("final_p95", "final answer p95"),
+        ("lag_p99", "event-loop lag p99"),
+        ("pss", "memory (PSS)"),
+    ):
+        value = many[key] / one[key] if one[key] else 0.0
+        out.append(Figure("load", f"{games} games, {ratio}: {name}", value, "x"))
+    return out
+
+
+# -- what a live game costs in memory ------------------------------------------------------------
+
+
+async def _game_memory(db_url: str, games: int) -> list[Figure]:
+    """The memory a live game adds to the bot's process, by tracemalloc: the Python objects
+    allocated by opening ``games`` more games and playing a few presses in each, after as
+    many were opened and played (so that the bounded caches, the kept pictures and pieces, are
+    full before and do not count), grouped by the package that allocated them (the simulated
+    players' own, in ``bench``, apart)."""
+    import tracemalloc
+
+    bot, service, engine = _open(db_url)
+    await _start(bot)
+    load = Load(bot, service)
+    load.next_id = 900_000_000
+
+    async def batch() -> None:
+        first = len(load.tables)
+        await asyncio.to_thread(load.add_games, games, computer_share=COMPUTER_SHARE)
+        for table in load.tables[first:]:
+            table.think = 0.0
+        load.stop.clear()
+        tasks = [asyncio.create_task(load.play(table)) for table in load.tables[first:]]
+        await asyncio.sleep(3.0)
+        load.stop.set()
+        _check_tasks(await asyncio.gather(*tasks, return_exceptions=True))
+        gc.collect()
+
+    try:
+        await batch()
+        tracemalloc.start()
+        before = tracemalloc.take_snapshot()
+        await batch()
+        after = tracemalloc.take_snapshot()
+        tracemalloc.stop()
+    finally:
+        await asyncio.to_thread(engine.dispose)
+    by: dict[str, float] = {}
+    if os.environ.get("BENCH_LOAD_GAME_MEMORY") == "lines":  # where, line by line
+        for stat in after.compare_to(before, "lineno")[:25]:
+            print(f"  {stat.size_diff / 1024 / games:8.2f} kB/game  {stat}", file=sys.stderr)
+    for stat in after.compare_to(before, "filename"):
+        parts = Path(stat.traceback[0].filename).parts
+        where = next((p for p in parts if p in _PACKAGES), "other (Python, libraries)")
+        by[where] = by.get(where, 0.0) + stat.size_diff / 1024 / games
+    bench = by.pop("bench", 0.0)
+    name = "a live game's memory in the bot's process (tracemalloc)"
+    out = [Figure("load", f"{name}: {k}", v, "kB") for k, v in sorted(by.items())]
+    out.append(Figure("load", f"{name}: total", sum(by.values()), "kB"))
+    out.append(Figure("load", "(the simulated players' own, not counted)", bench, "kB"))
+    return out
+
+
+_PACKAGES = ("bot", "db", "engine", "render", "bench", "sqlalchemy", "discord", "PIL")
+
+
 def _pg_url() -> str | None:
     url = os.environ.get("TEST_POSTGRES_URL")
     if not url:
@@ -865,41 +1038,56 @@ def _machine_speed() -> Figure:
 
 def run(quick: bool = False) -> list[Figure]:
     sizes_env = os.environ.get("BENCH_LOAD_SIZES")
-    sizes = [int(x) for x in sizes_env.split(",")] if sizes_env else [10, 100, 1000]
-    if quick and not sizes_env:
-        sizes = [10, 100]
+    if sizes_env is None:
+        sizes = [10, 100] if quick else [10, 100, 1000]
+    else:
+        sizes = [int(x) for x in sizes_env.split(",") if x.strip()]
     seconds = float(os.environ.get("BENCH_LOAD_SECONDS") or (5 if quick else 30))
+    throughput = os.environ.get("BENCH_LOAD_THROUGHPUT") != "0"
+    games, window = (8, 3.0) if quick else (20, 10.0)
     figures: list[Figure] = [_machine_speed()]
     with tempfile.TemporaryDirectory() as tmp:
         sqlite = f"sqlite:///{Path(tmp) / 'load.sqlite3'}"
         reviews = os.environ.get("BENCH_LOAD_REVIEWS") != "0"
-        levels = asyncio.run(_levels(sqlite, sizes, seconds, reviews=reviews))
-        figures += _figures(levels)
-        if os.environ.get("BENCH_LOAD_THROUGHPUT") == "0":
-            return figures
-        games, window = (8, 3.0) if quick else (20, 10.0)
-        one = _spawn(f"sqlite:///{Path(tmp) / 'tp.sqlite3'}", games, window, [50_000_000])
-        figures.append(Figure("load", "throughput, machine pace, SQLite, 1 process", one, "/s"))
+        if sizes:
+            levels = asyncio.run(_levels(sqlite, sizes, seconds, reviews=reviews))
+            figures += _figures(levels)
+        if throughput:
+            one = _spawn(f"sqlite:///{Path(tmp) / 'tp.sqlite3'}", games, window, [50_000_000])
+            figures.append(Figure("load", "throughput, machine pace, SQLite, 1 process", one, "/s"))
+        if os.environ.get("BENCH_LOAD_GAME_MEMORY") != "0":
+            memory = f"sqlite:///{Path(tmp) / 'memory.sqlite3'}"
+            figures += asyncio.run(_game_memory(memory, 50 if quick else 200))
     pg = _pg_url()
-    if pg is not None:
+    if pg is not None and throughput:
         one = _spawn(pg, games, window, [60_000_000])
         two = _spawn(pg, games, window, [70_000_000, 80_000_000])
         figures.append(Figure("load", "throughput, PostgreSQL, 1 process", one, "/s"))
         figures.append(Figure("load", "throughput, PostgreSQL, 2 processes", two, "/s"))
         figures.append(Figure("load", "throughput, PostgreSQL, 2 processes / 1", two / one, "x"))
+    processes = int(os.environ.get("BENCH_LOAD_PROCESSES") or 0)
+    if pg is not None and processes > 1:
+        live = int(os.environ.get("BENCH_LOAD_PROCESS_GAMES") or max(sizes or [1000]))
+        figures += _processes(pg, live, seconds, processes)
     return figures
 
 
 def main(argv: list[str] | None = None) -> int:
-    """The worker of the throughput figures: one process, prints a JSON line."""
+    """The worker of the throughput figures (``--throughput``) and of the comparison of
+    processes (``--human``): one process, prints a JSON line."""
     parser = argparse.ArgumentParser(prog="python -m bench.bench_load")
-    parser.add_argument("--throughput", action="store_true", required=True)
+    mode = parser.add_mutually_exclusive_group(required=True)
+    mode.add_argument("--throughput", action="store_true")
+    mode.add_argument("--human", action="store_true")
     parser.add_argument("--db", required=True)
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--offset", type=int, default=50_000_000)
     args = parser.parse_args(argv)
-    result = asyncio.run(_throughput(args.db, args.games, args.seconds, args.offset))
+    if args.human:
+        result = asyncio.run(_human(args.db, args.games, args.seconds, args.offset))
+    else:
+        result = asyncio.run(_throughput(args.db, args.games, args.seconds, args.offset))
     print(json.dumps(result))
     return 0
 

@@ -9,7 +9,10 @@ Each board is drawn afresh (the picture cache is emptied before each call) just 
 drawn once untimed, as the old benchmark drew one board again and again: the arrows' masks and
 the kept pieces (stacks, strips, dice) are warm, as when a player presses a button on a board
 that changed a little. "First sight" empties those caches before each call: a board nothing
-of which was drawn before. ``python -m bench render``.
+of which was drawn before, as in a process that has drawn nothing yet. "A new board" is what a
+busy bot draws: a board never drawn before, after hundreds of others (the kept pieces and
+arrow shapes at their bounds), timed beside the old way on the same board.
+``python -m bench render`` (``--quick``: fewer boards).
 """
 
 from __future__ import annotations
@@ -22,7 +25,9 @@ import resource
 import statistics
 import sys
 import time
+import zlib
 from collections.abc import Callable
+from types import ModuleType
 
 from PIL import Image
 
@@ -113,8 +118,8 @@ def _new(board: Board) -> bytes:
 
 def _first_sight(board: Board) -> bytes:
     paint.forget()
-    arrows._arrow_masks.cache_clear()
-    picture._arrow.cache_clear()
+    arrows._masks.cache_clear()
+    picture._arrow_shape.cache_clear()
     return _new(board)
 
 
@@ -135,18 +140,58 @@ def _interleaved(boards: list[Board], rounds: int) -> dict[str, list[float]]:
     return out
 
 
+def _stream(count: int) -> list[Figure]:
+    """Boards never drawn before, one after another, as a busy bot draws them: after ``count``
+    others, so that the kept pieces and arrows are at their bounds (a new board shares some of
+    them, not all); each timed beside the old way on the same board, in turn first."""
+    boards = mid_game_boards(2 * count, seed=31)
+    for board in boards[:count]:
+        _new(board)
+    old: list[float] = []
+    new: list[float] = []
+    ref: list[float] = []
+    for i, board in enumerate(boards[count:]):
+        pair = [(_old, old), (_new, new)]
+        for fn, out in pair if i % 2 else pair[::-1]:
+            start = time.process_time()
+            fn(board)
+            out.append((time.process_time() - start) * 1000)
+        start = time.process_time()
+        reference_workload()
+        ref.append((time.process_time() - start) * 1000)
+    n = f"{count} new boards after {count}"
+    med_old, med_new = statistics.median(old), statistics.median(new)
+    return [
+        check("render", f"a new board, before: CPU median ({n})", med_old, "ms"),
+        check("render", "a new board, after: CPU median", med_new, "ms"),
+        check("render", "a new board, after: CPU 95th percentile", percentile(new, 95), "ms"),
+        check("render", "a new board, after / before (medians)", med_new / med_old, "x"),
+        check(
+            "render",
+            "a new board, after: CPU median / reference workload",
+            med_new / statistics.median(ref),
+            "x",
+        ),
+    ]
+
+
 def _levels(boards: list[Board]) -> list[Figure]:
-    """The encoder's time and the PNG's weight at each zlib level, over the boards."""
+    """The encoder's time and the PNG's weight at each level of zlib and of zlib-ng (when
+    installed), over the boards."""
     images = [picture.paint_board(p, v) for p, v in boards]
     old = sum(len(_old(b)) for b in boards)
     out = []
-    for level in (1, 2, 3, 4, 6):
-        start = time.process_time()
-        size = sum(len(png.encode(im, level)) for im in images)
-        ms = (time.process_time() - start) * 1000 / len(images)
-        chosen = " (chosen)" if level == png.LEVEL else ""
-        name = f"zlib level {level}{chosen}: CPU ms per board, size vs before"
-        out.append(check("render", name, ms, f"ms, {100 * size / old:.1f}%"))
+    ways: list[tuple[str, ModuleType, tuple[int, ...]]] = [("zlib", zlib, (1, 2, 3, 4, 6))]
+    if png.DEFLATE is not zlib:
+        ways.append(("zlib-ng", png.DEFLATE, (1, 2, 3, 4)))
+    for name, module, levels in ways:
+        for level in levels:
+            start = time.process_time()
+            size = sum(len(png.encode(im, level, module)) for im in images)
+            ms = (time.process_time() - start) * 1000 / len(images)
+            chosen = " (chosen)" if level == png.LEVEL and module is png.DEFLATE else ""
+            label = f"{name} level {level}{chosen}: CPU ms per board, size vs before"
+            out.append(check("render", label, ms, f"ms, {100 * size / old:.1f}%"))
     return out
 
 
@@ -212,4 +257,5 @@ def run(quick: bool = False) -> list[Figure]:
         render_board(boards[0][0], view=boards[0][1])
     hit = (time.perf_counter() - start) * 1000 / 1000
     figures.append(check("render", "render_board of a board already drawn (cache hit)", hit, "ms"))
+    figures += _stream(50 if quick else 200)
     return figures + _sizes(boards) + _levels(boards) + [_memory(quick)]

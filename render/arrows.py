@@ -149,14 +149,22 @@ def _bezier(a: XY, c: tuple[float, float], b: XY, n: int = 20) -> list[tuple[flo
     return out
 
 
-def _control(a: XY, b: XY) -> tuple[float, float]:
-    """A control point that bends the arrow toward the middle of the field, so an arrow along
-    one row arcs over the checkers between its ends instead of running through them."""
+def _bends_back(a: XY, b: XY) -> bool:
+    """Whether an arrow from ``a`` to ``b`` bends to the right of its way (seen from ``a``):
+    always toward the middle of the field."""
     mx, my = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
     dx, dy = b[0] - a[0], b[1] - a[1]
-    length = math.hypot(dx, dy) or 1.0
-    nx, ny = -dy / length, dx / length
-    if (g.BAR_CX - mx) * nx + (g.MID_Y - my) * ny < 0:
+    return (g.BAR_CX - mx) * -dy + (g.MID_Y - my) * dx < 0
+
+
+def _control(d: XY, back: bool) -> tuple[float, float]:
+    """A control point that bends an arrow from (0, 0) to ``d`` toward the middle of the field
+    (``back``: see :func:`_bends_back`), so an arrow along one row arcs over the checkers
+    between its ends instead of running through them."""
+    mx, my = d[0] / 2, d[1] / 2
+    length = math.hypot(d[0], d[1]) or 1.0
+    nx, ny = -d[1] / length, d[0] / length
+    if back:
         nx, ny = -nx, -ny
     bend = min(0.22 * length, 90.0)
     return mx + nx * bend, my + ny * bend
@@ -165,9 +173,10 @@ def _control(a: XY, b: XY) -> tuple[float, float]:
 Pts = list[tuple[float, float]]
 
 
-def _shape(start: XY, end: XY, width: int) -> tuple[Pts, Pts]:
-    """The shaft (a curve) and the head (a triangle) of an arrow whose tip is ``end``."""
-    pts = _bezier(start, _control(start, end), end)
+def _shape(end: XY, back: bool, width: int) -> tuple[Pts, Pts]:
+    """The shaft (a curve) and the head (a triangle) of an arrow from (0, 0) whose tip is
+    ``end``."""
+    pts = _bezier((0, 0), _control(end, back), end)
     # Aim the head along the curve's last stretch, and stop the shaft where the head begins.
     head_len, head_half = width * 2.8, width * 1.9
     (px, py), (ex, ey) = pts[-3], pts[-1]
@@ -211,15 +220,24 @@ def draw_arrow(
     im.paste(color, origin, body)
 
 
-@lru_cache(maxsize=64)
 def _arrow_masks(start: XY, end: XY, width: int) -> tuple[XY, Image.Image, Image.Image]:
-    """Where the arrow's masks go, its outline's and its body's (read only, shared).
+    """Where the arrow's masks go, its outline's and its body's (read only, shared): the masks
+    of its shape (:func:`_masks`) moved to its start."""
+    d = (end[0] - start[0], end[1] - start[1])
+    (x, y), outline, body = _masks(d, _bends_back(start, end), width)
+    return (start[0] + x, start[1] + y), outline, body
 
-    Drawing them (supersampled, a curved line with round joints) costs about 1 ms each; the
-    same arrows come back often (a play's arrows are drawn again on the next press, and the
-    same moves recur from game to game: 80 % of them in the load benchmark's games, with 64
-    places as with 1,024); 64 of them take under 16 MB (a long arrow's two masks 250 KB)."""
-    shaft, head = _shape(start, end, width)
+
+@lru_cache(maxsize=256)
+def _masks(d: XY, back: bool, width: int) -> tuple[XY, Image.Image, Image.Image]:
+    """The masks of an arrow from (0, 0) to ``d`` (bending ``back`` or not) and where they go.
+
+    Drawing them (supersampled, a curved line with round joints) costs about 1 ms each. An
+    arrow's shape is the same wherever it lies (a move of 5 pips from the 13-point as from
+    the 11-point), so a few hundred shapes make nearly every arrow of a game: the same moves
+    recur from game to game, and a play's arrows are drawn again on the next press. 256 of
+    them take about 20 MB (a long arrow's two masks 250 KB, a short one's 30 KB)."""
+    shaft, head = _shape(d, back, width)
     # The outline is the same arrow drawn fatter underneath: a wider shaft and a head grown by
     # the same margin (its corners pushed out from its centre).
     grow = 2
@@ -228,7 +246,7 @@ def _arrow_masks(start: XY, end: XY, width: int) -> tuple[XY, Image.Image, Image
     pad = int(width * 3 + 8)
     xs = [p[0] for p in shaft + fat_head]
     ys = [p[1] for p in shaft + fat_head]
-    origin = (int(min(xs)) - pad, int(min(ys)) - pad)
-    size = (int(max(xs)) + pad - origin[0], int(max(ys)) + pad - origin[1])
+    origin = (math.floor(min(xs)) - pad, math.floor(min(ys)) - pad)
+    size = (math.floor(max(xs)) + pad - origin[0], math.floor(max(ys)) + pad - origin[1])
     outline = _mask(shaft, fat_head, origin, size, width + 2 * grow)
     return origin, outline, _mask(shaft, head, origin, size, width)

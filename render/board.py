@@ -177,6 +177,12 @@ def _draw_count(
         d.text((x, y), str(count), font=bold(26), fill=CHECKER_COLORS[color].label, anchor="mm")
 
 
+@lru_cache(maxsize=64)
+def _slots(vpoint: int, mirrored: bool) -> tuple[tuple[int, int], ...]:
+    """The centres of the checkers drawn on a viewer point, the first against the frame."""
+    return tuple(g.stack_center(vpoint, k, mirrored) for k in range(g.MAX_STACK))
+
+
 def _top_checkers(pos: Position, view: BoardView) -> list[tuple[int, list[tuple[int, int]], int]]:
     """``(point, slot centres, count)`` of every occupied point and bar (mover's numbering, the
     opponent's bar as -25): where each stack is drawn."""
@@ -184,9 +190,7 @@ def _top_checkers(pos: Position, view: BoardView) -> list[tuple[int, list[tuple[
     board = pos.board
     for point in range(1, 25):
         if board[point]:
-            vpoint = g.to_viewer(point, view)
-            centers = [g.stack_center(vpoint, k, view.mirrored) for k in range(g.MAX_STACK)]
-            out.append((point, centers, board[point]))
+            out.append((point, list(_slots(g.to_viewer(point, view), view.mirrored)), board[point]))
     mine, theirs = pos.bar()
     if mine:
         bottom = view.bottom_side == "mover"

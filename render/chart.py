@@ -9,13 +9,13 @@ b'\\x89PNG'
 
 from __future__ import annotations
 
-import io
 from collections.abc import Callable, Sequence
 from itertools import pairwise
 
 from PIL import Image, ImageDraw, ImageFont
 
 from render.fonts import bold, clean_name, regular, text_width
+from render.png import encode_rgb
 
 __all__ = ["chances_chart", "line_chart"]
 
@@ -66,9 +66,7 @@ def line_chart(
     _draw_line(draw, [(x, y_of(v)) for x, v in zip(xs, values, strict=True)])
     if x_label:
         draw.text((left, bottom + 10), x_label, fill=_TEXT, font=small)
-    out = io.BytesIO()
-    im.save(out, "PNG", optimize=True)
-    return out.getvalue()
+    return encode_rgb(im)
 
 
 def _draw_line(draw: ImageDraw.ImageDraw, points: list[tuple[float, float]]) -> None:
@@ -151,9 +149,7 @@ def chances_chart(
     _draw_curves(draw, games)
     left, _, _, bottom = chances_plot_box()
     _legend(draw, _shown(legend, games, mid), (left, bottom + 36), small)
-    out = io.BytesIO()
-    im.save(out, "PNG", optimize=True)
-    return out.getvalue()
+    return encode_rgb(im)
 
 
 def _games(chances: Sequence[float], separators: Sequence[int]) -> tuple[list[Pts], list[float]]:

@@ -19,12 +19,12 @@ b'\\x89PNG'
 
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
 from render.fonts import bold, clean_name, fit, regular, text_width, wrap
+from render.png import encode_rgb
 
 __all__ = ["DrillWeek", "drill_week"]
 
@@ -71,9 +71,7 @@ def drill_week(week: DrillWeek) -> bytes:
     _tiles(draw, week.tiles, top=116)
     _bars(draw, week.days, top=316, bottom=556)
     _pr(draw, week, top=586, bottom=_H - 24)
-    out = io.BytesIO()
-    im.save(out, "PNG", optimize=True)
-    return out.getvalue()
+    return encode_rgb(im)
 
 
 def _tiles(draw: ImageDraw.ImageDraw, tiles: tuple[tuple[str, str, str], ...], top: int) -> None:

@@ -7,6 +7,8 @@ two lines cannot hold them (a name of fifty letters)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import lru_cache
+from typing import Literal
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -17,7 +19,7 @@ from render.labels import counted, label, points_text, result_text
 from render.theme import RGB, THEMES, Theme
 from render.view import BoardView, Side
 
-__all__ = ["band_height", "draw_band", "draw_strip"]
+__all__ = ["StripPart", "band_height", "draw_band", "draw_strip", "stats_left"]
 
 NAME_FONT = 28
 MATCH_LINE_X = g.WIDTH // 2 + 40  # centre of the match line in the top strip
@@ -37,49 +39,98 @@ def _name(view: BoardView, side: Side) -> str:
 # -- strips ---------------------------------------------------------------------------------
 
 
+StripPart = Literal["all", "name", "stats"]
+
+
 def draw_strip(
-    im: Image.Image, pips: int, view: BoardView, t: Theme, side: Side, dy: int = 0
+    im: Image.Image,
+    pips: int,
+    view: BoardView,
+    t: Theme,
+    side: Side,
+    dy: int = 0,
+    *,
+    dx: int = 0,
+    part: StripPart = "all",
 ) -> None:
     """A player's strip: his colour and name at the left (lit, with "to play", "to take or
     drop"... when the decision is his), his pip count and, in a match, his score at the right;
-    the top strip also names the match. ``im`` starts ``dy`` pixels down the picture (a strip
-    drawn on its own)."""
+    the top strip also names the match. ``im`` starts ``dx`` pixels right and ``dy`` down the
+    picture (a strip drawn on its own). ``part``: the background with only the left part
+    (colour, name, match) or the right (pips, score), see :func:`stats_left`."""
     d = ImageDraw.Draw(im)
     left, top, right, bottom = g.strip_box(side == view.bottom_side)
-    top, bottom = top - dy, bottom - dy
+    left, top, right, bottom = left - dx, top - dy, right - dx, bottom - dy
     cy = (top + bottom) // 2
     decision = view.decision() if view.turn_marker else None
     deciding = decision is not None and decision[0] == side
     if deciding:
         d.rectangle((left, top, right - 1, bottom - 1), fill=t.table_active)
         d.rectangle((left, top, left + 5, bottom - 1), fill=t.accent)
-    paste(im, sprites.icon(view.color_of(side)), (left + 40, cy))
-    stats_x = _draw_stats(d, pips, view, t, side, (right - 24, cy))
+    if part != "stats":
+        paste(im, sprites.icon(view.color_of(side)), (left + 40, cy))
+    score = _score(view, side)
+    stats_x = _draw_stats(
+        d if part != "name" else None, pips, view.lang, score, t, (right - 24, cy)
+    )
+    if part == "stats":
+        return
     name_end = stats_x - 40
     if side != view.bottom_side:
-        match_w = _draw_match_line(d, view, t, cy)
+        match_w = _draw_match_line(d, view, t, cy, MATCH_LINE_X - dx)
         if match_w:
-            name_end = min(name_end, MATCH_LINE_X - match_w // 2 - 24)
+            name_end = min(name_end, MATCH_LINE_X - dx - match_w // 2 - 24)
     tag = label(view.lang, decision[1]) if decision is not None and deciding else ""
     _draw_name(d, view, t, side, (left + 72, cy), name_end, tag)
 
 
-def _draw_stats(
-    d: ImageDraw.ImageDraw, pips: int, view: BoardView, t: Theme, side: Side, at: tuple[int, int]
-) -> int:
-    """Score chip (in a match) and pip count, right-aligned at ``at``; returns where they begin."""
-    x, cy = at
+def stats_left(pips: int, view: BoardView, side: Side) -> tuple[int, int]:
+    """Where a strip's pips and score begin, and where its match line ends (0 when it has
+    none), in the picture's x: the left part (colour, name, match) ends 40 pixels before the
+    first, so the two parts can be drawn and kept apart (the pips change at every turn, the
+    name never)."""
+    right = g.strip_box(side == view.bottom_side)[2]
+    match = _match_text(view) if side != view.bottom_side and view.context.match_length else ""
+    return _places(pips, view.lang, _score(view, side), right - 24, match)
+
+
+@lru_cache(maxsize=4096)
+def _places(pips: int, lang: str, score: str | None, right: int, match: str) -> tuple[int, int]:
+    """:func:`stats_left`, kept: measuring the texts costs more than pasting a kept strip."""
+    stats_x = _draw_stats(None, pips, lang, score, None, (right, 0))
+    match_end = MATCH_LINE_X + text_width(regular(23), match) // 2 + 1 if match else 0
+    return stats_x, match_end
+
+
+def _score(view: BoardView, side: Side) -> str | None:
+    """A player's score in a match (None in a money game)."""
     ctx = view.context
-    if ctx.match_length:
-        score = str(ctx.score[0 if side == "mover" else 1])
+    return str(ctx.score[0 if side == "mover" else 1]) if ctx.match_length else None
+
+
+def _draw_stats(
+    d: ImageDraw.ImageDraw | None,
+    pips: int,
+    lang: str,
+    score: str | None,
+    t: Theme | None,
+    at: tuple[int, int],
+) -> int:
+    """Score chip (in a match) and pip count, right-aligned at ``at``; returns where they begin
+    (with ``d`` None, draws nothing)."""
+    x, cy = at
+    if score is not None:
         w = text_width(bold(30), score)
-        d.rounded_rectangle((x - w - 22, cy - 22, x, cy + 22), radius=8, fill=t.number)
-        d.text((x - 11 - w // 2, cy), score, font=bold(30), fill=t.table, anchor="mm")
+        if d is not None and t is not None:
+            d.rounded_rectangle((x - w - 22, cy - 22, x, cy + 22), radius=8, fill=t.number)
+            d.text((x - 11 - w // 2, cy), score, font=bold(30), fill=t.table, anchor="mm")
         x -= w + 44
-    word = " " + counted(view.lang, "pips", pips)
-    d.text((x, cy), word, font=regular(24), fill=t.text_dim, anchor="rm")
+    word = " " + counted(lang, "pips", pips)
+    if d is not None and t is not None:
+        d.text((x, cy), word, font=regular(24), fill=t.text_dim, anchor="rm")
     x -= text_width(regular(24), word)
-    d.text((x, cy), str(pips), font=bold(26), fill=t.text, anchor="rm")
+    if d is not None and t is not None:
+        d.text((x, cy), str(pips), font=bold(26), fill=t.text, anchor="rm")
     return x - text_width(bold(26), str(pips))
 
 
@@ -134,16 +185,22 @@ def fit_name(name: str, width: int) -> tuple[list[str], ImageFont.FreeTypeFont]:
     return wrap(font, name, width), font
 
 
-def _draw_match_line(d: ImageDraw.ImageDraw, view: BoardView, t: Theme, cy: int) -> int:
-    """The match length and the Crawford mark in the middle of the top strip; returns its
-    width (0 in a money game, where there is none)."""
-    ctx = view.context
-    if not ctx.match_length:
-        return 0
-    text = counted(view.lang, "match_to", ctx.match_length)
+def _match_text(view: BoardView) -> str:
+    text = counted(view.lang, "match_to", view.context.match_length)
     if view.is_crawford_game():
         text += " · " + label(view.lang, "crawford")
-    d.text((MATCH_LINE_X, cy), text, font=regular(23), fill=t.text_dim, anchor="mm")
+    return text
+
+
+def _draw_match_line(
+    d: ImageDraw.ImageDraw, view: BoardView, t: Theme, cy: int, x: int = MATCH_LINE_X
+) -> int:
+    """The match length and the Crawford mark in the middle of the top strip (centred on
+    ``x``); returns its width (0 in a money game, where there is none)."""
+    if not view.context.match_length:
+        return 0
+    text = _match_text(view)
+    d.text((x, cy), text, font=regular(23), fill=t.text_dim, anchor="mm")
     return text_width(regular(23), text)
 
 

@@ -18,11 +18,11 @@ from PIL import Image
 from engine import Position
 from render import geometry as g
 from render import sprites
-from render.arrows import Step, _arrow_masks, trace, trace_compared
+from render.arrows import Step, _bends_back, _masks, trace, trace_compared
 from render.board import _borne_off, _top_checkers
 from render.fonts import bold
 from render.paint import Canvas, Draw, Pen, overlay, piece, to_palette
-from render.panels import band_height, draw_band, draw_strip
+from render.panels import StripPart, band_height, draw_band, draw_strip, stats_left
 from render.png import encode
 from render.theme import CHECKER_COLORS, RGB, THEMES
 from render.view import BoardView, Side
@@ -215,7 +215,10 @@ def _stacks(c: Canvas, position: Position, view: BoardView, crossed: set[int]) -
         key = ("stack", tuple(centers), abs(count), color, ring, twice, bar, chip)
         args = (abs(count), color, ring, twice, view.theme, bar, chip)
         box, draw = _stack_draw(tuple(centers), *args)
-        under = [(k, d) for b, k, d in before if _meets(b, [box])]
+        x0, y0, x1, y1 = box
+        under = [
+            (k, d) for b, k, d in before if b[0] < x1 and x0 < b[2] and b[1] < y1 and y0 < b[3]
+        ]
         piece(c, (key, tuple(k for k, _ in under)), box, _over([d for _, d in under], draw))
         before.append((box, key, draw))
 
@@ -280,16 +283,25 @@ Over = tuple[Box, Image.Image | None]
 covers there (None: all of the box may change)."""
 
 
-@lru_cache(maxsize=64)
 def _arrow(start: XY, end: XY) -> tuple[XY, Image.Image, Image.Image, Over]:
     """An arrow's masks (see :func:`render.arrows.draw_arrow`), where it lies and the pixels
-    it covers (read only, shared; kept as long as the masks are)."""
-    origin, outline, body = _arrow_masks(start, end, ARROW_WIDTH)
+    it covers (read only, shared): those of its shape, moved to its start."""
+    sx, sy = start
+    d = (end[0] - sx, end[1] - sy)
+    (ox, oy), outline, body, (x0, y0, x1, y1), covered = _arrow_shape(d, _bends_back(start, end))
+    return (sx + ox, sy + oy), outline, body, ((sx + x0, sy + y0, sx + x1, sy + y1), covered)
+
+
+@lru_cache(maxsize=256)
+def _arrow_shape(d: XY, back: bool) -> tuple[XY, Image.Image, Image.Image, Box, Image.Image]:
+    """The masks of an arrow from (0, 0) to ``d``, its box and the mask of the pixels it
+    covers there (kept as long as the masks are)."""
+    origin, outline, body = _masks(d, back, ARROW_WIDTH)
     x0, y0, x1, y1 = outline.getbbox() or (0, 0, 1, 1)
     covered = outline.crop((x0, y0, x1, y1))
     covered = covered._new(covered.im.point([0] + [255] * 255, "L"))
     box = (origin[0] + x0, origin[1] + y0, origin[0] + x1, origin[1] + y1)
-    return origin, outline, body, (box, covered)
+    return origin, outline, body, box, covered
 
 
 def _sprite_box(sprite: Image.Image, center: XY) -> Box:
@@ -438,26 +450,62 @@ def _dice(c: Canvas, view: BoardView, over: list[Over]) -> None:
 
 
 def _strip(c: Canvas, pips: int, view: BoardView, side: Side) -> None:
-    """A player's strip, kept by everything it says (his name, colour, pips, score, whether
-    the decision is his, the match, the language)."""
+    """A player's strip in two pieces, each kept by everything it says: at the left his colour,
+    name and whether the decision is his (and in the top strip the match), the same all game;
+    at the right his pips and score, which change at every turn and recur from game to game."""
     bottom = side == view.bottom_side
-    box = g.strip_box(bottom)
+    left, top, right, bottom_y = g.strip_box(bottom)
     t = THEMES[view.theme]
     decision = view.decision() if view.turn_marker else None
-    key = (
-        "strip",
+    deciding = decision is not None and decision[0] == side
+    stats_x, match_end = stats_left(pips, view, side)
+    split = stats_x - 12  # the name ends 40 pixels before the pips, the match line before it
+    if match_end > split - 4:
+        split = left  # one piece: the match line reaches the pips
+    ctx = view.context
+    score = ctx.score[0 if side == "mover" else 1] if ctx.match_length else None
+    stats = ("strip stats", side, bottom, split, pips, view.lang, score, deciding)
+    part: StripPart = "all" if split == left else "stats"
+    piece(
+        c,
+        stats,
+        (split, top, right, bottom_y),
+        lambda p: draw_strip(p.im, pips, view, t, side, top, dx=split, part=part),
+    )
+    if split == left:
+        return
+    name = _name_key(view, side, bottom, split, deciding, decision)
+    piece(
+        c,
+        name,
+        (left, top, split, bottom_y),
+        lambda p: draw_strip(p.im, pips, view, t, side, top, dx=left, part="name"),
+    )
+
+
+def _name_key(
+    view: BoardView,
+    side: Side,
+    bottom: bool,
+    split: int,
+    deciding: bool,
+    decision: tuple[Side, str] | None,
+) -> tuple[object, ...]:
+    """What the left part of a strip shows: the name, its colour, the match, the marker."""
+    ctx = view.context
+    return (
+        "strip name",
         side,
         bottom,
-        pips,
+        split,
         view.lang,
         view.name_of(side),
         view.color_of(side),
-        view.context,
-        decision is not None and decision[0] == side,
-        decision,
+        ctx.match_length,
         view.is_crawford_game(),
+        deciding,
+        decision,
     )
-    piece(c, key, box, lambda p: draw_strip(p.im, pips, view, t, side, dy=box[1]))
 
 
 def _band(c: Canvas, view: BoardView, height: int) -> None:

@@ -8,13 +8,13 @@ FittedName(lines=('Ann',), size=17, strong=False)
 
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass
 from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
 from render.fonts import bold, clean_name, fit, regular, text_width
+from render.png import encode
 
 __all__ = [
     "BG",
@@ -55,8 +55,6 @@ FIRE: RGB = (255, 128, 54)
 MINE: RGB = (40, 72, 112)  # the viewer's own row
 
 MARGIN = 24
-_PNG_LEVEL = 3  # as the board: flat colours, a palette, level 3 (see render/board.py)
-_PNG_RLE = 3  # zlib's Z_RLE strategy: a third faster on these flat rows, the size within 3 %
 
 Font = ImageFont.FreeTypeFont
 
@@ -365,9 +363,7 @@ class IndexCanvas:
                     palette += [round(b + (i - b) * f) for b, i in zip(back, ink, strict=True)]
         out = Image.frombytes("P", self.im.size, self.im.tobytes())
         out.putpalette(palette)
-        data = io.BytesIO()
-        out.save(data, "PNG", compress_level=_PNG_LEVEL, compress_type=_PNG_RLE)
-        return data.getvalue()
+        return encode(out)
 
 
 @lru_cache(maxsize=8192)
@@ -390,10 +386,7 @@ def _shades(base: int) -> list[int]:
 
 
 def to_png(im: Image.Image) -> bytes:
-    small = im.quantize(palette=_palette(), dither=Image.Dither.NONE)
-    out = io.BytesIO()
-    small.save(out, "PNG", compress_level=_PNG_LEVEL, compress_type=_PNG_RLE)
-    return out.getvalue()
+    return encode(im.quantize(palette=_palette(), dither=Image.Dither.NONE))
 
 
 @lru_cache(maxsize=1)

@@ -101,6 +101,10 @@ def test_the_systemd_unit_starts_the_console_script(monkeypatch: pytest.MonkeyPa
     argv = shlex.split(exec_start.removeprefix("ExecStart="))
     assert Path(argv[0]).name in SCRIPTS and argv[1:] == ["run"]
     assert "Environment=SHARD_IDS=%i" in unit
+    # A crash loop backs off: 1,000 gateway logins a day must outlast it.
+    keys = dict(line.split("=", 1) for line in unit.splitlines() if "=" in line and line[0] != "#")
+    assert int(keys["RestartSec"]) >= 10 and int(keys["RestartSteps"]) >= 5
+    assert keys["RestartMaxDelaySec"] == "30min"
     monkeypatch.delenv("DISCORD_TOKEN", raising=False)
     monkeypatch.chdir(DEPLOY)  # no .env here
     assert main(argv[1:]) == 2  # "run" is a command the bot knows; it wants a token

@@ -5,14 +5,19 @@ read as the RGB drawing does."""
 from __future__ import annotations
 
 import io
+import zlib
 from dataclasses import replace
+from types import ModuleType
 
 import pytest
 from PIL import Image, ImageChops
 
 from engine import Position, parse_play
-from render import BoardView, paint, picture, render_board
+from engine.context import MatchContext
+from render import BoardView, arrows, paint, picture, png, render_board
+from render import geometry as g
 from render.board import draw_board, palette
+from render.geometry import strip_box
 from render.png import encode
 from render.samples import SAMPLES
 
@@ -47,6 +52,48 @@ def test_a_board_without_arrows_is_pixel_identical_to_the_rgb_drawing(name: str)
         palette=palette(view.theme), dither=Image.Dither.NONE
     )
     assert _differing(picture.paint_board(position, view), reference) == 0
+
+
+@pytest.mark.parametrize("name", sorted(SAMPLES))
+def test_the_strips_are_pixel_identical_to_the_rgb_drawing(name: str) -> None:
+    """Each strip is kept in two pieces (name, then pips and score) that read as one."""
+    position, view = SAMPLES[name]()
+    reference = draw_board(position, view).quantize(
+        palette=palette(view.theme), dither=Image.Dither.NONE
+    )
+    im = picture.paint_board(position, view)
+    for bottom in (False, True):
+        box = strip_box(bottom)
+        assert _differing(im.crop(box), reference.crop(box)) == 0
+
+
+@pytest.mark.parametrize("mine", [{1: 5}, {6: 8, 8: 5}, {24: 2, 13: 5, 8: 3, 6: 5}])
+@pytest.mark.parametrize("viewpoint", ["mover", "opponent"])
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_strip_with_a_long_name_and_the_match_is_pixel_identical(
+    mine: dict[int, int], viewpoint: str, lang: str
+) -> None:
+    """The name fitted beside the pips (two lines, a tag under it) and the match line of the
+    top strip, drawn in the name's piece, meet the pips' piece as in one drawing, with one,
+    two or three digits of pips."""
+    names = ("Maximilian Alexander von Backgammonstein 🎲", "Zoë Wolfeschlegelsteinhausen")
+    position = Position.from_sides(
+        [mine.get(p, 0) for p in range(1, 26)], [2 if p == 13 else 0 for p in range(1, 26)]
+    )
+    view = BoardView(
+        names=names,
+        dice=(5, 2),
+        viewpoint=viewpoint,  # type: ignore[arg-type]
+        lang=lang,  # type: ignore[arg-type]
+        context=MatchContext(match_length=11, score=(10, 9), crawford=True),
+    )
+    reference = draw_board(position, view).quantize(
+        palette=palette(view.theme), dither=Image.Dither.NONE
+    )
+    im = picture.paint_board(position, view)
+    for bottom in (False, True):
+        box = strip_box(bottom)
+        assert _differing(im.crop(box), reference.crop(box)) == 0
 
 
 def test_no_quantize_pass_over_the_picture(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -134,10 +181,11 @@ def test_pieces_are_kept_apart_by_theme() -> None:
     assert _differing(ocean, fresh) == 0
 
 
-def test_the_writer_gives_pillow_the_same_pixels() -> None:
+@pytest.mark.parametrize("deflate", [png.DEFLATE, zlib], ids=["chosen", "zlib"])
+def test_the_writer_gives_pillow_the_same_pixels(deflate: ModuleType) -> None:
     position, view = SAMPLES["bar"]()
     im = picture.paint_board(position, view)
-    back = Image.open(io.BytesIO(encode(im)))
+    back = Image.open(io.BytesIO(encode(im, png.LEVEL, deflate)))
     assert back.mode == "P" and back.tobytes() == im.tobytes()
     assert back.getpalette() == im.getpalette()
 
@@ -160,3 +208,40 @@ def test_the_last_play_is_kept_over_the_same_checkers(monkeypatch: pytest.Monkey
     paint.forget()
     assert render_board(position, view=replace(view, names=("Alice", "Robert"))) == again
     assert drawn  # drawn afresh once forgotten, to the same bytes
+
+
+def test_an_arrow_is_drawn_once_per_shape_wherever_it_lies() -> None:
+    """The same move from another point (five points along the top row, from two places) is
+    the same shape moved: its masks are drawn once."""
+    arrows._masks.cache_clear()
+    start, end = g.checker_center(13, 0), g.checker_center(18, 0)
+    one = arrows._arrow_masks(start, end, 8)
+    step = g.POINT_W
+    other = arrows._arrow_masks((start[0] + step, start[1]), (end[0] + step, end[1]), 8)
+    assert other[0] == (one[0][0] + step, one[0][1])
+    assert other[1] is one[1] and other[2] is one[2]
+    assert arrows._masks.cache_info().misses == 1
+
+
+def test_the_rgb_writer_gives_pillow_the_same_pixels() -> None:
+    """Charts are written by :func:`render.png.encode_rgb`: the RGB drawing's own pixels."""
+    position, view = SAMPLES["mistake"]()
+    im = draw_board(position, view)  # tens of thousands of colours: every byte must survive
+    back = Image.open(io.BytesIO(png.encode_rgb(im)))
+    assert back.mode == "RGB" and back.tobytes() == im.tobytes()
+    with pytest.raises(ValueError, match="RGB picture"):
+        png.encode_rgb(Image.new("P", (4, 4)))
+
+
+@pytest.mark.parametrize("which", ["rating", "chances"])
+def test_a_chart_reads_as_its_drawing(which: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from render import chart
+
+    drawn: list[Image.Image] = []
+    write = png.encode_rgb
+    monkeypatch.setattr(chart, "encode_rgb", lambda im: drawn.append(im.copy()) or write(im))
+    if which == "rating":
+        data = chart.line_chart([1500, 1512, 1490, 1533], title="Zoë 🎲", baseline=1500)
+    else:
+        data = chart.chances_chart([0.5, 0.62, 0.4, 0.9, 1.0])
+    assert Image.open(io.BytesIO(data)).convert("RGB").tobytes() == drawn[0].tobytes()
