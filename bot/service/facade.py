@@ -129,6 +129,7 @@ class Service:
     web_key = _Use(WebBoard.web_key)
     web_state = _Use(WebBoard.web_state)
     web_mat = _Use(WebBoard.web_mat)
+    web_review = _Use(Analysis.web_review)  # the page's "ask for the review": /review's
     # The move timer
     sweep = _Use(Timers.sweep)
     reminder_before = _Use(Timers.reminder_before)

@@ -8,6 +8,7 @@ Routes, under a game's unguessable address ``/g/<game>/<key>`` (:mod:`bot.web.li
 - ``GET  …/events``   server-sent events: the state again each time the game changes;
 - ``POST …/act``      a player's action (JSON ``{version, action, arg}``, header
   ``X-Page-Token``), pressed as the Discord button would be (:meth:`Service.press`);
+- ``POST …/review``   ask for the game's review (:meth:`Service.web_review`, ``/review``'s);
 - ``GET  …/game.mat`` the game's ``.mat`` file; ``GET /static/<file>`` the page's script and style.
 
 Every service call runs in the pool of ordinary interactions (:data:`bot.heavy.POOLS`), as a
@@ -87,6 +88,7 @@ class WebServer:
         app.router.add_get(r"/g/{game:\d{1,10}}/{key}/events", self.events)
         app.router.add_post(r"/g/{game:\d{1,10}}/{key}/act", self.act)
         app.router.add_get(r"/g/{game:\d{1,10}}/{key}/game.mat", self.mat)
+        app.router.add_post(r"/g/{game:\d{1,10}}/{key}/review", self.review)
         app.router.add_get(r"/static/{name:[a-z]+\.(?:js|css)}", self.static)
         app.on_startup.append(self._started)
         app.on_shutdown.append(self._stopping)
@@ -340,6 +342,28 @@ class WebServer:
         return web.Response(
             body=data, content_type="text/plain", headers={"Content-Disposition": disposition}
         )
+
+    async def review(self, request: web.Request) -> web.Response:
+        """Ask for the game's review (``/review game:<id>``, its refusals included), then
+        the page's data at ``?at=`` with it. A JSON request only: a form of another site
+        cannot send one. Anyone who may see the page may ask: a game is reviewed once."""
+        self._limit(request)
+        game_id = self._game(request)
+        viewer = self._viewer(request, game_id)
+        lang = self._lang(request)
+        if request.content_type != "application/json":
+            raise self._refuse(request, 400, "web.bad_request")
+        try:  # in the reviews' lane, as /review runs (one at a time per game)
+            refused = await heavy.POOLS.analysis.run(
+                lambda: self.service.web_review(game_id, viewer, lang), key=("review", game_id)
+            )
+        except heavy.Busy:
+            raise self._refuse(request, 429, "web.busy") from None
+        if refused is not None:
+            body = {"ok": False, "text": refused}
+            return web.json_response(body, status=403, headers=_NO_STORE)
+        state = await self._read_state(game_id, viewer, lang, self._at(request))
+        return web.json_response({"ok": True, "text": "", "state": state}, headers=_NO_STORE)
 
     async def static(self, request: web.Request) -> web.Response:
         name = request.match_info["name"]
