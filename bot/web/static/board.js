@@ -181,10 +181,12 @@
       el("line", { x1, y1, x2, y2, class: "arrow " + a.by, "marker-end": `url(#head-${a.by})` }, svg);
     }
     // The review's better play, beside the one played: dashed, in a colour of its own.
-    for (const a of state.best_arrows || []) {
+    // Each a little further towards the board's middle, so that two never look like one.
+    (state.best_arrows || []).forEach((a, i) => {
       const [x1, y1] = spot(a.from, a.by), [x2, y2] = spot(a.to, a.by);
-      el("line", { x1: x1 + 6, y1, x2: x2 + 6, y2, class: "arrow best", "marker-end": "url(#head-best)" }, svg);
-    }
+      const dy = (y) => y + (y > 220 ? -1 : 1) * 10 * (i + 1);
+      el("line", { x1, y1: dy(y1), x2, y2: dy(y2), class: "arrow best", "marker-end": "url(#head-best)" }, svg);
+    });
   }
 
   function drawPanel() {
