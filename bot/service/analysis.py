@@ -115,6 +115,7 @@ class Analysis:
         reply = _review_reply(table, review, lang, table.seat_of(actor.id))
         if going_on:
             reply.text = t("review.so_far", lang, id=row_id) + "\n" + reply.text
+        reply.text += self.deps.web_line(row_id, lang)  # its replay, step by step
         return reply
 
     def web_review(self, game_id: int, viewer: int | None, lang: str) -> str | None:
@@ -187,6 +188,8 @@ class Analysis:
                 game_repo.cache_review(s, game_id, data)
         except Exception:
             log.exception("caching the review of game %s failed", game_id)
+            return
+        self.deps.tell_changed({game_id})  # its web pages show the review
 
     # -- /export --------------------------------------------------------------------------------
 
@@ -214,6 +217,7 @@ class Analysis:
             match_id=game.match_id(),
             xgid=xgid,
         )
+        text += self.deps.web_line(number, lang)  # the page anyone may watch: its replay
         files = [Attachment(f"game-{number}-ids.txt", _id_log(number, names, events))]
         # A .mat file starts from the opening position: GNU Backgammon refuses one whose first
         # move was played from another position. The IDs say it all instead.

@@ -30,7 +30,7 @@ from bot.service.command_spec import Command
 from bot.service.commands import COMMANDS
 from bot.service.daily import Daily
 from bot.service.dashboard import Dashboard
-from bot.service.deps import Deps, GameChanged, Settings
+from bot.service.deps import Deps, GameChanged, Settings, WebPages
 from bot.service.drills import Drills
 from bot.service.games import Games
 from bot.service.info import Info
@@ -178,6 +178,11 @@ class Service:
         committed, whoever acted and wherever (Discord, the terminal, a web page, a sweep):
         the web board's live pages."""
         self.deps.game_changed.append(listener)
+
+    def serve_web(self, pages: WebPages | None) -> None:
+        """The web board's addresses while it serves its pages (None once it stops): the
+        replies then carry their games' links."""
+        self.deps.web = pages
 
     def bind(self, method: Callable[Concatenate[Any, P], R]) -> Callable[P, R]:
         """``method`` (a feature class's, ``Info.stats``) bound to this service's feature."""

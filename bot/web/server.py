@@ -97,12 +97,14 @@ class WebServer:
     async def _started(self, app: web.Application) -> None:
         self.hub = Hub(asyncio.get_running_loop())
         self.service.on_game_changed(self._changed)
+        self.service.serve_web(self.links)  # replies carry their games' links
 
     def _changed(self, game_id: int) -> None:
         if self.hub is not None:
             self.hub.changed_from_thread(game_id)
 
     async def _stopping(self, app: web.Application) -> None:
+        self.service.serve_web(None)
         if self.hub is not None:
             self.hub.close()
 

@@ -175,3 +175,13 @@ def test_a_game_against_the_computer_in_progress_is_reviewed_once_over(
     assert game is not None
     assert service.web_review(game, ALICE.id, "en") == t("web.review_after", "en", id=game)
     assert kept_review(service, game) is None
+
+
+def test_a_kept_review_tells_the_open_pages(service: Service) -> None:
+    game = finished(service)
+    told: list[int] = []
+    service.on_game_changed(told.append)
+    assert service.web_review(game, None, "en") is None
+    assert told == [game]  # the pages' shared state is read again, with the review
+    assert service.web_review(game, None, "en") is None  # kept: not computed again
+    assert told == [game]
