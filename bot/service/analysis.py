@@ -35,7 +35,7 @@ from db.errors import GameNotFound
 from db.models import Game as GameRow
 from db.models import GameEvent, GameStatus
 from engine import BackgammonError, Game, Phase, Play, Variant, write_mat
-from engine.analysis import Review, cube_hint, hint, review_match
+from engine.analysis import Review, cube_hint, error_size, hint, review_match
 from render import BoardView
 from render.analysis import mistake_board, review_chart
 
@@ -415,6 +415,7 @@ def _mistakes(
                 played=_decision_text(decision.kind, decision.played, lang, "review.cube_did"),
                 best=_decision_text(decision.kind, decision.best, lang, "review.cube_do"),
                 error=round(1000 * decision.error),
+                mark=_mark(decision.error, lang),
             )
         )
         try:
@@ -423,6 +424,13 @@ def _mistakes(
             continue
         attachments.append(Attachment(f"game-{game_id}-mistake-{n}.png", card))
     return attachments
+
+
+def _mark(error: float, lang: str) -> str:
+    """ ", blunder": the error's mark (:func:`~engine.analysis.error_size`, as the web board's
+    review says it), or "" below "doubtful"."""
+    size = error_size(error)
+    return "" if size is None else t("review.mark", lang, size=t(f"review.size.{size}", lang))
 
 
 def _decision_text(kind: str, what: str, lang: str, cube: str) -> str:
