@@ -316,14 +316,14 @@ def _replay_arrows(
 
 # The review on the page -------------------------------------------------------------------------
 
-# The decision an action of the log was: its kind's, and whether it is the play it counts
-# (a move) or belongs to the play that follows (a cube action, a roll without a double).
+# The decision an action of the log was (a roll: the decision not to double). A review numbers
+# a decision by the plays made in its game so far, the play itself included for a move.
 _DECIDED = {
-    EventKind.MOVE.value: ("move", 0),
-    EventKind.ROLL.value: ("no double", 1),
-    EventKind.DOUBLE.value: ("double", 1),
-    EventKind.TAKE.value: ("take", 1),
-    EventKind.DROP.value: ("drop", 1),
+    EventKind.MOVE.value: "move",
+    EventKind.ROLL.value: "no double",
+    EventKind.DOUBLE.value: "double",
+    EventKind.TAKE.value: "take",
+    EventKind.DROP.value: "drop",
 }
 
 
@@ -393,11 +393,10 @@ def _decision_steps(events: list[GameEvent], review: Review) -> dict[int, Decisi
         game = event.game_no - 1
         if event.kind == EventKind.MOVE.value:
             plays[game] = plays.get(game, 0) + 1
-        decided = _DECIDED.get(event.kind)
-        if decided is None or event.player is None:
+        kind = _DECIDED.get(event.kind)
+        if kind is None or event.player is None:
             continue
-        kind, ahead = decided
-        decision = by_key.get((game, plays.get(game, 0) + ahead, event.player, kind))
+        decision = by_key.get((game, plays.get(game, 0), event.player, kind))
         if decision is not None:
             found[k] = decision
     return found

@@ -185,3 +185,32 @@ def test_a_kept_review_tells_the_open_pages(service: Service) -> None:
     assert told == [game]  # the pages' shared state is read again, with the review
     assert service.web_review(game, None, "en") is None  # kept: not computed again
     assert told == [game]
+
+
+def test_every_decision_of_a_match_has_its_step(service: Service) -> None:
+    """Checker plays and cube decisions (a roll without a double, a double, a take), in
+    every game of a match, each on the action that was it."""
+    start = service.play(ALICE, DM, level="beginner", points=5)
+    play_out(service, ALICE, DM, start, limit=5000)
+    game = start.game_id
+    assert game is not None
+    assert not service.review(ALICE, DM, game).ephemeral
+    review = kept_review(service, game)
+    assert review is not None and review.games >= 2
+    kinds = {d.kind for d in review.decisions}
+    assert {"move", "no double"} <= kinds, kinds
+    events = service_events(service, game)
+    count = len(events)
+    shown = {}
+    for at in range(count + 1):
+        decision = service.web_state(game, None, "en", at=at)["review"]["decision"]
+        if decision is not None:
+            shown[at] = decision
+    assert len(shown) == len(review.decisions)
+    cube = {"roll": "did not double", "double": "doubled", "take": "took", "drop": "passed"}
+    for at, decision in shown.items():
+        kind = events[at - 1].kind
+        if kind == "move":
+            assert "played" in decision["text"], decision
+        else:
+            assert cube[kind] in decision["text"], (kind, decision)
