@@ -72,8 +72,9 @@ def fetch(url: str) -> bytes:
         return data
 
 
-def page_weight(links: Links, game_id: int) -> float:
-    html = fetch(links.player_url(game_id, ANN.id))
+def page_weight(links: Links, game_id: int, at: int | None = None) -> float:
+    url = links.player_url(game_id, ANN.id) + ("" if at is None else f"&at={at}")
+    html = fetch(url)
     assets = [fetch(f"{links.public_url}/static/{name}") for name in ("board.js", "board.css")]
     return (len(html) + sum(map(len, assets))) / 1024
 
@@ -237,6 +238,16 @@ def _figures(quick: bool) -> list[Figure]:
                 at_most=150,
             )
         )
+        reviewed, steps = reviewed_game(service)
+        figures.append(
+            check(
+                NAME,
+                "page weight, a reviewed game's replay (review and chart included)",
+                page_weight(links, reviewed, at=steps // 2),
+                "KB",
+                at_most=150,
+            )
+        )
         times = drawn_times(links, game, 5 if quick else 40)
         if times:
             figures.append(
@@ -274,6 +285,23 @@ def _figures(quick: bool) -> list[Figure]:
         )
         figures.append(check(NAME, "server CPU per live update per page", cpu, "ms", at_most=2))
     return figures
+
+
+def reviewed_game(service: Service) -> tuple[int, int]:
+    """A game of Ann against the computer played to its end and reviewed (at the shallowest
+    depth: the page's weight does not depend on it); its number and its count of actions."""
+    import bot.service.analysis as analysis
+    from tests.bot.conftest import play_out
+
+    start = service.play(ANN, THERE, level="beginner", points=3)
+    assert start.game_id is not None
+    play_out(service, ANN, THERE, start, limit=3000)
+    depth, analysis.REVIEW_PLIES = analysis.REVIEW_PLIES, 1
+    try:
+        service.review(ANN, THERE, start.game_id)
+    finally:
+        analysis.REVIEW_PLIES = depth
+    return start.game_id, service.web_state(start.game_id, None, "en")["actions_count"]
 
 
 def screens(folder: Path) -> None:

@@ -556,7 +556,7 @@ class Terminal:
             obj["ephemeral"] = True
         url = self.web_url(reply)
         if url is not None:
-            obj["web"] = url
+            obj["web"] = url  # (also in the text when the reply gives the game's link)
         self.out.write(json.dumps(obj, ensure_ascii=False) + "\n")
         self.out.flush()
 
@@ -572,7 +572,7 @@ class Terminal:
         if image:
             self._print_text(t("terminal.image", self.lang, path=image))
         url = self.web_url(reply)
-        if url is not None:
+        if url is not None and url not in reply.text:  # not twice (/watch gives it)
             self._print_text(t("web.link", self.lang, url=url))
         for path in files:
             self._print_text(t("terminal.file", self.lang, path=path))
@@ -716,6 +716,7 @@ def _plain(text: str) -> str:
     Tournament: Été **bold** @everyone
     """
     text = re.sub(r"^-# ", "", text, flags=re.MULTILINE)
+    text = re.sub(r"<(https?://[^\s<>]+)>", r"\1", text)  # a link Discord shows without preview
     text = _MARKDOWN.sub(lambda m: m[1] or "", text)
     return text.replace("@\u200b", "@")
 

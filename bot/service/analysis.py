@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 from bot import heavy
 from bot.drawers import DRAWERS
 from bot.i18n import number, t
-from bot.service.deps import Deps, answers
+from bot.service.deps import Deps, answers, refusal_text
 from bot.service.model import Seat, Table, UiState, high_first
 from bot.service.people import Actor, Prefs, Where
 from bot.service.present import COLORS, board_view, xgid_of
@@ -31,10 +31,11 @@ from bot.service.tables import current_game, load_table, localized, no_game_here
 from db import games as game_repo
 from db import puzzles as puzzle_repo
 from db import stats as stats_repo
+from db.errors import GameNotFound
 from db.models import Game as GameRow
 from db.models import GameEvent, GameStatus
-from engine import Game, Phase, Play, Variant, write_mat
-from engine.analysis import Review, cube_hint, hint, review_match
+from engine import BackgammonError, Game, Phase, Play, Variant, write_mat
+from engine.analysis import Review, cube_hint, error_size, hint, review_match
 from render import BoardView
 from render.analysis import mistake_board, review_chart
 
@@ -107,13 +108,43 @@ class Analysis:
             lang = self.deps.who(s, actor).lang
             row = chosen_game(s, actor, where, game_id, "review.none")
             table = localized(load_table(self.deps, s, row), lang)
-            _analysable(table)
-            going_on = row.status is GameStatus.ACTIVE
-            if going_on and not table.against_computer:
-                raise Refusal("review.not_finished", id=row.id)
-            cached = None if going_on else row.review
+            going_on, cached = _reviewable(row, table)
             row_id = row.id
             moment = row.version if going_on else None  # a game in progress moves on
+        review = self._reviewed(table, row_id, moment, cached)
+        reply = _review_reply(table, review, lang, table.seat_of(actor.id))
+        if going_on:
+            reply.text = t("review.so_far", lang, id=row_id) + "\n" + reply.text
+        reply.text += self.deps.web_line(row_id, lang)  # its replay, step by step
+        return reply
+
+    def web_review(self, game_id: int, viewer: int | None, lang: str) -> str | None:
+        """The web board's "ask for the review" (:mod:`bot.web`), by ``viewer`` (a player of
+        the game, or None for anyone watching its page): ``/review game:<id>``'s review,
+        computed once and kept, with its refusals (a game in progress is another person's
+        until it ends, and a game between people is never analysed while it is played).
+        None once the review is kept, else why not, in ``lang``."""
+        try:
+            with self.deps.unit() as s:
+                row = game_repo.get_game(s, check_game_id(game_id))
+                if row.status is GameStatus.ACTIVE and row.seat_of(viewer or 0) is None:
+                    raise Refusal("error.not_your_game")  # others' games only once finished
+                table = localized(load_table(self.deps, s, row), lang)
+                going_on, cached = _reviewable(row, table)
+                if going_on:  # against the computer: /review tells the moves so far
+                    raise Refusal("web.review_after", id=row.id)
+                row_id = row.id
+            if cached is None:
+                self._reviewed(table, row_id, None, None)
+        except (Refusal, GameNotFound, BackgammonError) as error:
+            return refusal_text(error, lang)
+        return None
+
+    def _reviewed(
+        self, table: Table, row_id: int, moment: int | None, cached: dict[str, Any] | None
+    ) -> Review:
+        """The review of a game (``moment``: its version while in progress, else None),
+        computed unless ``cached``, and kept once the game is over."""
         review = Review.from_dict(cached) if cached else None
         if review is None:
             # One computation per game and moment (a second request waits for the first's
@@ -122,15 +153,12 @@ class Analysis:
                 ("review", row_id, moment),
                 lambda: heavy.POOLS.analyse(review_match, table.match, plies=REVIEW_PLIES),
             )
-            if not going_on:  # a game in progress changes: its review is never kept
+            if moment is None:  # a game in progress changes: its review is never kept
                 self._cache_review(row_id, review.to_dict())
                 # Its blunders become puzzles (bot.service.puzzles): standard games only.
                 if self.harvest is not None and table.match.variant is Variant.STANDARD:
                     self.harvest(row_id, table.seats, review)
-        reply = _review_reply(table, review, lang, table.seat_of(actor.id))
-        if going_on:
-            reply.text = t("review.so_far", lang, id=row_id) + "\n" + reply.text
-        return reply
+        return review
 
     def review_finished(self, limit: int = 1) -> int:
         """Review the latest finished games that nobody reviewed yet (the timer sweep calls it
@@ -160,6 +188,8 @@ class Analysis:
                 game_repo.cache_review(s, game_id, data)
         except Exception:
             log.exception("caching the review of game %s failed", game_id)
+            return
+        self.deps.tell_changed({game_id})  # its web pages show the review
 
     # -- /export --------------------------------------------------------------------------------
 
@@ -187,6 +217,7 @@ class Analysis:
             match_id=game.match_id(),
             xgid=xgid,
         )
+        text += self.deps.web_line(number, lang)  # the page anyone may watch: its replay
         files = [Attachment(f"game-{number}-ids.txt", _id_log(number, names, events))]
         # A .mat file starts from the opening position: GNU Backgammon refuses one whose first
         # move was played from another position. The IDs say it all instead.
@@ -314,6 +345,16 @@ def _analysable(table: Table) -> None:
         raise Refusal("error.variant_no_analysis")
 
 
+def _reviewable(row: GameRow, table: Table) -> tuple[bool, dict[str, Any] | None]:
+    """Whether the game goes on, and its kept review: refused in hypergammon, and while a
+    game between people is played."""
+    _analysable(table)
+    going_on = row.status is GameStatus.ACTIVE
+    if going_on and not table.against_computer:
+        raise Refusal("review.not_finished", id=row.id)
+    return going_on, None if going_on else row.review
+
+
 def _review_reply(table: Table, review: Review, lang: str, asker: int | None = None) -> Reply:
     """The review; the worst mistakes and the chances chart are those of ``asker`` (a seat)
     when he played the game, else of its first human player."""
@@ -374,6 +415,7 @@ def _mistakes(
                 played=_decision_text(decision.kind, decision.played, lang, "review.cube_did"),
                 best=_decision_text(decision.kind, decision.best, lang, "review.cube_do"),
                 error=round(1000 * decision.error),
+                mark=_mark(decision.error, lang),
             )
         )
         try:
@@ -382,6 +424,13 @@ def _mistakes(
             continue
         attachments.append(Attachment(f"game-{game_id}-mistake-{n}.png", card))
     return attachments
+
+
+def _mark(error: float, lang: str) -> str:
+    """ ", blunder": the error's mark (:func:`~engine.analysis.error_size`, as the web board's
+    review says it), or "" below "doubtful"."""
+    size = error_size(error)
+    return "" if size is None else t("review.mark", lang, size=t(f"review.size.{size}", lang))
 
 
 def _decision_text(kind: str, what: str, lang: str, cube: str) -> str:

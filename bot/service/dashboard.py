@@ -100,6 +100,10 @@ class Dashboard:
             link = t("games.link", lang, link=url, id=row.id)
         else:
             link = t("games.no_link", lang, id=row.id)
+        # His own games, in a reply only he sees: his private link, to play from the page.
+        web = self.deps.web_url(row.id, me)
+        if web is not None:
+            link += " · " + t("games.web", lang, url=web)
         return t(
             "games.game",
             lang,

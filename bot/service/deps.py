@@ -19,14 +19,14 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Concatenate, ParamSpec, TypeVar
+from typing import Concatenate, ParamSpec, Protocol, TypeVar
 
 from sqlalchemy import event
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.orm.exc import StaleDataError
 
 from bot.dice import GameDice
-from bot.i18n import Text, error_text, language
+from bot.i18n import Text, error_text, language, t
 from bot.service.model import Table
 from bot.service.people import Actor, Prefs, Where
 from bot.service.refusal import Refusal
@@ -46,6 +46,7 @@ __all__ = [
     "GameEnded",
     "GameSaveHook",
     "Settings",
+    "WebPages",
     "Who",
     "answers",
     "refusal_text",
@@ -114,6 +115,14 @@ GameSaveHook = Callable[[Session, GameRow, Table], None]
 tournament's clock charges the time the player took)."""
 
 
+class WebPages(Protocol):
+    """The web board's addresses (:class:`bot.web.links.Links`), while it is on."""
+
+    def game_url(self, game_id: int, *, at: int | None = None) -> str: ...
+
+    def player_url(self, game_id: int, user_id: int) -> str: ...
+
+
 @dataclass
 class Deps:
     """The dependencies of every use case.
@@ -135,6 +144,9 @@ class Deps:
     game_changed: list[GameChanged] = field(default_factory=list)
     # This service's name in the news it sends other processes (it skips its own news).
     origin: str = field(default_factory=lambda: secrets.token_hex(6))
+    # The web board's addresses while it is on (bot.web sets them): replies then carry a
+    # game's link (Deps.web_line).
+    web: WebPages | None = None
 
     def __post_init__(self) -> None:
         # Which games a unit of work wrote, noted at each flush (see _note_games), told to the
@@ -158,13 +170,32 @@ class Deps:
         except StaleDataError:
             # A write outside the repositories (a column set on the row) lost the race at commit.
             raise GameMovedOn(0) from None
-        changed: set[int] = info.pop(_CHANGED, set())
-        for game_id in sorted(changed):
+        self.tell_changed(info.pop(_CHANGED, set()))
+
+    def tell_changed(self, game_ids: set[int]) -> None:
+        """Tell :attr:`game_changed` these games changed (a unit of work that wrote their
+        rows has committed, or one that wrote a column outside the ORM: a kept review)."""
+        for game_id in sorted(game_ids):
             for listener in self.game_changed:
                 try:
                     listener(game_id)
                 except Exception:  # a listener's failure never costs the committed action
                     log.exception("a game-changed listener failed")
+
+    def web_url(self, game_id: int | None, user_id: int | None = None) -> str | None:
+        """The web page of a game, when the web board is on: the page anyone may watch, or
+        with ``user_id`` (a reply only he sees) his private link; None without one."""
+        if self.web is None or game_id is None:
+            return None
+        if user_id is None:
+            return self.web.game_url(game_id)
+        return self.web.player_url(game_id, user_id)
+
+    def web_line(self, game_id: int | None, lang: str, user_id: int | None = None) -> str:
+        """``Web board: <url>`` on a line of its own (after a newline), or "" without the web
+        board."""
+        url = self.web_url(game_id, user_id)
+        return "" if url is None else "\n" + t("web.link_line", lang, url=url)
 
     def who(self, s: Session, actor: Actor) -> Who:
         """The acting person's row (created on his first action), his settings and language;

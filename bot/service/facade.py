@@ -32,7 +32,7 @@ from bot.service.command_spec import Command
 from bot.service.commands import COMMANDS
 from bot.service.daily import Daily
 from bot.service.dashboard import Dashboard
-from bot.service.deps import Deps, GameChanged, Settings
+from bot.service.deps import Deps, GameChanged, Settings, WebPages
 from bot.service.drills import Drills
 from bot.service.games import Games
 from bot.service.info import Info
@@ -132,6 +132,7 @@ class Service:
     web_state = _Use(WebBoard.web_state)
     web_mat = _Use(WebBoard.web_mat)
     activity_game = _Use(ActivityReads.activity_game)  # the Discord Activity's game
+    web_review = _Use(Analysis.web_review)  # the page's "ask for the review": /review's
     # The move timer
     sweep = _Use(Timers.sweep)
     reminder_before = _Use(Timers.reminder_before)
@@ -180,6 +181,11 @@ class Service:
         committed, whoever acted and wherever (Discord, the terminal, a web page, a sweep):
         the web board's live pages."""
         self.deps.game_changed.append(listener)
+
+    def serve_web(self, pages: WebPages | None) -> None:
+        """The web board's addresses while it serves its pages (None once it stops): the
+        replies then carry their games' links."""
+        self.deps.web = pages
 
     def bind(self, method: Callable[Concatenate[Any, P], R]) -> Callable[P, R]:
         """``method`` (a feature class's, ``Info.stats``) bound to this service's feature."""

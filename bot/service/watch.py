@@ -76,6 +76,7 @@ class Watching:
         table = localized(load_table(self.deps, s, row), lang)
         reply = board_reply(table, lang, Notes(), later=True)  # drawn once the unit has ended
         reply.text = t("watch.header", lang, id=row.id) + "\n" + reply.text
+        reply.text += self.deps.web_line(row.id, lang)  # the page anyone may watch
         reply.ping, reply.mentions, reply.ephemeral = None, (), True
         reply.rows = []
         if row.status is GameStatus.ACTIVE:

@@ -22,6 +22,7 @@ from bot.service.customid import GameAction, Press
 from bot.service.deps import Deps
 from bot.service.model import Table, UiState
 from bot.service.present import components, headline, prompt, xgid_of
+from bot.service.prstats import pr_line
 from bot.service.refusal import aware
 from bot.service.replies import Button
 from bot.service.tables import load_table, localized
@@ -30,6 +31,7 @@ from db.gamestate import END_KIND, load_match
 from db.models import Game as GameRow
 from db.models import GameEvent, GameStatus
 from engine import EventKind, Game, Phase, Position, Variant, decode_match_id, parse_play, write_mat
+from engine.analysis import Decision, Review, error_size
 
 __all__ = ["WEB_PRESSES", "GameKey", "WebBoard"]
 
@@ -89,7 +91,9 @@ class WebBoard:
         self, game_id: int, viewer: int | None, lang: str, at: int | None = None
     ) -> dict[str, Any]:
         """The page's data for ``viewer`` (a user id; None or a non-player: a spectator,
-        seated at seat 0), live, or after the ``at``-th action once the game is over."""
+        seated at seat 0), live, or after the ``at``-th action once the game is over; with
+        the game's review once it is over and reviewed (never while it is played: ``/review``
+        refuses a game between people in progress, and keeps no review of one)."""
         with self.deps.unit() as s:
             row = game_repo.get_game(s, game_id)
             table = localized(load_table(self.deps, s, row), lang)
@@ -98,9 +102,13 @@ class WebBoard:
             deadline = aware(row.deadline) if row.deadline is not None else None
             seat = table.seat_of(viewer) if viewer is not None else None
             base = _base(row, table, seat, over, len(events))
+            kept = row.review if over else None
         if at is not None and over:
-            return base | _replay(table, events, max(0, min(at, len(events))), seat, lang)
-        return base | _live(table, seat, lang, deadline, self.deps.clock())
+            at = max(0, min(at, len(events)))
+            state = base | _replay(table, events, at, seat, lang)
+        else:
+            state = base | _live(table, seat, lang, deadline, self.deps.clock())
+        return state | _review_part(table, events, kept, at, seat, lang, over)
 
     def web_mat(self, game_id: int) -> tuple[str, bytes] | None:
         """The game's ``.mat`` file (its name and bytes), None while it may not be shown (a
@@ -304,3 +312,158 @@ def _replay_arrows(
         return []
     who = "me" if event.player == viewer else "them"
     return [{"from": m.src, "to": m.dst, "by": who} for m in play.moves]
+
+
+# The review on the page -------------------------------------------------------------------------
+
+# The decision an action of the log was (a roll: the decision not to double). A review numbers
+# a decision by the plays made in its game so far, the play itself included for a move.
+_DECIDED = {
+    EventKind.MOVE.value: "move",
+    EventKind.ROLL.value: "no double",
+    EventKind.DOUBLE.value: "double",
+    EventKind.TAKE.value: "take",
+    EventKind.DROP.value: "drop",
+}
+
+
+def _review_part(
+    table: Table,
+    events: list[GameEvent],
+    kept: dict[str, Any] | None,
+    at: int | None,
+    seat: int | None,
+    lang: str,
+    over: bool,
+) -> dict[str, Any]:
+    """The review's part of a finished game's page: each player's PR, the winning chances
+    over the game (one point per action, the viewer's side), and at the ``at``-th action the
+    decision it was (its error, its mark, the better play as arrows); or, without a kept
+    review, the button that asks for it (not in hypergammon, which nothing analyses)."""
+    none: dict[str, Any] = {"review": None, "review_ask": None, "best_arrows": []}
+    if not over:
+        return none
+    review = None
+    if kept:
+        try:
+            review = Review.from_dict(kept)
+        except ValueError:
+            review = None
+    if review is None:
+        if table.match.variant is Variant.HYPERGAMMON:
+            return none
+        ask = {"label": t("web.review.ask", lang), "none": t("web.review.none", lang)}
+        return none | {"review_ask": ask | {"asking": t("web.review.asking", lang)}}
+    viewer = 0 if seat is None else seat
+    names = (table.seats[0].name, table.seats[1].name)
+    steps = _decision_steps(events, review)
+    players = []
+    for player in (viewer, 1 - viewer):
+        pr = pr_line(review, player, lang)
+        key = "web.review.pr" if pr else "web.review.no_pr"
+        players.append(t(key, lang, name=names[player], pr=pr or ""))
+    decision: dict[str, Any] | None = None
+    best: list[dict[str, Any]] = []
+    if at is not None and at in steps:
+        decision, best = _decision_view(steps[at], names, viewer, lang)
+    return none | {
+        "review": {
+            "title": t("web.review.title", lang),
+            "players": players,
+            "chart": {
+                "title": t("web.review.chart", lang, name=names[viewer]),
+                "points": _chances(events, review, viewer),
+            },
+            "decision": decision,
+            "marks": sorted({k for k, d in steps.items() if error_size(d.error) is not None}),
+        },
+        "best_arrows": best,
+    }
+
+
+def _decision_steps(events: list[GameEvent], review: Review) -> dict[int, Decision]:
+    """Each action of the log (its number, 1 for the first) that a decision of the review
+    was."""
+    by_key: dict[tuple[int, int, int, str], Decision] = {
+        (d.game, d.move, d.player, d.kind): d for d in review.decisions
+    }
+    found: dict[int, Decision] = {}
+    plays: dict[int, int] = {}
+    for k, event in enumerate(events, start=1):
+        game = event.game_no - 1
+        if event.kind == EventKind.MOVE.value:
+            plays[game] = plays.get(game, 0) + 1
+        kind = _DECIDED.get(event.kind)
+        if kind is None or event.player is None:
+            continue
+        decision = by_key.get((game, plays.get(game, 0), event.player, kind))
+        if decision is not None:
+            found[k] = decision
+    return found
+
+
+def _decision_view(
+    decision: Decision, names: tuple[str, str], viewer: int, lang: str
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A decision as the page says it (its error in millipoints and its mark), and the
+    better play's arrows when a play was wrong."""
+    move = decision.kind == "move"
+    name = names[decision.player]
+    error = round(1000 * decision.error)
+    mark = error_size(decision.error)
+    if move:
+        played = decision.played or t("review.no_move", lang)
+        best = decision.best or t("review.no_move", lang)
+    else:
+        played = t(f"review.cube_did.{decision.played}", lang)
+        best = t(f"review.cube_do.{decision.best}", lang)
+    if error > 0:
+        text = t("web.review.move" if move else "web.review.cube", lang, name=name,
+                 played=played, best=best, error=error)  # fmt: skip
+    else:
+        text = t("web.review.good_move" if move else "web.review.good_cube", lang, name=name,
+                 played=played)  # fmt: skip
+    who = "me" if decision.player == viewer else "them"
+    arrows = []
+    if move and error > 0 and decision.best_play is not None:
+        arrows = [{"from": m.src, "to": m.dst, "by": who} for m in decision.best_play.moves]
+    view = {
+        "text": text,
+        "error": error,
+        "mark": mark,
+        "mark_text": t(f"review.size.{mark}", lang) if mark else None,
+    }
+    return view, arrows
+
+
+def _chances(events: list[GameEvent], review: Review, viewer: int) -> list[list[float]]:
+    """The winning chances (of the match in match play) of ``viewer``'s side in percent, as
+    ``[action, chance]`` points: after the ``move``-th play of a game, 0 before its first (the
+    action before the game's first), a game's last point at its last action."""
+    play_at: dict[tuple[int, int], int] = {}
+    first: dict[int, int] = {}
+    last: dict[int, int] = {}
+    plays: dict[int, int] = {}
+    for k, event in enumerate(events, start=1):
+        game = event.game_no - 1
+        first.setdefault(game, k - 1)
+        last[game] = k
+        if event.kind == EventKind.MOVE.value:
+            plays[game] = plays.get(game, 0) + 1
+            play_at[(game, plays[game])] = k
+    points: list[list[float]] = []
+    seen: set[tuple[int, int]] = set()
+    for chance in review.chances:
+        key = (chance.game, chance.move)
+        if chance.move == 0:
+            x = first.get(chance.game)
+        elif key in seen:  # a game decided by a drop or a resignation: its end
+            x = last.get(chance.game)
+        else:
+            x = play_at.get(key)
+        seen.add(key)
+        if x is None:
+            continue
+        win = chance.match_win if chance.match_win is not None else chance.game_win
+        points.append([x, round(100 * (win if viewer == 0 else 1 - win), 1)])
+    return points

@@ -8,6 +8,7 @@ Routes, under a game's unguessable address ``/g/<game>/<key>`` (:mod:`bot.web.li
 - ``GET  …/events``   server-sent events: the state again each time the game changes;
 - ``POST …/act``      a player's action (JSON ``{version, action, arg}``, header
   ``X-Page-Token``), pressed as the Discord button would be (:meth:`Service.press`);
+- ``POST …/review``   ask for the game's review (:meth:`Service.web_review`, ``/review``'s);
 - ``GET  …/game.mat`` the game's ``.mat`` file; ``GET /static/<file>`` the page's script and style.
 
 Every service call runs in the pool of ordinary interactions (:data:`bot.heavy.POOLS`), as a
@@ -99,6 +100,7 @@ class WebServer:
         app.router.add_get(r"/g/{game:\d{1,10}}/{key}/events", self.events)
         app.router.add_post(r"/g/{game:\d{1,10}}/{key}/act", self.act)
         app.router.add_get(r"/g/{game:\d{1,10}}/{key}/game.mat", self.mat)
+        app.router.add_post(r"/g/{game:\d{1,10}}/{key}/review", self.review)
         app.router.add_get(r"/static/{name:[a-z]+\.(?:js|css)}", self.static)
         ActivityRoutes(self, self.activity, PAGE_WORDS, _script_json).add(app)
         app.on_startup.append(self._started)
@@ -108,10 +110,10 @@ class WebServer:
     async def _started(self, app: web.Application) -> None:
         self.hub = Hub(asyncio.get_running_loop())
         self.service.on_game_changed(self._changed)
+        self.service.serve_web(self.links)  # replies carry their games' links
         url = self.service.database_url
-        if (
-            url is not None and url.get_backend_name() == "postgresql"
-        ):  # other processes' changes, by NOTIFY
+        # Changes made by other bot processes on the same PostgreSQL reach us by NOTIFY.
+        if url is not None and url.get_backend_name() == "postgresql":
             self.listener = Listener(url, self.service.deps.origin, self.hub.changed, self._missed)
             self.listener.start()
 
@@ -128,6 +130,7 @@ class WebServer:
     async def _stopping(self, app: web.Application) -> None:
         if self.listener is not None:
             await self.listener.stop()
+        self.service.serve_web(None)
         if self.hub is not None:
             self.hub.close()
 
@@ -367,6 +370,28 @@ class WebServer:
         return web.Response(
             body=data, content_type="text/plain", headers={"Content-Disposition": disposition}
         )
+
+    async def review(self, request: web.Request) -> web.Response:
+        """Ask for the game's review (``/review game:<id>``, its refusals included), then
+        the page's data at ``?at=`` with it. A JSON request only: a form of another site
+        cannot send one. Anyone who may see the page may ask: a game is reviewed once."""
+        self._limit(request)
+        game_id = self._game(request)
+        viewer = self._viewer(request, game_id)
+        lang = self._lang(request)
+        if request.content_type != "application/json":
+            raise self._refuse(request, 400, "web.bad_request")
+        try:  # in the reviews' lane, as /review runs (one at a time per game)
+            refused = await heavy.POOLS.analysis.run(
+                lambda: self.service.web_review(game_id, viewer, lang), key=("review", game_id)
+            )
+        except heavy.Busy:
+            raise self._refuse(request, 429, "web.busy") from None
+        if refused is not None:
+            body = {"ok": False, "text": refused}
+            return web.json_response(body, status=403, headers=_NO_STORE)
+        state = await self._read_state(game_id, viewer, lang, self._at(request))
+        return web.json_response({"ok": True, "text": "", "state": state}, headers=_NO_STORE)
 
     async def static(self, request: web.Request) -> web.Response:
         name = request.match_info["name"]

@@ -66,6 +66,7 @@ __all__ = [
     "DecisionKind",
     "PlayerStats",
     "Review",
+    "error_size",
     "luck_rating",
     "rating_name",
     "review_game",
@@ -112,6 +113,27 @@ plies and at 3; its equities were within 0.003 of the full ones at the median, a
 
 
 Steps = tuple[tuple[int, int, int, bool], ...]
+
+ERROR_SIZES: tuple[tuple[float, str], ...] = (
+    (0.16, "blunder"),
+    (0.08, "error"),
+    (0.04, "doubtful"),
+)
+"""How big a decision's error is, GNU Backgammon's marks (its default thresholds, in equity
+normalised to the cube): "very bad" (here: a blunder) from 0.16, "bad" (an error) from 0.08,
+"doubtful" from 0.04; a smaller error has no mark."""
+
+
+def error_size(error: float) -> str | None:
+    """The mark of an error (:data:`ERROR_SIZES`), None below "doubtful".
+
+    >>> error_size(0.039), error_size(0.04), error_size(0.1), error_size(0.16)
+    (None, 'doubtful', 'error', 'blunder')
+    """
+    for bound, name in ERROR_SIZES:
+        if error >= bound:
+            return name
+    return None
 
 
 def rating_name(rate: float) -> str:

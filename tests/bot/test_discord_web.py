@@ -39,3 +39,28 @@ async def test_a_board_links_to_its_page_and_board_sends_the_private_link(
     token = private[0].content.split("?as=")[1].split()[0]
     assert links.player_of(game, token) == ann.id
     assert private[0].flags.ephemeral
+
+
+async def test_watch_and_games_show_the_links_the_service_gives(
+    env: Env, script: deque[int], links: Links
+) -> None:
+    from tests.bot.test_discord_sim import member
+
+    guild = env.create_guild("Club")
+    room = guild.create_text_channel("tables")
+    ann, ben = member(env, guild, "ann"), member(env, guild, "ben")
+    script.extend([3, 1])
+    board = response(await ann.slash(room, "play", level="beginner"))
+    url = next(c["url"] for c in components(board) if c.get("style") == 5)  # the board's button
+    game = int(url.split("/g/")[1].split("/")[0])
+    watched = response(await ben.slash(room, "watch", game=game))
+    assert f"<{links.game_url(game)}>" not in watched.content  # the service's line: not on
+    env.bot.service.serve_web(links)  # as the web board does when it starts
+    try:
+        watched = response(await ben.slash(room, "watch", game=game))
+        assert watched.flags.ephemeral
+        assert f"<{links.game_url(game)}>" in watched.content
+        mine = response(await ann.slash(room, "games"))
+        assert f"<{links.game_url(game)}?as={ann.id}." in mine.content  # hers alone
+    finally:
+        env.bot.service.serve_web(None)

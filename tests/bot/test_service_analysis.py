@@ -234,9 +234,10 @@ def test_a_reviews_pictures_are_drawn_by_the_drawing_workers(
     [
         (
             "en",
-            "Mistake 1 (Bob): doubled, when the right action was not to double (−70 millipoints)",
+            "Mistake 1 (Bob): doubled, when the right action was not to double"
+            " (−70 millipoints, doubtful)",
         ),
-        ("fr", "Erreur 1 (Bob) : a doublé ; il fallait ne pas doubler (−70 millipoints)"),
+        ("fr", "Erreur 1 (Bob) : a doublé ; il fallait ne pas doubler (−70 millipoints, douteux)"),
     ],
 )
 def test_a_cube_mistake_reads_as_a_sentence(lang: str, expected: str) -> None:

@@ -18,7 +18,7 @@ from bot.service import Reply, Service
 from bot.web import Background
 from bot.web.links import Links
 from bot.web.server import WebServer
-from tests.bot.conftest import ALICE, BOB, CHANNEL, press
+from tests.bot.conftest import ALICE, BOB, CHANNEL, DM, play_out, press
 from tests.bot.web_browser import available, chromium, wait_for
 
 pytestmark = [
@@ -261,3 +261,81 @@ def test_refusals_and_languages(
         assert svg.size["width"] <= width
         browser.save_screenshot(str(tmp_path / f"web-board-{name}.png"))
     browser.set_window_size(1200, 900)
+
+
+@pytest.fixture
+def quick_reviews(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Reviews at the shallowest depth: what is checked here is where they show."""
+    import bot.service.analysis as analysis
+
+    monkeypatch.setattr(analysis, "REVIEW_PLIES", 1)
+
+
+def finished_game(service: Service) -> int:
+    start = service.play(ALICE, DM, level="beginner", points=1)
+    play_out(service, ALICE, DM, start)
+    assert start.game_id is not None
+    return start.game_id
+
+
+def test_a_reviewed_game_stepped_to_its_errors(
+    service: Service, web: Links, browser: Any, quick_reviews: None, tmp_path: Path
+) -> None:
+    game = finished_game(service)
+    assert not service.review(ALICE, DM, game).ephemeral
+    count = service.web_state(game, None, "en")["actions_count"]
+    wrong = next(
+        at
+        for at in range(1, count + 1)
+        if (d := service.web_state(game, None, "en", at=at)["review"]["decision"])
+        and d["mark"]
+        and service.web_state(game, None, "en", at=at)["best_arrows"]
+    )
+    expected = service.web_state(game, None, "en", at=wrong)
+    browser.set_window_size(1280, 900)
+    browser.get(web.game_url(game, at=wrong - 1))
+    drawn(browser)
+    browser.find_element(*by("#replay [data-action=next]")).click()
+    wait_for(browser, lambda d: at(d) == str(wrong))
+    decision = expected["review"]["decision"]
+    assert browser.find_element(*by("#decision-text")).text == decision["text"].replace("**", "")
+    assert browser.find_element(*by("#mark")).text.lower() == decision["mark_text"]
+    assert browser.find_element(*by("#decision")).get_attribute("class") == decision["mark"]
+    best = browser.find_elements(*by("line.arrow.best"))
+    assert len(best) == len(expected["best_arrows"]) > 0  # the better play, drawn
+    assert browser.find_elements(*by("line.arrow.me, line.arrow.them"))  # beside the played
+    prs = [li.text for li in browser.find_elements(*by("#prs li"))]
+    assert len(prs) == 2 and all("PR " in p for p in prs), prs
+    assert browser.find_elements(*by("#chart polyline.chances"))
+    assert not browser.find_element(*by("#ask-review")).is_displayed()
+    for width, name in ((360, "phone"), (1280, "desktop")):
+        browser.set_window_size(width, 900)
+        browser.get(web.game_url(game, at=wrong))
+        drawn(browser)
+        assert browser.find_element(*by("#decision")).is_displayed()
+        browser.save_screenshot(str(tmp_path / f"web-review-{name}.png"))
+        page = browser.find_element(*by("#review"))
+        browser.execute_script("arguments[0].scrollIntoView()", page)
+        browser.save_screenshot(str(tmp_path / f"web-review-{name}-panel.png"))
+    # A click on the chart goes to that moment.
+    browser.set_window_size(1200, 900)
+    chart = browser.find_element(*by("#chart svg"))
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    ActionChains(browser).move_to_element_with_offset(chart, 0, 0).click().perform()
+    wait_for(browser, lambda d: at(d) not in ("", str(wrong)))
+
+
+def test_the_review_asked_for_from_the_page(
+    service: Service, web: Links, browser: Any, quick_reviews: None
+) -> None:
+    game = finished_game(service)
+    browser.get(web.game_url(game, at=4) + "&lang=fr")
+    drawn(browser)
+    ask = browser.find_element(*by("#ask-review"))
+    assert ask.text == t("web.review.ask", "fr")
+    ask.click()
+    wait_for(browser, lambda d: d.find_elements(*by("#prs li")))
+    assert browser.find_element(*by("#review-title")).text == t("web.review.title", "fr")
+    assert not browser.find_element(*by("#ask-review")).is_displayed()
+    assert at(browser) == "4"

@@ -27,7 +27,7 @@ from bot.tournaments.formats import champion, finished, format_of, next_pairings
 from bot.tournaments.plan import Pairing, State
 from bot.tournaments.running.clock import TournamentClock
 from bot.tournaments.running.events import event_step
-from bot.tournaments.running.view import standings_reply
+from bot.tournaments.running.view import standings_reply, web_lines
 from db import players as player_repo
 from db import together as together_repo
 from db import tournaments as repo
@@ -182,7 +182,8 @@ class Runner:
         self._record(s, tour, match, row, ended.match.score)
         posts = self.advance(s, tour)
         if tour.status is TournamentStatus.RUNNING:
-            standings = standings_reply(self.state(s, tour, names=True), tour.lang)
+            state = self.state(s, tour, names=True)
+            standings = standings_reply(state, tour.lang, web=self.deps.web_url)
             posts.append(_to_channel(tour, standings))
         return posts
 
@@ -251,9 +252,11 @@ class Runner:
     def _finish(self, s: Session, tour: Tournament, state: State) -> Reply:
         repo.finish_tournament(tour, champion(state), self.deps.clock())
         s.flush()
-        reply = standings_reply(self.state(s, tour, names=True), tour.lang)
+        final = self.state(s, tour, names=True)
+        reply = standings_reply(final, tour.lang)
         name = _name(s, tour.champion_id) if tour.champion_id else "-"
         reply.text = t("tournament.champion", tour.lang, name=tour.name, player=name)
+        reply.text += web_lines(final, tour.lang, self.deps.web_url)  # each match's page
         reply.event = event_step(tour, "complete")
         return _to_channel(tour, reply)
 

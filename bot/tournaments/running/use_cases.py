@@ -263,7 +263,8 @@ class Tournaments:
         if tour.status is TournamentStatus.REGISTERING:
             raise Refusal("tournament.error.not_started")
         state = self.run.state(s, tour, names=True)
-        return standings_reply(state, who.lang, viewer=who.actor.id)  # the viewer's language
+        # In the viewer's language, with each match's web page when the web board is on.
+        return standings_reply(state, who.lang, viewer=who.actor.id, web=self.deps.web_url)
 
     def _info(self, s: Session, who: Who, tour: Tournament, _: dict[str, object]) -> Reply:
         return self._announce(s, tour, who.lang)

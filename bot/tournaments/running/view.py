@@ -5,7 +5,7 @@ language) and the server's list of tournaments."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 
 from bot.i18n import t
@@ -117,9 +117,15 @@ def _marked_names(names: Mapping[int, str], state: State, lang: str) -> dict[int
     return {p: marked(n, status.get(p, EntrantStatus.ACTIVE), lang) for p, n in names.items()}
 
 
-def standings_reply(state: State, lang: str, viewer: int | None = None) -> Reply:
+def standings_reply(
+    state: State,
+    lang: str,
+    viewer: int | None = None,
+    web: Callable[[int | None], str | None] | None = None,
+) -> Reply:
     """The standings: the picture its format lays out (a bracket, or a table and its
-    columns). The picture is drawn once the action has committed (:attr:`Reply.later`):
+    columns), and with ``web`` (a game's web page, None when the web board is off) each
+    match's link. The picture is drawn once the action has committed (:attr:`Reply.later`):
     standings are posted from inside the write transaction of the game or sweep that moved
     the tournament on."""
     tour = state.tournament
@@ -155,7 +161,42 @@ def standings_reply(state: State, lang: str, viewer: int | None = None) -> Reply
         reply.image = draw()
 
     text = t("tournament.standings", lang, name=tour.name, played=_played(state))
-    return Reply(text=text, image_name="standings.png", later=picture)
+    return Reply(text=text + web_lines(state, lang, web), image_name="standings.png", later=picture)
+
+
+WEB_TEXT = 1500  # characters of a standings message its matches' links may take
+
+
+def web_lines(state: State, lang: str, web: Callable[[int | None], str | None] | None) -> str:
+    """Each match's web page, the matches being played first then the latest finished, on
+    lines after a newline ("" without the web board or a match with a game); as many as fit
+    in :data:`WEB_TEXT`, then how many more."""
+    if web is None:
+        return ""
+    games = [m for m in state.matches if m.game_id is not None]
+    games.sort(key=lambda m: (m.status is not MatchStatus.PLAYING, -m.round, m.slot))
+    lines: list[str] = []
+    size = 0
+    for shown, m in enumerate(games):
+        url = web(m.game_id)
+        if url is None:
+            return ""
+        line = t(
+            "tournament.web_match",
+            lang,
+            round=t("tournament.web_round", lang, n=m.round + 1),
+            p0=state.names.get(m.player0_id, str(m.player0_id)),
+            p1=state.names.get(m.player1_id or 0, str(m.player1_id)),
+            url=url,
+        )
+        if size + len(line) > WEB_TEXT:
+            lines.append(t("tournament.web_more", lang, n=len(games) - shown))
+            break
+        lines.append(line)
+        size += len(line) + 1
+    if not lines:
+        return ""
+    return "\n" + "\n".join([t("tournament.web_title", lang), *lines])
 
 
 def rules_summary(state: State, lang: str) -> str:

@@ -172,7 +172,7 @@
 
   function drawArrows(svg) {
     const defs = el("defs", {}, svg);
-    for (const who of ["me", "them"]) {
+    for (const who of ["me", "them", "best"]) {
       const m = el("marker", { id: "head-" + who, viewBox: "0 0 10 10", refX: 8, refY: 5, markerWidth: 5, markerHeight: 5, orient: "auto-start-reverse" }, defs);
       el("path", { d: "M0,0 L10,5 L0,10 z", class: "arrowhead " + who }, m);
     }
@@ -180,6 +180,13 @@
       const [x1, y1] = spot(a.from, a.by), [x2, y2] = spot(a.to, a.by);
       el("line", { x1, y1, x2, y2, class: "arrow " + a.by, "marker-end": `url(#head-${a.by})` }, svg);
     }
+    // The review's better play, beside the one played: dashed, in a colour of its own.
+    // Each a little further towards the board's middle, so that two never look like one.
+    (state.best_arrows || []).forEach((a, i) => {
+      const [x1, y1] = spot(a.from, a.by), [x2, y2] = spot(a.to, a.by);
+      const dy = (y) => y + (y > 220 ? -1 : 1) * 10 * (i + 1);
+      el("line", { x1, y1: dy(y1), x2, y2: dy(y2), class: "arrow best", "marker-end": "url(#head-best)" }, svg);
+    });
   }
 
   function drawPanel() {
@@ -200,6 +207,7 @@
     $("role").textContent = state.seat === null ? words.spectator : words.player;
     drawButtons();
     drawReplay();
+    drawReview();
     drawLinks();
     tick();
   }
@@ -233,6 +241,71 @@
     slider.value = at;
     $("at").textContent = `${at} / ${state.actions_count}`;
     for (const w of ["first", "prev", "next", "last"]) box.querySelector(`[data-action=${w}]`).textContent = words[w];
+  }
+
+  // -- the review: the decision of this step, each player's PR, the winning chances ----------
+  function drawReview() {
+    const box = $("review"), r = state.review, ask = state.review_ask;
+    box.hidden = !r && !ask;
+    if (box.hidden) return;
+    $("review-title").textContent = r ? r.title : ask.none;
+    const d = r && r.decision;
+    const line = $("decision");
+    line.hidden = !d;
+    line.className = d && d.mark ? d.mark : "";
+    $("decision-text").textContent = d ? plain(d.text) : "";
+    $("mark").textContent = d && d.mark_text ? d.mark_text : "";
+    $("prs").replaceChildren(...(r ? r.players : []).map((text) => {
+      const li = document.createElement("li");
+      li.textContent = plain(text);
+      return li;
+    }));
+    $("chart-title").textContent = r ? r.chart.title : "";
+    drawChart(r ? r.chart.points : []);
+    const b = $("ask-review");
+    b.hidden = !ask;
+    if (ask && !b.disabled) b.textContent = ask.label;
+  }
+
+  function drawChart(points) {
+    const holder = $("chart");
+    if (!points.length) { holder.replaceChildren(); return; }
+    const n = Math.max(1, state.actions_count), W = 300, H = 90;
+    const x = (k) => (k / n) * W, y = (p) => H - (p / 100) * H;
+    const svg = el("svg", { viewBox: `-2 -2 ${W + 4} ${H + 4}`, role: "img", "aria-label": $("chart-title").textContent });
+    el("rect", { x: 0, y: 0, width: W, height: H, class: "chartbg" }, svg);
+    el("line", { x1: 0, y1: H / 2, x2: W, y2: H / 2, class: "half" }, svg);
+    for (const k of state.review.marks || []) el("line", { x1: x(k), y1: H - 6, x2: x(k), y2: H, class: "marktick" }, svg);
+    el("polyline", { points: points.map((p) => `${x(p[0]).toFixed(1)},${y(p[1]).toFixed(1)}`).join(" "), class: "chances" }, svg);
+    const at = state.at === null ? state.actions_count : state.at;
+    el("line", { x1: x(at), y1: 0, x2: x(at), y2: H, class: "now" }, svg);
+    svg.addEventListener("click", (e) => {
+      const p = svgPoint(svg, e);
+      show(Math.round((p.x / W) * n));
+    });
+    holder.replaceChildren(svg);
+  }
+
+  async function askReview(b) {
+    if (busy) return;
+    busy = true;
+    refuse("");
+    b.disabled = true;
+    b.textContent = state.review_ask.asking;
+    try {
+      const response = await fetch(base + "/review" + query({ at: state.at }), {
+        method: "POST", headers: { "Content-Type": "application/json" }, body: "{}", credentials: "omit",
+      });
+      const answer = await response.json();
+      if (!answer.ok) refuse(answer.text);
+      if (answer.state) draw(answer.state);
+    } catch (e) {
+      refuse(words.offline);
+    } finally {
+      busy = false;
+      b.disabled = false;
+      if (state.review_ask) b.textContent = state.review_ask.label;
+    }
   }
 
   function drawLinks() {
@@ -379,6 +452,7 @@
     if (!b) return;
     const action = b.dataset.action;
     if (["first", "prev", "next", "last"].includes(action)) return step(action);
+    if (action === "review") return askReview(b);
     if (action === "resign" && b.dataset.arg === undefined) { $("resigns").hidden = !$("resigns").hidden; return; }
     act(action, b.dataset.arg);
   });

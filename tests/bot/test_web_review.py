@@ -1,0 +1,216 @@
+"""The review on a finished game's web page (issue 29): each decision's error and its mark,
+the better play as arrows, each player's PR and the winning chances; asked for from the page
+through ``/review``'s service call, with its refusals (no analysis of a game between people
+while it is played, from the page's data as from its request)."""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from aiohttp.test_utils import TestClient, TestServer
+
+import bot.service.analysis as analysis
+from bot.i18n import t
+from bot.service import Service
+from bot.web.links import Links
+from bot.web.server import WebServer
+from db import games as game_repo
+from engine.analysis import Review, error_size
+from tests.bot.conftest import ALICE, BOB, CHANNEL, DM, play_out, press
+
+MARKS = {"doubtful", "error", "blunder"}
+
+
+@pytest.fixture(autouse=True)
+def quick_reviews(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Reviews at the shallowest depth: what is checked here is where they show."""
+    monkeypatch.setattr(analysis, "REVIEW_PLIES", 1)
+
+
+@pytest.fixture
+def links() -> Links:
+    return Links(b"r" * 32, "http://board.test")
+
+
+@pytest.fixture
+async def client(service: Service, links: Links) -> AsyncIterator[TestClient[Any, Any]]:
+    server = WebServer(service, links, "127.0.0.1", 0)
+    client = TestClient(TestServer(server.app()))
+    await client.start_server()
+    yield client
+    await client.close()
+
+
+def finished(service: Service) -> int:
+    start = service.play(ALICE, DM, level="beginner", points=1)
+    play_out(service, ALICE, DM, start)
+    assert start.game_id is not None
+    return start.game_id
+
+
+def kept_review(service: Service, game_id: int) -> Review | None:
+    with service.factory() as s:
+        row = game_repo.get_game(s, game_id)
+        return Review.from_dict(row.review) if row.review else None
+
+
+def people_in_progress(service: Service, script: deque[int], rated: bool = True) -> int:
+    made = service.challenge(ALICE, CHANNEL, BOB, rated=rated)
+    script.extend([5, 2])
+    game = press(service, BOB, made, "Accept").game_id
+    assert game is not None
+    return game
+
+
+def test_each_decision_of_a_reviewed_game_shows_on_its_step(service: Service) -> None:
+    game = finished(service)
+    before = service.web_state(game, None, "en", at=3)
+    assert before["review"] is None  # not reviewed yet: the page offers to ask
+    assert before["review_ask"]["label"] == t("web.review.ask", "en")
+    assert not service.review(ALICE, DM, game).ephemeral
+    review = kept_review(service, game)
+    assert review is not None
+    count = service.web_state(game, None, "en")["actions_count"]
+    marked = []
+    for at in range(count + 1):
+        state = service.web_state(game, ALICE.id, "en", at=at)
+        assert state["review_ask"] is None
+        decision = state["review"]["decision"]
+        if decision is not None and decision["mark"] is not None:
+            marked.append((at, state))
+    assert marked, "a beginner's game has an error worth a mark"
+    at, state = marked[0]
+    decision = state["review"]["decision"]
+    assert decision["mark"] in MARKS
+    assert decision["mark_text"] == t(f"review.size.{decision['mark']}", "en")
+    worst = [round(1000 * d.error) for d in review.decisions if error_size(d.error)]
+    assert decision["error"] in worst
+    assert f"−{decision['error']} millipoint" in decision["text"]
+    assert at in state["review"]["marks"]
+    # The decision shown is the one of this action: its play is the one the log holds.
+    events = service_events(service, game)
+    played = events[at - 1]
+    if played.kind == "move":
+        assert f"played {played.play}" in decision["text"]
+        assert state["best_arrows"], "the better play is drawn"
+        assert all(a["by"] in ("me", "them") for a in state["best_arrows"])
+    # Each player's PR, the viewer's first; the chances over the game, in percent.
+    players = state["review"]["players"]
+    assert players[0].startswith("Alice") and players[1].startswith("Computer")
+    assert "PR **" in players[0]
+    points = state["review"]["chart"]["points"]
+    assert len(points) >= len(review.chances) - 2
+    assert points[0] == [0, 50.0]
+    assert all(0 <= x <= count and 0 <= y <= 100 for x, y in points)
+    assert [x for x, _ in points] == sorted(x for x, _ in points)
+    # In French, the mark and the text too.
+    fr = service.web_state(game, ALICE.id, "fr", at=at)["review"]["decision"]
+    assert fr["mark_text"] == t(f"review.size.{decision['mark']}", "fr")
+    assert fr["text"] != decision["text"]
+
+
+def service_events(service: Service, game: int) -> list[Any]:
+    with service.factory() as s:
+        return list(game_repo.game_events(s, game))
+
+
+async def test_the_page_asks_for_the_review_through_the_service(
+    service: Service, links: Links, client: TestClient[Any, Any]
+) -> None:
+    game = finished(service)
+    url = links.game_path(game)
+    state = await (await client.get(url + "/state?at=5")).json()
+    assert state["review"] is None and state["review_ask"] is not None
+    # A form of another site cannot ask (not JSON).
+    refused = await client.post(url + "/review", data="x")
+    assert refused.status == 400
+    asked = await client.post(url + "/review?at=5&lang=fr", json={})
+    body = await asked.json()
+    assert asked.status == 200 and body["ok"], body
+    assert body["state"]["at"] == 5 and body["state"]["review"]["players"]
+    assert body["state"]["review"]["title"] == t("web.review.title", "fr")
+    assert kept_review(service, game) is not None  # kept, as /review keeps it
+    again = await client.post(url + "/review", json={})
+    assert again.status == 200 and (await again.json())["ok"]
+
+
+@pytest.mark.parametrize("rated", [True, False])
+async def test_no_analysis_of_a_game_between_people_in_progress(
+    service: Service,
+    links: Links,
+    client: TestClient[Any, Any],
+    script: deque[int],
+    rated: bool,
+) -> None:
+    game = people_in_progress(service, script, rated)
+    for viewer in (None, ALICE.id):
+        state = service.web_state(game, viewer, "en")
+        assert state["review"] is None and state["review_ask"] is None
+        assert state["best_arrows"] == []
+    # The service refuses as /review does, for a player and for anyone watching.
+    said = service.review(ALICE, CHANNEL, game).text
+    assert service.web_review(game, ALICE.id, "en") == said
+    assert service.web_review(game, None, "en") == t("error.not_your_game", "en")
+    # And so does the page's request, and its data shows nothing of the kind.
+    url = links.game_path(game)
+    asked = await client.post(url + "/review", json={})
+    assert asked.status == 403
+    assert (await asked.json())["text"] == t("error.not_your_game", "en")
+    mine = links.player_url(game, ALICE.id).removeprefix(links.public_url)
+    asked = await client.post(mine.replace("?", "/review?", 1), json={})
+    assert asked.status == 403 and (await asked.json())["text"] == said
+    state = await (await client.get(url + "/state?at=1")).json()
+    assert state["review"] is None and state["review_ask"] is None and state["at"] is None
+    assert kept_review(service, game) is None
+
+
+def test_a_game_against_the_computer_in_progress_is_reviewed_once_over(
+    service: Service, script: deque[int]
+) -> None:
+    script.extend([3, 1])
+    game = service.play(ALICE, DM, level="beginner").game_id
+    assert game is not None
+    assert service.web_review(game, ALICE.id, "en") == t("web.review_after", "en", id=game)
+    assert kept_review(service, game) is None
+
+
+def test_a_kept_review_tells_the_open_pages(service: Service) -> None:
+    game = finished(service)
+    told: list[int] = []
+    service.on_game_changed(told.append)
+    assert service.web_review(game, None, "en") is None
+    assert told == [game]  # the pages' shared state is read again, with the review
+    assert service.web_review(game, None, "en") is None  # kept: not computed again
+    assert told == [game]
+
+
+def test_every_decision_of_a_match_has_its_step(service: Service) -> None:
+    """Checker plays and cube decisions (a roll without a double, a double, a take), in
+    every game of a match, each on the action that was it."""
+    start = service.play(ALICE, DM, level="beginner", points=5)
+    play_out(service, ALICE, DM, start, limit=5000)
+    game = start.game_id
+    assert game is not None
+    assert not service.review(ALICE, DM, game).ephemeral
+    review = kept_review(service, game)
+    assert review is not None and review.games >= 2
+    kinds = {d.kind for d in review.decisions}
+    assert {"move", "no double"} <= kinds, kinds
+    events = service_events(service, game)
+    count = len(events)
+    shown = {}
+    for at in range(count + 1):
+        decision = service.web_state(game, None, "en", at=at)["review"]["decision"]
+        if decision is not None:
+            shown[at] = decision
+    assert len(shown) == len(review.decisions)
+    cube = {"roll": "did not double", "double": "doubled", "take": "took", "drop": "passed"}
+    for at, decision in shown.items():
+        kind = events[at - 1].kind
+        if kind == "move":
+            assert "played" in decision["text"], decision
+        else:
+            assert cube[kind] in decision["text"], (kind, decision)
