@@ -276,9 +276,10 @@ def text_picture(table: Table, lang: str, *, acting: int | None = None) -> str:
     return text_board(board_position(table), view=view)
 
 
-def headline(table: Table, lang: str) -> str:
-    """The game's first line: the players, the kind of game, the score (the web board's)."""
-    return _headline(table, lang)
+def headline(table: Table, lang: str, moment: tuple[tuple[int, int], bool] | None = None) -> str:
+    """The game's first line: the players, the kind of game, the score (the web board's);
+    ``moment``: the score and the Crawford flag of a replay's moment instead of the match's."""
+    return _headline(table, lang, moment)
 
 
 def prompt(table: Table, lang: str, ui: UiState) -> str:
@@ -286,16 +287,14 @@ def prompt(table: Table, lang: str, ui: UiState) -> str:
     return _prompt(table, lang, ui)
 
 
-def _headline(table: Table, lang: str) -> str:
+def _headline(table: Table, lang: str, moment: tuple[tuple[int, int], bool] | None = None) -> str:
     s0, s1 = table.seats
     match = table.match
     kind = kind_text(match.length, match.variant, lang)
-    score = ""
-    if match.length:
-        a, b = match.score
-        score = t("game.score", lang, a=a, b=b)
+    (a, b), is_crawford = moment or (match.score, table.game.crawford)
+    score = t("game.score", lang, a=a, b=b) if match.length else ""
     rated = t("game.rated", lang) if table.rated else ""
-    crawford = t("game.crawford", lang) if table.game.crawford else ""
+    crawford = t("game.crawford", lang) if is_crawford else ""
     return t(
         "game.headline",
         lang,

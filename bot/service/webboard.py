@@ -255,7 +255,7 @@ def _replay(
         "dice_mine": on_roll == viewer,
         "turn": None,
         "phase": "replay",
-        "headline": headline(table, lang),
+        "headline": headline(table, lang, (key.score, key.crawford) if key else ((0, 0), False)),
         "prompt": _replay_line(event, table, lang),
         "arrows": _replay_arrows(events, at, viewer, variant),
         "moves": [],

@@ -333,3 +333,22 @@ def test_a_variant_game_says_so_and_shows_its_checkers(
     state = service.web_state(start.game_id, ALICE.id, "en")
     assert sum(state["mine"]) + state["off"][0] == 3  # three checkers a side, not fifteen
     assert sum(state["theirs"]) + state["off"][1] == 3
+
+
+def test_a_replay_heads_each_moment_with_its_own_score(
+    service: Service, script: deque[int]
+) -> None:
+    """A 2-point match: Bob resigns the first game as a gammon (Alice leads 2-0, the match is
+    over). Early moments of the replay show the score then (0-0), not the final one."""
+    board = accepted(service, script, points=2)
+    game = board.game_id
+    assert game is not None
+    for label in ("13", "13", "Confirm"):
+        board = press(service, ALICE, board, label)
+    assert not service.resign(BOB, CHANNEL, 2).ephemeral
+    accept = next(
+        b.custom_id for b in service.board(ALICE, CHANNEL, game).buttons if ":accept" in b.custom_id
+    )
+    service.press(ALICE, CHANNEL, accept)
+    assert "score 2–0" in service.web_state(game, None, "en")["headline"]
+    assert "score 0–0" in service.web_state(game, None, "en", at=1)["headline"]
