@@ -551,6 +551,20 @@ class _GameReview:
             )
             best = ranked[0]
             mine = next(v for v in ranked if v.play == step.played)
+            if best.play != mine.play and best.equity > mine.equity:
+                # A mistake: measured as GNU Backgammon measures it, by a cubeful search
+                # (see the module docstring), the best play found cubelessly searched too.
+                ranked = rank_plays(
+                    self.ev,
+                    step.position,
+                    step.dice,
+                    step.plays,
+                    step.ctx,
+                    force=[step.played, best.play],
+                    cubeful=True,
+                )
+                best = ranked[0]
+                mine = next(v for v in ranked if v.play == step.played)
         else:
             only = step.played or Play(())
             mine = best = self.ev.plays(step.position, step.dice, [only], step.ctx, force=[only])[0]
