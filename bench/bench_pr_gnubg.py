@@ -10,15 +10,19 @@ engine, reviewed by the project's own review (:func:`engine.analysis.review_matc
 cubeful (``set analysis chequerplay evaluation plies 2``, the same for the cube). Each player's
 PR is 500 times his equity lost per non-obvious decision (:mod:`engine.analysis.pr`); gnubg's
 is 500 times its normalised (EMG) errors, checker play and cube, over its unforced moves and
-close cube decisions (its ``show statistics match``).
+close cube decisions (its ``show statistics match``). The games are played without the Jacoby
+rule and gnubg analyses them so (``set jacoby off``: its default, the Jacoby rule in money
+games, is not in a ``.mat`` file, and it changes the cube's value in every money game).
 
-The figures: each player's PR both ways with the decisions each counted, and over the 20
+The figures: each player's PR both ways with the decisions each counted (checker plays and
+cube decisions) and the errors (checker play and cube) behind it, and over the 20
 players the mean absolute difference (target at most 1.0), the mean signed difference (ours
 minus gnubg's, target within +/-0.5) and the players with gnubg's PR under 10 whose XG band
 differs (target 0). gnubg's analysis of a game is kept in ``BENCH_PR_GNUBG_CACHE`` (a JSON file,
 by the ``.mat`` text's hash), so comparing review settings does not analyse the games again.
 ``--quick``: the first three games; ``BENCH_PR_GAMES_GNUBG`` (default 10) plays more, the
-pairings again with new seeds.
+pairings again with new seeds; ``BENCH_PR_FIRST_GAME`` (default 0) starts further on, for
+another set of seeds (``BENCH_PR_FIRST_GAME=20``: games 20 to 29).
 """
 
 from __future__ import annotations
@@ -38,8 +42,8 @@ from bench.common import Figure, check
 from bot.service.analysis import REVIEW_PLIES
 from engine import Match, write_mat
 from engine.analysis import review_match
+from engine.analysis.pr import is_non_obvious, pr_band
 from engine.analysis.pr import performance_rating as our_pr
-from engine.analysis.pr import pr_band
 from engine.analysis.selfplay import play_match
 from engine.bots import backend, get_bot
 from tests.tools._gnubg import gnubg_binary, run_in_gnubg
@@ -48,6 +52,8 @@ NAME = "pr_gnubg"
 SCRIPT = Path(__file__).resolve().parent / "gnubg_analyse.py"
 CACHE = Path(os.environ.get("BENCH_PR_GNUBG_CACHE", Path(tempfile.gettempdir()) / "pr-gnubg.json"))
 PLIES = int(os.environ.get("BENCH_PR_PLIES", str(REVIEW_PLIES)))
+SETTINGS = "gnubg 2-ply, jacoby off, breakdown"
+"""Part of a cached analysis's key: an analysis made otherwise is not reused."""
 
 GAMES: tuple[tuple[str, str, int], ...] = (
     ("beginner", "casual", 0),
@@ -74,6 +80,10 @@ class Player:
     our_decisions: int
     gnubg: float
     gnubg_decisions: int
+    our_split: tuple[float, int, float, int] = (0.0, 0, 0.0, 0)
+    """The review's (checker error, unforced plays, cube error, cube decisions)."""
+    gnubg_split: tuple[float, int, float, int] = (0.0, 0, 0.0, 0)
+    """gnubg's (checker error, unforced moves, cube error, close cube decisions)."""
 
 
 def play(k: int) -> Match:
@@ -96,13 +106,16 @@ def _load_cache() -> dict[str, Any]:
         return {}
 
 
-def gnubg_ratings(mats: list[str]) -> list[list[tuple[float, int]]] | None:
-    """For each ``.mat`` text, gnubg's ``(error, decisions)`` of player 0 and player 1 (None
-    without GNU Backgammon)."""
+Split = tuple[float, int, float, int]
+
+
+def gnubg_ratings(mats: list[str]) -> list[list[Split]] | None:
+    """For each ``.mat`` text, gnubg's ``(checker error, unforced moves, cube error, close cube
+    decisions)`` of player 0 and player 1 (None without GNU Backgammon)."""
     if gnubg_binary() is None:
         return None
     cache = _load_cache()
-    keys = [hashlib.sha256(m.encode()).hexdigest()[:20] for m in mats]
+    keys = [hashlib.sha256((SETTINGS + m).encode()).hexdigest()[:20] for m in mats]
     missing = [k for k in dict.fromkeys(keys) if k not in cache]
     if missing:
         with tempfile.TemporaryDirectory() as tmp:
@@ -113,12 +126,13 @@ def gnubg_ratings(mats: list[str]) -> list[list[tuple[float, int]]] | None:
                     path.write_text(mat, encoding="utf-8")
                     files.append(str(path))
             out = Path(tmp) / "out.jsonl"
-            run_in_gnubg(SCRIPT, {"files": files, "out": str(out), "plies": 2}, echo=True)
+            args = {"files": files, "out": str(out), "plies": 2, "jacoby": False}
+            run_in_gnubg(SCRIPT, args, echo=True)
             for line in out.read_text(encoding="utf-8").splitlines():
                 d = json.loads(line)
                 cache[Path(d["path"]).stem] = d["players"]
         CACHE.write_text(json.dumps(cache), encoding="utf-8")
-    return [[(float(e), int(n)) for e, n in cache[key]] for key in keys]
+    return [[(float(c), int(n), float(q), int(k)) for c, n, q, k in cache[key]] for key in keys]
 
 
 def _pr(error: float, decisions: int, length: int) -> float:
@@ -137,12 +151,27 @@ def compare(indices: list[int]) -> list[Player] | None:
         review = review_match(match, plies=PLIES)
         for side in (0, 1):
             mine = our_pr(review, side)
-            error, n = gnu[side]
+            c, n, q, close = gnu[side]
             value = mine.value if mine.value is not None else float("nan")
             level = str(GAMES[k % len(GAMES)][side])
-            gnu_pr = _pr(error, n, match.length)
-            players.append(Player(k, level, value, mine.decisions, gnu_pr, n))
+            gnu_pr = _pr(c + q, n + close, match.length)
+            counted = [d for d in review.decisions if d.player == side and is_non_obvious(d)]
+            plays = [d for d in counted if d.kind == "move"]
+            cubes = [d for d in counted if d.kind != "move"]
+            split = (
+                sum(d.error for d in plays),
+                len(plays),
+                sum(d.error for d in cubes),
+                len(cubes),
+            )
+            players.append(
+                Player(k, level, value, mine.decisions, gnu_pr, n + close, split, gnu[side])
+            )
     return players
+
+
+def _split(s: Split) -> str:
+    return f"{s[1]} plays {s[0]:.3f}, {s[3]} cube {s[2]:.3f}"
 
 
 def summary(players: list[Player]) -> tuple[float, float, int]:
@@ -154,7 +183,9 @@ def summary(players: list[Player]) -> tuple[float, float, int]:
 
 
 def run(quick: bool = False) -> list[Figure]:
-    indices = list(range(3 if quick else int(os.environ.get("BENCH_PR_GAMES_GNUBG", "10"))))
+    first = int(os.environ.get("BENCH_PR_FIRST_GAME", "0"))
+    count = 3 if quick else int(os.environ.get("BENCH_PR_GAMES_GNUBG", "10"))
+    indices = list(range(first, first + count))
     players = compare(indices)
     if players is None:
         return [Figure(NAME, "GNU Backgammon comparison: skipped (no gnubg)", 0, "")]
@@ -166,6 +197,9 @@ def run(quick: bool = False) -> list[Figure]:
         )
         figures.append(Figure(NAME, name, p.ours - p.gnubg, "PR"))
         print(f"  {name}", file=sys.stderr)
+        # Where the difference comes from: decisions counted and errors, checker play and cube.
+        print(f"      ours  {_split(p.our_split)}", file=sys.stderr)
+        print(f"      gnubg {_split(p.gnubg_split)}", file=sys.stderr)
     mean_abs, mean_signed, bands = summary(players)
     ours = sum(p.ours * p.our_decisions for p in players) / sum(p.our_decisions for p in players)
     gnu = sum(p.gnubg * p.gnubg_decisions for p in players)

@@ -179,7 +179,10 @@ def test_a_blunder_is_measured_like_the_hint_measures_it(engine: str) -> None:
     assert move.best == str(hints[0].play)
     assert move.best_play == hints[0].play
     assert move.played_play == played.play
-    assert move.error == pytest.approx(-played.difference, abs=1e-6)
+    # The review searches cubefully, as GNU Backgammon analyses (tests/test_pr_gnubg.py); the
+    # hint converts the same depth's cubeless chances, as the players rank plays: at the
+    # opening, with the cube far from use, the two are within a few ten-thousandths.
+    assert move.error == pytest.approx(-played.difference, abs=1e-6 if engine != "bgsage" else 2e-3)
     assert move.error > 0.1  # a blunder by any measure
     stats = review.stats(0)
     assert (stats.moves, stats.unforced_moves, stats.cube_decisions) == (1, 1, 0)

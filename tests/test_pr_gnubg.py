@@ -45,6 +45,21 @@ GNUBG_CHANCES = [
 ]
 MATCH_IDS = {pid: mid for pid, mid, *_ in DECISIONS}
 
+# Decisions where the cube is about to be used (money games of the bench, Jacoby rule off): the
+# player's cube is dead or nearly so and the loser of the race will be doubled out. GNU
+# Backgammon's 2-ply cubeful evaluation searches the cube at every node; Janowski's
+# interpolation on 2-ply cubeless chances (the review's former conversion, at the root only)
+# found half of these errors (0.126 and 0.166). Recorded from gnubg 1.07 (hint at 2-ply,
+# cubeful, every play at full depth); test_gnubg_still_says_so checks them again.
+CUBE_DECISIONS = [
+    # a bear-off, cube 2 owned by the opponent: 4/off 1/off -0.7115, the play made -0.9634
+    ("f3sAAMB3+wAAAA", "EYEGAAAAAAAE", (1, 5), "4/off 3/2", 0.2519),
+    # cube 4 owned by the opponent: bar/20 8/5 -0.7254, the play made -1.0 (doubled out)
+    ("G247gAC2G8GAQQ", "EoEOAAAAAAAE", (5, 3), "bar/20 4/1", 0.2746),
+]
+CUBE_TOLERANCE = 0.012
+"""The same search: only the networks' chances differ (0.0001 and 0.009 off)."""
+
 
 def _setting(position_id: str, match_id: str) -> tuple[Position, Any]:
     x = Xgid.from_ids(position_id, match_id)
@@ -74,10 +89,50 @@ def test_the_reviews_error_is_gnubgs(
     position, ctx = _setting(position_id, match_id)
     mine = parse_play(played, position, dice)
     ev = get_evaluator(REVIEW_PLIES)
-    ranked = rank_plays(ev, position, dice, legal_plays(position, dice), ctx, force=[mine])
+    plays = legal_plays(position, dice)
+    ranked = rank_plays(ev, position, dice, plays, ctx, force=[mine], cubeful=True)
     best, made = ranked[0], next(v for v in ranked if v.play == mine)
     assert best.full and made.full  # both searched at the review's full depth
     assert best.equity - made.equity == pytest.approx(gnubg_error, abs=TOLERANCE)
+
+
+@needs_bgsage
+@pytest.mark.parametrize("position_id, match_id, dice, played, gnubg_error", CUBE_DECISIONS)
+def test_the_reviews_cubeful_search_is_gnubgs(
+    position_id: str, match_id: str, dice: tuple[int, int], played: str, gnubg_error: float
+) -> None:
+    """Near the cube's use, the review's error is gnubg's because both search cubefully; the
+    root conversion of cubeless chances finds much less (so this would fail without it)."""
+    position, ctx = _setting(position_id, match_id)
+    mine = parse_play(played, position, dice)
+    ev = get_evaluator(REVIEW_PLIES)
+    plays = legal_plays(position, dice)
+    errors = {}
+    for cubeful in (True, False):
+        ranked = rank_plays(ev, position, dice, plays, ctx, force=[mine], cubeful=cubeful)
+        errors[cubeful] = ranked[0].equity - next(v for v in ranked if v.play == mine).equity
+    assert errors[True] == pytest.approx(gnubg_error, abs=CUBE_TOLERANCE)
+    assert gnubg_error - errors[False] > 0.08
+
+
+def test_the_review_searches_checker_plays_cubefully(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What ``/review`` runs asks the evaluator for the cubeful search on every unforced play."""
+    from engine import Game
+    from engine.analysis import review, review_game
+
+    seen: list[bool] = []
+    real = review.rank_plays
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        seen.append(bool(kwargs.get("cubeful")))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(review, "rank_plays", spy)
+    game = Game()
+    game.opening_roll(4, 2)
+    game.play_text("24/20 13/11")
+    review_game(game, engine="fallback")
+    assert seen == [False, True]  # a blunder: ranked, then searched cubefully
 
 
 _SCRIPT = """
@@ -109,10 +164,10 @@ def test_gnubg_still_says_so() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         script, out = Path(tmp) / "hint.py", Path(tmp) / "out.json"
         script.write_text(_SCRIPT, encoding="utf-8")
-        ids = [[pid, mid] for pid, mid, *_ in DECISIONS]
+        ids = [[pid, mid] for pid, mid, *_ in DECISIONS + CUBE_DECISIONS]
         run_in_gnubg(script, {"ids": ids, "out": str(out)}, timeout=600)
         hints = json.loads(out.read_text(encoding="utf-8"))
-    for (_, _, _, played, error), plays in zip(DECISIONS, hints, strict=True):
+    for (_, _, _, played, error), plays in zip(DECISIONS + CUBE_DECISIONS, hints, strict=True):
         equity = dict(plays)
         assert plays[0][1] - equity[played] == pytest.approx(error, abs=0.001)
 
@@ -141,3 +196,27 @@ def test_gnubgs_cube_errors_are_read_as_totals() -> None:
     (e0, n0), (e1, n1) = player_errors(match)
     assert (round(e0, 3), n0) == (0.632, 12)
     assert (round(e1, 3), n1) == (0.419, 15)
+    from bench.gnubg_analyse import player_breakdown
+
+    (c0, n0, q0, k0), _ = player_breakdown(match)
+    assert (round(c0, 3), n0, round(q0, 3), k0) == (0.407, 10, 0.225, 2)
+
+
+def test_gnubg_analyses_the_games_under_their_rules() -> None:
+    """The bench's games are played without the Jacoby rule, which gnubg applies to money games
+    by default (a .mat file cannot say): analysed with it, gnubg valued every centred cube
+    differently (a missed double cost 0.196 with it, about 0.07 without)."""
+    from bench.gnubg_analyse import _setup
+
+    class Recorder:
+        def __init__(self) -> None:
+            self.commands: list[str] = []
+
+        def command(self, text: str) -> None:
+            self.commands.append(text)
+
+    for jacoby, expected in ((False, "set jacoby off"), (True, "set jacoby on")):
+        fake = Recorder()
+        _setup(fake, 2, jacoby)
+        assert expected in fake.commands
+        assert fake.commands.index(expected) < fake.commands.index("set confirm new off")

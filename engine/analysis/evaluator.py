@@ -94,9 +94,13 @@ class Evaluator(Protocol):
         ctx: MatchContext | None,
         *,
         force: Sequence[Play] = (),
+        cubeful: bool = False,
     ) -> list[PlayValue]:
         """Each play of ``plays`` evaluated, in the same order; the plays in ``force`` at full
-        depth whatever the candidate filter thinks of them."""
+        depth whatever the candidate filter thinks of them. With ``cubeful`` (and a context)
+        bgsage searches cubefully, every node with its cube decisions, as GNU Backgammon's
+        n-ply cubeful evaluation does, instead of converting the cubeless chances at the root
+        (slower; the review uses it, the players and hints do not; the fallback ignores it)."""
         ...
 
     def cube(self, position: Position, ctx: MatchContext) -> tuple[CubeEquities, Probs]:
@@ -183,12 +187,20 @@ class SageEvaluator:
         ctx: MatchContext | None,
         *,
         force: Sequence[Play] = (),
+        cubeful: bool = False,
     ) -> list[PlayValue]:
         from engine.bots import sage
 
-        evaluated = sage.analyse_plays(position, dice, plays, self.ply, force=force)
+        search = ctx if cubeful else None
+        evaluated = sage.analyse_plays(position, dice, plays, self.ply, force=force, cubeful=search)
         return [
-            PlayValue(play, e.after, e.probs, sage.equity(e.after, e.probs, ctx), e.ply == self.ply)
+            PlayValue(
+                play,
+                e.after,
+                e.probs,
+                sage.equity(e.after, e.probs, ctx) if e.equity is None else e.equity,
+                e.ply == self.ply,
+            )
             for play, e in zip(plays, evaluated, strict=True)
         ]
 
@@ -270,6 +282,7 @@ class FallbackEvaluator:
         ctx: MatchContext | None,
         *,
         force: Sequence[Play] = (),
+        cubeful: bool = False,
     ) -> list[PlayValue]:
         from engine.bots import fallback
 

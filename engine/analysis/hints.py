@@ -65,14 +65,16 @@ def rank_plays(
     *,
     top: int = 1,
     force: Sequence[Play] = (),
+    cubeful: bool = False,
 ) -> list[PlayValue]:
     """Every play evaluated and sorted best first (ties keep the order of ``plays``), with the
     ``top`` best and the ``force`` plays all evaluated at full depth: a play whose value came
     from the candidate filter's shallow pass is searched again before it may rank in the top.
+    ``cubeful``: a cubeful search (see :meth:`Evaluator.plays`).
     """
     forced: list[Play] = list(dict.fromkeys(force))
     while True:
-        values = evaluator.plays(position, dice, plays, ctx, force=forced)
+        values = evaluator.plays(position, dice, plays, ctx, force=forced, cubeful=cubeful)
         order = sorted(range(len(values)), key=lambda i: -values[i].equity)
         ranked = [values[i] for i in order]
         shallow = [v.play for v in ranked[:top] if not v.full and v.play not in forced]

@@ -10,7 +10,12 @@ the same in every cube and at every score, like GNU Backgammon's "EMG" figures):
   (bgsage's numbering: 2 is GNU Backgammon's 1-ply; its candidate filter leaves the others at
   1-ply), the played one and the best one always at full depth; the error is the best play's
   equity minus the played play's, cubeful (money: Janowski's interpolation; match
-  play: normalised match equity at the score, with bgsage's match equity table). A play is
+  play: normalised match equity at the score, with bgsage's match equity table). When that
+  ranking shows a mistake, the played play and the best one are searched again cubefully, the
+  cube's states searched at every node of the same depth (bgsage's cubeful search), which is
+  how GNU Backgammon's n-ply analysis measures: the root conversion of cubeless chances misses
+  much of the error where the cube is near its use (a race whose loser will be doubled out next
+  turn; ``tests/test_pr_gnubg.py``). A play is
   *unforced* when the roll had more than one legal play; forced plays and rolls that cannot be
   played count as moves (for luck) but neither as decisions nor as errors.
 * **Cube.** At every roll where the player could double usefully and did not, and at every
@@ -573,6 +578,20 @@ class _GameReview:
             )
             best = ranked[0]
             mine = next(v for v in ranked if v.play == step.played)
+            if best.play != mine.play and best.equity > mine.equity:
+                # A mistake: measured as GNU Backgammon measures it, by a cubeful search
+                # (see the module docstring), the best play found cubelessly searched too.
+                ranked = rank_plays(
+                    self.ev,
+                    step.position,
+                    step.dice,
+                    step.plays,
+                    step.ctx,
+                    force=[step.played, best.play],
+                    cubeful=True,
+                )
+                best = ranked[0]
+                mine = next(v for v in ranked if v.play == step.played)
         else:
             only = step.played or Play(())
             mine = best = self.ev.plays(step.position, step.dice, [only], step.ctx, force=[only])[0]

@@ -88,27 +88,29 @@ def to_sage(position: Position) -> list[int]:
 
 
 class _Analyzer:
-    """A cubeless bgsage analyzer at one depth and the lock that serialises its use."""
+    """A bgsage analyzer at one depth and the lock that serialises its use."""
 
-    def __init__(self, ply: int) -> None:
+    def __init__(self, ply: int, cubeful: bool = False) -> None:
         self.lock = threading.Lock()
         self.ply = ply
-        # Cubeless: cube and score are applied by equity() on the returned chances, so one
-        # analyzer serves money and match play alike, at every depth.
-        self.sage: Any = bgsage.BgBotAnalyzer(eval_level=f"{ply}ply", cubeful=False)
+        # Cubeless (the default): cube and score are applied by equity() on the returned
+        # chances, so one analyzer serves money and match play alike, at every depth. The
+        # cubeful one searches the cube's states at every node, as GNU Backgammon's n-ply
+        # cubeful evaluation does (see analyse_plays).
+        self.sage: Any = bgsage.BgBotAnalyzer(eval_level=f"{ply}ply", cubeful=cubeful)
 
 
-_analyzers: dict[int, _Analyzer] = {}
+_analyzers: dict[tuple[int, bool], _Analyzer] = {}
 _analyzers_lock = threading.Lock()
 
 
-def _analyzer(ply: int) -> _Analyzer:
+def _analyzer(ply: int, cubeful: bool = False) -> _Analyzer:
     if bgsage is None:
         raise RuntimeError("bgsage is not installed; use the pure-Python fallback")
     with _analyzers_lock:
-        if ply not in _analyzers:
-            _analyzers[ply] = _Analyzer(ply)
-        return _analyzers[ply]
+        if (ply, cubeful) not in _analyzers:
+            _analyzers[ply, cubeful] = _Analyzer(ply, cubeful)
+        return _analyzers[ply, cubeful]
 
 
 def _probs(p: Any) -> Probs:
@@ -150,6 +152,9 @@ class PlayEvaluation:
     after: Position
     probs: Probs
     ply: int
+    equity: float | None = None
+    """With a cubeful search (:func:`analyse_plays` given a context), the mover's cubeful
+    equity after the play (normalised to the cube); None otherwise, and for a finished game."""
 
 
 def analyse_plays(
@@ -159,20 +164,40 @@ def analyse_plays(
     ply: int,
     *,
     force: Sequence[Play] = (),
+    cubeful: MatchContext | None = None,
 ) -> list[PlayEvaluation]:
     """Like :func:`evaluate_plays`, saying at which depth each play was evaluated. The plays in
     ``force`` are searched at full depth even when bgsage's candidate filter would drop them
     (bgsage's ``force_boards``), so that a weak play can be judged like the best one.
 
+    With ``cubeful`` (the cube and score of the player on roll) the search is cubeful: at every
+    node of the ``ply``-deep search the side on roll may double and the other take or pass, as
+    in GNU Backgammon's n-ply cubeful evaluation, and each play's :attr:`PlayEvaluation.equity`
+    is that cubeful equity. It differs from Janowski's interpolation on the same depth's
+    cubeless chances (:func:`equity`) where the cube is near its use: a race whose loser will
+    be doubled out next turn loses the whole cube, not a share of it.
+
     ``plays`` may hold the empty play ``Play(())`` when the dice cannot be played: it stands for
     the unchanged position.
     """
-    analyzer = _analyzer(ply)
+    analyzer = _analyzer(ply, cubeful is not None)
     afters = [position.apply(play).swap_players() for play in plays]
     forced = [to_sage(position.apply(play).swap_players()) for play in force]
+    cube: dict[str, Any] = {}
+    if cubeful is not None:
+        away = cubeful.away() if cubeful.match_length else (0, 0)
+        cube = {
+            "cube_value": cubeful.cube_value,
+            "cube_owner": _OWNER[cubeful.cube_owner],
+            "away1": away[0],
+            "away2": away[1],
+            "is_crawford": cubeful.crawford,
+            "jacoby": cubeful.jacoby,
+            "beaver": False,  # the bot's games have no beavers
+        }
     with analyzer.lock:
         ranked = analyzer.sage.checker_play(
-            to_sage(position), dice[0], dice[1], force_boards=forced or None
+            to_sage(position), dice[0], dice[1], force_boards=forced or None, **cube
         )
         by_board = {tuple(m.board): m for m in ranked.moves}
         out: list[PlayEvaluation] = []
@@ -184,7 +209,8 @@ def analyse_plays(
             move = by_board.get(tuple(to_sage(after)))
             if move is not None:
                 depth = ply if move.eval_level == f"{ply}-ply" else 1
-                out.append(PlayEvaluation(after, _probs(move.probs), depth))
+                eq = float(move.equity) if cubeful is not None else None
+                out.append(PlayEvaluation(after, _probs(move.probs), depth, eq))
             else:
                 # A legal play bgsage did not generate: evaluate its result directly. (Slightly
                 # different from a ranked candidate's value, since bgsage's ranking also looks
