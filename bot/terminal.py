@@ -8,6 +8,10 @@ message would carry. With ``--json`` every reply is one JSON object on one line,
     {"text": str, "image": str | null, "position_id": str | null, "match_id": str | null,
      "xgid": str | null, "buttons": [str]}
 
+A menu of numbered choices (the Resign button's: single game, gammon, backgammon) is printed with
+its numbers, and a number typed alone picks that choice (``"menu": ["1. Single game", ...]`` in
+JSON, its choices still among the buttons).
+
 ``/as NAME`` switches the acting person, so two people can play on one keyboard.
 """
 
@@ -155,6 +159,7 @@ class Terminal:
     _resumed: bool = False  # the game in progress is shown once, when the session starts
     _names: dict[int, str] = field(default_factory=dict)  # local ids, for <@id> mentions
     _puzzle_menu: str | None = None  # the latest message's menu of a checker puzzle's plays
+    _numbered: dict[str, str] = field(default_factory=dict)  # a menu's numbers: custom ids
     # The game of the latest board shown: /move, /undo, /resign, /hint... act on it (one
     # channel holds a casual game and a tournament's match; /board game:N switches).
     _focus: int | None = None
@@ -362,6 +367,8 @@ class Terminal:
 
     def _press_label(self, label: str) -> Reply:
         key = label.strip().lower()
+        if key in self._numbered:  # a numbered menu's choice (the Resign button's)
+            return self._press_id(self._numbered[key])
         if key in self._buttons:
             return self._press_id(self._buttons[key])
         if key in self._selects:
@@ -460,6 +467,7 @@ class Terminal:
             self._labels = []
             self._puzzle_menu = None
             self._remember(reply.buttons)
+            self._numbered = {number: b.custom_id for number, b in numbered_menu(reply)}
             for select in reply.selects:
                 if PuzzleAction.parse(select.custom_id):
                     self._puzzle_menu = select.custom_id
@@ -469,7 +477,7 @@ class Terminal:
             self._keys = Keys.of(reply, die_chosen=self._die_pressed)
         elif reply.edit and not reply.ephemeral:
             self._buttons, self._selects, self._labels = {}, {}, []
-            self._keys, self._puzzle_menu = Keys(), None
+            self._keys, self._puzzle_menu, self._numbered = Keys(), None, {}
         image_path = self._save_image(reply)
         files = self._save_attachments(reply)
         if self.json_mode:
@@ -552,6 +560,9 @@ class Terminal:
             # The first non-picture file (the .mat of /export) is "file"; "files" lists them all.
             obj["file"] = next((f for f in files if not f.endswith(".png")), files[0])
             obj["files"] = list(files)
+        menu = numbered_menu(reply)
+        if menu:
+            obj["menu"] = [f"{number}. {button.label}" for number, button in menu]
         if reply.ephemeral:
             obj["ephemeral"] = True
         url = self.web_url(reply)
@@ -576,7 +587,13 @@ class Terminal:
             self._print_text(t("web.link", self.lang, url=url))
         for path in files:
             self._print_text(t("terminal.file", self.lang, path=path))
-        labels = [b.label for b in reply.buttons if not b.disabled]
+        menu = numbered_menu(reply)
+        if menu:  # the choices by number, one a line; the other buttons (Cancel) as usual
+            self._print_text(t("terminal.menu", self.lang))
+            for number, button in menu:
+                self._print_text(f"  {number}. {button.label}")
+        in_menu = {button.custom_id for _, button in menu}
+        labels = [b.label for b in reply.buttons if not b.disabled and b.custom_id not in in_menu]
         if labels:
             self._print_text(
                 t("terminal.buttons", self.lang, buttons="  ".join(f"[{x}]" for x in labels))
@@ -743,6 +760,18 @@ class Keys:
             if action.action is Press.DIE and action.arg and action.arg.isdigit():
                 keys.dice[int(action.arg)] = button.custom_id
         return keys
+
+
+def numbered_menu(reply: Reply) -> list[tuple[str, Button]]:
+    """The choices of ``reply`` that the terminal numbers: the Resign button's menu, each by the
+    value ``/resign`` takes (1 single game, 2 gammon, 3 backgammon), as the service offers
+    them (only what the opponent could still win)."""
+    menu = []
+    for button in reply.buttons:
+        action = GameAction.parse(button.custom_id)
+        if action and action.action is Press.RESIGN and action.arg and not button.disabled:
+            menu.append((action.arg, button))
+    return menu
 
 
 def _is_die(custom_id: str) -> bool:

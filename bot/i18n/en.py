@@ -912,6 +912,7 @@ MESSAGES: dict[str, str] = {
     "terminal.image": "[board image: {path}]",
     "terminal.buttons": "Buttons: {buttons}",
     "terminal.select": "Whole plays: {plays}",
+    "terminal.menu": "Type the number of your choice:",
     # -- rules and help ---------------------------------------------------------------------------------
     "rules.text": (
         "**Backgammon rules, as this bot plays them**\n"

@@ -922,6 +922,7 @@ MESSAGES: dict[str, str] = {
     "terminal.image": "[image du plateau : {path}]",
     "terminal.buttons": "Boutons : {buttons}",
     "terminal.select": "Coups entiers : {plays}",
+    "terminal.menu": "Tapez le numéro de votre choix :",
     # -- règles et aide ---------------------------------------------------------------------------------
     "rules.text": (
         "**Les règles du backgammon, telles que ce bot les applique**\n"

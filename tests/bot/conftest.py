@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from collections import deque
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -66,10 +67,25 @@ def open_transactions(engine: Engine) -> list[int]:
     return count
 
 
-@pytest.fixture
-def factory(tmp_path: Path) -> Iterator[sessionmaker[Session]]:
-    engine = make_engine(f"sqlite:///{tmp_path / 'bot.sqlite3'}")
+@pytest.fixture(scope="session")
+def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite file migrated to the head revision, once per test process: each test's
+    database is a copy of it (a copy takes milliseconds, the migrations most of a second)."""
+    path = tmp_path_factory.mktemp("migrated") / "bot.sqlite3"
+    engine = make_engine(f"sqlite:///{path}")
     upgrade(engine)
+    engine.dispose()  # the last connection closed: the WAL is folded into the file
+    leftovers = [p.name for p in path.parent.iterdir() if p != path]
+    assert not leftovers, f"the migrated database is not one file: {leftovers}"
+    return path
+
+
+@pytest.fixture
+def factory(tmp_path: Path, migrated_sqlite: Path) -> Iterator[sessionmaker[Session]]:
+    """A migrated SQLite database of the test's own (a copy of :func:`migrated_sqlite`)."""
+    path = tmp_path / "bot.sqlite3"
+    shutil.copyfile(migrated_sqlite, path)
+    engine = make_engine(f"sqlite:///{path}")
     yield make_session_factory(engine)
     engine.dispose()
 
@@ -172,3 +188,22 @@ def steady_computer(monkeypatch: pytest.MonkeyPatch) -> None:
         return get_bot(level, rng=1)
 
     monkeypatch.setattr(computer, "computer_for", seeded)
+
+
+# The bot's /review looks 3 plies deep (bot.service.analysis.REVIEW_PLIES: GNU Backgammon's
+# 2-ply), about 3.4 times the work of 2 plies for a whole game, and a finished game's review
+# confirms its blunders as puzzles at 3 plies too (bot.service.puzzles.CONFIRM_PLIES). The tests
+# of what a review says, draws, caches and harvests hold at any depth: they work at 2 plies (the
+# depth reviews had before). A test of the depth itself is marked ``review_depth`` and keeps
+# the bot's.
+TEST_REVIEW_PLIES = 2
+
+
+@pytest.fixture(autouse=True)
+def shallower_reviews(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    import bot.service.analysis as analysis
+    import bot.service.puzzles as puzzles
+
+    if request.node.get_closest_marker("review_depth") is None:
+        monkeypatch.setattr(analysis, "REVIEW_PLIES", min(analysis.REVIEW_PLIES, TEST_REVIEW_PLIES))
+        monkeypatch.setattr(puzzles, "CONFIRM_PLIES", min(puzzles.CONFIRM_PLIES, TEST_REVIEW_PLIES))

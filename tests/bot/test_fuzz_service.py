@@ -7,6 +7,7 @@ columns fail differently there (issue 20, item 8)."""
 from __future__ import annotations
 
 import os
+import shutil
 import uuid
 from collections import deque
 from collections.abc import Iterator
@@ -85,9 +86,9 @@ custom_ids = st.one_of(
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def factory(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[sessionmaker[Session]]:
     """The service's database: a SQLite file, or a fresh PostgreSQL schema."""
-    if request.param == "sqlite":
+    if request.param == "sqlite":  # a copy of the migrated file (tests/bot/conftest.py)
+        shutil.copyfile(request.getfixturevalue("migrated_sqlite"), tmp_path / "bot.sqlite3")
         engine = make_engine(f"sqlite:///{tmp_path / 'bot.sqlite3'}")
-        upgrade(engine)
         yield make_session_factory(engine)
         engine.dispose()
         return

@@ -8,7 +8,6 @@ from __future__ import annotations
 import io
 import json
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -18,9 +17,7 @@ from bot.ladders.rules import after_result
 from bot.ladders.view import rules_text
 from bot.service import Actor, Reply, Service, Where
 from bot.terminal import Terminal, user_id
-from db.connection import make_engine, make_session_factory
 from db.games import get_game
-from db.migrate import upgrade
 from db.models import ChallengeState, GameStatus, LadderStatus
 from tests.bot.conftest import Clock
 from tests.bot.ladder_players import challenges, in_play, ladder_of, lose, rungs
@@ -31,11 +28,9 @@ ORGANIZER = Actor(1, "Olga", locale="en-US", organizer=True)
 
 
 @pytest.fixture
-def db_factory(tmp_path: Path) -> Iterator[sessionmaker[Session]]:
-    engine = make_engine(f"sqlite:///{tmp_path / 'ladder.sqlite3'}")
-    upgrade(engine)
-    yield make_session_factory(engine)
-    engine.dispose()
+def db_factory(factory: sessionmaker[Session]) -> sessionmaker[Session]:
+    """The test's migrated SQLite database (tests/bot/conftest.py's ``factory``)."""
+    return factory
 
 
 def people(count: int, first: int = 2000, locale: str = "en-US") -> list[Actor]:

@@ -11,10 +11,11 @@ import pytest
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session, sessionmaker
 
+import bot.service.puzzles as puzzles
 from bot.maths.glicko import Glicko
 from bot.service import Reply, Service
 from bot.service.customid import PuzzleAction
-from bot.service.puzzles import CONFIRM_PLIES, choice_index
+from bot.service.puzzles import choice_index
 from bot.service.puzzleview import answer_lines, components, grade
 from bot.service.refusal import Refusal
 from bot.service.replies import Select
@@ -281,7 +282,7 @@ def test_puzzles_are_the_confirming_analysis_of_the_reviews_blunders(
         # Graded with the confirming analysis' numbers: still a blunder there.
         assert lost == pytest.approx(row.error, abs=1e-6) and lost >= 0.050
         assert grade(row, 0)[1:] == (0.0, True)
-        assert row.choices["plies"] == max(review.plies, CONFIRM_PLIES)
+        assert row.choices["plies"] == max(review.plies, puzzles.CONFIRM_PLIES)  # (as run)
         check_menu_and_grade(row)
         assert row.source_player_id == (ALICE.id if d.player == seat else None)  # the computer
 

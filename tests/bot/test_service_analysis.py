@@ -8,7 +8,9 @@ from typing import Any
 import pytest
 from sqlalchemy.orm import Session, sessionmaker
 
+import bot.service.puzzles as puzzles
 from bot.service import Service
+from bot.service.analysis import REVIEW_PLIES
 from db.models import Game as GameRow
 from engine import Position, decode_match_id, read_mat
 from engine.xgid import Xgid
@@ -65,6 +67,25 @@ def test_review_of_a_finished_game_is_cached(
         assert row is not None and row.review is not None
     second = service.review(ALICE, DM, start.game_id)
     assert second.text == first.text
+
+
+@pytest.mark.review_depth
+def test_review_looks_as_deep_as_the_bot_says(
+    service: Service, factory: sessionmaker[Session], script: deque[int]
+) -> None:
+    # The other tests review at 2 plies (tests/bot/conftest.py): this one, on a game of two
+    # moves (a review's cost grows with the game), checks the bot's own depth.
+    script.extend([3, 1, 5, 2])
+    start = service.play(ALICE, DM, level="beginner")
+    service.move(ALICE, DM, "8/5 6/5")
+    service.resign(ALICE, DM, 1)
+    review = service.review(ALICE, DM, start.game_id)
+    assert not review.ephemeral and "Review of game" in review.text
+    with factory() as s:
+        row = s.get(GameRow, start.game_id)
+        assert row is not None and row.review is not None
+        assert row.review["plies"] == REVIEW_PLIES == 3
+    assert puzzles.CONFIRM_PLIES == 3  # and its blunders are confirmed as deep
 
 
 def test_review_refusals(service: Service, script: deque[int]) -> None:

@@ -12,13 +12,21 @@ from bot.service import Service
 from bot.terminal import Terminal
 from tests.bot.test_terminal import choose
 
+# The player on roll has borne off a checker, no contact: a game of some 15 presses (a whole
+# game from the opening takes about 80, each drawing its board), with plays made by themselves.
+# The tests of numbering play it; the export's .mat file needs a game from the opening.
+SHORT = "position:d3cHAADbtg0AAA"
 
-def _session(service: Service, images: Path, lines: list[str]) -> list[dict[str, Any]]:
+
+def _session(
+    service: Service, images: Path, lines: list[str], start: str = ""
+) -> list[dict[str, Any]]:
     """A new terminal (as after a restart: a fresh process, its counters at zero) on the same
-    database and pictures folder; it plays a game to the end, then runs ``lines``."""
+    database and pictures folder; it plays a game to the end (from the opening, or from the
+    ``start`` option given), then runs ``lines``."""
     out = io.StringIO()
     term = Terminal(service, out=out, json_mode=True, images=images, user="Ann")
-    term.handle("/play level:beginner points:1 cube:false")
+    term.handle(f"/play level:beginner points:1 cube:false {start}".rstrip())
     for _ in range(400):
         last = json.loads(out.getvalue().splitlines()[-1])
         if "Rematch" in last["buttons"]:
@@ -60,8 +68,8 @@ def _number(path: str) -> int:
 
 def test_board_numbers_go_on_after_a_restart(service: Service, tmp_path: Path) -> None:
     images = tmp_path / "boards"
-    first = _session(service, images, [])
-    second = _session(service, images, [])  # a new game, a new process: the numbers go on
+    first = _session(service, images, [], SHORT)
+    second = _session(service, images, [], SHORT)  # a new game, a new process: numbers go on
     before = [_number(r["image"]) for r in first if r.get("image")]
     after = [_number(r["image"]) for r in second if r.get("image")]
     assert before[0] == 1 and after[0] == max(before) + 1, (before, after)
@@ -69,7 +77,7 @@ def test_board_numbers_go_on_after_a_restart(service: Service, tmp_path: Path) -
 
 
 def test_pictures_of_plays_made_for_you_name_their_game(service: Service, tmp_path: Path) -> None:
-    replies = _session(service, tmp_path / "boards", [])
+    replies = _session(service, tmp_path / "boards", [], SHORT)
     plays = [Path(f).name for r in replies for f in r.get("files", []) if "play-" in f]
     assert plays, "no picture of a play made by itself"
     assert all(name.startswith("game-1-play-") for name in plays), plays
@@ -77,7 +85,7 @@ def test_pictures_of_plays_made_for_you_name_their_game(service: Service, tmp_pa
 
 def test_a_replay_is_written_as_a_gif_in_the_numbering(service: Service, tmp_path: Path) -> None:
     images = tmp_path / "boards"
-    replies = _session(service, images, ["/replay", "/replay"])
+    replies = _session(service, images, ["/replay", "/replay"], SHORT)
     replay, again = replies[-2], replies[-1]
     gif = Path(replay["image"])
     assert gif.suffix == ".gif" and gif.read_bytes()[:6] == b"GIF89a"

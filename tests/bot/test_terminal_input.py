@@ -146,6 +146,48 @@ def test_resign_without_a_value_asks_first(service: Service, script: deque[int])
     assert "Die 1" in board["buttons"]  # nothing was offered: the move goes on
 
 
+def test_the_resign_menu_is_numbered_and_a_number_picks(
+    service: Service, script: deque[int]
+) -> None:
+    # As on Discord (the Resign button's menu): single game, gammon or backgammon, here a
+    # numbered menu; the number typed alone is the choice, pressed through the service.
+    script.extend([6, 1])
+    term = session(service, json_mode=False)
+    menu = blocks(term, "/play", "/resign")[-1]
+    assert "what do you offer to resign?" in menu
+    lines = menu.splitlines()
+    start = lines.index("Type the number of your choice:")
+    assert lines[start + 1 : start + 4] == ["  1. Single game", "  2. Gammon", "  3. Backgammon"]
+    assert "Buttons: [Cancel]" in lines  # the menu's choices are not listed twice
+    (offered,) = blocks(term, "2")
+    assert "offers to resign a gammon" in offered and "(only you)" not in offered
+
+
+def test_the_numbered_menu_offers_only_what_can_still_be_won(
+    service: Service, script: deque[int]
+) -> None:
+    term = session(service)
+    script.extend([3, 1])
+    replies(term, f"/play position:{OFF_ONE}")
+    (menu,) = replies(term, "/resign")
+    assert menu["menu"] == ["1. Single game"] and menu["buttons"] == ["Single game", "Cancel"]
+    refused, board = replies(term, "2", "/board")  # no such choice: nothing offered
+    assert refused["ephemeral"] and "neither a command nor a button" in str(refused["text"])
+    assert "offers to resign" not in str(board["text"]) and "menu" not in board
+    (offered,) = replies(term, "/resign", "1")[1:]
+    assert "offers to resign a single game" in str(offered["text"]), offered["text"]
+
+
+def test_the_numbered_menu_in_french(service: Service, script: deque[int]) -> None:
+    script.extend([6, 1])
+    term = session(service, "fr", json_mode=False)
+    menu = blocks(term, "/jouer", "/abandonner")[-1]
+    assert "Tapez le numéro de votre choix :" in menu
+    assert "  1. Partie simple" in menu.splitlines(), menu
+    (offered,) = blocks(term, "3")
+    assert "propose d’abandonner (un backgammon)" in offered, offered
+
+
 @pytest.mark.parametrize(
     ("lang", "line", "offer"),
     [

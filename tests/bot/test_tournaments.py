@@ -9,7 +9,6 @@ import io
 import json
 import random
 from collections import Counter
-from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -24,10 +23,8 @@ from bot.service.refusal import aware
 from bot.terminal import Terminal, user_id
 from bot.tournaments import SwissStanding, formats, plan, swiss_standings
 from db import tournaments as repo
-from db.connection import make_engine, make_session_factory
 from db.games import get_game
 from db.gamestate import load_match
-from db.migrate import upgrade
 from db.models import Game as GameRow
 from db.models import GameStatus, MatchStatus, TournamentStatus
 from tests.bot.conftest import Clock, open_transactions
@@ -44,11 +41,9 @@ HERE = Where(channel_id=7000, guild_id=9100, guild_locale="en-US")
 
 
 @pytest.fixture
-def db_factory(tmp_path: Path) -> Iterator[sessionmaker[Session]]:
-    engine = make_engine(f"sqlite:///{tmp_path / 'tour.sqlite3'}")
-    upgrade(engine)
-    yield make_session_factory(engine)
-    engine.dispose()
+def db_factory(factory: sessionmaker[Session]) -> sessionmaker[Session]:
+    """The test's migrated SQLite database (tests/bot/conftest.py's ``factory``)."""
+    return factory
 
 
 def open_tournament(service: Service, players: list[Actor], **options: object) -> tuple[int, Reply]:
