@@ -35,7 +35,7 @@ def test_a_consultation_in_the_terminal(
     assert started["buttons"] == []  # the team's decisions are votes, never buttons
     (voted,) = replies(term, "2")
     assert voted["ephemeral"] and f"Your vote on vote 1: {answers[1]}" in str(voted["text"])
-    (other,) = replies(term, "/as Bob")
+    replies(term, "/as Bob")
     (bob,) = replies(term, "/vote 1")
     assert f"Your vote on vote 1: {answers[0]}" in str(bob["text"])
     (changed,) = replies(term, "/vote 2")
@@ -45,7 +45,7 @@ def test_a_consultation_in_the_terminal(
     (early,) = replies(term, "/vote close:true")
     assert "close a vote early" in str(early["text"])
     clock.advance(minutes=2)
-    rules, closed = replies(term, "/rules")  # any command: the vote past its time closes
+    _rules, closed = replies(term, "/rules")  # any command: the vote past its time closes
     assert f"Vote 1: {answers[1]} with 2 of 2 votes" in str(closed["text"])
     assert "Vote 2" in str(closed["text"]) or "The voters" in str(closed["text"])
     replies(term, "/as Ann")
