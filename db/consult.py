@@ -85,8 +85,9 @@ def open_here(s: Session, channel_id: int | None) -> Consultation | None:
 
 
 def by_message(s: Session, message_id: int) -> Consultation | None:
-    """The consultation whose current vote's poll is the message ``message_id``."""
-    if not in_range(message_id):
+    """The consultation whose current vote's poll is the message ``message_id`` (a Discord
+    snowflake: a 64-bit column)."""
+    if type(message_id) is not int or not 0 < message_id < 2**63:
         return None
     stmt = select(Consultation).where(Consultation.message_id == message_id)
     return s.scalars(stmt).first()

@@ -266,8 +266,7 @@ COMMANDS: tuple[Command, ...] = (
             Option("choice", Kind.INTEGER, low=1, high=10),
             Option("close", Kind.FLAG, default=False),
         ),
-        private=True,
-        guild_only=True,
+        guild_only=True,  # a vote is answered privately; closing it shows the board to all
     ),
     # The terminal's own
     Command("as", None, (Option("name", required=True, rest=True),), surface=Surface.TERMINAL),

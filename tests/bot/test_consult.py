@@ -243,17 +243,17 @@ def test_a_restart_in_the_middle_recreates_the_vote(
     script.extend([5, 2])
     reply = start(first)
     assert reply.poll is not None
-    assert first.consult_posted(reply.poll.consultation_id, 1, 555)
+    assert first.consult_posted(reply.poll.consultation_id, 1, 1456074443980800041)
     first.vote(BOB, HERE, choice=2)
     restarted = fresh()  # the bot restarts: its poll message is gone
     (open_poll,) = restarted.consult_polls()
-    assert open_poll.message_id == 555 and open_poll.decision == 1
+    assert open_poll.message_id == 1456074443980800041 and open_poll.decision == 1
     again = restarted.consult_repost(open_poll.consultation_id)
     assert again is not None and again.reply.poll is not None
     assert "again" in again.reply.text
     assert again.reply.poll.answers == reply.poll.answers
     assert restarted.consult_posted(open_poll.consultation_id, 1, 556)
-    restarted.consult_poll_vote(CYD, 555, 2)  # the lost poll counts nothing
+    restarted.consult_poll_vote(CYD, 1456074443980800041, 2)  # the lost poll counts nothing
     restarted.consult_poll_vote(CYD, 556, 2)
     assert votes(factory) == [(1, BOB.id, 1), (1, CYD.id, 1)]
     done = close(restarted, clock)
