@@ -305,3 +305,40 @@ def test_two_sweeps_at_once_close_a_vote_once(
     assert row(factory).decision >= 2 or row(factory).status == "finished"
     assert [v for v in votes(factory) if v[0] == 1] == [(1, BOB.id, 0)]  # the late vote: refused
     engine.dispose()
+
+
+def test_a_double_of_the_computer_is_a_take_or_pass_vote(
+    service: Service,
+    factory: sessionmaker[Session],
+    clock: Clock,
+    script: deque[int],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import bot.service.computer as computer
+    from engine.bots import ComputerPlayer, get_bot
+
+    class Doubler:
+        """The expert, doubling whenever it may."""
+
+        def __init__(self, inner: ComputerPlayer) -> None:
+            self.inner = inner
+
+        def __getattr__(self, name: str) -> object:
+            return getattr(self.inner, name)
+
+        def should_double(self, position: object, ctx: object) -> bool:
+            return True
+
+    monkeypatch.setattr(computer, "computer_for", lambda level: Doubler(get_bot(level, rng=1)))
+    monkeypatch.setattr(consult_module, "CUBE_VOTE_MARGIN", -1.0)  # the team never doubles
+    script.extend([5, 2])  # the team opens: a play vote
+    start(service)
+    close(service, clock)  # the team plays; the computer doubles at once
+    cons = row(factory)
+    assert cons.kind == "take", cons.kind
+    service.vote(BOB, HERE, choice=1)
+    service.vote(CYD, HERE, choice=2)
+    service.vote(ANN, HERE, choice=2)
+    done = close(service, clock)
+    assert "**Pass** with 2 of 3 votes" in done.text and "The team drops." in done.text
+    assert "The voters" in done.text  # a money game: passing ends it
