@@ -11,8 +11,11 @@ from collections import deque
 from typing import Any
 
 from simcord import Env, ResponseMessage
+from sqlalchemy import select
 
+from bot.service import Actor
 from bot.service.consult import MAX_PLAYS
+from db.models import ConsultVote
 from tests.bot.test_discord_sim import (  # noqa: F401 - fixtures
     env,
     guild,
@@ -111,3 +114,30 @@ async def test_a_lost_poll_is_posted_again_after_a_restart(
     assert await cog.sweep() == 1
     said = [m.content for m in messages(channel) if "Vote 1: **" in m.content]
     assert len(said) == 1 and "with 1 of 1 vote" in said[0]  # Bob's vote kept
+
+
+async def test_closing_a_vote_early_ends_its_poll(
+    env: Env, guild: Any, script: deque[int], locales: dict[int, str]
+) -> None:
+    channel = guild.create_text_channel("consult")
+    ann, bob = member(env, guild, "ann"), member(env, guild, "bob")
+    stop_loop(env)
+    script.extend([5, 2])
+    await ann.slash(channel, "consult", level="expert", minutes=60)
+    (first,) = polls(channel)
+    locales[bob.id] = "fr"
+    refused = await bob.slash(channel, "vote", close=True)
+    assert refused.ephemeral and "Seul le membre" in response(refused).content
+    assert not poll_of(env, first).finalized  # nothing changed
+    closed = await ann.slash(channel, "vote", close=True)
+    assert not closed.ephemeral and "nobody voted" in response(closed).content
+    assert poll_of(env, first).finalized
+    latest = polls(channel)[-1]
+    assert latest.id != first.id and not poll_of(env, latest).finalized
+    # Discord takes no vote on an ended poll; one in flight as it ended changes nothing.
+    service = env.bot.service  # type: ignore[attr-defined]
+    service.consult_poll_vote(Actor(bob.id, "bob"), first.id, 1)
+    (info,) = service.consult_polls()
+    assert info.message_id == latest.id and info.decision == 2
+    with service.factory() as s:
+        assert s.scalars(select(ConsultVote)).all() == []
