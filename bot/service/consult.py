@@ -40,7 +40,7 @@ from bot.service.deps import Deps, answers, shared_lang
 from bot.service.model import Notes, Seat, Table
 from bot.service.newgame import NewGames
 from bot.service.people import Actor, Prefs, Where
-from bot.service.present import board_reply
+from bot.service.present import board_reply, prompt_line
 from bot.service.refusal import Refusal, aware
 from bot.service.replies import Poll, Reply
 from bot.service.tables import load_table, localized, seat_names
@@ -408,6 +408,10 @@ class Consult:
         reply = board_reply(shown, lang, notes, later=True)
         reply.rows, reply.ping, reply.mentions = [], None, ()
         reply.channel_id = cons.channel_id
+        if cons.status == repo.OPEN:  # the vote says what to do, not the player's prompt
+            prompt = prompt_line(shown, lang)
+            if prompt:
+                reply.text = reply.text.replace(prompt + "\n", "", 1)
         if cons.status != repo.OPEN:
             reply.text += "\n" + _voters_text(s, cons, lang)
             return reply
