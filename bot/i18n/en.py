@@ -1095,5 +1095,6 @@ MESSAGES: dict[str, str] = {
     "consult.other": "To vote for another play, type it with `/move` (`13/9 6/5`, say).",
     "consult.move_on_cube": "This vote is a cube decision: vote with `/vote choice:2`.",
     "consult.close_who": "Only the member who started this consultation, or a server manager, may close a vote early.",
+    "consult.no_hint": "No hint in a consultation game: the team decides by its votes.",
     "consult.by_vote": "This game is played by the channel's votes: vote with `/vote choice:2` or `/move`.",
 }

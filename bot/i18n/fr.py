@@ -1107,5 +1107,6 @@ MESSAGES: dict[str, str] = {
     "consult.other": "Pour voter un autre coup, tapez-le avec `/déplacer` (`13/9 6/5`, par exemple).",
     "consult.move_on_cube": "Ce vote est une décision de videau : votez avec `/voter choix:2`.",
     "consult.close_who": "Seul le membre qui a lancé cette consultation, ou un gestionnaire du serveur, peut clore un vote plus tôt.",
+    "consult.no_hint": "Pas de conseil dans une partie en consultation : l’équipe décide par ses votes.",
     "consult.by_vote": "Cette partie se joue aux votes du salon : votez avec `/voter choix:2` ou `/déplacer`.",
 }

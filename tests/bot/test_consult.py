@@ -140,6 +140,7 @@ def test_bad_votes_are_refused_and_change_nothing(
     assert "close a vote early" in service.vote(BOB, HERE, close=True).text
     assert "played by the channel's votes" in service.undo(ANN, HERE).text
     assert "played by the channel's votes" in service.resign(ANN, HERE, 1).text
+    assert "No hint in a consultation game" in service.hint(ANN, HERE).text
     assert votes(factory) == []
     assert row(factory).decision == 1
     # A vote arriving once the time is up is refused: the closed vote counts nothing new.
