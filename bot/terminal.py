@@ -288,6 +288,9 @@ class Terminal:
         # The terminal's ladders: a challenge past its deadline, a member idle too long.
         for late in self.service.ladder_sweep(only=TERMINAL_GUILD):
             self.show(late.reply)
+        # A consultation's vote past its time: closed, the team's choice played, the next vote.
+        for closed in self.service.consult_sweep(only=TERMINAL_GUILD):
+            self.show(closed.reply)
 
     def _follow_language(self) -> None:
         """Speak the language given for the session, else the acting player's setting (else
@@ -301,6 +304,10 @@ class Terminal:
             if key is not None:
                 return key() if callable(key) else None
         if not line.startswith("/"):
+            if self._voting(line):  # a consultation's vote: its number, or a play
+                if line.strip().isdigit():
+                    return self.service.vote(self.actor, self.where, choice=int(line))
+                return self.service.move(self.actor, self.where, line.strip())
             return self._press_label(line)
         word, _, rest = line.partition(" ")
         name = word.lower()[1:]
@@ -343,6 +350,14 @@ class Terminal:
             custom_id = keys.dice[int(line)]
             return lambda: self._press_id(custom_id)
         return None
+
+    def _voting(self, line: str) -> bool:
+        """Whether ``line`` (a number, or a play in notation) is a vote: a consultation's vote
+        is open in this channel."""
+        word = line.strip()
+        if not (word.isdigit() or ("/" in word and word[:1].isdigit())):
+            return False
+        return any(p.channel_id == TERMINAL_CHANNEL for p in self.service.consult_polls())
 
     def _has_game(self) -> bool:
         """Whether the acting person has a game in this channel (``/move`` plays in it)."""
@@ -565,6 +580,12 @@ class Terminal:
             obj["menu"] = [f"{number}. {button.label}" for number, button in menu]
         if reply.ephemeral:
             obj["ephemeral"] = True
+        if reply.poll is not None:  # a consultation's vote: typed by its number
+            obj["poll"] = {
+                "question": reply.poll.question,
+                "answers": list(reply.poll.answers),
+                "closes_at": reply.poll.closes_at.isoformat(),
+            }
         url = self.web_url(reply)
         if url is not None:
             obj["web"] = url  # (also in the text when the reply gives the game's link)

@@ -45,6 +45,8 @@ __all__ = [
     "ChallengeState",
     "ChallengeStatus",
     "ComputerRecord",
+    "ConsultVote",
+    "Consultation",
     "DailyChannel",
     "DailyPost",
     "DailyVote",
@@ -873,4 +875,53 @@ class DrillSend(Base):
         BigInteger, ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
     )
     day: Mapped[date] = mapped_column(Date, primary_key=True)
+    created_at: Mapped[Timestamp]
+
+
+class Consultation(Base):
+    """A channel's team against the computer (``/consult``, issue 32): its game, and the vote
+    open on the team's decision, if any. ``decision`` counts the team's votes from 1 (0: none
+    yet); ``kind`` is ``play``, ``double`` or ``take``; ``choices`` the answers in the computer's
+    order (plays in notation, or the cube's words), plays typed with ``/move`` appended;
+    ``shown`` how many of them the poll shows. ``version`` goes up with every change: a vote and
+    the closing of the vote take the row first (:func:`db.locking.lock_row`), so a vote is
+    closed once and no vote lands in a closed one."""
+
+    __tablename__ = "consultations"
+    __table_args__ = (Index(None, "status", "closes_at"), Index(None, "channel_id", "status"))
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), unique=True)
+    guild_id: Mapped[int | None] = mapped_column(BigInteger)
+    channel_id: Mapped[int | None] = mapped_column(BigInteger)
+    lang: Mapped[str] = mapped_column(String(8), default="en")
+    level: Mapped[str] = mapped_column(String(32))
+    seat: Mapped[int] = mapped_column(SmallInteger, default=0)  # the team's
+    seconds: Mapped[int] = mapped_column(Integer)  # how long each vote is open
+    status: Mapped[str] = mapped_column(String(16), default="open")  # open, finished
+    decision: Mapped[int] = mapped_column(Integer, default=0)
+    kind: Mapped[str | None] = mapped_column(String(8))
+    choices: Mapped[list[str] | None] = mapped_column(JSON)
+    shown: Mapped[int] = mapped_column(Integer, default=0)
+    best: Mapped[int] = mapped_column(Integer, default=0)  # the computer's choice
+    closes_at: Mapped[datetime | None]
+    message_id: Mapped[int | None] = mapped_column(BigInteger)  # the poll's, once posted
+    version: Mapped[int] = mapped_column(Integer, default=1)
+    created_at: Mapped[Timestamp]
+
+
+class ConsultVote(Base):
+    """One person's vote on one decision of a consultation: one row per person and decision
+    (a second vote replaces the first, as a Discord poll lets one change a vote); ``best``
+    records whether it was the computer's choice, for the voters' list at the end."""
+
+    __tablename__ = "consult_votes"
+    __table_args__ = (UniqueConstraint("consultation_id", "decision", "player_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    consultation_id: Mapped[int] = mapped_column(ForeignKey("consultations.id", ondelete="CASCADE"))
+    decision: Mapped[int] = mapped_column(Integer)
+    player_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("players.id", ondelete="CASCADE"))
+    choice: Mapped[int] = mapped_column(Integer)
+    best: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[Timestamp]

@@ -36,7 +36,11 @@ log = logging.getLogger(__name__)
 
 # The slash commands come from the service's command table (bot.discord_app.commands); the
 # timers cog owns the background sweep of move deadlines, the notices cog the "your turn" DMs.
-EXTENSIONS = ("bot.discord_app.cogs.timers", "bot.discord_app.cogs.notices")
+EXTENSIONS = (
+    "bot.discord_app.cogs.timers",
+    "bot.discord_app.cogs.notices",
+    "bot.discord_app.cogs.consult",
+)
 
 
 class BackgammonTree(app_commands.CommandTree["BackgammonBot"]):
@@ -69,7 +73,9 @@ class BackgammonBot(commands.AutoShardedBot):
         super().__init__(
             command_prefix=commands.when_mentioned,
             help_command=None,
-            intents=discord.Intents(guilds=True),  # slash commands and buttons need no more
+            # Slash commands and buttons need no more; the polls' votes of a consultation game
+            # come with guild_polls (not a privileged intent).
+            intents=discord.Intents(guilds=True, guild_polls=True),
             tree_cls=BackgammonTree,
             allowed_mentions=discord.AllowedMentions.none(),
             **shards,

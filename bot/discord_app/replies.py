@@ -33,6 +33,7 @@ import discord
 from bot import heavy
 from bot.discord_app.components import build_view
 from bot.discord_app.events import tournament_events
+from bot.discord_app.polls import end_poll, post_poll
 from bot.discord_app.progress import ProgressEdits
 from bot.discord_app.together import (
     can_open_threads,
@@ -288,9 +289,20 @@ async def _show(
         )
         await remember_board(interaction, reply, message_id, component=component)
         await _ping(interaction, reply)
+        await _consultation(interaction, reply)
     await send_posts(interaction.client, reply)  # a match's result, then what it led to
     await _followups(interaction, reply)
     await tournament_events(interaction, reply)
+
+
+async def _consultation(interaction: discord.Interaction[Any], reply: Reply) -> None:
+    """A consultation's vote: the poll after the board, and the poll of the vote the action
+    closed ended (``/vote close:true``)."""
+    client = interaction.client
+    if reply.ends_poll is not None:
+        await end_poll(client, reply.channel_id or interaction.channel_id, reply.ends_poll)
+    if reply.poll is not None:
+        await post_poll(client, interaction.channel_id, reply)
 
 
 def _record(

@@ -28,6 +28,7 @@ from bot.service.refusal import Refusal, check_game_id
 from bot.service.replies import Attachment, Reply
 from bot.service.rollouts import rollout_hint
 from bot.service.tables import current_game, load_table, localized, no_game_here
+from db import consult as consult_repo
 from db import games as game_repo
 from db import puzzles as puzzle_repo
 from db import stats as stats_repo
@@ -80,6 +81,8 @@ class Analysis:
                 raise no_game_here(s, actor)
             if row.rated:
                 raise Refusal("hint.rated")
+            if consult_repo.by_game(s, row.id) is not None:
+                raise Refusal("consult.no_hint")  # the team decides by itself
             table = localized(load_table(self.deps, s, row), lang)
         _analysable(table)
         seat = table.seat_of(actor.id)

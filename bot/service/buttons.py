@@ -31,6 +31,7 @@ from bot.service.threads import result_posts
 from bot.service.tournaments import Tournaments
 from bot.service.turns import finish
 from bot.service.watch import Watching
+from db import consult as consult_repo
 from db.models import GameStatus
 from engine import Game, Phase
 
@@ -150,6 +151,8 @@ class Buttons:
             if here.row.version != action.version:
                 raise Refusal("error.stale")
             spec = ACTIONS[action.action]
+            if spec.then is not Then.SHOW and consult_repo.by_game(s, here.row.id) is not None:
+                raise Refusal("consult.by_vote")  # the team's game: played by its votes
             if not spec.anyone and here.table.game.turn != seat:
                 raise Refusal(_not_yours(here.table.game, seat, action.action))
             dice = deps.dice(here.row)

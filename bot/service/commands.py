@@ -16,6 +16,7 @@ from bot.ladders.running import Ladders
 from bot.service.analysis import Analysis
 from bot.service.challenges import Challenges
 from bot.service.command_spec import Command, Kind, Label, Option, Surface
+from bot.service.consult import Consult
 from bot.service.daily import Daily
 from bot.service.dashboard import Dashboard
 from bot.service.deps import Settings
@@ -247,6 +248,26 @@ COMMANDS: tuple[Command, ...] = (
     ),
     # Drills of one's own blunders (issue 32)
     Command("drill", Drills.drill, (Option("week", Kind.FLAG, default=False),), private=True),
+    # The server against the computer (issue 32): a channel's team, every decision a vote
+    Command(
+        "consult",
+        Consult.consult,
+        (
+            Option("level", choices=_LEVELS, default="intermediate"),
+            _POINTS,
+            Option("minutes", Kind.INTEGER, default=5, low=1, high=1440),
+        ),
+        guild_only=True,
+    ),
+    Command(
+        "vote",
+        Consult.vote,
+        (
+            Option("choice", Kind.INTEGER, low=1, high=10),
+            Option("close", Kind.FLAG, default=False),
+        ),
+        guild_only=True,  # a vote is answered privately; closing it shows the board to all
+    ),
     # The terminal's own
     Command("as", None, (Option("name", required=True, rest=True),), surface=Surface.TERMINAL),
     Command("quit", None, surface=Surface.TERMINAL),

@@ -30,6 +30,7 @@ from bot.service.buttons import Buttons
 from bot.service.challenges import Challenges
 from bot.service.command_spec import Command
 from bot.service.commands import COMMANDS
+from bot.service.consult import Consult
 from bot.service.daily import Daily
 from bot.service.dashboard import Dashboard
 from bot.service.deps import Deps, GameChanged, Settings, WebPages
@@ -127,6 +128,15 @@ class Service:
     # Ladders
     ladder = _Use(Ladders.ladder)
     ladder_sweep = _Use(Ladders.sweep)
+    # The server against the computer (issue 32)
+    consult = _Use(Consult.consult)
+    vote = _Use(Consult.vote)
+    consult_move = _Use(Consult.move)
+    consult_poll_vote = _Use(Consult.poll_vote)
+    consult_sweep = _Use(Consult.sweep)
+    consult_posted = _Use(Consult.posted)
+    consult_polls = _Use(Consult.open_polls)
+    consult_repost = _Use(Consult.repost)
     # The web board's reads (bot.web); its actions are presses
     web_key = _Use(WebBoard.web_key)
     web_state = _Use(WebBoard.web_state)
@@ -160,11 +170,13 @@ class Service:
             deps, games, challenges, tournaments, watching, dashboard, puzzles, daily, ladders
         )
         buttons.drills = drills
+        consult = Consult(deps)
+        games.consult = consult  # /move during a vote is a vote
         others = (Info(deps, COMMANDS), Integrity(deps), PlayerSettings(deps), Replays(deps))
         together = (GameThreads(deps), TurnNotices(deps))
         features = (games, challenges, tournaments, puzzles, daily, analysis, timers, buttons)
         views = (watching, dashboard, WebBoard(deps), ActivityReads(deps))
-        self._owners = _owners((*features, ladders, *views, drills, *others, *together))
+        self._owners = _owners((*features, ladders, *views, drills, consult, *others, *together))
 
     @staticmethod
     def _subscribe(deps: Deps, tournaments: Tournaments, ladders: Ladders) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from bot.i18n import LANGUAGES, Text, t
 from bot.service.deps import Deps, answers, shared_lang
@@ -19,11 +20,15 @@ from bot.service.resigning import check_possible, possible_values
 from bot.service.tables import current_game, localized, no_game_here, own_game, seated
 from bot.service.threads import result_posts
 from bot.service.turns import RESIGN_VALUES, finish, resign_offer
+from db import consult as consult_repo
 from db.errors import GameNotFound
 from db.games import NewGame
 from db.gamestate import load_match
 from engine import Game, Match, Phase
 from engine.bots import LEVELS
+
+if TYPE_CHECKING:
+    from bot.service.consult import Consult
 
 __all__ = ["Games", "level_named"]
 
@@ -39,6 +44,7 @@ class Games:
     def __init__(self, deps: Deps) -> None:
         self.deps = deps
         self.new = NewGames(deps)
+        self.consult: Consult | None = None  # a consultation's votes (set by the service)
 
     @answers
     def play(
@@ -92,6 +98,7 @@ class Games:
         advance: bool = True,
         ui: UiState | Callable[[], UiState] | None = None,
         game_id: int | None = None,
+        changes: bool = True,
     ) -> Reply:
         """A command on the actor's game here (:func:`~bot.service.tables.current_game`), or on
         his game ``game_id``: ``act`` changes the game (or raises a refusal) and says whether it
@@ -104,6 +111,9 @@ class Games:
             if row is None:
                 deps.who(s, actor)  # the refusal in his language
                 raise no_game_here(s, actor)
+            if changes and consult_repo.by_game(s, row.id) is not None:
+                deps.who(s, actor)
+                raise Refusal("consult.by_vote")  # the team's game: played by its votes
             here = seated(deps, s, actor, where, row)
             seat = here.player_seat
             notes, ended = Notes(), list[Reply]()
@@ -125,7 +135,10 @@ class Games:
         return reply
 
     def move(self, actor: Actor, where: Where, notation: str) -> Reply:
-        """``/move play:<notation>``: a whole play in standard notation."""
+        """``/move play:<notation>``: a whole play in standard notation; in a channel where a
+        consultation game goes on, a vote for that play (see :mod:`bot.service.consult`)."""
+        if self.consult is not None and self._consulting(where):
+            return self.consult.move(actor, where, notation)
 
         def act(game: Game, seat: int, notes: Notes) -> bool:
             if game.turn != seat:
@@ -163,7 +176,13 @@ class Games:
         """``/board [game]``: post the current game again (with working buttons); with
         ``game``, that game of his in progress, wherever it is played (a tournament's match
         played outside this channel, in the terminal a second game)."""
-        return self.on_current_game(actor, where, lambda game, seat, notes: False, game_id=game_id)
+        return self.on_current_game(
+            actor, where, lambda game, seat, notes: False, game_id=game_id, changes=False
+        )
+
+    def _consulting(self, where: Where) -> bool:
+        with self.deps.unit() as s:
+            return consult_repo.open_here(s, where.channel_id) is not None
 
     def resign(self, actor: Actor, where: Where, value: int | None = None) -> Reply:
         """``/resign [value]``: offer to resign a single game (1), gammon (2) or backgammon

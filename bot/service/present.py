@@ -26,7 +26,16 @@ from engine.turn import Turn
 from engine.xgid import Xgid
 from render import BoardView, GameOver, Resignation, text_board
 
-__all__ = ["Notes", "Seat", "Table", "UiState", "board_reply", "board_view", "components"]
+__all__ = [
+    "Notes",
+    "Seat",
+    "Table",
+    "UiState",
+    "board_reply",
+    "board_view",
+    "components",
+    "prompt_line",
+]
 
 log = logging.getLogger(__name__)
 
@@ -305,6 +314,12 @@ def _headline(table: Table, lang: str, moment: tuple[tuple[int, int], bool] | No
         rated=rated,
         crawford=crawford,
     ).strip()
+
+
+def prompt_line(table: Table, lang: str) -> str:
+    """The line of a game message that tells the player on turn what to do (or the result of
+    a finished game): a consultation game's message puts its vote there instead."""
+    return _prompt(table, lang, PLAIN)
 
 
 def _prompt(table: Table, lang: str, ui: UiState) -> str:

@@ -20,6 +20,7 @@ __all__ = [
     "Button",
     "Choice",
     "Component",
+    "Poll",
     "Post",
     "Reply",
     "Select",
@@ -122,6 +123,25 @@ class TournamentEvent:
 
 
 @dataclass(frozen=True)
+class Poll:
+    """A vote of a consultation game (``/consult``), shown with the message: Discord posts it as
+    a native poll (at most 10 answers of 55 characters, its length in whole hours: the service
+    closes it earlier, and the adapter then ends the poll), then tells the service the poll's
+    message (``Service.consult_posted``); the terminal lists the answers, numbered from 1.
+
+    :param closes_at: when the service closes the vote.
+    :param seconds: how long it is open.
+    """
+
+    question: str
+    answers: tuple[str, ...]
+    seconds: int
+    consultation_id: int
+    decision: int
+    closes_at: datetime
+
+
+@dataclass(frozen=True)
 class Post:
     """A message for another channel than the one of the action (a game's result in the
     channel its thread was opened from)."""
@@ -155,6 +175,9 @@ class Reply:
     :param event: a tournament's Discord scheduled event to publish or to move on.
     :param board_text: the board drawn, as monospace text from the same view as the picture
         (the die chosen, the dice left), for the terminal; None when the reply has no board.
+    :param poll: a consultation's vote to show with the message (see :class:`Poll`).
+    :param ends_poll: the message id of a consultation's poll the service has closed: the
+        adapter ends it (Discord's poll would otherwise stay open for its whole hour).
     :param later: draws the pictures of a reply made inside a write transaction, once the
         action has committed (:meth:`draw_later`), so that the database's write lock is not
         held while a picture is drawn (a tournament's standings and next boards, posted from
@@ -179,6 +202,8 @@ class Reply:
     channel_id: int | None = None
     event: TournamentEvent | None = None
     board_text: str | None = None
+    poll: Poll | None = None
+    ends_poll: int | None = None
     later: Callable[[Reply], None] | None = field(default=None, repr=False, compare=False)
 
     def draw_later(self) -> None:

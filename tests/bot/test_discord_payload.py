@@ -225,6 +225,7 @@ COMMANDS += ["ladder", "settings"]
 COMMANDS += ["watch", "games", "server"]  # playing together
 COMMANDS += ["puzzle", "puzzle_leaderboard", "daily"]
 COMMANDS += ["drill"]  # drills of one's own blunders (issue 32)
+COMMANDS += ["consult", "vote"]  # the server against the computer (issue 32)
 MANAGERS_ONLY = {"server", "daily"}  # Discord shows them to members who may manage the server
 GUILD_ONLY = (
     "challenge",
@@ -233,6 +234,8 @@ GUILD_ONLY = (
     "server",
     "puzzle_leaderboard",
     "daily",
+    "consult",
+    "vote",
 )  # a server's
 
 
