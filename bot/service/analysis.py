@@ -26,7 +26,7 @@ from bot.service.present import COLORS, board_view, xgid_of
 from bot.service.prstats import pr_line
 from bot.service.refusal import Refusal, check_game_id
 from bot.service.replies import Attachment, Reply
-from bot.service.rollouts import rollout_hint
+from bot.service.rollouts import rollout_hint, rollout_worst_play
 from bot.service.tables import current_game, load_table, localized, no_game_here
 from db import games as game_repo
 from db import puzzles as puzzle_repo
@@ -117,11 +117,15 @@ class Analysis:
     # -- /review --------------------------------------------------------------------------------
 
     @answers
-    def review(self, actor: Actor, where: Where, game_id: int | None = None) -> Reply:
+    def review(
+        self, actor: Actor, where: Where, game_id: int | None = None, rollout: int | None = None
+    ) -> Reply:
         """``/review [game]``: error rates, ratings, luck, the three worst mistakes with the
         better play drawn, and the winning chances move by move. The game is chosen as for
         ``/export`` (:func:`chosen_game`); one in progress only against the computer (a game
-        between people is never analysed while it is played), and only so far."""
+        between people is never analysed while it is played), and only so far. With
+        ``rollout`` (trials), the asker's worst checker play is rolled out too, the play made
+        against the best (:func:`bot.service.rollouts.rollout_worst_play`)."""
         with self.deps.unit() as s:
             lang = self.deps.who(s, actor).lang
             row = chosen_game(s, actor, where, game_id, "review.none")
@@ -147,6 +151,12 @@ class Analysis:
                 if self.harvest is not None and table.match.variant is Variant.STANDARD:
                     self.harvest(row_id, table.seats, review)
         reply = _review_reply(table, review, lang, table.seat_of(actor.id))
+        if rollout is not None:  # the asker's worst play rolled out (the same analysis lane)
+            seat = table.seat_of(actor.id)
+            human = next((i for i in (0, 1) if not table.seats[i].is_computer), 0)
+            player = seat if seat is not None and not table.seats[seat].is_computer else human
+            extra = rollout_worst_play(review, player, row_id, rollout, lang)
+            reply.text = "\n".join([reply.text, *extra])
         if going_on:
             reply.text = t("review.so_far", lang, id=row_id) + "\n" + reply.text
         return reply

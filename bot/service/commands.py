@@ -191,7 +191,12 @@ COMMANDS: tuple[Command, ...] = (
         lane="hints",
         heavier=("rollout", "truncate", "seed", "variance_reduction", "seconds"),
     ),
-    Command("review", Analysis.review, (_GAME,), lane="analysis"),
+    Command(
+        "review",
+        Analysis.review,
+        (_GAME, Option("rollout", Kind.INTEGER, low=1, high=ROLLOUT_TRIALS)),
+        lane="analysis",
+    ),
     Command("export", Analysis.export, (_GAME,), private=True),
     # A whole game drawn frame by frame: the heavy lane (hundreds of pictures).
     Command("replay", Replays.replay, (_GAME,), lane="analysis"),

@@ -24,8 +24,9 @@ from bot.i18n import number, t
 from bot.service.model import Table, high_first
 from bot.service.refusal import Refusal
 from bot.service.replies import Reply, report_progress
-from engine import Phase, Play, Position
+from engine import Phase, Play, Position, legal_plays
 from engine.analysis import hint
+from engine.analysis.review import Review
 from engine.analysis.rollout import (
     RolloutResult,
     RolloutSettings,
@@ -34,7 +35,15 @@ from engine.analysis.rollout import (
     rollout_position,
 )
 
-__all__ = ["CANDIDATES", "MAX_SEED", "MAX_TRIALS", "PART", "SECONDS", "rollout_hint"]
+__all__ = [
+    "CANDIDATES",
+    "MAX_SEED",
+    "MAX_TRIALS",
+    "PART",
+    "SECONDS",
+    "rollout_hint",
+    "rollout_worst_play",
+]
 
 MAX_TRIALS = 1296
 DEFAULT_TRIALS = 36
@@ -90,6 +99,40 @@ def rollout_hint(
     if game.phase is Phase.ROLL or game.phase is Phase.DOUBLED:
         return _position_reply(table, seat, lang, settings, how)
     raise Refusal("hint.nothing")
+
+
+def rollout_worst_play(
+    review: Review, player: int, game_id: int, trials: int, lang: str
+) -> list[str]:
+    """``/review rollout:N``: the worst checker play of ``player`` in the review, the play
+    made and the best one rolled out ``trials`` times each (to the end, variance reduction,
+    dice seeded by the game and the decision): lines to add to the review, or a line saying
+    there is no checker-play error to roll out."""
+    if not 1 <= trials <= MAX_TRIALS:
+        raise Refusal("rollout.trials", most=MAX_TRIALS)
+    worst = next(
+        (d for d in review.worst(player, n=len(review.decisions)) if d.kind == "move"), None
+    )
+    if worst is None or worst.dice is None:
+        return [t("rollout.review_none", lang)]
+    position, dice = worst.position, worst.dice
+    wanted = [worst.best, worst.played]
+    found = {str(p): p for p in legal_plays(position, dice) if str(p) in wanted}
+    plays = [found[w] for w in wanted if w in found]
+    seed = f"review/{game_id}/{worst.game}/{worst.move}"
+    settings = RolloutSettings(trials=trials, seed=seed, time_limit=SECONDS)
+    results = _rolled(lambda s, k: _plays_part(position, plays, s, k), settings, lang)
+    done = max(r.trials for r in results)
+    title = t(
+        "rollout.review_title",
+        lang,
+        game=worst.game + 1,
+        move=worst.move,
+        played=worst.played,
+        trials=done,
+        **high_first(dice),
+    )
+    return [title, *_lines(results, lang), *_stopped(settings, done, lang)]
 
 
 def _stopped(settings: RolloutSettings, done: int, lang: str) -> list[str]:

@@ -213,3 +213,30 @@ def test_bad_rollout_options_are_refused_in_french() -> None:
         "La limite de temps d’une simulation va de 1 à 60 secondes."
     )
     assert "0 à 999999999" in t("rollout.seed", "fr", most=999_999_999)
+
+
+def test_review_rolls_out_the_worst_play(
+    service: Service, script: deque[int], fine_progress: list[str]
+) -> None:
+    script.extend([3, 1, 5, 2])
+    service.play(ALICE, DM, level="expert")
+    service.move(ALICE, DM, "24/21 24/23")  # not 8/5 6/5: an error to roll out
+    reply = service.review(ALICE, DM, rollout=8)
+    lines = reply.text.splitlines()
+    at = next(i for i, line in enumerate(lines) if "Your worst play rolled out" in line)
+    assert "(game 1, move 1, 3-1, you played 24/23 24/21): 8 trials" in lines[at]
+    rolled = lines[at + 1 : at + 3]
+    assert len(rolled) == 2 and all(" ± " in line for line in rolled)
+    assert "8/5 6/5" in rolled[0] and "24/23 24/21" in rolled[1]  # the best comes out on top
+    assert fine_progress == ["🎲 Rolling out… 4 of 8 trials"]
+
+
+def test_review_rollout_without_a_checker_error(service: Service, script: deque[int]) -> None:
+    script.extend([3, 1, 5, 2])
+    service.play(ALICE, DM, level="expert")
+    service.move(ALICE, DM, "8/5 6/5")
+    reply = service.review(ALICE, DM, rollout=4)
+    assert (
+        reply.text.splitlines()[-1] == "🎲 No checker-play error of yours to roll out in this game."
+    )
+    assert service.review(ALICE, DM, rollout=0).text == "A rollout takes 1 to 1296 trials."
