@@ -93,6 +93,18 @@ def test_time_limit_stops_early_after_two_trials() -> None:
     assert r.trials == 2
 
 
+def test_time_limit_is_read_on_the_given_clock() -> None:
+    """A fake clock moving one second a reading: a 5-second limit stops after the trial that
+    reads 5 seconds past the start (the 6th), whatever the real time."""
+    ticks = iter(range(10_000))
+    settings = RolloutSettings(trials=100, time_limit=5.0, seed=1)
+    r = rollout_position(BEAR_OFF, ExactEndgame(), settings, clock=lambda: float(next(ticks)))
+    assert r.trials == 6
+    untimed = RolloutSettings(trials=100, seed=1)
+    still = rollout_position(BEAR_OFF, ExactEndgame(), untimed, clock=lambda: 0.0)
+    assert still.trials == 100
+
+
 def test_progress_is_told_after_each_round() -> None:
     seen: list[tuple[int, int]] = []
     rollout_position(

@@ -26,7 +26,7 @@ from bot.service.present import COLORS, board_view, xgid_of
 from bot.service.prstats import pr_line
 from bot.service.refusal import Refusal, check_game_id
 from bot.service.replies import Attachment, Reply
-from bot.service.rollouts import rollout_hint
+from bot.service.rollouts import rollout_hint, rollout_worst_play
 from bot.service.tables import current_game, load_table, localized, no_game_here
 from db import consult as consult_repo
 from db import games as game_repo
@@ -66,13 +66,21 @@ class Analysis:
 
     @answers
     def hint(
-        self, actor: Actor, where: Where, rollout: int | None = None, truncate: int | None = None
+        self,
+        actor: Actor,
+        where: Where,
+        rollout: int | None = None,
+        truncate: int | None = None,
+        seed: int | None = None,
+        variance_reduction: bool | None = None,
+        seconds: int | None = None,
     ) -> Reply:
         """``/hint``: the best plays of the current roll with their equities, the best drawn on
         the board; or the cube decision before a roll or on a double. Never in rated games.
         With ``rollout`` (trials), the decision rolled out instead, cut after ``truncate`` plies
-        if given (:mod:`bot.service.rollouts`; the command table runs it in the analysis
-        lane)."""
+        if given, with the dice of ``seed``, with or without ``variance_reduction``, stopped
+        after ``seconds`` (:mod:`bot.service.rollouts`; the command table runs it in the
+        analysis lane)."""
         with self.deps.unit() as s:
             who = self.deps.who(s, actor)
             lang, prefs = who.lang, who.prefs
@@ -89,8 +97,19 @@ class Analysis:
         game = table.game
         if seat is None or game.turn != seat:
             raise Refusal("hint.not_your_turn")
-        if rollout is not None or truncate is not None:
-            return rollout_hint(table, seat, lang, rollout, truncate, HINT_PLIES)
+        extra = (seed, variance_reduction, seconds)
+        if rollout is not None or truncate is not None or any(x is not None for x in extra):
+            return rollout_hint(
+                table,
+                seat,
+                lang,
+                rollout,
+                truncate,
+                HINT_PLIES,
+                seed=seed,
+                variance_reduction=variance_reduction,
+                seconds=seconds,
+            )
         if game.phase is Phase.MOVE:
             return _play_hint(table, seat, lang, prefs)
         if game.phase is Phase.ROLL and game.can_double():
@@ -102,11 +121,15 @@ class Analysis:
     # -- /review --------------------------------------------------------------------------------
 
     @answers
-    def review(self, actor: Actor, where: Where, game_id: int | None = None) -> Reply:
+    def review(
+        self, actor: Actor, where: Where, game_id: int | None = None, rollout: int | None = None
+    ) -> Reply:
         """``/review [game]``: error rates, ratings, luck, the three worst mistakes with the
         better play drawn, and the winning chances move by move. The game is chosen as for
         ``/export`` (:func:`chosen_game`); one in progress only against the computer (a game
-        between people is never analysed while it is played), and only so far."""
+        between people is never analysed while it is played), and only so far. With
+        ``rollout`` (trials), the asker's worst checker play is rolled out too, the play made
+        against the best (:func:`bot.service.rollouts.rollout_worst_play`)."""
         with self.deps.unit() as s:
             lang = self.deps.who(s, actor).lang
             row = chosen_game(s, actor, where, game_id, "review.none")
@@ -116,6 +139,12 @@ class Analysis:
             moment = row.version if going_on else None  # a game in progress moves on
         review = self._reviewed(table, row_id, moment, cached)
         reply = _review_reply(table, review, lang, table.seat_of(actor.id))
+        if rollout is not None:  # the asker's worst play rolled out (the same analysis lane)
+            seat = table.seat_of(actor.id)
+            human = next((i for i in (0, 1) if not table.seats[i].is_computer), 0)
+            player = seat if seat is not None and not table.seats[seat].is_computer else human
+            extra = rollout_worst_play(review, player, row_id, rollout, lang)
+            reply.text = "\n".join([reply.text, *extra])
         if going_on:
             reply.text = t("review.so_far", lang, id=row_id) + "\n" + reply.text
         reply.text += self.deps.web_line(row_id, lang)  # its replay, step by step

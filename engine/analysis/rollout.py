@@ -263,9 +263,10 @@ def _run(
     dice: DiceSource | None,
     progress: Progress | None,
     first: int,
+    clock: Callable[[], float] = time.monotonic,
 ) -> None:
     source = dice if dice is not None else SeededDice(settings.seed)
-    started = time.monotonic()
+    started = clock()
     for t in range(first, first + settings.trials):
         for start, result in zip(starts, results, strict=True):
             outcome = _trial(start, player, source.rolls(t), settings)
@@ -273,7 +274,7 @@ def _run(
         if progress is not None:
             progress(t + 1 - first, settings.trials)
         limit = settings.time_limit
-        if limit is not None and t > first and time.monotonic() - started >= limit:
+        if limit is not None and t > first and clock() - started >= limit:
             break
 
 
@@ -284,14 +285,16 @@ def rollout_position(
     dice: DiceSource | None = None,
     progress: Progress | None = None,
     first_trial: int = 0,
+    clock: Callable[[], float] = time.monotonic,
 ) -> RolloutResult:
     """The cubeless value of ``position`` for the player on roll, before his roll.
 
     ``first_trial``: the number of the first trial (the dice of trial ``k`` do not depend on
     the others), so that a long rollout can be run in parts and :meth:`RolloutResult.merge`-d.
+    ``clock``: what the settings' time limit is read on (seconds).
     """
     result = RolloutResult.empty()
-    _run([position], [result], False, player, settings, dice, progress, first_trial)
+    _run([position], [result], False, player, settings, dice, progress, first_trial, clock)
     return result
 
 
@@ -303,6 +306,7 @@ def rollout_plays(
     dice: DiceSource | None = None,
     progress: Progress | None = None,
     first_trial: int = 0,
+    clock: Callable[[], float] = time.monotonic,
 ) -> list[RolloutResult]:
     """Each play of the player on roll (after his roll) rolled out: the cubeless value for him
     of the position after it, the opponent on roll. Every play gets the same dice, trial by
@@ -319,7 +323,7 @@ def rollout_plays(
                 results[k].add(exact)
     starts = [afters[k] for k in open_]
     chosen = [results[k] for k in open_]
-    _run(starts, chosen, True, player, settings, dice, progress, first_trial)
+    _run(starts, chosen, True, player, settings, dice, progress, first_trial, clock)
     return results
 
 

@@ -26,7 +26,7 @@ from bot.discord_app.components import _press
 from bot.discord_app.replies import answer
 from bot.i18n import t
 from bot.service import Actor, Reply, Service, Settings, Where
-from tests.bot.conftest import ALICE, BOB, CHANNEL
+from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL
 
 SAFETY = 60.0  # seconds: only so that a broken build fails instead of hanging
 
@@ -458,3 +458,49 @@ async def test_a_persons_autocomplete_waits_its_turn_and_is_refused_beyond(
     finally:
         gate.open.set()
         await asyncio.wait_for(asyncio.gather(*held), SAFETY)
+
+
+async def test_a_rollout_in_progress_does_not_hold_up_another_players_press(
+    service: Service, script: deque[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Carol's /hint rollout (its parts blocked) runs in the analysis lane: meanwhile Bob's
+    press in another game is answered, and her rollout ends once its parts may go on."""
+    from bot.service import rollouts as rollout_module
+
+    pools = heavy.Pools(ordinary_threads=2, analysis_workers=1, analysis_queue=1)
+    monkeypatch.setattr(heavy, "POOLS", pools)
+    gate = Gate()
+    real = rollout_module._plays_part
+
+    def slow_part(*args: Any) -> Any:
+        gate()()  # blocks until the gate opens
+        return real(*args)
+
+    monkeypatch.setattr(rollout_module, "_plays_part", slow_part)
+    client = create_bot(Config(shard_count=1), service=RecordingService(service))  # type: ignore[arg-type]
+    slash = {command.name: command for command in build_commands(Settings())}
+    carols = Where(channel_id=9100)
+    script.extend([3, 1])
+    service.play(CAROL, carols, level="expert")
+    asked = FakeInteraction(client, CAROL, carols, None, "hint")
+    rolling = asyncio.create_task(
+        slash["hint"].callback(asked, rollout=4, truncate=1)  # type: ignore[arg-type,call-arg]
+    )
+    try:
+        await until(lambda: gate.started == 1)
+
+        made = service.challenge(ALICE, CHANNEL, BOB, rated=False)
+        script.extend([6, 5])
+        accept = next(b for b in made.buttons if b.label == "Accept")
+        board = service.press(BOB, CHANNEL, accept.custom_id)
+        point = next(b for b in board.buttons if b.label == "24")
+        pressed = FakeInteraction(client, ALICE, CHANNEL, point.custom_id, None)
+        _BOX.set(pressed.timing)
+        await asyncio.wait_for(_press(pressed, point.custom_id), SAFETY)  # type: ignore[arg-type]
+        moved = pressed.timing.reply
+        assert moved is not None and pressed.sent == [moved.text]
+        assert not rolling.done() and gate.started == 1  # the rollout is still stuck
+    finally:
+        gate.open.set()
+    await asyncio.wait_for(rolling, SAFETY)
+    assert any("Rollout of the best plays for 3-1: 4 trials" in s for s in asked.sent), asked.sent
