@@ -26,6 +26,8 @@ from bot.service.integrity import Integrity
 from bot.service.prefs import SETTINGS
 from bot.service.puzzles import Puzzles
 from bot.service.replays import Replays
+from bot.service.rollouts import MAX_SECONDS as ROLLOUT_MAX_SECONDS
+from bot.service.rollouts import MAX_SEED as ROLLOUT_MAX_SEED
 from bot.service.rollouts import MAX_TRIALS as ROLLOUT_TRIALS
 from bot.service.settings import PlayerSettings
 from bot.service.threads import GameThreads
@@ -181,10 +183,13 @@ COMMANDS: tuple[Command, ...] = (
         (
             Option("rollout", Kind.INTEGER, low=1, high=ROLLOUT_TRIALS),
             Option("truncate", Kind.INTEGER, low=1, high=99),
+            Option("seed", Kind.INTEGER, low=0, high=ROLLOUT_MAX_SEED),
+            Option("vr", Kind.FLAG),
+            Option("seconds", Kind.INTEGER, low=1, high=ROLLOUT_MAX_SECONDS),
         ),
         private=True,
         lane="hints",
-        heavier=("rollout", "truncate"),
+        heavier=("rollout", "truncate", "seed", "vr", "seconds"),
     ),
     Command("review", Analysis.review, (_GAME,), lane="analysis"),
     Command("export", Analysis.export, (_GAME,), private=True),

@@ -9,8 +9,10 @@ It is heavy: the command table sends such a hint to the analysis lane (the revie
 limits, :mod:`bot.heavy`), and the rollout runs in parts of :data:`PART` trials, each in a worker
 process when the bot has them (:meth:`bot.heavy.Pools.analyse`: mostly Python, it would hold the
 GIL), with a progress line shown in place of the answer between parts (:func:`report_progress`),
-and it stops after :data:`SECONDS` seconds with the trials done. The dice are seeded by the game
-and the moment, so asking again gives the same figures.
+and it stops after :data:`SECONDS` seconds (or the ``seconds`` asked) with the trials done, and
+says so. The dice are seeded by the game and the moment, so asking again gives the same figures,
+or by the ``seed`` asked (the same seed, the same figures); ``vr`` False turns variance
+reduction off. The time is read from :data:`clock` (a test gives its own).
 """
 
 from __future__ import annotations
@@ -33,30 +35,60 @@ from engine.analysis.rollout import (
     rollout_position,
 )
 
-__all__ = ["CANDIDATES", "MAX_TRIALS", "PART", "SECONDS", "rollout_hint"]
+__all__ = ["CANDIDATES", "MAX_SECONDS", "MAX_SEED", "MAX_TRIALS", "PART", "SECONDS", "rollout_hint"]
 
 MAX_TRIALS = 1296
 DEFAULT_TRIALS = 36
 CANDIDATES = 3
 PART = 12
-SECONDS = 60.0
+SECONDS = 60
+"""The time limit of a rollout when none is asked."""
+MAX_SECONDS = 300
+"""The longest time limit one may ask (the analysis lane is shared with the reviews)."""
+MAX_SEED = 2**31 - 1
 PROGRESS_EVERY = 2.0  # seconds between two progress lines
+clock: Callable[[], float] = time.monotonic
+"""Where the rollout reads the time (seconds, any origin)."""
 
 
 def rollout_hint(
-    table: Table, seat: int, lang: str, trials: int | None, truncate: int | None, plies: int
+    table: Table,
+    seat: int,
+    lang: str,
+    trials: int | None,
+    truncate: int | None,
+    plies: int,
+    *,
+    seed: int | None = None,
+    vr: bool | None = None,
+    seconds: int | None = None,
 ) -> Reply:
     """The rollout answer for the player ``seat`` on his turn (see the module docstring);
-    ``trials`` None (only ``truncate`` given): :data:`DEFAULT_TRIALS`."""
+    ``trials`` None (only other options given): :data:`DEFAULT_TRIALS`."""
     trials = DEFAULT_TRIALS if trials is None else trials
     if not 1 <= trials <= MAX_TRIALS:
         raise Refusal("rollout.trials", most=MAX_TRIALS)
     if truncate is not None and truncate < 1:
         raise Refusal("rollout.truncate")
+    if seed is not None and not 0 <= seed <= MAX_SEED:
+        raise Refusal("rollout.seed", most=MAX_SEED)
+    if seconds is not None and not 1 <= seconds <= MAX_SECONDS:
+        raise Refusal("rollout.seconds", most=MAX_SECONDS)
     game = table.game
-    seed = f"{table.game_id}/{game.position_id()}/{game.match_id()}"
-    settings = RolloutSettings(trials=trials, truncate=truncate, seed=seed)
-    how = t("rollout.cut", lang, plies=truncate) if truncate else t("rollout.to_end", lang)
+    reduced = True if vr is None else vr
+    settings = RolloutSettings(
+        trials=trials,
+        truncate=truncate,
+        variance_reduction=reduced,
+        seed=f"{table.game_id}/{game.position_id()}/{game.match_id()}" if seed is None else seed,
+        time_limit=float(SECONDS if seconds is None else seconds),
+    )
+    parts = [t("rollout.cut", lang, plies=truncate) if truncate else t("rollout.to_end", lang)]
+    parts.append(t("rollout.cubeless", lang))
+    parts.append(t("rollout.vr_on" if reduced else "rollout.vr_off", lang))
+    if seed is not None:
+        parts.append(t("rollout.seed_used", lang, seed=seed))
+    how = ", ".join(parts)
     if game.phase is Phase.MOVE:
         return _plays_reply(table, seat, lang, settings, how, plies)
     if game.phase is Phase.ROLL or game.phase is Phase.DOUBLED:
@@ -72,10 +104,11 @@ def _plays_reply(
     dice = game.partial.dice
     best = hint(game.position, dice, game.context(seat), n=CANDIDATES, plies=plies)
     plays = [h.play for h in best]
-    results = _rolled(lambda s, k: _plays_part(game.position, plays, s, k), settings, lang)
+    results, stopped = _rolled(lambda s, k: _plays_part(game.position, plays, s, k), settings, lang)
     trials = max(r.trials for r in results)
     title = t("rollout.title_plays", lang, trials=trials, how=how, **high_first(dice))
-    return Reply(text="\n".join([title, *_lines(results, lang)]), ephemeral=True)
+    lines = [title, *_lines(results, lang), *_stopped(settings, trials, stopped, lang)]
+    return Reply(text="\n".join(lines), ephemeral=True)
 
 
 def _position_reply(
@@ -84,7 +117,7 @@ def _position_reply(
     """The position before the roll (or the double), rolled out; the asker's equity."""
     game = table.game
     position = game.position  # seen by the player on roll (the doubler on a double)
-    (result,) = _rolled(lambda s, k: [_position_part(position, s, k)], settings, lang)
+    (result,), stopped = _rolled(lambda s, k: [_position_part(position, s, k)], settings, lang)
     mine = game.on_roll == seat
     win = result.probs[0] if mine else 1.0 - result.probs[0]
     text = t(
@@ -96,6 +129,7 @@ def _position_reply(
         se=number(result.se, ".3f", lang),
         win=number(100 * win, ".1f", lang),
     )
+    text = "\n".join([text, *_stopped(settings, result.trials, stopped, lang)])
     return Reply(text=text, ephemeral=True)
 
 
@@ -120,14 +154,23 @@ def _position_job(position: Position, settings: RolloutSettings, first: int) -> 
     return rollout_position(position, rollout_player(), settings, first_trial=first)
 
 
+def _stopped(settings: RolloutSettings, done: int, stopped: bool, lang: str) -> list[str]:
+    """The line saying the time limit cut the rollout short, if it did."""
+    if not stopped:
+        return []
+    limit = round(settings.time_limit or SECONDS)
+    return [t("rollout.stopped", lang, seconds=limit, done=done, trials=settings.trials)]
+
+
 def _rolled(
     part: Callable[[RolloutSettings, int], list[RolloutResult]],
     settings: RolloutSettings,
     lang: str,
-) -> list[RolloutResult]:
+) -> tuple[list[RolloutResult], bool]:
     """The rollout run in parts of :data:`PART` trials, progress told between parts, until the
-    trials are done or :data:`SECONDS` have passed."""
-    started = last = time.monotonic()
+    trials are done or the time limit has passed (then True with the trials done so far)."""
+    limit = settings.time_limit if settings.time_limit is not None else float(SECONDS)
+    started = last = clock()
     total: list[RolloutResult] | None = None
     done = 0
     while done < settings.trials:
@@ -139,14 +182,15 @@ def _rolled(
             for mine, more in zip(total, results, strict=True):
                 mine.merge(more)
         done += size
-        now = time.monotonic()
-        if now - started >= SECONDS:
-            break
+        now = clock()
+        if done < settings.trials and now - started >= limit:
+            assert total is not None
+            return total, True
         if done < settings.trials and now - last >= PROGRESS_EVERY:
             report_progress(t("rollout.progress", lang, done=done, trials=settings.trials))
             last = now
     assert total is not None
-    return total
+    return total, False
 
 
 def _sized(settings: RolloutSettings, trials: int) -> RolloutSettings:

@@ -138,3 +138,124 @@ async def test_discord_progress_edits_the_deferred_message_never_after_the_answe
     edits.post("too late")
     await asyncio.sleep(0.05)
     assert interaction.edits == ["12 of 36"]
+
+
+def test_the_same_seed_gives_the_same_figures_and_says_so(
+    service: Service, script: deque[int]
+) -> None:
+    script.extend([3, 1])
+    service.play(ALICE, DM, level="expert")
+    first = service.hint(ALICE, DM, rollout=3, truncate=1, seed=7)
+    assert "seed 7" in first.text.splitlines()[0]
+    assert service.hint(ALICE, DM, rollout=3, truncate=1, seed=7).text == first.text
+    other = service.hint(ALICE, DM, rollout=3, truncate=1, seed=8)
+    assert other.text.splitlines()[1:] != first.text.splitlines()[1:]
+
+
+def test_variance_reduction_can_be_turned_off(
+    service: Service, script: deque[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from engine.analysis import rollout as engine_rollout
+
+    script.extend([3, 1])
+    service.play(ALICE, DM, level="expert")
+    asked: list[bool] = []
+    trial = engine_rollout._trial
+
+    def spy(position, player, rolls, settings):  # type: ignore[no-untyped-def]
+        asked.append(settings.variance_reduction)
+        return trial(position, player, rolls, settings)
+
+    monkeypatch.setattr(engine_rollout, "_trial", spy)
+    reply = service.hint(ALICE, DM, rollout=2, truncate=1, vr=False)
+    assert "without variance reduction" in reply.text.splitlines()[0]
+    assert asked and not any(asked)
+    asked.clear()
+    reply = service.hint(ALICE, DM, rollout=2, truncate=1)
+    assert "with variance reduction" in reply.text.splitlines()[0] and all(asked)
+
+
+def test_the_time_limit_stops_with_the_trials_done_and_says_so(
+    service: Service, script: deque[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A fake clock: every reading is 4 seconds after the last, so a limit of 10 seconds is
+    passed after the third part of 2 trials (readings at 0, 4, 8, 12)."""
+    ticks = iter(range(0, 10_000, 4))
+    monkeypatch.setattr(rollout_module, "clock", lambda: float(next(ticks)))
+    monkeypatch.setattr(rollout_module, "PART", 2)
+    script.extend([3, 1])
+    service.play(ALICE, DM, level="expert")
+    reply = service.hint(ALICE, DM, rollout=20, truncate=1, seconds=10)
+    lines = reply.text.splitlines()
+    assert "6 trials" in lines[0]
+    assert lines[-1] == "⏱ Stopped at the time limit of 10 seconds: 6 of 20 trials done."
+    ticks = iter(range(0, 10_000, 4))
+    whole = service.hint(ALICE, DM, rollout=4, truncate=1, seconds=10)
+    assert "4 trials" in whole.text and "Stopped" not in whole.text
+
+
+def test_the_default_time_limit_stops_a_long_rollout(
+    service: Service, script: deque[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ticks = iter(range(0, 10_000, 30))
+    monkeypatch.setattr(rollout_module, "clock", lambda: float(next(ticks)))
+    monkeypatch.setattr(rollout_module, "PART", 1)
+    script.extend([3, 1])
+    service.play(ALICE, DM, level="expert")
+    reply = service.hint(ALICE, DM, rollout=10, truncate=1)  # readings at 0, 30, 60 seconds
+    assert reply.text.splitlines()[-1] == (
+        "⏱ Stopped at the time limit of 60 seconds: 2 of 10 trials done."
+    )
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"seed": -1}, "A rollout's seed is a whole number from 0 to 2147483647."),
+        ({"seed": 2**31}, "A rollout's seed is a whole number from 0 to 2147483647."),
+        ({"seconds": 0}, "A rollout's time limit is 1 to 300 seconds."),
+        ({"seconds": 301}, "A rollout's time limit is 1 to 300 seconds."),
+    ],
+)
+def test_bad_rollout_options_are_refused(
+    service: Service, script: deque[int], options: dict[str, int], message: str
+) -> None:
+    script.extend([3, 1])
+    service.play(ALICE, DM, level="expert")
+    reply = service.hint(ALICE, DM, **options)
+    assert reply.ephemeral and reply.text == message
+
+
+def test_the_rollout_messages_exist_in_french() -> None:
+    from bot.i18n import t
+
+    assert (
+        t("rollout.seed", "fr", most=9)
+        == "La graine d’une simulation est un nombre entier de 0 à 9."
+    )
+    assert t("rollout.seconds", "fr", most=300).startswith("La limite de temps")
+    assert "2 parties sur 10" in t("rollout.stopped", "fr", seconds=60, done=2, trials=10)
+
+
+def test_any_rollout_option_sends_the_hint_to_the_analysis_lane() -> None:
+    command = by_name("hint")
+    for key in ("seed", "vr", "seconds"):
+        values: dict[str, object] = {"rollout": None, "truncate": None, key: None}
+        assert command.lane_for(values) == "hints"
+        values[key] = 1
+        assert command.lane_for(values) == "analysis"
+
+
+def test_the_terminal_takes_the_rollout_options(service: Service, script: deque[int]) -> None:
+    import io
+    import json
+    from pathlib import Path
+
+    from bot.terminal import Terminal
+
+    out = io.StringIO()
+    term = Terminal(service, out=out, json_mode=True, images=Path("/tmp/unused"), user="Ann")
+    script.extend([3, 1])
+    term.run(["/play level:expert", "/hint rollout:2 truncate:1 vr:false seed:5 seconds:30"])
+    texts = [json.loads(line).get("text", "") for line in out.getvalue().splitlines()]
+    assert "without variance reduction, seed 5" in texts[-1]
