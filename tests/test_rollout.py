@@ -146,3 +146,49 @@ def test_a_rollout_in_parts_is_the_same_rollout() -> None:
     part.merge(rest)
     assert part.trials == 4
     assert part.equity == pytest.approx(whole.equity) and part.se == pytest.approx(whole.se)
+
+
+def test_a_cubeful_rollout_plays_the_cube() -> None:
+    """I bear off with 27 rolls of 36, else the opponent bears off: cubeless 0.5. With a cube of 2
+    that he owns, I win 2 or he redoubles (a sure win for him) and I pass, losing 2: twice the
+    cubeless equity, trial by trial (the stratified first roll makes it exact)."""
+    settings = RolloutSettings(trials=36, seed=3, variance_reduction=False)
+    cubeless = rollout_position(BEAR_OFF, ExactEndgame(), settings)
+    owned = RolloutSettings(
+        trials=36, seed=3, variance_reduction=False, cubeful=True, cube_value=2, cube_owner=1
+    )
+    cubeful = rollout_position(BEAR_OFF, ExactEndgame(), owned)
+    assert cubeless.equity == pytest.approx(EXACT_EQUITY)
+    assert cubeful.equity == pytest.approx(2 * EXACT_EQUITY)
+    assert cubeful.probs == pytest.approx(cubeless.probs)  # the chances stay cubeless
+
+
+def test_a_cubeful_rollout_of_a_position_does_not_double_at_once() -> None:
+    """My checker is 13 pips away (only 4-4, 5-5 and 6-6 bear it off), his on his 1-point: I do
+    not double, he doubles if I miss and I pass, -1 (as the game's end would give, cubeless).
+    Far ahead instead (mine on my 6-point, his 8 pips away: 17 rolls of 36 bear it off) I would
+    double and he would pass at once, but a position's rollout is the value of not doubling
+    now, as GNU Backgammon's: the games he wins after my miss count, not a sure +1."""
+    settings = RolloutSettings(trials=36, seed=1, variance_reduction=False, cubeful=True)
+    behind = rollout_position(_lone_checkers(13, 1), ExactEndgame(), settings)
+    assert behind.equity == pytest.approx(2 * 3 / 36 - 1)
+    ahead = rollout_position(_lone_checkers(6, 8), ExactEndgame(), settings)
+    assert ahead.equity < 1.0 and ahead.se > 0
+
+
+def test_cubeful_settings_are_checked() -> None:
+    with pytest.raises(ValueError, match="no such cube"):
+        RolloutSettings(cubeful=True, cube_value=0)
+    with pytest.raises(ValueError, match="no such cube"):
+        RolloutSettings(cubeful=True, cube_owner=2)
+
+
+@needs_sage
+def test_cubeful_plays_of_a_hint_same_seed_same_figures() -> None:
+    pos = Position.initial()
+    plays = legal_plays(pos, (3, 1))[:2]
+    settings = RolloutSettings(trials=2, truncate=3, seed=5, cubeful=True)
+    a = rollout_plays(pos, plays, rollout_player(), settings)
+    b = rollout_plays(pos, plays, rollout_player(), settings)
+    assert [r.equity for r in a] == [r.equity for r in b]
+    assert all(-3 <= r.equity <= 3 and r.trials == 2 for r in a)

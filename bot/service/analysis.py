@@ -72,13 +72,14 @@ class Analysis:
         seed: int | None = None,
         vr: bool | None = None,
         seconds: int | None = None,
+        cubeful: bool | None = None,
     ) -> Reply:
         """``/hint``: the best plays of the current roll with their equities, the best drawn on
         the board; or the cube decision before a roll or on a double. Never in rated games.
         With ``rollout`` (trials), the decision rolled out instead, cut after ``truncate`` plies
-        if given, with the dice of ``seed``, variance reduction ``vr`` and the time limit
-        ``seconds`` (any of these alone asks for a rollout too; :mod:`bot.service.rollouts`; the
-        command table runs it in the analysis lane)."""
+        if given, with the dice of ``seed``, variance reduction ``vr``, the time limit
+        ``seconds``, cubeful or not (any of these alone asks for a rollout too;
+        :mod:`bot.service.rollouts`; the command table runs it in the analysis lane)."""
         with self.deps.unit() as s:
             who = self.deps.who(s, actor)
             lang, prefs = who.lang, who.prefs
@@ -93,9 +94,18 @@ class Analysis:
         game = table.game
         if seat is None or game.turn != seat:
             raise Refusal("hint.not_your_turn")
-        if any(v is not None for v in (rollout, truncate, seed, vr, seconds)):
+        if any(v is not None for v in (rollout, truncate, seed, vr, seconds, cubeful)):
             return rollout_hint(
-                table, seat, lang, rollout, truncate, HINT_PLIES, seed=seed, vr=vr, seconds=seconds
+                table,
+                seat,
+                lang,
+                rollout,
+                truncate,
+                HINT_PLIES,
+                seed=seed,
+                vr=vr,
+                seconds=seconds,
+                cubeful=cubeful,
             )
         if game.phase is Phase.MOVE:
             return _play_hint(table, seat, lang, prefs)

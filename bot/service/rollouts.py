@@ -13,12 +13,19 @@ and it stops after :data:`SECONDS` seconds (or the ``seconds`` asked) with the t
 says so. The dice are seeded by the game and the moment, so asking again gives the same figures,
 or by the ``seed`` asked (the same seed, the same figures); ``vr`` False turns variance
 reduction off. The time is read from :data:`clock` (a test gives its own).
+
+In a money game with the cube the rollout is *cubeful* by default, as GNU Backgammon's: each
+trial plays the cube from the game's cube (:mod:`engine.analysis.rollout`), and the equities
+are per the cube's present value (on a double: the doubled cube owned by the taker, to compare
+with the pass, -1); ``cubeful`` False asks for a cubeless one. Matches and games without the
+cube roll out cubeless (``cubeful`` True there is refused).
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from bot import heavy
 from bot.i18n import number, t
@@ -62,6 +69,7 @@ def rollout_hint(
     seed: int | None = None,
     vr: bool | None = None,
     seconds: int | None = None,
+    cubeful: bool | None = None,
 ) -> Reply:
     """The rollout answer for the player ``seat`` on his turn (see the module docstring);
     ``trials`` None (only other options given): :data:`DEFAULT_TRIALS`."""
@@ -75,6 +83,10 @@ def rollout_hint(
     if seconds is not None and not 1 <= seconds <= MAX_SECONDS:
         raise Refusal("rollout.seconds", most=MAX_SECONDS)
     game = table.game
+    money = game.match_length == 0 and game.cube_enabled
+    if cubeful and not money:
+        raise Refusal("rollout.cubeful_money")
+    cubeful = money if cubeful is None else cubeful
     reduced = True if vr is None else vr
     settings = RolloutSettings(
         trials=trials,
@@ -82,9 +94,11 @@ def rollout_hint(
         variance_reduction=reduced,
         seed=f"{table.game_id}/{game.position_id()}/{game.match_id()}" if seed is None else seed,
         time_limit=float(SECONDS if seconds is None else seconds),
+        cubeful=cubeful,
+        jacoby=game.jacoby,
     )
     parts = [t("rollout.cut", lang, plies=truncate) if truncate else t("rollout.to_end", lang)]
-    parts.append(t("rollout.cubeless", lang))
+    parts.append(t("rollout.cubeful" if cubeful else "rollout.cubeless", lang))
     parts.append(t("rollout.vr_on" if reduced else "rollout.vr_off", lang))
     if seed is not None:
         parts.append(t("rollout.seed_used", lang, seed=seed))
@@ -104,6 +118,7 @@ def _plays_reply(
     dice = game.partial.dice
     best = hint(game.position, dice, game.context(seat), n=CANDIDATES, plies=plies)
     plays = [h.play for h in best]
+    settings = replace(settings, cube_owner=game.context(seat).cube_owner)  # 0: the mover
     results, stopped = _rolled(lambda s, k: _plays_part(game.position, plays, s, k), settings, lang)
     trials = max(r.trials for r in results)
     title = t("rollout.title_plays", lang, trials=trials, how=how, **high_first(dice))
@@ -117,6 +132,10 @@ def _position_reply(
     """The position before the roll (or the double), rolled out; the asker's equity."""
     game = table.game
     position = game.position  # seen by the player on roll (the doubler on a double)
+    if game.phase is Phase.DOUBLED:  # taken: the doubled cube, owned by the taker
+        settings = replace(settings, cube_value=2, cube_owner=1)
+    else:  # equities per the cube's present value
+        settings = replace(settings, cube_owner=game.context(game.on_roll).cube_owner)
     (result,), stopped = _rolled(lambda s, k: [_position_part(position, s, k)], settings, lang)
     mine = game.on_roll == seat
     win = result.probs[0] if mine else 1.0 - result.probs[0]
@@ -194,12 +213,8 @@ def _rolled(
 
 
 def _sized(settings: RolloutSettings, trials: int) -> RolloutSettings:
-    return RolloutSettings(
-        trials=trials,
-        truncate=settings.truncate,
-        variance_reduction=settings.variance_reduction,
-        seed=settings.seed,
-    )
+    """A part of the rollout: its time limit is the whole rollout's (:func:`_rolled`)."""
+    return replace(settings, trials=trials, time_limit=None)
 
 
 def _lines(results: Sequence[RolloutResult], lang: str) -> list[str]:

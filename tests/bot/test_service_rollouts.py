@@ -145,10 +145,12 @@ def test_the_same_seed_gives_the_same_figures_and_says_so(
 ) -> None:
     script.extend([3, 1])
     service.play(ALICE, DM, level="expert")
-    first = service.hint(ALICE, DM, rollout=3, truncate=1, seed=7)
+    # Cut after one ply with variance reduction, every trial gives the same (the 1-ply average):
+    # the dice show without it.
+    first = service.hint(ALICE, DM, rollout=3, truncate=3, seed=7, vr=False)
     assert "seed 7" in first.text.splitlines()[0]
-    assert service.hint(ALICE, DM, rollout=3, truncate=1, seed=7).text == first.text
-    other = service.hint(ALICE, DM, rollout=3, truncate=1, seed=8)
+    assert service.hint(ALICE, DM, rollout=3, truncate=3, seed=7, vr=False).text == first.text
+    other = service.hint(ALICE, DM, rollout=3, truncate=3, seed=8, vr=False)
     assert other.text.splitlines()[1:] != first.text.splitlines()[1:]
 
 
@@ -162,9 +164,9 @@ def test_variance_reduction_can_be_turned_off(
     asked: list[bool] = []
     trial = engine_rollout._trial
 
-    def spy(position, player, rolls, settings):  # type: ignore[no-untyped-def]
+    def spy(position, player, rolls, settings, *cube):  # type: ignore[no-untyped-def]
         asked.append(settings.variance_reduction)
-        return trial(position, player, rolls, settings)
+        return trial(position, player, rolls, settings, *cube)
 
     monkeypatch.setattr(engine_rollout, "_trial", spy)
     reply = service.hint(ALICE, DM, rollout=2, truncate=1, vr=False)
@@ -259,3 +261,36 @@ def test_the_terminal_takes_the_rollout_options(service: Service, script: deque[
     term.run(["/play level:expert", "/hint rollout:2 truncate:1 vr:false seed:5 seconds:30"])
     texts = [json.loads(line).get("text", "") for line in out.getvalue().splitlines()]
     assert "without variance reduction, seed 5" in texts[-1]
+
+
+def test_a_money_game_rolls_out_cubeful_unless_asked_not_to(
+    service: Service, script: deque[int]
+) -> None:
+    script.extend([3, 1])
+    service.play(ALICE, DM, level="expert")
+    cubeful = service.hint(ALICE, DM, rollout=2, truncate=2)
+    assert "cubeful (equity per the present cube)" in cubeful.text.splitlines()[0]
+    cubeless = service.hint(ALICE, DM, rollout=2, truncate=2, cubeful=False)
+    assert ", cubeless," in cubeless.text.splitlines()[0]
+
+
+@pytest.mark.parametrize("options", [{"points": 3}, {"cube": False}])
+def test_matches_and_games_without_cube_roll_out_cubeless(
+    service: Service, script: deque[int], options: dict[str, object]
+) -> None:
+    script.extend([3, 1])
+    service.play(ALICE, DM, level="expert", **options)  # type: ignore[arg-type]
+    reply = service.hint(ALICE, DM, rollout=2, truncate=1)
+    assert ", cubeless," in reply.text.splitlines()[0]
+    refused = service.hint(ALICE, DM, rollout=2, truncate=1, cubeful=True)
+    assert refused.ephemeral and refused.text == (
+        "Cubeful rollouts are for money games with the cube; this one rolls out cubeless."
+    )
+
+
+def test_cubeful_is_an_option_of_hint_in_both_languages() -> None:
+    from bot.i18n import t
+
+    assert [o.name for o in by_name("hint").options][-1] == "cubeful"
+    assert t("cmd.hint.opt.cubeful.name", "fr") == "videau"
+    assert t("rollout.cubeful_money", "fr").startswith("La simulation avec videau")
