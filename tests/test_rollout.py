@@ -59,7 +59,7 @@ def test_exact_player_with_variance_reduction_needs_no_luck() -> None:
 
 
 def test_without_variance_reduction_the_mean_is_near_the_exact_value() -> None:
-    settings = RolloutSettings(trials=360, variance_reduction=False, seed=5)
+    settings = RolloutSettings(trials=360, variance_reduction=False, seed=5, bearoff_stop=False)
     r = rollout_position(BEAR_OFF, ExactEndgame(), settings)
     assert r.se > 0.02  # plain luck: 0.87 / sqrt(360)
     assert abs(r.equity - EXACT_EQUITY) < 3 * r.se
@@ -122,7 +122,7 @@ def test_bgsage_bear_off_is_exact_with_variance_reduction() -> None:
 
 @needs_sage
 def test_bgsage_bear_off_without_variance_reduction() -> None:
-    settings = RolloutSettings(trials=144, variance_reduction=False, seed=4)
+    settings = RolloutSettings(trials=144, variance_reduction=False, seed=4, bearoff_stop=False)
     r = rollout_position(BEAR_OFF, rollout_player("bgsage"), settings)
     assert abs(r.equity - EXACT_EQUITY) < 3 * r.se
 
@@ -192,3 +192,18 @@ def test_cubeful_plays_of_a_hint_same_seed_same_figures() -> None:
     b = rollout_plays(pos, plays, rollout_player(), settings)
     assert [r.equity for r in a] == [r.equity for r in b]
     assert all(-3 <= r.equity <= 3 and r.trials == 2 for r in a)
+
+
+def test_a_cubeless_trial_stops_once_both_sides_bear_off() -> None:
+    """Both checkers home: the trial ends at once on the evaluator's figures (GNU Backgammon's
+    cubeless rollouts stop on its bear-off database), so even without variance reduction the
+    exact evaluator leaves no error; a cubeful trial plays on (the cube still matters)."""
+    settings = RolloutSettings(trials=36, variance_reduction=False, seed=5)
+    r = rollout_position(BEAR_OFF, ExactEndgame(), settings)
+    assert r.equity == pytest.approx(EXACT_EQUITY) and r.se == 0.0
+    played = rollout_position(
+        BEAR_OFF,
+        ExactEndgame(),
+        RolloutSettings(trials=36, seed=5, variance_reduction=False, bearoff_stop=False),
+    )
+    assert played.se > 0

@@ -135,7 +135,12 @@ class RolloutSettings:
     ``cube_value``, owned by ``cube_owner`` (None: centred; 0: the side the rollout is about,
     the player on roll for :func:`rollout_position`, the mover for :func:`rollout_plays`; 1:
     the other), under the Jacoby rule if ``jacoby`` (gammons count only once the cube has been
-    turned)."""
+    turned).
+
+    ``bearoff_stop``: a cubeless trial stops, evaluated, once both sides have every checker in
+    their home boards (GNU Backgammon's cubeless rollouts stop there too, on its one-sided
+    bear-off database: the evaluator's figures there are exact or nearly, and its bear-off
+    play would only add noise and its own small errors)."""
 
     trials: int = 1296
     truncate: int | None = None
@@ -146,6 +151,7 @@ class RolloutSettings:
     cube_value: int = 1
     cube_owner: int | None = None
     jacoby: bool = False
+    bearoff_stop: bool = True
 
     def __post_init__(self) -> None:
         if self.trials < 1:
@@ -237,6 +243,12 @@ def _flip_delta(d: Sequence[float]) -> Probs:
     return (-d[0], d[3], d[4], d[1], d[2])
 
 
+def _both_home(position: Position) -> bool:
+    """Every checker of both sides in its home board (or borne off)."""
+    mine, theirs = position.sides()
+    return not any(mine[6:]) and not any(theirs[6:])
+
+
 MAX_CUBE = 64
 """No redouble in a cubeful rollout beyond this cube (GNU Backgammon stops too)."""
 
@@ -311,7 +323,9 @@ def _trial(
                         outcome = before if ours else _flip(before)
                         break
                     cube.value, cube.ours = 2 * cube.value, not ours  # taken
-        if settings.truncate is not None and ply >= settings.truncate:
+        if (settings.truncate is not None and ply >= settings.truncate) or (
+            cube is None and settings.bearoff_stop and _both_home(pos)
+        ):
             now = before if before is not None else player.probs(pos)
             outcome = now if ours else _flip(now)
             break
