@@ -26,7 +26,8 @@ from bot.service.present import COLORS, board_view, xgid_of
 from bot.service.prstats import pr_line
 from bot.service.refusal import Refusal, check_game_id
 from bot.service.replies import Attachment, Reply
-from bot.service.rollouts import rollout_hint
+from bot.service.rollouts import MAX_TRIALS as ROLLOUT_TRIALS
+from bot.service.rollouts import rollout_hint, rollout_mistakes
 from bot.service.tables import current_game, load_table, localized, no_game_here
 from db import games as game_repo
 from db import puzzles as puzzle_repo
@@ -118,11 +119,17 @@ class Analysis:
     # -- /review --------------------------------------------------------------------------------
 
     @answers
-    def review(self, actor: Actor, where: Where, game_id: int | None = None) -> Reply:
+    def review(
+        self, actor: Actor, where: Where, game_id: int | None = None, rollout: int | None = None
+    ) -> Reply:
         """``/review [game]``: error rates, ratings, luck, the three worst mistakes with the
         better play drawn, and the winning chances move by move. The game is chosen as for
         ``/export`` (:func:`chosen_game`); one in progress only against the computer (a game
-        between people is never analysed while it is played), and only so far."""
+        between people is never analysed while it is played), and only so far. With
+        ``rollout`` (trials), the worst checker-play mistakes are rolled out too, the played
+        play against the better one (:func:`bot.service.rollouts.rollout_mistakes`)."""
+        if rollout is not None and not 1 <= rollout <= ROLLOUT_TRIALS:
+            raise Refusal("rollout.trials", most=ROLLOUT_TRIALS)
         with self.deps.unit() as s:
             lang = self.deps.who(s, actor).lang
             row = chosen_game(s, actor, where, game_id, "review.none")
@@ -147,7 +154,7 @@ class Analysis:
                 # Its blunders become puzzles (bot.service.puzzles): standard games only.
                 if self.harvest is not None and table.match.variant is Variant.STANDARD:
                     self.harvest(row_id, table.seats, review)
-        reply = _review_reply(table, review, lang, table.seat_of(actor.id))
+        reply = _review_reply(table, review, lang, table.seat_of(actor.id), rollout)
         if going_on:
             reply.text = t("review.so_far", lang, id=row_id) + "\n" + reply.text
         return reply
@@ -334,9 +341,12 @@ def _analysable(table: Table) -> None:
         raise Refusal("error.variant_no_analysis")
 
 
-def _review_reply(table: Table, review: Review, lang: str, asker: int | None = None) -> Reply:
+def _review_reply(
+    table: Table, review: Review, lang: str, asker: int | None = None, rollout: int | None = None
+) -> Reply:
     """The review; the worst mistakes and the chances chart are those of ``asker`` (a seat)
-    when he played the game, else of its first human player."""
+    when he played the game, else of its first human player; ``rollout``: its mistakes rolled
+    out with that many trials."""
     names = (table.seats[0].name, table.seats[1].name)
     lines = [t("review.title", lang, id=table.game_id, p0=names[0], p1=names[1])]
     for player in (0, 1):
@@ -348,7 +358,9 @@ def _review_reply(table: Table, review: Review, lang: str, asker: int | None = N
     human = next((i for i in (0, 1) if not table.seats[i].is_computer), 0)
     if asker is not None and not table.seats[asker].is_computer:
         human = asker
-    attachments = _mistakes(review, human, names, lang, lines, table.game_id)
+    attachments = _mistakes(
+        review, human, names, lang, lines, table.game_id, rollout, table.game.cube_enabled
+    )
     chart = None
     with contextlib.suppress(ValueError):
         chart = DRAWERS.call(review_chart, review, names=names, player=human, lang=lang)
@@ -379,11 +391,21 @@ def _player_line(review: Review, player: int, name: str, lang: str) -> str:
 
 
 def _mistakes(
-    review: Review, human: int, names: tuple[str, str], lang: str, lines: list[str], game_id: int
+    review: Review,
+    human: int,
+    names: tuple[str, str],
+    lang: str,
+    lines: list[str],
+    game_id: int,
+    rollout: int | None = None,
+    cube: bool = True,
 ) -> list[Attachment]:
-    """The three worst mistakes of ``human``: a line each in ``lines``, and their cards."""
+    """The three worst mistakes of ``human``: a line each in ``lines`` (and its rollout's, with
+    ``rollout`` trials, cubeful in a money game with the ``cube``), and their cards."""
     attachments: list[Attachment] = []
-    for n, decision in enumerate(review.worst(human, 3), start=1):
+    worst = review.worst(human, 3)
+    rolled = rollout_mistakes(worst, rollout, lang, cube) if rollout is not None else {}
+    for n, decision in enumerate(worst, start=1):
         move = decision.kind == "move"
         lines.append(
             t(
@@ -396,6 +418,8 @@ def _mistakes(
                 error=round(1000 * decision.error),
             )
         )
+        if n - 1 in rolled:
+            lines.append(rolled[n - 1])
         try:
             card = DRAWERS.draw(*mistake_board(decision, names=names, colors=COLORS, lang=lang))
         except ValueError:

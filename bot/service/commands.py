@@ -192,7 +192,13 @@ COMMANDS: tuple[Command, ...] = (
         lane="hints",
         heavier=("rollout", "truncate", "seed", "vr", "seconds", "cubeful"),
     ),
-    Command("review", Analysis.review, (_GAME,), lane="analysis"),
+    # With rollout (trials), the worst checker-play mistakes rolled out too.
+    Command(
+        "review",
+        Analysis.review,
+        (_GAME, Option("rollout", Kind.INTEGER, low=1, high=ROLLOUT_TRIALS)),
+        lane="analysis",
+    ),
     Command("export", Analysis.export, (_GAME,), private=True),
     # A whole game drawn frame by frame: the heavy lane (hundreds of pictures).
     Command("replay", Replays.replay, (_GAME,), lane="analysis"),

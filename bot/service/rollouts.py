@@ -26,6 +26,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from functools import partial
 
 from bot import heavy
 from bot.i18n import number, t
@@ -34,6 +35,7 @@ from bot.service.refusal import Refusal
 from bot.service.replies import Reply, report_progress
 from engine import Phase, Play, Position
 from engine.analysis import hint
+from engine.analysis.review import Decision
 from engine.analysis.rollout import (
     RolloutResult,
     RolloutSettings,
@@ -42,7 +44,17 @@ from engine.analysis.rollout import (
     rollout_position,
 )
 
-__all__ = ["CANDIDATES", "MAX_SECONDS", "MAX_SEED", "MAX_TRIALS", "PART", "SECONDS", "rollout_hint"]
+__all__ = [
+    "CANDIDATES",
+    "MAX_SECONDS",
+    "MAX_SEED",
+    "MAX_TRIALS",
+    "PART",
+    "REVIEW_ROLLOUTS",
+    "SECONDS",
+    "rollout_hint",
+    "rollout_mistakes",
+]
 
 MAX_TRIALS = 1296
 DEFAULT_TRIALS = 36
@@ -53,6 +65,8 @@ SECONDS = 60
 MAX_SECONDS = 300
 """The longest time limit one may ask (the analysis lane is shared with the reviews)."""
 MAX_SEED = 2**31 - 1
+REVIEW_ROLLOUTS = 3
+"""The most mistakes of a review rolled out (``/review rollout:N``)."""
 PROGRESS_EVERY = 2.0  # seconds between two progress lines
 clock: Callable[[], float] = time.monotonic
 """Where the rollout reads the time (seconds, any origin)."""
@@ -231,3 +245,49 @@ def _lines(results: Sequence[RolloutResult], lang: str) -> list[str]:
         )
         for i, r in enumerate(ranked, start=1)
     ]
+
+
+def rollout_mistakes(
+    decisions: Sequence[Decision], trials: int, lang: str, cube: bool = True
+) -> dict[int, str]:
+    """``/review rollout:N``: the checker-play mistakes among ``decisions`` (the review's worst,
+    at most :data:`REVIEW_ROLLOUTS`) rolled out, the played play against the best with the same
+    dice, ``trials`` each, cubeful in money games with the cube (``cube``) as
+    :func:`rollout_hint`, all within one time
+    limit of :data:`SECONDS`; a line for each, by its index in ``decisions`` (cube decisions are
+    not rolled out, nor those the time limit left out)."""
+    if not 1 <= trials <= MAX_TRIALS:
+        raise Refusal("rollout.trials", most=MAX_TRIALS)
+    started = clock()
+    lines: dict[int, str] = {}
+    for k, d in enumerate(decisions[:REVIEW_ROLLOUTS]):
+        played, best = d.played_play, d.best_play
+        left = SECONDS - (clock() - started)
+        if d.kind != "move" or played is None or best is None or played == best or left <= 0:
+            continue
+        money = cube and d.context.match_length == 0
+        settings = RolloutSettings(
+            trials=trials,
+            seed=f"review/{d.position_id}/{d.match_id}",
+            time_limit=left,
+            cubeful=money,
+            cube_owner=d.context.cube_owner,
+            jacoby=d.context.jacoby,
+        )
+        part = partial(_plays_part, d.position, [best, played])
+        results, stopped = _rolled(part, settings, lang)
+        done = min(r.trials for r in results)
+        mine, better = results[1], results[0]
+        lines[k] = t(
+            "rollout.mistake",
+            lang,
+            trials=done,
+            how=t("rollout.cubeful" if money else "rollout.cubeless", lang),
+            best=number(better.equity, "+.3f", lang),
+            best_se=number(better.se, ".3f", lang),
+            played=number(mine.equity, "+.3f", lang),
+            played_se=number(mine.se, ".3f", lang),
+        )
+        if stopped:
+            lines[k] += " " + t("rollout.mistake_stopped", lang)
+    return lines

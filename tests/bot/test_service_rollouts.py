@@ -294,3 +294,43 @@ def test_cubeful_is_an_option_of_hint_in_both_languages() -> None:
     assert [o.name for o in by_name("hint").options][-1] == "cubeful"
     assert t("cmd.hint.opt.cubeful.name", "fr") == "videau"
     assert t("rollout.cubeful_money", "fr").startswith("La simulation avec videau")
+
+
+def test_a_review_rolls_out_the_worst_plays(
+    service: Service, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.bot.conftest import play_out
+
+    start = service.play(ALICE, DM, level="beginner")
+    play_out(service, ALICE, DM, start)
+    plain = service.review(ALICE, DM)
+    rolled: list[tuple[int, int]] = []
+    real = rollout_module.rollout_mistakes
+
+    def spy(decisions, trials, lang, cube):  # type: ignore[no-untyped-def]
+        out = real(decisions, trials, lang, cube)
+        rolled.append((len(decisions), len(out)))
+        return out
+
+    monkeypatch.setattr("bot.service.analysis.rollout_mistakes", spy)
+    reply = service.review(ALICE, DM, rollout=2)
+    lines = [x for x in reply.text.splitlines() if "Rolled out (" in x]
+    assert rolled and rolled[0][1] == len(lines) >= 1
+    assert len(lines) <= rollout_module.REVIEW_ROLLOUTS
+    for line in lines:
+        assert "2 trials" in line and "better " in line and "played " in line
+    # Each rollout line follows its mistake's line; without the option, no rollout.
+    text = reply.text.splitlines()
+    for k, x in enumerate(text):
+        if "Rolled out (" in x:
+            assert text[k - 1].startswith("Mistake ")
+    assert "Rolled out (" not in plain.text
+
+
+def test_a_review_rollout_needs_a_sensible_count(service: Service) -> None:
+    from tests.bot.conftest import play_out
+
+    start = service.play(ALICE, DM, level="beginner")
+    play_out(service, ALICE, DM, start)
+    reply = service.review(ALICE, DM, rollout=5000)
+    assert reply.ephemeral and reply.text == "A rollout takes 1 to 1296 trials."
