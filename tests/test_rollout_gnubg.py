@@ -29,9 +29,8 @@ def test_the_reference_holds_twenty_positions_with_and_without_variance_reductio
     assert all(r["cubeful_se"] >= 0 and -3 <= r["cubeful"] <= 3 for r in DATA["gnubg_cubeful"])
 
 
-# A race where the player on roll is far ahead (he would double and be passed, but the rollout is
-# of not doubling now) and one where he is far behind (his opponent doubles him out).
-CUBEFUL = ("rnlnAADu3DMAAA", "t3sHAADvtgHAAA")
+# Two races where the player on roll is far behind (his opponent doubles him out when he can).
+CUBEFUL = ("t3sHAADvtgHAAA", "dXcPAAD/HYDAAA")
 
 
 @pytest.mark.skipif(not sage.available(), reason="bgsage is not installed")

@@ -296,11 +296,9 @@ def _trial(
     rolls: Iterator[Dice],
     settings: RolloutSettings,
     cube: _Cube | None = None,
-    first_cube: bool = True,
 ) -> tuple[Probs, float]:
     """One game from ``position`` (its player on roll is "us"): our luck-adjusted chances and
-    equity (cubeful when ``cube`` is given: it is played, and changed, as the trial goes; not
-    before the first roll unless ``first_cube``)."""
+    equity (cubeful when ``cube`` is given: it is played, and changed, as the trial goes)."""
     luck = [0.0] * 5
     luck_equity = 0.0  # cubeful: each roll's luck at the cube of the moment
     pos, ours, ply = position, True, 0
@@ -311,7 +309,7 @@ def _trial(
             if before is None:
                 before = player.probs(pos)
             sign = 1.0 if ours else -1.0
-            may = cube.roller_may_double(ours) and (first_cube or ply > 0)
+            may = cube.roller_may_double(ours)
             if may or (settings.truncate is not None and ply >= settings.truncate):
                 nd, dt, dp = cube.equities(pos, before, ours)
                 if settings.truncate is not None and ply >= settings.truncate:
@@ -377,7 +375,6 @@ def _run(
     dice: DiceSource | None,
     progress: Progress | None,
     first: int,
-    first_cube: bool = True,
 ) -> None:
     source = dice if dice is not None else SeededDice(settings.seed)
     started = time.monotonic()
@@ -390,7 +387,7 @@ def _run(
             if settings.cubeful:
                 ours = None if owner is None else owner == 0
                 cube = _Cube(settings.cube_value, ours, settings.jacoby)
-            outcome, equity = _trial(start, player, source.rolls(t), settings, cube, first_cube)
+            outcome, equity = _trial(start, player, source.rolls(t), settings, cube)
             if theirs:
                 outcome, equity = _flip(outcome), -equity
             result.add(outcome, equity)
@@ -410,14 +407,14 @@ def rollout_position(
     first_trial: int = 0,
 ) -> RolloutResult:
     """The value of ``position`` for the player on roll, before his roll (cubeless, or cubeful
-    if the settings say so: then the value of *not doubling now*, the cube played from his
-    first roll on, as GNU Backgammon rolls a position out).
+    if the settings say so: then with his cube decision now too, as GNU Backgammon rolls a
+    position out: a double passed at once is worth exactly the cube).
 
     ``first_trial``: the number of the first trial (the dice of trial ``k`` do not depend on
     the others), so that a long rollout can be run in parts and :meth:`RolloutResult.merge`-d.
     """
     result = RolloutResult.empty()
-    _run([position], [result], False, player, settings, dice, progress, first_trial, False)
+    _run([position], [result], False, player, settings, dice, progress, first_trial)
     return result
 
 
