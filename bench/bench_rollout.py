@@ -6,7 +6,9 @@ player on roll before his roll; the ten shortest races and the ten shortest cont
 of the starter puzzles) with the engine's rollout (:mod:`engine.analysis.rollout`: bgsage
 1-ply play, variance reduction, cubeless, played to the end) and the file's trials and seed,
 and compares each cubeless equity with GNU Backgammon 1.07's rollout of the same position with
-the same settings (0-ply play, variance reduction, quasi-random dice) stored in the file: a
+the same settings (0-ply play, variance reduction, quasi-random dice) stored in the file, then
+the same without variance reduction, then each cubeful equity with gnubg's cubeful rollout (the
+cube decided at 0-ply, centred cube, the value of not doubling at once): a
 position agrees when the two equities differ by at most two combined standard errors,
 ``2 * sqrt(se1^2 + se2^2)``. ``--quick`` rolls out the five shortest races only.
 ``ROLLOUT_GNUBG_REFRESH=1`` (with gnubg installed) rolls the positions out in GNU Backgammon
@@ -50,6 +52,8 @@ def refresh(path: Path = DATA) -> None:
             data["positions"], data["trials"], data["seed"], variance_reduction=reduced
         )
         data[key] = [dataclasses.asdict(r) for r in results]
+    cubeful = gnubg_rollouts(data["positions"], data["trials"], data["seed"], cubeful=True)
+    data["gnubg_cubeful"] = [dataclasses.asdict(r) for r in cubeful]
     path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
 
 
@@ -71,20 +75,25 @@ class Comparison:
 
 
 def compare(
-    data: dict[str, Any], count: int | None = None, *, reduced: bool = True
+    data: dict[str, Any], count: int | None = None, *, reduced: bool = True, cubeful: bool = False
 ) -> tuple[list[Comparison], float]:
     """Our rollout of the first ``count`` positions (all by default) against gnubg's, with or
-    without variance reduction, and our seconds per trial."""
+    without variance reduction, cubeless or cubeful (its "CF" equity), and our seconds per
+    trial."""
     from engine import Position
     from engine.analysis.rollout import RolloutSettings, rollout_player, rollout_position
 
     player = rollout_player()
-    settings = RolloutSettings(trials=data["trials"], seed=data["seed"], variance_reduction=reduced)
+    settings = RolloutSettings(
+        trials=data["trials"], seed=data["seed"], variance_reduction=reduced, cubeful=cubeful
+    )
+    key = "gnubg_cubeful" if cubeful else "gnubg" if reduced else "gnubg_no_vr"
+    equity, se = ("cubeful", "cubeful_se") if cubeful else ("equity", "se")
     out: list[Comparison] = []
     started = time.perf_counter()
-    for ref in data["gnubg" if reduced else "gnubg_no_vr"][:count]:
+    for ref in data[key][:count]:
         r = rollout_position(Position.from_position_id(ref["position_id"]), player, settings)
-        c = Comparison(ref["position_id"], r.equity, r.se, ref["equity"], ref["se"])
+        c = Comparison(ref["position_id"], r.equity, r.se, ref[equity], ref[se])
         mark = "" if c.agree else "  <- outside 2 SE"
         print(
             f"  {NAME}: {c.position_id} ours {c.ours:+.4f} ({c.ours_se:.4f}) "
@@ -110,15 +119,24 @@ def run(quick: bool = False) -> list[Figure]:
     for reduced in (True, False) if not quick else (True,):
         comparisons, per_trial = compare(data, 5 if quick else None, reduced=reduced)
         figures.extend(_figures(comparisons, per_trial, data["trials"], reduced))
+    comparisons, per_trial = compare(data, 5 if quick else None, cubeful=True)
+    figures.extend(_figures(comparisons, per_trial, data["trials"], True, cubeful=True))
     return figures
 
 
 def _figures(
-    comparisons: list[Comparison], per_trial: float, trials: int, reduced: bool
+    comparisons: list[Comparison],
+    per_trial: float,
+    trials: int,
+    reduced: bool,
+    *,
+    cubeful: bool = False,
 ) -> list[Figure]:
     n = len(comparisons)
     agree = 100.0 * sum(c.agree for c in comparisons) / n
     how = "variance reduction" if reduced else "no variance reduction"
+    if cubeful:
+        how = f"cubeful, {how}"
     label = f"{n} positions, {trials} trials, {how}"
     mean_diff = sum(abs(c.ours - c.theirs) for c in comparisons) / n
     return [

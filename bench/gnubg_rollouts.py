@@ -3,10 +3,11 @@
 GNU Backgammon 1.07 prints a rollout's results only to a terminal, so :func:`gnubg_rollouts`
 runs it under a pseudo-terminal (``script -qc``), feeds it the commands on its standard input
 and reads the "Current Position" block of each rollout from what it printed: the cubeless
-chances (win, gammon, backgammon, lose gammon, lose backgammon), the cubeless equity ("CL") and
-their standard errors. Its settings: 0-ply play (the rollout default, the strength of the
-engine's 1-ply), the given trials, seed, variance reduction and truncation, quasi-random dice,
-cubeless, money play without the Jacoby rule; it cuts cubeless rollouts short when both sides
+chances (win, gammon, backgammon, lose gammon, lose backgammon), the cubeless equity ("CL"), in
+a cubeful rollout the cubeful equity ("CF"), and their standard errors. Its settings: 0-ply
+play (the rollout default, the strength of the engine's 1-ply), the given trials, seed,
+variance reduction and truncation, quasi-random dice, cubeless (or cubeful, the cube decided at
+0-ply too), money play without the Jacoby rule; it cuts cubeless rollouts short when both sides
 reach its one-sided bear-off database (an exact evaluation there).
 """
 
@@ -33,13 +34,17 @@ _BLOCK = re.compile(
     + r"\s+".join([_NUMBER] * 3)
     + r"\s+CL\s+"
     + _NUMBER
-    + r"\s*\n\s*\[\s*"
+    + r"(?:\s+CF\s+"
+    + _NUMBER
+    + r")?\s*\n\s*\[\s*"
     + r"\s+".join([_NUMBER] * 3)
     + r"\s+-\s+"
     + r"\s+".join([_NUMBER] * 3)
     + r"\s+CL\s+"
     + _NUMBER
-    + r"\s*\]"
+    + r"(?:\s+CF\s+"
+    + _NUMBER
+    + r")?\s*\]"
 )
 
 
@@ -53,6 +58,9 @@ class GnubgRollout:
     equity: float
     probs_se: tuple[float, float, float, float, float]
     se: float
+    cubeful: float | None = None
+    """The cubeful equity ("CF", a cubeful rollout only) and its standard error."""
+    cubeful_se: float | None = None
 
 
 def rollout_commands(
@@ -62,9 +70,11 @@ def rollout_commands(
     *,
     truncate: int | None = None,
     variance_reduction: bool = True,
+    cubeful: bool = False,
 ) -> str:
     """The commands that roll out each position (player on roll before his roll, money,
-    centred cube, no Jacoby) with the given settings."""
+    centred cube, no Jacoby) with the given settings; ``cubeful``: the cube is played, its
+    decisions at 0-ply like the checker play (gnubg's default is 2-ply)."""
     lines = [
         "set player 0 human",
         "set player 1 human",
@@ -75,7 +85,9 @@ def rollout_commands(
         "set jacoby off",
         "set output digits 5",
         f"set rollout trials {trials}",
-        "set rollout cubeful off",
+        f"set rollout cubeful {'on' if cubeful else 'off'}",
+        "set rollout cubedecision plies 0",
+        "set rollout chequerplay plies 0",
         f"set rollout varredn {'on' if variance_reduction else 'off'}",
         "set rollout quasirandom on",
         "set rollout rng mersenne",
@@ -105,10 +117,18 @@ def parse(text: str, position_ids: Sequence[str]) -> list[GnubgRollout]:
         found = _BLOCK.findall(chunk)
         if not found:
             raise RuntimeError(f"no rollout result for {pid} in gnubg's output:\n{chunk[-2000:]}")
-        v = [float(x) for x in found[-1]]
+        g = found[-1]
+        cf, cf_se = (float(g[7]), float(g[15])) if g[7] else (None, None)
+        v = [float(x) for k, x in enumerate(g) if k not in (7, 15)]
         out.append(
             GnubgRollout(
-                pid, (v[0], v[1], v[2], v[4], v[5]), v[6], (v[7], v[8], v[9], v[11], v[12]), v[13]
+                pid,
+                (v[0], v[1], v[2], v[4], v[5]),
+                v[6],
+                (v[7], v[8], v[9], v[11], v[12]),
+                v[13],
+                cf,
+                cf_se,
             )
         )
     return out
@@ -121,9 +141,10 @@ def gnubg_rollouts(
     *,
     truncate: int | None = None,
     variance_reduction: bool = True,
+    cubeful: bool = False,
     timeout: float = 7200,
 ) -> list[GnubgRollout]:
-    """GNU Backgammon's cubeless rollout of each position.
+    """GNU Backgammon's rollout of each position (cubeless, or cubeful).
 
     :raises RuntimeError: when GNU Backgammon (or ``script``, to give it a terminal) is missing,
         or its output has no result for a position.
@@ -135,7 +156,12 @@ def gnubg_rollouts(
         commands, log = Path(tmp) / "commands.txt", Path(tmp) / "gnubg.log"
         commands.write_text(
             rollout_commands(
-                position_ids, trials, seed, truncate=truncate, variance_reduction=variance_reduction
+                position_ids,
+                trials,
+                seed,
+                truncate=truncate,
+                variance_reduction=variance_reduction,
+                cubeful=cubeful,
             )
         )
         inner = f"{shlex.quote(binary)} -t -q < {shlex.quote(str(commands))}"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from engine import Position, legal_plays
@@ -59,7 +61,7 @@ def test_exact_player_with_variance_reduction_needs_no_luck() -> None:
 
 
 def test_without_variance_reduction_the_mean_is_near_the_exact_value() -> None:
-    settings = RolloutSettings(trials=360, variance_reduction=False, seed=5)
+    settings = RolloutSettings(trials=360, variance_reduction=False, seed=5, bearoff_stop=False)
     r = rollout_position(BEAR_OFF, ExactEndgame(), settings)
     assert r.se > 0.02  # plain luck: 0.87 / sqrt(360)
     assert abs(r.equity - EXACT_EQUITY) < 3 * r.se
@@ -93,18 +95,6 @@ def test_time_limit_stops_early_after_two_trials() -> None:
     assert r.trials == 2
 
 
-def test_time_limit_is_read_on_the_given_clock() -> None:
-    """A fake clock moving one second a reading: a 5-second limit stops after the trial that
-    reads 5 seconds past the start (the 6th), whatever the real time."""
-    ticks = iter(range(10_000))
-    settings = RolloutSettings(trials=100, time_limit=5.0, seed=1)
-    r = rollout_position(BEAR_OFF, ExactEndgame(), settings, clock=lambda: float(next(ticks)))
-    assert r.trials == 6
-    untimed = RolloutSettings(trials=100, seed=1)
-    still = rollout_position(BEAR_OFF, ExactEndgame(), untimed, clock=lambda: 0.0)
-    assert still.trials == 100
-
-
 def test_progress_is_told_after_each_round() -> None:
     seen: list[tuple[int, int]] = []
     rollout_position(
@@ -134,7 +124,7 @@ def test_bgsage_bear_off_is_exact_with_variance_reduction() -> None:
 
 @needs_sage
 def test_bgsage_bear_off_without_variance_reduction() -> None:
-    settings = RolloutSettings(trials=144, variance_reduction=False, seed=4)
+    settings = RolloutSettings(trials=144, variance_reduction=False, seed=4, bearoff_stop=False)
     r = rollout_position(BEAR_OFF, rollout_player("bgsage"), settings)
     assert abs(r.equity - EXACT_EQUITY) < 3 * r.se
 
@@ -158,3 +148,68 @@ def test_a_rollout_in_parts_is_the_same_rollout() -> None:
     part.merge(rest)
     assert part.trials == 4
     assert part.equity == pytest.approx(whole.equity) and part.se == pytest.approx(whole.se)
+
+
+def test_a_cubeful_rollout_plays_the_cube() -> None:
+    """I bear off with 27 rolls of 36, else the opponent bears off: cubeless 0.5. With a cube of 2
+    that he owns, I win 2 or he redoubles (a sure win for him) and I pass, losing 2: twice the
+    cubeless equity, trial by trial (the stratified first roll makes it exact)."""
+    settings = RolloutSettings(trials=36, seed=3, variance_reduction=False)
+    cubeless = rollout_position(BEAR_OFF, ExactEndgame(), settings)
+    owned = RolloutSettings(
+        trials=36, seed=3, variance_reduction=False, cubeful=True, cube_value=2, cube_owner=1
+    )
+    cubeful = rollout_position(BEAR_OFF, ExactEndgame(), owned)
+    assert cubeless.equity == pytest.approx(EXACT_EQUITY)
+    assert cubeful.equity == pytest.approx(2 * EXACT_EQUITY)
+    assert cubeful.probs == pytest.approx(cubeless.probs)  # the chances stay cubeless
+
+
+def test_a_cubeful_rollout_of_a_position_decides_the_cube_at_once() -> None:
+    """My checker is 13 pips away (only 4-4, 5-5 and 6-6 bear it off), his on his 1-point: I do
+    not double, he doubles if I miss and I pass, -1 (as the game's end would give, cubeless).
+    Far ahead instead (mine on my 6-point, his 8 pips away: 17 rolls of 36 bear it off) I
+    double at once and he passes: exactly +1, every trial (GNU Backgammon's rollout of a
+    position takes the cube decision before the first roll too)."""
+    settings = RolloutSettings(trials=36, seed=1, variance_reduction=False, cubeful=True)
+    behind = rollout_position(_lone_checkers(13, 1), ExactEndgame(), settings)
+    assert behind.equity == pytest.approx(2 * 3 / 36 - 1)
+    ahead = rollout_position(_lone_checkers(6, 8), ExactEndgame(), settings)
+    assert ahead.equity == 1.0 and ahead.se == 0.0
+    cubeless = rollout_position(
+        _lone_checkers(6, 8), ExactEndgame(), replace(settings, cubeful=False)
+    )
+    assert cubeless.equity < 1.0
+
+
+def test_cubeful_settings_are_checked() -> None:
+    with pytest.raises(ValueError, match="no such cube"):
+        RolloutSettings(cubeful=True, cube_value=0)
+    with pytest.raises(ValueError, match="no such cube"):
+        RolloutSettings(cubeful=True, cube_owner=2)
+
+
+@needs_sage
+def test_cubeful_plays_of_a_hint_same_seed_same_figures() -> None:
+    pos = Position.initial()
+    plays = legal_plays(pos, (3, 1))[:2]
+    settings = RolloutSettings(trials=2, truncate=3, seed=5, cubeful=True)
+    a = rollout_plays(pos, plays, rollout_player(), settings)
+    b = rollout_plays(pos, plays, rollout_player(), settings)
+    assert [r.equity for r in a] == [r.equity for r in b]
+    assert all(-3 <= r.equity <= 3 and r.trials == 2 for r in a)
+
+
+def test_a_cubeless_trial_stops_once_both_sides_bear_off() -> None:
+    """Both checkers home: the trial ends at once on the evaluator's figures (GNU Backgammon's
+    cubeless rollouts stop on its bear-off database), so even without variance reduction the
+    exact evaluator leaves no error; a cubeful trial plays on (the cube still matters)."""
+    settings = RolloutSettings(trials=36, variance_reduction=False, seed=5)
+    r = rollout_position(BEAR_OFF, ExactEndgame(), settings)
+    assert r.equity == pytest.approx(EXACT_EQUITY) and r.se == 0.0
+    played = rollout_position(
+        BEAR_OFF,
+        ExactEndgame(),
+        RolloutSettings(trials=36, seed=5, variance_reduction=False, bearoff_stop=False),
+    )
+    assert played.se > 0

@@ -23,9 +23,26 @@ def _stored(position_id: str, key: str = "gnubg") -> dict[str, float]:
 
 def test_the_reference_holds_twenty_positions_with_and_without_variance_reduction() -> None:
     assert len(DATA["positions"]) >= 20
-    for key in ("gnubg", "gnubg_no_vr"):
+    for key in ("gnubg", "gnubg_no_vr", "gnubg_cubeful"):
         assert [r["position_id"] for r in DATA[key]] == DATA["positions"]
         assert all(r["se"] >= 0 and -3 <= r["equity"] <= 3 for r in DATA[key])
+    assert all(r["cubeful_se"] >= 0 and -3 <= r["cubeful"] <= 3 for r in DATA["gnubg_cubeful"])
+
+
+# Two races where the player on roll is far behind (his opponent doubles him out when he can).
+CUBEFUL = ("t3sHAADvtgHAAA", "dXcPAAD/HYDAAA")
+
+
+@pytest.mark.skipif(not sage.available(), reason="bgsage is not installed")
+@pytest.mark.parametrize("position_id", CUBEFUL)
+def test_our_cubeful_rollout_agrees_with_gnubg(position_id: str) -> None:
+    settings = RolloutSettings(trials=DATA["trials"], seed=DATA["seed"], cubeful=True)
+    ours = rollout_position(Position.from_position_id(position_id), rollout_player(), settings)
+    ref = _stored(position_id, "gnubg_cubeful")
+    c = Comparison(position_id, ours.equity, ours.se, ref["cubeful"], ref["cubeful_se"])
+    assert c.agree, (c.ours, c.ours_se, c.theirs, c.theirs_se)
+    cubeless = _stored(position_id)
+    assert abs(ours.equity - cubeless["equity"]) > 2 * ref["cubeful_se"]  # the cube counts
 
 
 @pytest.mark.skipif(not sage.available(), reason="bgsage is not installed")

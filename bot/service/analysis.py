@@ -26,7 +26,8 @@ from bot.service.present import COLORS, board_view, xgid_of
 from bot.service.prstats import pr_line
 from bot.service.refusal import Refusal, check_game_id
 from bot.service.replies import Attachment, Reply
-from bot.service.rollouts import rollout_hint, rollout_worst_play
+from bot.service.rollouts import MAX_TRIALS as ROLLOUT_TRIALS
+from bot.service.rollouts import rollout_hint, rollout_mistakes
 from bot.service.tables import current_game, load_table, localized, no_game_here
 from db import consult as consult_repo
 from db import games as game_repo
@@ -72,15 +73,16 @@ class Analysis:
         rollout: int | None = None,
         truncate: int | None = None,
         seed: int | None = None,
-        variance_reduction: bool | None = None,
+        vr: bool | None = None,
         seconds: int | None = None,
+        cubeful: bool | None = None,
     ) -> Reply:
         """``/hint``: the best plays of the current roll with their equities, the best drawn on
         the board; or the cube decision before a roll or on a double. Never in rated games.
         With ``rollout`` (trials), the decision rolled out instead, cut after ``truncate`` plies
-        if given, with the dice of ``seed``, with or without ``variance_reduction``, stopped
-        after ``seconds`` (:mod:`bot.service.rollouts`; the command table runs it in the
-        analysis lane)."""
+        if given, with the dice of ``seed``, variance reduction ``vr``, the time limit
+        ``seconds``, cubeful or not (any of these alone asks for a rollout too;
+        :mod:`bot.service.rollouts`; the command table runs it in the analysis lane)."""
         with self.deps.unit() as s:
             who = self.deps.who(s, actor)
             lang, prefs = who.lang, who.prefs
@@ -97,8 +99,7 @@ class Analysis:
         game = table.game
         if seat is None or game.turn != seat:
             raise Refusal("hint.not_your_turn")
-        extra = (seed, variance_reduction, seconds)
-        if rollout is not None or truncate is not None or any(x is not None for x in extra):
+        if any(v is not None for v in (rollout, truncate, seed, vr, seconds, cubeful)):
             return rollout_hint(
                 table,
                 seat,
@@ -107,8 +108,9 @@ class Analysis:
                 truncate,
                 HINT_PLIES,
                 seed=seed,
-                variance_reduction=variance_reduction,
+                vr=vr,
                 seconds=seconds,
+                cubeful=cubeful,
             )
         if game.phase is Phase.MOVE:
             return _play_hint(table, seat, lang, prefs)
@@ -128,8 +130,10 @@ class Analysis:
         better play drawn, and the winning chances move by move. The game is chosen as for
         ``/export`` (:func:`chosen_game`); one in progress only against the computer (a game
         between people is never analysed while it is played), and only so far. With
-        ``rollout`` (trials), the asker's worst checker play is rolled out too, the play made
-        against the best (:func:`bot.service.rollouts.rollout_worst_play`)."""
+        ``rollout`` (trials), the worst checker-play mistakes are rolled out too, the played
+        play against the better one (:func:`bot.service.rollouts.rollout_mistakes`)."""
+        if rollout is not None and not 1 <= rollout <= ROLLOUT_TRIALS:
+            raise Refusal("rollout.trials", most=ROLLOUT_TRIALS)
         with self.deps.unit() as s:
             lang = self.deps.who(s, actor).lang
             row = chosen_game(s, actor, where, game_id, "review.none")
@@ -138,13 +142,7 @@ class Analysis:
             row_id = row.id
             moment = row.version if going_on else None  # a game in progress moves on
         review = self._reviewed(table, row_id, moment, cached)
-        reply = _review_reply(table, review, lang, table.seat_of(actor.id))
-        if rollout is not None:  # the asker's worst play rolled out (the same analysis lane)
-            seat = table.seat_of(actor.id)
-            human = next((i for i in (0, 1) if not table.seats[i].is_computer), 0)
-            player = seat if seat is not None and not table.seats[seat].is_computer else human
-            extra = rollout_worst_play(review, player, row_id, rollout, lang)
-            reply.text = "\n".join([reply.text, *extra])
+        reply = _review_reply(table, review, lang, table.seat_of(actor.id), rollout)
         if going_on:
             reply.text = t("review.so_far", lang, id=row_id) + "\n" + reply.text
         reply.text += self.deps.web_line(row_id, lang)  # its replay, step by step
@@ -387,9 +385,12 @@ def _reviewable(row: GameRow, table: Table) -> tuple[bool, dict[str, Any] | None
     return going_on, None if going_on else row.review
 
 
-def _review_reply(table: Table, review: Review, lang: str, asker: int | None = None) -> Reply:
+def _review_reply(
+    table: Table, review: Review, lang: str, asker: int | None = None, rollout: int | None = None
+) -> Reply:
     """The review; the worst mistakes and the chances chart are those of ``asker`` (a seat)
-    when he played the game, else of its first human player."""
+    when he played the game, else of its first human player; ``rollout``: its mistakes rolled
+    out with that many trials."""
     names = (table.seats[0].name, table.seats[1].name)
     lines = [t("review.title", lang, id=table.game_id, p0=names[0], p1=names[1])]
     for player in (0, 1):
@@ -401,7 +402,9 @@ def _review_reply(table: Table, review: Review, lang: str, asker: int | None = N
     human = next((i for i in (0, 1) if not table.seats[i].is_computer), 0)
     if asker is not None and not table.seats[asker].is_computer:
         human = asker
-    attachments = _mistakes(review, human, names, lang, lines, table.game_id)
+    attachments = _mistakes(
+        review, human, names, lang, lines, table.game_id, rollout, table.game.cube_enabled
+    )
     chart = None
     with contextlib.suppress(ValueError):
         chart = DRAWERS.call(review_chart, review, names=names, player=human, lang=lang)
@@ -432,11 +435,21 @@ def _player_line(review: Review, player: int, name: str, lang: str) -> str:
 
 
 def _mistakes(
-    review: Review, human: int, names: tuple[str, str], lang: str, lines: list[str], game_id: int
+    review: Review,
+    human: int,
+    names: tuple[str, str],
+    lang: str,
+    lines: list[str],
+    game_id: int,
+    rollout: int | None = None,
+    cube: bool = True,
 ) -> list[Attachment]:
-    """The three worst mistakes of ``human``: a line each in ``lines``, and their cards."""
+    """The three worst mistakes of ``human``: a line each in ``lines`` (and its rollout's, with
+    ``rollout`` trials, cubeful in a money game with the ``cube``), and their cards."""
     attachments: list[Attachment] = []
-    for n, decision in enumerate(review.worst(human, 3), start=1):
+    worst = review.worst(human, 3)
+    rolled = rollout_mistakes(worst, rollout, lang, cube) if rollout is not None else {}
+    for n, decision in enumerate(worst, start=1):
         move = decision.kind == "move"
         lines.append(
             t(
@@ -450,6 +463,8 @@ def _mistakes(
                 mark=_mark(decision.error, lang),
             )
         )
+        if n - 1 in rolled:
+            lines.append(rolled[n - 1])
         try:
             card = DRAWERS.draw(*mistake_board(decision, names=names, colors=COLORS, lang=lang))
         except ValueError:

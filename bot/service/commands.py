@@ -27,9 +27,9 @@ from bot.service.integrity import Integrity
 from bot.service.prefs import SETTINGS
 from bot.service.puzzles import Puzzles
 from bot.service.replays import Replays
+from bot.service.rollouts import MAX_SECONDS as ROLLOUT_MAX_SECONDS
 from bot.service.rollouts import MAX_SEED as ROLLOUT_MAX_SEED
 from bot.service.rollouts import MAX_TRIALS as ROLLOUT_TRIALS
-from bot.service.rollouts import SECONDS as ROLLOUT_SECONDS
 from bot.service.settings import PlayerSettings
 from bot.service.threads import GameThreads
 from bot.service.tournaments import Tournaments
@@ -185,13 +185,15 @@ COMMANDS: tuple[Command, ...] = (
             Option("rollout", Kind.INTEGER, low=1, high=ROLLOUT_TRIALS),
             Option("truncate", Kind.INTEGER, low=1, high=99),
             Option("seed", Kind.INTEGER, low=0, high=ROLLOUT_MAX_SEED),
-            Option("variance_reduction", Kind.FLAG),
-            Option("seconds", Kind.INTEGER, low=1, high=int(ROLLOUT_SECONDS)),
+            Option("vr", Kind.FLAG),
+            Option("seconds", Kind.INTEGER, low=1, high=ROLLOUT_MAX_SECONDS),
+            Option("cubeful", Kind.FLAG),
         ),
         private=True,
         lane="hints",
-        heavier=("rollout", "truncate", "seed", "variance_reduction", "seconds"),
+        heavier=("rollout", "truncate", "seed", "vr", "seconds", "cubeful"),
     ),
+    # With rollout (trials), the worst checker-play mistakes rolled out too.
     Command(
         "review",
         Analysis.review,

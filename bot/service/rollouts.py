@@ -9,24 +9,33 @@ It is heavy: the command table sends such a hint to the analysis lane (the revie
 limits, :mod:`bot.heavy`), and the rollout runs in parts of :data:`PART` trials, each in a worker
 process when the bot has them (:meth:`bot.heavy.Pools.analyse`: mostly Python, it would hold the
 GIL), with a progress line shown in place of the answer between parts (:func:`report_progress`),
-and it stops after ``seconds`` (at most and by default :data:`SECONDS`) with the trials done,
-saying so. The dice are seeded by the game and the moment unless a ``seed`` is given (then by
-it alone), so asking again gives the same figures; variance reduction can be turned off.
+and it stops after :data:`SECONDS` seconds (or the ``seconds`` asked) with the trials done, and
+says so. The dice are seeded by the game and the moment, so asking again gives the same figures,
+or by the ``seed`` asked (the same seed, the same figures); ``vr`` False turns variance
+reduction off. The time is read from :data:`clock` (a test gives its own).
+
+In a money game with the cube the rollout is *cubeful* by default, as GNU Backgammon's: each
+trial plays the cube from the game's cube (:mod:`engine.analysis.rollout`), and the equities
+are per the cube's present value (on a double: the doubled cube owned by the taker, to compare
+with the pass, -1); ``cubeful`` False asks for a cubeless one. Matches and games without the
+cube roll out cubeless (``cubeful`` True there is refused).
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
+from functools import partial
 
 from bot import heavy
 from bot.i18n import number, t
 from bot.service.model import Table, high_first
 from bot.service.refusal import Refusal
 from bot.service.replies import Reply, report_progress
-from engine import Phase, Play, Position, legal_plays
+from engine import Phase, Play, Position
 from engine.analysis import hint
-from engine.analysis.review import Review
+from engine.analysis.review import Decision
 from engine.analysis.rollout import (
     RolloutResult,
     RolloutSettings,
@@ -37,23 +46,30 @@ from engine.analysis.rollout import (
 
 __all__ = [
     "CANDIDATES",
+    "MAX_SECONDS",
     "MAX_SEED",
     "MAX_TRIALS",
     "PART",
+    "REVIEW_ROLLOUTS",
     "SECONDS",
     "rollout_hint",
-    "rollout_worst_play",
+    "rollout_mistakes",
 ]
 
 MAX_TRIALS = 1296
 DEFAULT_TRIALS = 36
 CANDIDATES = 3
 PART = 12
-SECONDS = 60.0
+SECONDS = 60
+"""The time limit of a rollout when none is asked."""
+MAX_SECONDS = 300
+"""The longest time limit one may ask (the analysis lane is shared with the reviews)."""
+MAX_SEED = 2**31 - 1
+REVIEW_ROLLOUTS = 3
+"""The most mistakes of a review rolled out (``/review rollout:N``)."""
 PROGRESS_EVERY = 2.0  # seconds between two progress lines
-MAX_SEED = 999_999_999
-CLOCK: Callable[[], float] = time.monotonic
-"""The clock the time limit is read on (tests put a fake one)."""
+clock: Callable[[], float] = time.monotonic
+"""Where the rollout reads the time (seconds, any origin)."""
 
 
 def rollout_hint(
@@ -65,12 +81,12 @@ def rollout_hint(
     plies: int,
     *,
     seed: int | None = None,
-    variance_reduction: bool | None = None,
+    vr: bool | None = None,
     seconds: int | None = None,
+    cubeful: bool | None = None,
 ) -> Reply:
     """The rollout answer for the player ``seat`` on his turn (see the module docstring);
-    ``trials`` None (only other options given): :data:`DEFAULT_TRIALS`; ``seconds`` None:
-    :data:`SECONDS`; ``variance_reduction`` None: on."""
+    ``trials`` None (only other options given): :data:`DEFAULT_TRIALS`."""
     trials = DEFAULT_TRIALS if trials is None else trials
     if not 1 <= trials <= MAX_TRIALS:
         raise Refusal("rollout.trials", most=MAX_TRIALS)
@@ -78,69 +94,34 @@ def rollout_hint(
         raise Refusal("rollout.truncate")
     if seed is not None and not 0 <= seed <= MAX_SEED:
         raise Refusal("rollout.seed", most=MAX_SEED)
-    if seconds is not None and not 1 <= seconds <= SECONDS:
-        raise Refusal("rollout.seconds", most=int(SECONDS))
+    if seconds is not None and not 1 <= seconds <= MAX_SECONDS:
+        raise Refusal("rollout.seconds", most=MAX_SECONDS)
     game = table.game
-    chosen = f"{table.game_id}/{game.position_id()}/{game.match_id()}" if seed is None else seed
-    reduced = variance_reduction is not False
+    money = game.match_length == 0 and game.cube_enabled
+    if cubeful and not money:
+        raise Refusal("rollout.cubeful_money")
+    cubeful = money if cubeful is None else cubeful
+    reduced = True if vr is None else vr
     settings = RolloutSettings(
         trials=trials,
         truncate=truncate,
-        seed=chosen,
         variance_reduction=reduced,
+        seed=f"{table.game_id}/{game.position_id()}/{game.match_id()}" if seed is None else seed,
         time_limit=float(SECONDS if seconds is None else seconds),
+        cubeful=cubeful,
+        jacoby=game.jacoby,
     )
-    how = t("rollout.cut", lang, plies=truncate) if truncate else t("rollout.to_end", lang)
-    how += ", " + t("rollout.vr_on" if reduced else "rollout.vr_off", lang)
+    parts = [t("rollout.cut", lang, plies=truncate) if truncate else t("rollout.to_end", lang)]
+    parts.append(t("rollout.cubeful" if cubeful else "rollout.cubeless", lang))
+    parts.append(t("rollout.vr_on" if reduced else "rollout.vr_off", lang))
     if seed is not None:
-        how += ", " + t("rollout.seeded", lang, seed=seed)
+        parts.append(t("rollout.seed_used", lang, seed=seed))
+    how = ", ".join(parts)
     if game.phase is Phase.MOVE:
         return _plays_reply(table, seat, lang, settings, how, plies)
     if game.phase is Phase.ROLL or game.phase is Phase.DOUBLED:
         return _position_reply(table, seat, lang, settings, how)
     raise Refusal("hint.nothing")
-
-
-def rollout_worst_play(
-    review: Review, player: int, game_id: int, trials: int, lang: str
-) -> list[str]:
-    """``/review rollout:N``: the worst checker play of ``player`` in the review, the play
-    made and the best one rolled out ``trials`` times each (to the end, variance reduction,
-    dice seeded by the game and the decision): lines to add to the review, or a line saying
-    there is no checker-play error to roll out."""
-    if not 1 <= trials <= MAX_TRIALS:
-        raise Refusal("rollout.trials", most=MAX_TRIALS)
-    worst = next(
-        (d for d in review.worst(player, n=len(review.decisions)) if d.kind == "move"), None
-    )
-    if worst is None or worst.dice is None:
-        return [t("rollout.review_none", lang)]
-    position, dice = worst.position, worst.dice
-    wanted = [worst.best, worst.played]
-    found = {str(p): p for p in legal_plays(position, dice) if str(p) in wanted}
-    plays = [found[w] for w in wanted if w in found]
-    seed = f"review/{game_id}/{worst.game}/{worst.move}"
-    settings = RolloutSettings(trials=trials, seed=seed, time_limit=SECONDS)
-    results = _rolled(lambda s, k: _plays_part(position, plays, s, k), settings, lang)
-    done = max(r.trials for r in results)
-    title = t(
-        "rollout.review_title",
-        lang,
-        game=worst.game + 1,
-        move=worst.move,
-        played=worst.played,
-        trials=done,
-        **high_first(dice),
-    )
-    return [title, *_lines(results, lang), *_stopped(settings, done, lang)]
-
-
-def _stopped(settings: RolloutSettings, done: int, lang: str) -> list[str]:
-    """The line saying the time limit cut the rollout short, if it did."""
-    if done >= settings.trials:
-        return []
-    limit = int(settings.time_limit or SECONDS)
-    return [t("rollout.stopped", lang, seconds=limit, done=done, trials=settings.trials)]
 
 
 def _plays_reply(
@@ -151,10 +132,11 @@ def _plays_reply(
     dice = game.partial.dice
     best = hint(game.position, dice, game.context(seat), n=CANDIDATES, plies=plies)
     plays = [h.play for h in best]
-    results = _rolled(lambda s, k: _plays_part(game.position, plays, s, k), settings, lang)
+    settings = replace(settings, cube_owner=game.context(seat).cube_owner)  # 0: the mover
+    results, stopped = _rolled(lambda s, k: _plays_part(game.position, plays, s, k), settings, lang)
     trials = max(r.trials for r in results)
     title = t("rollout.title_plays", lang, trials=trials, how=how, **high_first(dice))
-    lines = [title, *_lines(results, lang), *_stopped(settings, trials, lang)]
+    lines = [title, *_lines(results, lang), *_stopped(settings, trials, stopped, lang)]
     return Reply(text="\n".join(lines), ephemeral=True)
 
 
@@ -164,7 +146,11 @@ def _position_reply(
     """The position before the roll (or the double), rolled out; the asker's equity."""
     game = table.game
     position = game.position  # seen by the player on roll (the doubler on a double)
-    (result,) = _rolled(lambda s, k: [_position_part(position, s, k)], settings, lang)
+    if game.phase is Phase.DOUBLED:  # taken: the doubled cube, owned by the taker
+        settings = replace(settings, cube_value=2, cube_owner=1)
+    else:  # equities per the cube's present value
+        settings = replace(settings, cube_owner=game.context(game.on_roll).cube_owner)
+    (result,), stopped = _rolled(lambda s, k: [_position_part(position, s, k)], settings, lang)
     mine = game.on_roll == seat
     win = result.probs[0] if mine else 1.0 - result.probs[0]
     text = t(
@@ -176,7 +162,8 @@ def _position_reply(
         se=number(result.se, ".3f", lang),
         win=number(100 * win, ".1f", lang),
     )
-    return Reply(text="\n".join([text, *_stopped(settings, result.trials, lang)]), ephemeral=True)
+    text = "\n".join([text, *_stopped(settings, result.trials, stopped, lang)])
+    return Reply(text=text, ephemeral=True)
 
 
 def _plays_part(
@@ -200,15 +187,23 @@ def _position_job(position: Position, settings: RolloutSettings, first: int) -> 
     return rollout_position(position, rollout_player(), settings, first_trial=first)
 
 
+def _stopped(settings: RolloutSettings, done: int, stopped: bool, lang: str) -> list[str]:
+    """The line saying the time limit cut the rollout short, if it did."""
+    if not stopped:
+        return []
+    limit = round(settings.time_limit or SECONDS)
+    return [t("rollout.stopped", lang, seconds=limit, done=done, trials=settings.trials)]
+
+
 def _rolled(
     part: Callable[[RolloutSettings, int], list[RolloutResult]],
     settings: RolloutSettings,
     lang: str,
-) -> list[RolloutResult]:
+) -> tuple[list[RolloutResult], bool]:
     """The rollout run in parts of :data:`PART` trials, progress told between parts, until the
-    trials are done or the settings' time limit has passed (on :data:`CLOCK`)."""
-    limit = SECONDS if settings.time_limit is None else settings.time_limit
-    started = last = CLOCK()
+    trials are done or the time limit has passed (then True with the trials done so far)."""
+    limit = settings.time_limit if settings.time_limit is not None else float(SECONDS)
+    started = last = clock()
     total: list[RolloutResult] | None = None
     done = 0
     while done < settings.trials:
@@ -220,23 +215,20 @@ def _rolled(
             for mine, more in zip(total, results, strict=True):
                 mine.merge(more)
         done += size
-        now = CLOCK()
-        if now - started >= limit:
-            break
+        now = clock()
+        if done < settings.trials and now - started >= limit:
+            assert total is not None
+            return total, True
         if done < settings.trials and now - last >= PROGRESS_EVERY:
             report_progress(t("rollout.progress", lang, done=done, trials=settings.trials))
             last = now
     assert total is not None
-    return total
+    return total, False
 
 
 def _sized(settings: RolloutSettings, trials: int) -> RolloutSettings:
-    return RolloutSettings(
-        trials=trials,
-        truncate=settings.truncate,
-        variance_reduction=settings.variance_reduction,
-        seed=settings.seed,
-    )
+    """A part of the rollout: its time limit is the whole rollout's (:func:`_rolled`)."""
+    return replace(settings, trials=trials, time_limit=None)
 
 
 def _lines(results: Sequence[RolloutResult], lang: str) -> list[str]:
@@ -253,3 +245,49 @@ def _lines(results: Sequence[RolloutResult], lang: str) -> list[str]:
         )
         for i, r in enumerate(ranked, start=1)
     ]
+
+
+def rollout_mistakes(
+    decisions: Sequence[Decision], trials: int, lang: str, cube: bool = True
+) -> dict[int, str]:
+    """``/review rollout:N``: the checker-play mistakes among ``decisions`` (the review's worst,
+    at most :data:`REVIEW_ROLLOUTS`) rolled out, the played play against the best with the same
+    dice, ``trials`` each, cubeful in money games with the cube (``cube``) as
+    :func:`rollout_hint`, all within one time
+    limit of :data:`SECONDS`; a line for each, by its index in ``decisions`` (cube decisions are
+    not rolled out, nor those the time limit left out)."""
+    if not 1 <= trials <= MAX_TRIALS:
+        raise Refusal("rollout.trials", most=MAX_TRIALS)
+    started = clock()
+    lines: dict[int, str] = {}
+    for k, d in enumerate(decisions[:REVIEW_ROLLOUTS]):
+        played, best = d.played_play, d.best_play
+        left = SECONDS - (clock() - started)
+        if d.kind != "move" or played is None or best is None or played == best or left <= 0:
+            continue
+        money = cube and d.context.match_length == 0
+        settings = RolloutSettings(
+            trials=trials,
+            seed=f"review/{d.position_id}/{d.match_id}",
+            time_limit=left,
+            cubeful=money,
+            cube_owner=d.context.cube_owner,
+            jacoby=d.context.jacoby,
+        )
+        part = partial(_plays_part, d.position, [best, played])
+        results, stopped = _rolled(part, settings, lang)
+        done = min(r.trials for r in results)
+        mine, better = results[1], results[0]
+        lines[k] = t(
+            "rollout.mistake",
+            lang,
+            trials=done,
+            how=t("rollout.cubeful" if money else "rollout.cubeless", lang),
+            best=number(better.equity, "+.3f", lang),
+            best_se=number(better.se, ".3f", lang),
+            played=number(mine.equity, "+.3f", lang),
+            played_se=number(mine.se, ".3f", lang),
+        )
+        if stopped:
+            lines[k] += " " + t("rollout.mistake_stopped", lang)
+    return lines

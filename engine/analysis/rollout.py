@@ -16,9 +16,16 @@ reproducible by its seed, stratifies the first roll (every 36 trials see each of
 once) and gives every candidate the same dice, so their differences are measured more finely than
 their values.
 
-Everything here is cubeless (equities of money play without a cube, +1 a single game won), the
-chances of the player on roll before his roll (:func:`rollout_position`) or of the mover after
-each candidate play (:func:`rollout_plays`).
+The chances are cubeless, those of the player on roll before his roll (:func:`rollout_position`)
+or of the mover after each candidate play (:func:`rollout_plays`). The equity is cubeless (money
+play without a cube, +1 a single game won) unless the settings ask for a *cubeful* rollout of a
+money game: then every trial carries a cube, as GNU Backgammon's cubeful rollouts do. Before each
+roll the player on roll, when he may double, doubles if the evaluator's money cube decision says
+so (Janowski's interpolation on its cubeless chances, :mod:`engine.bots.cubeful`), and the other
+side takes or passes by the same decision; a pass ends the trial. The trial is worth its result
+times the cube (a truncated trial: the cubeful equity there, times the cube), and the luck of
+each roll is counted at the cube of that moment (its average is still nothing, since the cube is
+known before the roll), so the estimate stays unbiased.
 
 >>> from engine import Position
 >>> mine = [0] * 24; mine[5] = 1            # one checker on my 6-point
@@ -38,6 +45,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from engine.bots.cubeful import cube_efficiency, money_cube_equities
+from engine.context import MatchContext
 from engine.movegen import Dice, Play
 from engine.position import CHECKERS, Position
 
@@ -120,13 +129,29 @@ class RolloutPlayer(Protocol):
 class RolloutSettings:
     """How to roll out: ``trials`` games (at most), each cut after ``truncate`` plies and then
     evaluated (None: played to the end), with or without variance reduction, dice from ``seed``,
-    and stopping early when ``time_limit`` seconds have passed (after at least two trials)."""
+    and stopping early when ``time_limit`` seconds have passed (after at least two trials).
+
+    ``cubeful``: a money game's cube is played (see the module docstring), starting at
+    ``cube_value``, owned by ``cube_owner`` (None: centred; 0: the side the rollout is about,
+    the player on roll for :func:`rollout_position`, the mover for :func:`rollout_plays`; 1:
+    the other), under the Jacoby rule if ``jacoby`` (gammons count only once the cube has been
+    turned).
+
+    ``bearoff_stop``: a cubeless trial stops, evaluated, once both sides have every checker in
+    their home boards (GNU Backgammon's cubeless rollouts stop there too, on its one-sided
+    bear-off database: the evaluator's figures there are exact or nearly, and its bear-off
+    play would only add noise and its own small errors)."""
 
     trials: int = 1296
     truncate: int | None = None
     variance_reduction: bool = True
     seed: int | str = 0
     time_limit: float | None = None
+    cubeful: bool = False
+    cube_value: int = 1
+    cube_owner: int | None = None
+    jacoby: bool = False
+    bearoff_stop: bool = True
 
     def __post_init__(self) -> None:
         if self.trials < 1:
@@ -135,6 +160,8 @@ class RolloutSettings:
             raise ValueError(f"a rollout is truncated after at least one ply, not {self.truncate}")
         if self.time_limit is not None and self.time_limit <= 0:
             raise ValueError(f"a time limit is a positive number of seconds, not {self.time_limit}")
+        if self.cube_value < 1 or self.cube_owner not in (None, 0, 1):
+            raise ValueError(f"no such cube: {self.cube_value} owned by {self.cube_owner}")
 
 
 @dataclass(slots=True)
@@ -151,9 +178,10 @@ class RolloutResult:
     _sums: list[float] = field(default_factory=lambda: [0.0] * 6, repr=False)
     _squares: list[float] = field(default_factory=lambda: [0.0] * 6, repr=False)
 
-    def add(self, outcome: Probs) -> None:
-        """Count one trial's (luck-adjusted) outcome and update the figures."""
-        values = (*outcome, _equity(outcome))
+    def add(self, outcome: Probs, equity: float | None = None) -> None:
+        """Count one trial's (luck-adjusted) outcome and update the figures; ``equity``: the
+        trial's cubeful equity, if it is not the cubeless one of ``outcome``."""
+        values = (*outcome, _equity(outcome) if equity is None else equity)
         for k, v in enumerate(values):
             self._sums[k] += v
             self._squares[k] += v * v
@@ -215,15 +243,88 @@ def _flip_delta(d: Sequence[float]) -> Probs:
     return (-d[0], d[3], d[4], d[1], d[2])
 
 
+def _both_home(position: Position) -> bool:
+    """Every checker of both sides in its home board (or borne off)."""
+    mine, theirs = position.sides()
+    return not any(mine[6:]) and not any(theirs[6:])
+
+
+MAX_CUBE = 64
+"""No redouble in a cubeful rollout beyond this cube (GNU Backgammon stops too)."""
+
+
+@dataclass(slots=True)
+class _Cube:
+    """A trial's cube: its value and owner (None, or True for the side the trial is about)."""
+
+    value: int
+    ours: bool | None
+    jacoby: bool
+
+    def roller_may_double(self, ours: bool) -> bool:
+        return self.value < MAX_CUBE and self.ours in (None, ours)
+
+    def equities(self, position: Position, before: Probs, ours: bool) -> tuple[float, float, float]:
+        """No double, double/take, double/pass for the roller (``ours``: the side the trial is
+        about), normalised to the cube, by the money cube decision on his chances ``before``."""
+        owner = None if self.ours is None else (0 if self.ours == ours else 1)
+        ctx = MatchContext(cube_value=1, cube_owner=owner, jacoby=self.jacoby)
+        x = cube_efficiency(position.is_race(), position.pip_counts())
+        c = money_cube_equities(before, ctx, x=x)
+        return c.no_double, c.double_take, c.double_pass
+
+    def won(self, after: Position) -> float:
+        """What the mover wins (in points, times the cube) by ending the game in ``after``."""
+        return float(
+            self.value * (1 if self.jacoby and self.ours is None else after.result_value())
+        )
+
+    def mover_equity(self, after: Position, probs: Probs, mover_ours: bool) -> float:
+        """The mover's cubeful equity (times the cube) after his play: the game's result if
+        it is over, else minus his opponent's, with best cube action, from his chances."""
+        if after.borne_off()[1] == CHECKERS:
+            return self.won(after)
+        theirs = _flip(probs)
+        nd, dt, dp = self.equities(after, theirs, not mover_ours)
+        best = max(nd, min(dt, dp)) if self.roller_may_double(not mover_ours) else nd
+        return -self.value * best
+
+
 def _trial(
-    position: Position, player: RolloutPlayer, rolls: Iterator[Dice], settings: RolloutSettings
-) -> Probs:
-    """One game from ``position`` (its player on roll is "us"): our luck-adjusted chances."""
+    position: Position,
+    player: RolloutPlayer,
+    rolls: Iterator[Dice],
+    settings: RolloutSettings,
+    cube: _Cube | None = None,
+) -> tuple[Probs, float]:
+    """One game from ``position`` (its player on roll is "us"): our luck-adjusted chances and
+    equity (cubeful when ``cube`` is given: it is played, and changed, as the trial goes)."""
     luck = [0.0] * 5
+    luck_equity = 0.0  # cubeful: each roll's luck at the cube of the moment
     pos, ours, ply = position, True, 0
+    before: Probs | None = None  # the roller's chances before his roll, when known
+    value: float | None = None  # the trial's cubeful value for us, once known
     while True:
-        if settings.truncate is not None and ply >= settings.truncate:
-            now = player.probs(pos)
+        if cube is not None:
+            if before is None:
+                before = player.probs(pos)
+            sign = 1.0 if ours else -1.0
+            may = cube.roller_may_double(ours)
+            if may or (settings.truncate is not None and ply >= settings.truncate):
+                nd, dt, dp = cube.equities(pos, before, ours)
+                if settings.truncate is not None and ply >= settings.truncate:
+                    best = max(nd, min(dt, dp)) if may else nd
+                    value = sign * cube.value * best
+                elif min(dt, dp) > nd:  # a double
+                    if dp <= dt:  # passed: the roller wins the cube
+                        value = sign * cube.value
+                        outcome = before if ours else _flip(before)
+                        break
+                    cube.value, cube.ours = 2 * cube.value, not ours  # taken
+        if (settings.truncate is not None and ply >= settings.truncate) or (
+            cube is None and settings.bearoff_stop and _both_home(pos)
+        ):
+            now = before if before is not None else player.probs(pos)
             outcome = now if ours else _flip(now)
             break
         a, b = next(rolls)
@@ -235,19 +336,30 @@ def _trial(
             after, probs = table[dice]
             mean = [sum(table[r][1][k] * w for r, w in ROLLS21) / 36.0 for k in range(5)]
             delta = [probs[k] - mean[k] for k in range(5)]
-            for k, v in enumerate(delta if ours else _flip_delta(delta)):
+            ours_delta = delta if ours else _flip_delta(delta)
+            for k, v in enumerate(ours_delta):
                 luck[k] += v
+            if cube is not None:  # the luck in cubeful equity, by the cube decision's figures
+                values = {r: cube.mover_equity(*table[r], ours) for r, _ in ROLLS21}
+                average = sum(values[r] * w for r, w in ROLLS21) / 36.0
+                luck_equity += (1.0 if ours else -1.0) * (values[dice] - average)
         if after.borne_off()[1] == CHECKERS:  # the mover has just won
             outcome = probs if ours else _flip(probs)
+            if cube is not None:
+                value = (1.0 if ours else -1.0) * cube.won(after)
             break
+        before = _flip(probs)
         pos, ours, ply = after, not ours, ply + 1
-    return (
+    adjusted: Probs = (
         outcome[0] - luck[0],
         outcome[1] - luck[1],
         outcome[2] - luck[2],
         outcome[3] - luck[3],
         outcome[4] - luck[4],
     )
+    if cube is None or value is None:
+        return adjusted, _equity(adjusted)
+    return adjusted, value - luck_equity
 
 
 Progress = Callable[[int, int], None]
@@ -263,18 +375,26 @@ def _run(
     dice: DiceSource | None,
     progress: Progress | None,
     first: int,
-    clock: Callable[[], float] = time.monotonic,
 ) -> None:
     source = dice if dice is not None else SeededDice(settings.seed)
-    started = clock()
+    started = time.monotonic()
+    owner = settings.cube_owner
+    if owner is not None and theirs:  # the trials are about the other side
+        owner = 1 - owner
     for t in range(first, first + settings.trials):
         for start, result in zip(starts, results, strict=True):
-            outcome = _trial(start, player, source.rolls(t), settings)
-            result.add(_flip(outcome) if theirs else outcome)
+            cube = None
+            if settings.cubeful:
+                ours = None if owner is None else owner == 0
+                cube = _Cube(settings.cube_value, ours, settings.jacoby)
+            outcome, equity = _trial(start, player, source.rolls(t), settings, cube)
+            if theirs:
+                outcome, equity = _flip(outcome), -equity
+            result.add(outcome, equity)
         if progress is not None:
             progress(t + 1 - first, settings.trials)
         limit = settings.time_limit
-        if limit is not None and t > first and clock() - started >= limit:
+        if limit is not None and t > first and time.monotonic() - started >= limit:
             break
 
 
@@ -285,16 +405,16 @@ def rollout_position(
     dice: DiceSource | None = None,
     progress: Progress | None = None,
     first_trial: int = 0,
-    clock: Callable[[], float] = time.monotonic,
 ) -> RolloutResult:
-    """The cubeless value of ``position`` for the player on roll, before his roll.
+    """The value of ``position`` for the player on roll, before his roll (cubeless, or cubeful
+    if the settings say so: then with his cube decision now too, as GNU Backgammon rolls a
+    position out: a double passed at once is worth exactly the cube).
 
     ``first_trial``: the number of the first trial (the dice of trial ``k`` do not depend on
     the others), so that a long rollout can be run in parts and :meth:`RolloutResult.merge`-d.
-    ``clock``: what the settings' time limit is read on (seconds).
     """
     result = RolloutResult.empty()
-    _run([position], [result], False, player, settings, dice, progress, first_trial, clock)
+    _run([position], [result], False, player, settings, dice, progress, first_trial)
     return result
 
 
@@ -306,11 +426,11 @@ def rollout_plays(
     dice: DiceSource | None = None,
     progress: Progress | None = None,
     first_trial: int = 0,
-    clock: Callable[[], float] = time.monotonic,
 ) -> list[RolloutResult]:
-    """Each play of the player on roll (after his roll) rolled out: the cubeless value for him
-    of the position after it, the opponent on roll. Every play gets the same dice, trial by
-    trial (the trials alternate between the plays, so a time limit treats them alike)."""
+    """Each play of the player on roll (after his roll) rolled out: the value for him (cubeless,
+    or cubeful if the settings say so) of the position after it, the opponent on roll. Every
+    play gets the same dice, trial by trial (the trials alternate between the plays, so a time
+    limit treats them alike)."""
     afters = [position.apply(play) for play in plays]
     results = [RolloutResult.empty(play) for play in plays]
     finished = [a.borne_off()[1] == CHECKERS for a in afters]
@@ -319,11 +439,15 @@ def rollout_plays(
         if finished[k]:  # the play wins now: its value is exact
             value = afters[k].result_value()
             exact: Probs = (1.0, float(value >= 2), float(value >= 3), 0.0, 0.0)
+            points: float | None = None
+            if settings.cubeful:
+                centred_jacoby = settings.jacoby and settings.cube_owner is None
+                points = float(settings.cube_value * (1 if centred_jacoby else value))
             for _ in range(settings.trials):
-                results[k].add(exact)
+                results[k].add(exact, points)
     starts = [afters[k] for k in open_]
     chosen = [results[k] for k in open_]
-    _run(starts, chosen, True, player, settings, dice, progress, first_trial, clock)
+    _run(starts, chosen, True, player, settings, dice, progress, first_trial)
     return results
 
 

@@ -140,62 +140,83 @@ async def test_discord_progress_edits_the_deferred_message_never_after_the_answe
     assert interaction.edits == ["12 of 36"]
 
 
-def test_same_seed_same_figures_other_seed_other_dice(service: Service, script: deque[int]) -> None:
+def test_the_same_seed_gives_the_same_figures_and_says_so(
+    service: Service, script: deque[int]
+) -> None:
     script.extend([3, 1])
     service.play(ALICE, DM, level="expert")
-    first = service.hint(ALICE, DM, rollout=4, truncate=2, seed=7)
+    # Cut after one ply with variance reduction, every trial gives the same (the 1-ply average):
+    # the dice show without it.
+    first = service.hint(ALICE, DM, rollout=3, truncate=3, seed=7, vr=False)
     assert "seed 7" in first.text.splitlines()[0]
-    assert service.hint(ALICE, DM, rollout=4, truncate=2, seed=7).text == first.text
-    assert service.hint(ALICE, DM, rollout=4, truncate=2, seed=8).text != first.text
+    assert service.hint(ALICE, DM, rollout=3, truncate=3, seed=7, vr=False).text == first.text
+    other = service.hint(ALICE, DM, rollout=3, truncate=3, seed=8, vr=False)
+    assert other.text.splitlines()[1:] != first.text.splitlines()[1:]
 
 
-def test_variance_reduction_can_be_turned_off(service: Service, script: deque[int]) -> None:
-    script.extend([3, 1])
-    service.play(ALICE, DM, level="expert")
-    on = service.hint(ALICE, DM, rollout=4, truncate=2)
-    off = service.hint(ALICE, DM, rollout=4, truncate=2, variance_reduction=False)
-    assert "with variance reduction" in on.text.splitlines()[0]
-    assert "without variance reduction" in off.text.splitlines()[0]
-    assert off.text.splitlines()[1:] != on.text.splitlines()[1:]
-
-
-def test_the_time_limit_stops_with_the_trials_done(
+def test_variance_reduction_can_be_turned_off(
     service: Service, script: deque[int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A fake clock that moves 4 seconds each time it is read: with seconds:10 the rollout
-    stops after the part that ends past 10 s, and says so."""
-    now = [0.0]
+    from engine.analysis import rollout as engine_rollout
 
-    def clock() -> float:
-        now[0] += 4.0
-        return now[0]
+    script.extend([3, 1])
+    service.play(ALICE, DM, level="expert")
+    asked: list[bool] = []
+    trial = engine_rollout._trial
 
+    def spy(position, player, rolls, settings, *cube):  # type: ignore[no-untyped-def]
+        asked.append(settings.variance_reduction)
+        return trial(position, player, rolls, settings, *cube)
+
+    monkeypatch.setattr(engine_rollout, "_trial", spy)
+    reply = service.hint(ALICE, DM, rollout=2, truncate=1, vr=False)
+    assert "without variance reduction" in reply.text.splitlines()[0]
+    assert asked and not any(asked)
+    asked.clear()
+    reply = service.hint(ALICE, DM, rollout=2, truncate=1)
+    assert "with variance reduction" in reply.text.splitlines()[0] and all(asked)
+
+
+def test_the_time_limit_stops_with_the_trials_done_and_says_so(
+    service: Service, script: deque[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A fake clock: every reading is 4 seconds after the last, so a limit of 10 seconds is
+    passed after the third part of 2 trials (readings at 0, 4, 8, 12)."""
+    ticks = iter(range(0, 10_000, 4))
+    monkeypatch.setattr(rollout_module, "clock", lambda: float(next(ticks)))
     monkeypatch.setattr(rollout_module, "PART", 2)
-    monkeypatch.setattr(rollout_module, "CLOCK", clock)
     script.extend([3, 1])
     service.play(ALICE, DM, level="expert")
     reply = service.hint(ALICE, DM, rollout=20, truncate=1, seconds=10)
     lines = reply.text.splitlines()
-    assert "3-1: 6 trials" in lines[0]
-    assert lines[-1] == "⏱️ Stopped at the time limit (10 s): 6 of 20 trials played."
+    assert "6 trials" in lines[0]
+    assert lines[-1] == "⏱ Stopped at the time limit of 10 seconds: 6 of 20 trials done."
+    ticks = iter(range(0, 10_000, 4))
+    whole = service.hint(ALICE, DM, rollout=4, truncate=1, seconds=10)
+    assert "4 trials" in whole.text and "Stopped" not in whole.text
 
 
-def test_options_alone_ask_for_a_rollout(service: Service, script: deque[int]) -> None:
+def test_the_default_time_limit_stops_a_long_rollout(
+    service: Service, script: deque[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ticks = iter(range(0, 10_000, 30))
+    monkeypatch.setattr(rollout_module, "clock", lambda: float(next(ticks)))
+    monkeypatch.setattr(rollout_module, "PART", 1)
     script.extend([3, 1])
     service.play(ALICE, DM, level="expert")
-    reply = service.hint(ALICE, DM, seed=3, truncate=1)
-    assert "36 trials" in reply.text.splitlines()[0] and "seed 3" in reply.text
-    command = by_name("hint")
-    for name in ("seed", "variance_reduction", "seconds"):
-        assert command.lane_for({name: 1}) == "analysis"
+    reply = service.hint(ALICE, DM, rollout=10, truncate=1)  # readings at 0, 30, 60 seconds
+    assert reply.text.splitlines()[-1] == (
+        "⏱ Stopped at the time limit of 60 seconds: 2 of 10 trials done."
+    )
 
 
 @pytest.mark.parametrize(
     ("options", "message"),
     [
-        ({"rollout": 4, "seed": -1}, "A rollout's seed is a whole number from 0 to 999999999."),
-        ({"rollout": 4, "seconds": 0}, "A rollout's time limit is 1 to 60 seconds."),
-        ({"rollout": 4, "seconds": 61}, "A rollout's time limit is 1 to 60 seconds."),
+        ({"seed": -1}, "A rollout's seed is a whole number from 0 to 2147483647."),
+        ({"seed": 2**31}, "A rollout's seed is a whole number from 0 to 2147483647."),
+        ({"seconds": 0}, "A rollout's time limit is 1 to 300 seconds."),
+        ({"seconds": 301}, "A rollout's time limit is 1 to 300 seconds."),
     ],
 )
 def test_bad_rollout_options_are_refused(
@@ -203,40 +224,113 @@ def test_bad_rollout_options_are_refused(
 ) -> None:
     script.extend([3, 1])
     service.play(ALICE, DM, level="expert")
-    assert service.hint(ALICE, DM, **options).text == message
+    reply = service.hint(ALICE, DM, **options)
+    assert reply.ephemeral and reply.text == message
 
 
-def test_bad_rollout_options_are_refused_in_french() -> None:
+def test_the_rollout_messages_exist_in_french() -> None:
     from bot.i18n import t
 
-    assert t("rollout.seconds", "fr", most=60) == (
-        "La limite de temps d’une simulation va de 1 à 60 secondes."
-    )
-    assert "0 à 999999999" in t("rollout.seed", "fr", most=999_999_999)
-
-
-def test_review_rolls_out_the_worst_play(
-    service: Service, script: deque[int], fine_progress: list[str]
-) -> None:
-    script.extend([3, 1, 5, 2])
-    service.play(ALICE, DM, level="expert")
-    service.move(ALICE, DM, "24/21 24/23")  # not 8/5 6/5: an error to roll out
-    reply = service.review(ALICE, DM, rollout=8)
-    lines = reply.text.splitlines()
-    at = next(i for i, line in enumerate(lines) if "Your worst play rolled out" in line)
-    assert "(game 1, move 1, 3-1, you played 24/23 24/21): 8 trials" in lines[at]
-    rolled = lines[at + 1 : at + 3]
-    assert len(rolled) == 2 and all(" ± " in line for line in rolled)
-    assert "8/5 6/5" in rolled[0] and "24/23 24/21" in rolled[1]  # the best comes out on top
-    assert fine_progress == ["🎲 Rolling out… 4 of 8 trials"]
-
-
-def test_review_rollout_without_a_checker_error(service: Service, script: deque[int]) -> None:
-    script.extend([3, 1, 5, 2])
-    service.play(ALICE, DM, level="expert")
-    service.move(ALICE, DM, "8/5 6/5")
-    reply = service.review(ALICE, DM, rollout=4)
     assert (
-        reply.text.splitlines()[-1] == "🎲 No checker-play error of yours to roll out in this game."
+        t("rollout.seed", "fr", most=9)
+        == "La graine d’une simulation est un nombre entier de 0 à 9."
     )
-    assert service.review(ALICE, DM, rollout=0).text == "A rollout takes 1 to 1296 trials."
+    assert t("rollout.seconds", "fr", most=300).startswith("La limite de temps")
+    assert "2 parties sur 10" in t("rollout.stopped", "fr", seconds=60, done=2, trials=10)
+
+
+def test_any_rollout_option_sends_the_hint_to_the_analysis_lane() -> None:
+    command = by_name("hint")
+    for key in ("seed", "vr", "seconds"):
+        values: dict[str, object] = {"rollout": None, "truncate": None, key: None}
+        assert command.lane_for(values) == "hints"
+        values[key] = 1
+        assert command.lane_for(values) == "analysis"
+
+
+def test_the_terminal_takes_the_rollout_options(service: Service, script: deque[int]) -> None:
+    import io
+    import json
+    from pathlib import Path
+
+    from bot.terminal import Terminal
+
+    out = io.StringIO()
+    term = Terminal(service, out=out, json_mode=True, images=Path("/tmp/unused"), user="Ann")
+    script.extend([3, 1])
+    term.run(["/play level:expert", "/hint rollout:2 truncate:1 vr:false seed:5 seconds:30"])
+    texts = [json.loads(line).get("text", "") for line in out.getvalue().splitlines()]
+    assert "without variance reduction, seed 5" in texts[-1]
+
+
+def test_a_money_game_rolls_out_cubeful_unless_asked_not_to(
+    service: Service, script: deque[int]
+) -> None:
+    script.extend([3, 1])
+    service.play(ALICE, DM, level="expert")
+    cubeful = service.hint(ALICE, DM, rollout=2, truncate=2)
+    assert "cubeful (equity per the present cube)" in cubeful.text.splitlines()[0]
+    cubeless = service.hint(ALICE, DM, rollout=2, truncate=2, cubeful=False)
+    assert ", cubeless," in cubeless.text.splitlines()[0]
+
+
+@pytest.mark.parametrize("options", [{"points": 3}, {"cube": False}])
+def test_matches_and_games_without_cube_roll_out_cubeless(
+    service: Service, script: deque[int], options: dict[str, object]
+) -> None:
+    script.extend([3, 1])
+    service.play(ALICE, DM, level="expert", **options)  # type: ignore[arg-type]
+    reply = service.hint(ALICE, DM, rollout=2, truncate=1)
+    assert ", cubeless," in reply.text.splitlines()[0]
+    refused = service.hint(ALICE, DM, rollout=2, truncate=1, cubeful=True)
+    assert refused.ephemeral and refused.text == (
+        "Cubeful rollouts are for money games with the cube; this one rolls out cubeless."
+    )
+
+
+def test_cubeful_is_an_option_of_hint_in_both_languages() -> None:
+    from bot.i18n import t
+
+    assert [o.name for o in by_name("hint").options][-1] == "cubeful"
+    assert t("cmd.hint.opt.cubeful.name", "fr") == "videau"
+    assert t("rollout.cubeful_money", "fr").startswith("La simulation avec videau")
+
+
+def test_a_review_rolls_out_the_worst_plays(
+    service: Service, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.bot.conftest import play_out
+
+    start = service.play(ALICE, DM, level="beginner")
+    play_out(service, ALICE, DM, start)
+    plain = service.review(ALICE, DM)
+    rolled: list[tuple[int, int]] = []
+    real = rollout_module.rollout_mistakes
+
+    def spy(decisions, trials, lang, cube):  # type: ignore[no-untyped-def]
+        out = real(decisions, trials, lang, cube)
+        rolled.append((len(decisions), len(out)))
+        return out
+
+    monkeypatch.setattr("bot.service.analysis.rollout_mistakes", spy)
+    reply = service.review(ALICE, DM, rollout=2)
+    lines = [x for x in reply.text.splitlines() if "Rolled out (" in x]
+    assert rolled and rolled[0][1] == len(lines) >= 1
+    assert len(lines) <= rollout_module.REVIEW_ROLLOUTS
+    for line in lines:
+        assert "2 trials" in line and "better " in line and "played " in line
+    # Each rollout line follows its mistake's line; without the option, no rollout.
+    text = reply.text.splitlines()
+    for k, x in enumerate(text):
+        if "Rolled out (" in x:
+            assert text[k - 1].startswith("Mistake ")
+    assert "Rolled out (" not in plain.text
+
+
+def test_a_review_rollout_needs_a_sensible_count(service: Service) -> None:
+    from tests.bot.conftest import play_out
+
+    start = service.play(ALICE, DM, level="beginner")
+    play_out(service, ALICE, DM, start)
+    reply = service.review(ALICE, DM, rollout=5000)
+    assert reply.ephemeral and reply.text == "A rollout takes 1 to 1296 trials."
