@@ -16,17 +16,22 @@ from sqlalchemy import case, func, select
 from sqlalchemy.orm import Session
 
 from db.ids import in_range
-from db.models import Consultation, ConsultVote, Player
+from db.models import Consultation, ConsultVote, Game, Player
 
 __all__ = [
     "Voter",
+    "add_choice",
     "by_game",
     "by_message",
     "cast_vote",
     "create",
     "due",
+    "finish",
+    "open_decision",
     "open_here",
     "open_votes",
+    "poll_lost",
+    "poll_posted",
     "tally",
     "vote_of",
     "voters",
@@ -68,10 +73,56 @@ def create(
     return row
 
 
+def open_decision(
+    row: Consultation, kind: str, choices: list[str], best: int, closes_at: datetime
+) -> None:
+    """Open the vote on the team's next decision: its ``kind`` ("play", "double", "take"),
+    its answers (the computer's ``best`` among them) until ``closes_at``, its poll not posted
+    yet. The caller holds the row."""
+    row.decision += 1
+    row.kind, row.choices, row.shown, row.best = kind, choices, len(choices), best
+    row.closes_at = closes_at
+    row.message_id = None
+
+
+def add_choice(row: Consultation, play: str) -> int:
+    """A play typed with ``/move`` among the open vote's answers (appended after the listed
+    ones when new); its index. The caller holds the row."""
+    choices = list(row.choices or [])
+    if play not in choices:
+        choices.append(play)
+        row.choices = choices
+    return choices.index(play)
+
+
+def poll_posted(row: Consultation, message_id: int) -> None:
+    """The open vote's poll was posted as ``message_id``. The caller holds the row."""
+    row.message_id = message_id
+
+
+def poll_lost(row: Consultation) -> None:
+    """The open vote's poll is gone (it is posted again). The caller holds the row."""
+    row.message_id = None
+
+
+def finish(row: Consultation) -> None:
+    """The consultation's game is over: no vote open any more. The caller holds the row."""
+    row.status, row.kind, row.closes_at = "finished", None, None
+    row.choices, row.message_id, row.shown = None, None, 0
+
+
 def by_game(s: Session, game_id: int) -> Consultation | None:
     if not in_range(game_id):
         return None
     return s.scalars(select(Consultation).where(Consultation.game_id == game_id)).first()
+
+
+def played_by_votes(s: Session, row: Game) -> bool:
+    """Whether a game is a consultation's (played by its votes). Only a practice game against
+    the computer can be one, so only such a game costs a query (a press stays one read)."""
+    if not row.practice or row.computer_level is None:
+        return False
+    return by_game(s, row.id) is not None
 
 
 def open_here(s: Session, channel_id: int | None) -> Consultation | None:

@@ -103,7 +103,7 @@ def test_plays_missing_from_bgsage_are_evaluated_directly(monkeypatch: pytest.Mo
         def post_move_analytics(self, board: list[int]) -> Any:
             return real.sage.post_move_analytics(board)
 
-    monkeypatch.setattr(sage, "_analyzer", lambda ply: Hidden())
+    monkeypatch.setattr(sage, "_analyzer", lambda ply, cubeful=False: Hidden())
     direct = sage.evaluate_plays(pos, dice, plays, 1)
     assert [a for a, _ in direct] == [a for a, _ in full]
     for (_, p1), (_, p2) in zip(direct, full, strict=True):

@@ -83,17 +83,7 @@ class Analysis:
         if given, with the dice of ``seed``, variance reduction ``vr``, the time limit
         ``seconds``, cubeful or not (any of these alone asks for a rollout too;
         :mod:`bot.service.rollouts`; the command table runs it in the analysis lane)."""
-        with self.deps.unit() as s:
-            who = self.deps.who(s, actor)
-            lang, prefs = who.lang, who.prefs
-            row = current_game(s, actor, where)
-            if row is None:
-                raise no_game_here(s, actor)
-            if row.rated:
-                raise Refusal("hint.rated")
-            if consult_repo.by_game(s, row.id) is not None:
-                raise Refusal("consult.no_hint")  # the team decides by itself
-            table = localized(load_table(self.deps, s, row), lang)
+        table, lang, prefs = self._hint_table(actor, where)
         _analysable(table)
         seat = table.seat_of(actor.id)
         game = table.game
@@ -112,13 +102,23 @@ class Analysis:
                 seconds=seconds,
                 cubeful=cubeful,
             )
-        if game.phase is Phase.MOVE:
-            return _play_hint(table, seat, lang, prefs)
-        if game.phase is Phase.ROLL and game.can_double():
-            return _double_hint(game, seat, lang)
-        if game.phase is Phase.DOUBLED:
-            return _take_hint(game, lang)
-        raise Refusal("hint.nothing")
+        return _decision_hint(table, seat, lang, prefs)
+
+    def _hint_table(self, actor: Actor, where: Where) -> tuple[Table, str, Prefs]:
+        """The game ``actor`` asks a hint in (refused in rated and consultation games), in his
+        language, with his language and preferences."""
+        with self.deps.unit() as s:
+            who = self.deps.who(s, actor)
+            lang, prefs = who.lang, who.prefs
+            row = current_game(s, actor, where)
+            if row is None:
+                raise no_game_here(s, actor)
+            if row.rated:
+                raise Refusal("hint.rated")
+            if consult_repo.by_game(s, row.id) is not None:
+                raise Refusal("consult.no_hint")  # the team decides by itself
+            table = localized(load_table(self.deps, s, row), lang)
+        return table, lang, prefs
 
     # -- /review --------------------------------------------------------------------------------
 
@@ -316,6 +316,18 @@ def _double_hint(game: Game, seat: int, lang: str) -> Reply:
         ),
         ephemeral=True,
     )
+
+
+def _decision_hint(table: Table, seat: int, lang: str, prefs: Prefs) -> Reply:
+    """``/hint`` without a rollout: the best plays, or the cube decision."""
+    game = table.game
+    if game.phase is Phase.MOVE:
+        return _play_hint(table, seat, lang, prefs)
+    if game.phase is Phase.ROLL and game.can_double():
+        return _double_hint(game, seat, lang)
+    if game.phase is Phase.DOUBLED:
+        return _take_hint(game, lang)
+    raise Refusal("hint.nothing")
 
 
 def _play_hint(table: Table, seat: int, lang: str, prefs: Prefs) -> Reply:

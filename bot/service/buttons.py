@@ -151,7 +151,7 @@ class Buttons:
             if here.row.version != action.version:
                 raise Refusal("error.stale")
             spec = ACTIONS[action.action]
-            if spec.then is not Then.SHOW and consult_repo.by_game(s, here.row.id) is not None:
+            if spec.then is not Then.SHOW and consult_repo.played_by_votes(s, here.row):
                 raise Refusal("consult.by_vote")  # the team's game: played by its votes
             if not spec.anyone and here.table.game.turn != seat:
                 raise Refusal(_not_yours(here.table.game, seat, action.action))

@@ -37,6 +37,7 @@ from sqlalchemy.orm import Session
 from bot.dice import GameDice
 from bot.i18n import Text, t
 from bot.service.deps import Deps, answers, shared_lang
+from bot.service.games import level_named
 from bot.service.model import Notes, Seat, Table
 from bot.service.newgame import NewGames
 from bot.service.people import Actor, Prefs, Where
@@ -53,7 +54,7 @@ from db.locking import lock_row
 from db.models import Consultation
 from engine import Game, Phase
 from engine.analysis.hints import cube_hint, hint
-from engine.bots import level_spec
+from engine.bots import LevelSpec, level_spec
 
 __all__ = ["CUBE_VOTE_MARGIN", "MAX_PLAYS", "Consult", "PollInfo"]
 
@@ -97,43 +98,21 @@ class Consult:
         minutes: int = 5,
     ) -> Reply:
         """``/consult``: the channel's team against the computer at ``level``."""
-        from bot.service.games import level_named
-
         deps = self.deps
         with deps.unit() as s:
             who = deps.who(s, actor)
             lang = shared_lang(who, where)
             level_name = level_named(level, who.lang)
-            if where.channel_id is None or where.guild_id is None:
-                raise Refusal("consult.server_only")
-            if repo.open_here(s, where.channel_id) is not None:
-                raise Refusal("consult.running")
-            self.new.no_game_here(s, actor.id, where, "error.game_here")
-            length = self.new.length(points)
-            match = self.new.match(length, True, None, None)
-            seats = (Seat(actor.name, user_id=actor.id), Seat("", level=level_name))
-            table = Table(0, 0, seats, match)
-            notes = Notes()
-            notes.add(
-                "consult.started",
-                name=actor.name,
-                level=Text(f"level.{level_name}"),
-                minutes=minutes,
-            )
-            new = NewGame(
-                player0_id=actor.id,
-                player1_id=None,
-                computer_level=level_name,
-                guild_id=where.guild_id,
-                channel_id=where.channel_id,
-                practice=True,  # a team's game: in nobody's record
-            )
+            guild_id, channel_id = self._free_channel(s, actor, where)
+            table = self._team_table(actor, level_name, points)
+            notes = _started_notes(actor, level_name, minutes)
+            new = _team_game(actor, level_name, guild_id, channel_id)
             row = self.new.start(s, table, new, notes, _TEAM, lang)
             cons = repo.create(
                 s,
                 game_id=row.id,
-                guild_id=where.guild_id,
-                channel_id=where.channel_id,
+                guild_id=guild_id,
+                channel_id=channel_id,
                 lang=lang,
                 level=level_name,
                 seat=0,
@@ -145,6 +124,24 @@ class Consult:
             posted = save(deps, s, row, table, dice)
             assert not posted
             return self._game_reply(s, cons, table, notes, lang)
+
+    def _free_channel(self, s: Session, actor: Actor, where: Where) -> tuple[int, int]:
+        """The server and channel of a new consultation (refused outside a server, or where a
+        consultation or the actor's game goes on)."""
+        if where.channel_id is None or where.guild_id is None:
+            raise Refusal("consult.server_only")
+        if repo.open_here(s, where.channel_id) is not None:
+            raise Refusal("consult.running")
+        self.new.no_game_here(s, actor.id, where, "error.game_here")
+        return where.guild_id, where.channel_id
+
+    def _team_table(self, actor: Actor, level_name: str, points: int) -> Table:
+        """The new game's table: the team's seat held by ``actor``, the computer's at
+        ``level_name``, with the cube."""
+        length = self.new.length(points)
+        match = self.new.match(length, True, None, None)
+        seats = (Seat(actor.name, user_id=actor.id), Seat("", level=level_name))
+        return Table(0, 0, seats, match)
 
     # -- voting ----------------------------------------------------------------------------
 
@@ -178,11 +175,7 @@ class Consult:
             game = load_table(deps, s, games_repo.get_game(s, cons.game_id)).game
             trial = Game.from_dict(game.to_dict())
             play = str(trial.play_text(notation))
-            choices = list(cons.choices or [])
-            if play not in choices:
-                choices.append(play)
-                cons.choices = choices
-            return self._record(s, cons, actor, choices.index(play), lang)
+            return self._record(s, cons, actor, repo.add_choice(cons, play), lang)
 
     def poll_vote(self, actor: Actor, message_id: int, answer: int, *, added: bool = True) -> None:
         """A vote added to (or removed from) a consultation's Discord poll: ``answer`` counts
@@ -362,42 +355,45 @@ class Consult:
         spec = level_spec(cons.level)
         for _ in range(200):
             advance(table, dice, notes, _TEAM, lang)
-            game = table.game
             if table.match.is_over:
-                cons.status, cons.kind, cons.closes_at = "finished", None, None
-                cons.choices, cons.message_id, cons.shown = None, None, 0
+                repo.finish(cons)
                 return
-            seat = cons.seat
-            if game.turn != seat:  # pragma: no cover - advance stops only at the team's turn
-                raise RuntimeError("a consultation stopped on the computer's turn")
-            if game.phase is Phase.ROLL:
-                h = cube_hint(game.position, game.context(seat), plies=spec.cube_ply)
-                if h.error("double") > CUBE_VOTE_MARGIN:
-                    roll_and_say(game, dice.roll, notes, names[seat], names)
-                    continue
-                self._open(cons, "double", ["double", "roll"], 0 if h.action == "double" else 1)
-            elif game.phase is Phase.DOUBLED:
-                h = cube_hint(game.position, game.context(game.on_roll), plies=spec.cube_ply)
-                self._open(cons, "take", ["take", "pass"], 0 if h.response == "take" else 1)
-            elif game.phase is Phase.MOVE:
-                ranked = hint(
-                    game.position,
-                    game.partial.dice,
-                    game.context(seat),
-                    n=MAX_PLAYS,
-                    plies=spec.ply,
-                )
-                self._open(cons, "play", [str(m.play) for m in ranked], 0)
-            else:  # a resignation of the computer's: it never offers one
-                raise RuntimeError(f"a consultation cannot vote in phase {game.phase}")
-            return
+            if self._vote_on(cons, table.game, spec):
+                return
+            # Doubling is a clear blunder: the team rolls without a vote.
+            roll_and_say(table.game, dice.roll, notes, names[cons.seat], names)
         raise RuntimeError("the consultation did not reach a vote")
 
+    def _vote_on(self, cons: Consultation, game: Game, spec: LevelSpec) -> bool:
+        """Open the vote on the team's decision in ``game``; False (no vote) before its roll
+        when doubling is a clear blunder."""
+        seat = cons.seat
+        if game.turn != seat:  # pragma: no cover - advance stops only at the team's turn
+            raise RuntimeError("a consultation stopped on the computer's turn")
+        if game.phase is Phase.ROLL:
+            h = cube_hint(game.position, game.context(seat), plies=spec.cube_ply)
+            if h.error("double") > CUBE_VOTE_MARGIN:
+                return False
+            self._open(cons, "double", ["double", "roll"], 0 if h.action == "double" else 1)
+        elif game.phase is Phase.DOUBLED:
+            h = cube_hint(game.position, game.context(game.on_roll), plies=spec.cube_ply)
+            self._open(cons, "take", ["take", "pass"], 0 if h.response == "take" else 1)
+        elif game.phase is Phase.MOVE:
+            ranked = hint(
+                game.position,
+                game.partial.dice,
+                game.context(seat),
+                n=MAX_PLAYS,
+                plies=spec.ply,
+            )
+            self._open(cons, "play", [str(m.play) for m in ranked], 0)
+        else:  # a resignation of the computer's: it never offers one
+            raise RuntimeError(f"a consultation cannot vote in phase {game.phase}")
+        return True
+
     def _open(self, cons: Consultation, kind: str, choices: list[str], best: int) -> None:
-        cons.decision += 1
-        cons.kind, cons.choices, cons.shown, cons.best = kind, choices, len(choices), best
-        cons.closes_at = self.deps.clock() + timedelta(seconds=cons.seconds)
-        cons.message_id = None
+        closes_at = self.deps.clock() + timedelta(seconds=cons.seconds)
+        repo.open_decision(cons, kind, choices, best, closes_at)
 
     # -- what is shown ---------------------------------------------------------------------
 
@@ -405,7 +401,7 @@ class Consult:
         self, s: Session, cons: Consultation, table: Table, notes: Notes, lang: str
     ) -> Reply:
         shown = localized(table, lang)
-        reply = board_reply(shown, lang, notes, later=True)
+        reply: Reply = board_reply(shown, lang, notes, later=True)
         reply.rows, reply.ping, reply.mentions = [], None, ()
         reply.channel_id = cons.channel_id
         if cons.status == repo.OPEN:  # the vote says what to do, not the player's prompt
@@ -433,7 +429,7 @@ class Consult:
             cons = lock_row(s, Consultation, consultation_id)
             if cons is None or cons.decision != decision or not self._is_open(cons):
                 return False
-            cons.message_id = message_id
+            repo.poll_posted(cons, message_id)
             return True
 
     def open_polls(self) -> list[PollInfo]:
@@ -452,7 +448,7 @@ class Consult:
             cons = lock_row(s, Consultation, consultation_id)
             if cons is None or not self._is_open(cons):
                 return None
-            cons.message_id = None
+            repo.poll_lost(cons)
             row = games_repo.get_game(s, cons.game_id)
             table = load_table(deps, s, row)
             notes = Notes()
@@ -461,6 +457,26 @@ class Consult:
             notice = Notice(cons.game_id, cons.channel_id, cons.guild_id, reply)
         reply.draw_later()
         return notice
+
+
+def _started_notes(actor: Actor, level_name: str, minutes: int) -> Notes:
+    notes = Notes()
+    notes.add(
+        "consult.started", name=actor.name, level=Text(f"level.{level_name}"), minutes=minutes
+    )
+    return notes
+
+
+def _team_game(actor: Actor, level_name: str, guild_id: int, channel_id: int) -> NewGame:
+    """The consultation's game: ``actor`` holds the team's seat, in nobody's record."""
+    return NewGame(
+        player0_id=actor.id,
+        player1_id=None,
+        computer_level=level_name,
+        guild_id=guild_id,
+        channel_id=channel_id,
+        practice=True,  # a team's game: in nobody's record
+    )
 
 
 def _shown(cons: Consultation) -> list[str]:

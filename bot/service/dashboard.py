@@ -93,6 +93,19 @@ class Dashboard:
         deadline = (
             when(aware(row.deadline), prefs) if row.deadline else t("games.no_deadline", lang)
         )
+        return t(
+            "games.game",
+            lang,
+            id=row.id,
+            opponent=names[1 - seat],
+            score=score,
+            whose=whose,
+            deadline=deadline,
+            link=self._game_links(row, me, lang),
+        )
+
+    def _game_links(self, row: GameRow, me: int, lang: str) -> str:
+        """The game's links in ``me``'s list: its board message's, and his web page's."""
         # Every game opens with /board game:N, wherever it is played (a tournament's match
         # played outside the channel has no link: its player had a game there).
         url = game_link(row.guild_id, row.channel_id, row.board_message_id)
@@ -104,16 +117,7 @@ class Dashboard:
         web = self.deps.web_url(row.id, me)
         if web is not None:
             link += " · " + t("games.web", lang, url=web)
-        return t(
-            "games.game",
-            lang,
-            id=row.id,
-            opponent=names[1 - seat],
-            score=score,
-            whose=whose,
-            deadline=deadline,
-            link=link,
-        )
+        return link
 
 
 def _page_buttons(page: int, pages: int, lang: str) -> list[Component]:

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Protocol
+
+from sqlalchemy.orm import Session
 
 from bot.i18n import LANGUAGES, Text, t
 from bot.service.deps import Deps, answers, shared_lang
@@ -17,25 +19,37 @@ from bot.service.present import board_reply, text_picture
 from bot.service.refusal import Refusal
 from bot.service.replies import Reply
 from bot.service.resigning import check_possible, possible_values
-from bot.service.tables import current_game, localized, no_game_here, own_game, seated
+from bot.service.tables import (
+    Seated,
+    current_game,
+    localized,
+    no_game_here,
+    own_game,
+    seated,
+)
 from bot.service.threads import result_posts
 from bot.service.turns import RESIGN_VALUES, finish, resign_offer
 from db import consult as consult_repo
 from db.errors import GameNotFound
 from db.games import NewGame
 from db.gamestate import load_match
+from db.models import Game as GameRow
 from engine import Game, Match, Phase
 from engine.bots import LEVELS
 
-if TYPE_CHECKING:
-    from bot.service.consult import Consult
-
-__all__ = ["Games", "level_named"]
+__all__ = ["Games", "VoteMoves", "level_named"]
 
 log = logging.getLogger(__name__)
 
 # Changes the game (or raises a refusal) and says whether it did.
 GameCommand = Callable[[Game, int, Notes], bool]
+
+
+class VoteMoves(Protocol):
+    """What ``/move`` asks of a consultation (:class:`bot.service.consult.Consult`, set by
+    the service): in its channel a typed play is a vote."""
+
+    def move(self, actor: Actor, /, where: Where, notation: str) -> Reply: ...
 
 
 class Games:
@@ -44,7 +58,7 @@ class Games:
     def __init__(self, deps: Deps) -> None:
         self.deps = deps
         self.new = NewGames(deps)
-        self.consult: Consult | None = None  # a consultation's votes (set by the service)
+        self.consult: VoteMoves | None = None  # a consultation's votes (set by the service)
 
     @answers
     def play(
@@ -111,28 +125,24 @@ class Games:
             if row is None:
                 deps.who(s, actor)  # the refusal in his language
                 raise no_game_here(s, actor)
-            if changes and consult_repo.by_game(s, row.id) is not None:
-                deps.who(s, actor)
-                raise Refusal("consult.by_vote")  # the team's game: played by its votes
+            if changes:
+                self._not_by_vote(s, actor, row)
             here = seated(deps, s, actor, where, row)
             seat = here.player_seat
             notes, ended = Notes(), list[Reply]()
             if act(here.table.game, seat, notes):
                 ended = finish(deps, s, row, here.table, notes, here.lang, advance_game=advance)
             posts = result_posts(row, here.table, here.lang)
-        table, prefs = localized(here.table, here.lang), here.who.prefs
-        reply = board_reply(
-            table,
-            here.lang,
-            notes,
-            acting=seat,
-            ui=ui() if callable(ui) else ui or UiState(),
-            mirrored=prefs.mirrored,
-            theme=prefs.theme,
-        )
+        reply = _redrawn(here, notes, ui() if callable(ui) else ui or UiState())
         reply.posts = posts
         reply.followups += ended  # what the end of the match posts (a tournament's next boards)
         return reply
+
+    def _not_by_vote(self, s: Session, actor: Actor, row: GameRow) -> None:
+        """Refuse a change to a consultation's game: the team's game is played by its votes."""
+        if consult_repo.played_by_votes(s, row):
+            self.deps.who(s, actor)
+            raise Refusal("consult.by_vote")
 
     def move(self, actor: Actor, where: Where, notation: str) -> Reply:
         """``/move play:<notation>``: a whole play in standard notation; in a channel where a
@@ -241,6 +251,20 @@ class Games:
             except GameNotFound:
                 return None
         return text_picture(localized(here.table, here.lang), here.lang, acting=here.seat)
+
+
+def _redrawn(here: Seated, notes: Notes, ui: UiState) -> Reply:
+    """The board again after a command, for the player who gave it, in his display."""
+    prefs = here.who.prefs
+    return board_reply(
+        localized(here.table, here.lang),
+        here.lang,
+        notes,
+        acting=here.player_seat,
+        ui=ui,
+        mirrored=prefs.mirrored,
+        theme=prefs.theme,
+    )
 
 
 def _new_game_notes(actor: Actor, level: str, match: Match, *, from_position: bool) -> Notes:

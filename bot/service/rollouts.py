@@ -88,14 +88,7 @@ def rollout_hint(
     """The rollout answer for the player ``seat`` on his turn (see the module docstring);
     ``trials`` None (only other options given): :data:`DEFAULT_TRIALS`."""
     trials = DEFAULT_TRIALS if trials is None else trials
-    if not 1 <= trials <= MAX_TRIALS:
-        raise Refusal("rollout.trials", most=MAX_TRIALS)
-    if truncate is not None and truncate < 1:
-        raise Refusal("rollout.truncate")
-    if seed is not None and not 0 <= seed <= MAX_SEED:
-        raise Refusal("rollout.seed", most=MAX_SEED)
-    if seconds is not None and not 1 <= seconds <= MAX_SECONDS:
-        raise Refusal("rollout.seconds", most=MAX_SECONDS)
+    _check_options(trials, truncate, seed, seconds)
     game = table.game
     money = game.match_length == 0 and game.cube_enabled
     if cubeful and not money:
@@ -111,17 +104,36 @@ def rollout_hint(
         cubeful=cubeful,
         jacoby=game.jacoby,
     )
-    parts = [t("rollout.cut", lang, plies=truncate) if truncate else t("rollout.to_end", lang)]
-    parts.append(t("rollout.cubeful" if cubeful else "rollout.cubeless", lang))
-    parts.append(t("rollout.vr_on" if reduced else "rollout.vr_off", lang))
-    if seed is not None:
-        parts.append(t("rollout.seed_used", lang, seed=seed))
-    how = ", ".join(parts)
+    how = _how(lang, truncate, cubeful, reduced, seed)
     if game.phase is Phase.MOVE:
         return _plays_reply(table, seat, lang, settings, how, plies)
     if game.phase is Phase.ROLL or game.phase is Phase.DOUBLED:
         return _position_reply(table, seat, lang, settings, how)
     raise Refusal("hint.nothing")
+
+
+def _check_options(
+    trials: int, truncate: int | None, seed: int | None, seconds: int | None
+) -> None:
+    """Refuses a rollout's options out of their bounds."""
+    if not 1 <= trials <= MAX_TRIALS:
+        raise Refusal("rollout.trials", most=MAX_TRIALS)
+    if truncate is not None and truncate < 1:
+        raise Refusal("rollout.truncate")
+    if seed is not None and not 0 <= seed <= MAX_SEED:
+        raise Refusal("rollout.seed", most=MAX_SEED)
+    if seconds is not None and not 1 <= seconds <= MAX_SECONDS:
+        raise Refusal("rollout.seconds", most=MAX_SECONDS)
+
+
+def _how(lang: str, truncate: int | None, cubeful: bool, reduced: bool, seed: int | None) -> str:
+    """How the rollout is run, for the reply: its cut, cube, variance reduction and seed."""
+    parts = [t("rollout.cut", lang, plies=truncate) if truncate else t("rollout.to_end", lang)]
+    parts.append(t("rollout.cubeful" if cubeful else "rollout.cubeless", lang))
+    parts.append(t("rollout.vr_on" if reduced else "rollout.vr_off", lang))
+    if seed is not None:
+        parts.append(t("rollout.seed_used", lang, seed=seed))
+    return ", ".join(parts)
 
 
 def _plays_reply(
@@ -265,29 +277,38 @@ def rollout_mistakes(
         left = SECONDS - (clock() - started)
         if d.kind != "move" or played is None or best is None or played == best or left <= 0:
             continue
-        money = cube and d.context.match_length == 0
-        settings = RolloutSettings(
-            trials=trials,
-            seed=f"review/{d.position_id}/{d.match_id}",
-            time_limit=left,
-            cubeful=money,
-            cube_owner=d.context.cube_owner,
-            jacoby=d.context.jacoby,
-        )
-        part = partial(_plays_part, d.position, [best, played])
-        results, stopped = _rolled(part, settings, lang)
-        done = min(r.trials for r in results)
-        mine, better = results[1], results[0]
-        lines[k] = t(
-            "rollout.mistake",
-            lang,
-            trials=done,
-            how=t("rollout.cubeful" if money else "rollout.cubeless", lang),
-            best=number(better.equity, "+.3f", lang),
-            best_se=number(better.se, ".3f", lang),
-            played=number(mine.equity, "+.3f", lang),
-            played_se=number(mine.se, ".3f", lang),
-        )
-        if stopped:
-            lines[k] += " " + t("rollout.mistake_stopped", lang)
+        lines[k] = _mistake_line(d, played, best, trials, left, lang, cube)
     return lines
+
+
+def _mistake_line(
+    d: Decision, played: Play, best: Play, trials: int, left: float, lang: str, cube: bool
+) -> str:
+    """:func:`rollout_mistakes`' line for the mistake ``d``: ``played`` and ``best`` rolled out
+    within the ``left`` seconds."""
+    money = cube and d.context.match_length == 0
+    settings = RolloutSettings(
+        trials=trials,
+        seed=f"review/{d.position_id}/{d.match_id}",
+        time_limit=left,
+        cubeful=money,
+        cube_owner=d.context.cube_owner,
+        jacoby=d.context.jacoby,
+    )
+    part = partial(_plays_part, d.position, [best, played])
+    results, stopped = _rolled(part, settings, lang)
+    done = min(r.trials for r in results)
+    mine, better = results[1], results[0]
+    line = t(
+        "rollout.mistake",
+        lang,
+        trials=done,
+        how=t("rollout.cubeful" if money else "rollout.cubeless", lang),
+        best=number(better.equity, "+.3f", lang),
+        best_se=number(better.se, ".3f", lang),
+        played=number(mine.equity, "+.3f", lang),
+        played_se=number(mine.se, ".3f", lang),
+    )
+    if stopped:
+        line += " " + t("rollout.mistake_stopped", lang)
+    return line

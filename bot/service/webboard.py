@@ -343,17 +343,34 @@ def _review_part(
     none: dict[str, Any] = {"review": None, "review_ask": None, "best_arrows": []}
     if not over:
         return none
-    review = None
-    if kept:
-        try:
-            review = Review.from_dict(kept)
-        except ValueError:
-            review = None
+    review = _kept_review(kept)
     if review is None:
         if table.match.variant is Variant.HYPERGAMMON:
             return none
         ask = {"label": t("web.review.ask", lang), "none": t("web.review.none", lang)}
         return none | {"review_ask": ask | {"asking": t("web.review.asking", lang)}}
+    return none | _review_view(table, events, review, at, seat, lang)
+
+
+def _kept_review(kept: dict[str, Any] | None) -> Review | None:
+    """The kept review, or None without one (or one that no longer reads)."""
+    if not kept:
+        return None
+    try:
+        return Review.from_dict(kept)
+    except ValueError:
+        return None
+
+
+def _review_view(
+    table: Table,
+    events: list[GameEvent],
+    review: Review,
+    at: int | None,
+    seat: int | None,
+    lang: str,
+) -> dict[str, Any]:
+    """:func:`_review_part` with a kept ``review``: the review and the better play's arrows."""
     viewer = 0 if seat is None else seat
     names = (table.seats[0].name, table.seats[1].name)
     steps = _decision_steps(events, review)
@@ -366,7 +383,7 @@ def _review_part(
     best: list[dict[str, Any]] = []
     if at is not None and at in steps:
         decision, best = _decision_view(steps[at], names, viewer, lang)
-    return none | {
+    return {
         "review": {
             "title": t("web.review.title", lang),
             "players": players,

@@ -569,29 +569,34 @@ class _GameReview:
 
     # -- decisions
 
-    def _move(self, step: Step) -> None:
-        assert step.dice is not None
-        if len(step.plays) >= 2:
-            assert step.played is not None
+    def _ranked_move(self, step: Step) -> tuple[PlayValue, PlayValue]:
+        """The best play and the one played, for a move with a choice of plays."""
+        assert step.dice is not None and step.played is not None
+        ranked = rank_plays(
+            self.ev, step.position, step.dice, step.plays, step.ctx, force=[step.played]
+        )
+        best = ranked[0]
+        mine = next(v for v in ranked if v.play == step.played)
+        if best.play != mine.play and best.equity > mine.equity:
+            # A mistake: measured as GNU Backgammon measures it, by a cubeful search
+            # (see the module docstring), the best play found cubelessly searched too.
             ranked = rank_plays(
-                self.ev, step.position, step.dice, step.plays, step.ctx, force=[step.played]
+                self.ev,
+                step.position,
+                step.dice,
+                step.plays,
+                step.ctx,
+                force=[step.played, best.play],
+                cubeful=True,
             )
             best = ranked[0]
             mine = next(v for v in ranked if v.play == step.played)
-            if best.play != mine.play and best.equity > mine.equity:
-                # A mistake: measured as GNU Backgammon measures it, by a cubeful search
-                # (see the module docstring), the best play found cubelessly searched too.
-                ranked = rank_plays(
-                    self.ev,
-                    step.position,
-                    step.dice,
-                    step.plays,
-                    step.ctx,
-                    force=[step.played, best.play],
-                    cubeful=True,
-                )
-                best = ranked[0]
-                mine = next(v for v in ranked if v.play == step.played)
+        return best, mine
+
+    def _move(self, step: Step) -> None:
+        assert step.dice is not None
+        if len(step.plays) >= 2:
+            best, mine = self._ranked_move(step)
         else:
             only = step.played or Play(())
             mine = best = self.ev.plays(step.position, step.dice, [only], step.ctx, force=[only])[0]

@@ -290,6 +290,78 @@ class _Cube:
         return -self.value * best
 
 
+def _cube_turn(
+    cube: _Cube, settings: RolloutSettings, pos: Position, before: Probs, ours: bool, ply: int
+) -> tuple[float | None, bool]:
+    """The cube action before a roll (``before`` is the roller's chances): the trial's cubeful
+    value for us when it ends here (truncated, or a double passed) and whether a double was
+    passed. A double taken turns the cube."""
+    sign = 1.0 if ours else -1.0
+    may = cube.roller_may_double(ours)
+    truncated = settings.truncate is not None and ply >= settings.truncate
+    if not (may or truncated):
+        return None, False
+    nd, dt, dp = cube.equities(pos, before, ours)
+    if truncated:
+        best = max(nd, min(dt, dp)) if may else nd
+        return sign * cube.value * best, False
+    if min(dt, dp) > nd:  # a double
+        if dp <= dt:  # passed: the roller wins the cube
+            return sign * cube.value, True
+        cube.value, cube.ours = 2 * cube.value, not ours  # taken
+    return None, False
+
+
+def _roll(
+    player: RolloutPlayer,
+    pos: Position,
+    roll: Dice,
+    ours: bool,
+    settings: RolloutSettings,
+    cube: _Cube | None,
+    luck: list[float],
+) -> tuple[Position, Probs, float]:
+    """The roller's play of ``roll`` (its dice in either order): the position after it, its
+    chances (the mover's), and the roll's luck in cubeful equity for us; the roll's luck in
+    chances is added to ``luck``."""
+    a, b = roll
+    dice = (min(a, b), max(a, b))
+    if not settings.variance_reduction:
+        after, probs = player.move(pos, dice)
+        return after, probs, 0.0
+    table = player.moves(pos)
+    after, probs = table[dice]
+    mean = [sum(table[r][1][k] * w for r, w in ROLLS21) / 36.0 for k in range(5)]
+    delta = [probs[k] - mean[k] for k in range(5)]
+    ours_delta = delta if ours else _flip_delta(delta)
+    for k, v in enumerate(ours_delta):
+        luck[k] += v
+    if cube is None:
+        return after, probs, 0.0
+    # The luck in cubeful equity, by the cube decision's figures.
+    values = {r: cube.mover_equity(*table[r], ours) for r, _ in ROLLS21}
+    average = sum(values[r] * w for r, w in ROLLS21) / 36.0
+    return after, probs, (1.0 if ours else -1.0) * (values[dice] - average)
+
+
+def _less_luck(outcome: Probs, luck: Sequence[float]) -> Probs:
+    """``outcome`` with the luck taken off, chance by chance."""
+    return (
+        outcome[0] - luck[0],
+        outcome[1] - luck[1],
+        outcome[2] - luck[2],
+        outcome[3] - luck[3],
+        outcome[4] - luck[4],
+    )
+
+
+def _stops(settings: RolloutSettings, cubeful: bool, pos: Position, ply: int) -> bool:
+    """Whether the trial stops before this roll, on its chances: cut at ``settings.truncate``
+    plies, or (cubeless) at a bear-off race when ``settings.bearoff_stop``."""
+    truncated = settings.truncate is not None and ply >= settings.truncate
+    return truncated or (not cubeful and settings.bearoff_stop and _both_home(pos))
+
+
 def _trial(
     position: Position,
     player: RolloutPlayer,
@@ -306,43 +378,18 @@ def _trial(
     value: float | None = None  # the trial's cubeful value for us, once known
     while True:
         if cube is not None:
-            if before is None:
-                before = player.probs(pos)
-            sign = 1.0 if ours else -1.0
-            may = cube.roller_may_double(ours)
-            if may or (settings.truncate is not None and ply >= settings.truncate):
-                nd, dt, dp = cube.equities(pos, before, ours)
-                if settings.truncate is not None and ply >= settings.truncate:
-                    best = max(nd, min(dt, dp)) if may else nd
-                    value = sign * cube.value * best
-                elif min(dt, dp) > nd:  # a double
-                    if dp <= dt:  # passed: the roller wins the cube
-                        value = sign * cube.value
-                        outcome = before if ours else _flip(before)
-                        break
-                    cube.value, cube.ours = 2 * cube.value, not ours  # taken
-        if (settings.truncate is not None and ply >= settings.truncate) or (
-            cube is None and settings.bearoff_stop and _both_home(pos)
-        ):
+            before = player.probs(pos) if before is None else before
+            # Set only when the trial ends on this roll, so it was None until now.
+            value, passed = _cube_turn(cube, settings, pos, before, ours, ply)
+            if passed:
+                outcome = before if ours else _flip(before)
+                break
+        if _stops(settings, cube is not None, pos, ply):
             now = before if before is not None else player.probs(pos)
             outcome = now if ours else _flip(now)
             break
-        a, b = next(rolls)
-        dice = (min(a, b), max(a, b))
-        if not settings.variance_reduction:
-            after, probs = player.move(pos, dice)
-        else:
-            table = player.moves(pos)
-            after, probs = table[dice]
-            mean = [sum(table[r][1][k] * w for r, w in ROLLS21) / 36.0 for k in range(5)]
-            delta = [probs[k] - mean[k] for k in range(5)]
-            ours_delta = delta if ours else _flip_delta(delta)
-            for k, v in enumerate(ours_delta):
-                luck[k] += v
-            if cube is not None:  # the luck in cubeful equity, by the cube decision's figures
-                values = {r: cube.mover_equity(*table[r], ours) for r, _ in ROLLS21}
-                average = sum(values[r] * w for r, w in ROLLS21) / 36.0
-                luck_equity += (1.0 if ours else -1.0) * (values[dice] - average)
+        after, probs, roll_luck = _roll(player, pos, next(rolls), ours, settings, cube, luck)
+        luck_equity += roll_luck
         if after.borne_off()[1] == CHECKERS:  # the mover has just won
             outcome = probs if ours else _flip(probs)
             if cube is not None:
@@ -350,13 +397,7 @@ def _trial(
             break
         before = _flip(probs)
         pos, ours, ply = after, not ours, ply + 1
-    adjusted: Probs = (
-        outcome[0] - luck[0],
-        outcome[1] - luck[1],
-        outcome[2] - luck[2],
-        outcome[3] - luck[3],
-        outcome[4] - luck[4],
-    )
+    adjusted = _less_luck(outcome, luck)
     if cube is None or value is None:
         return adjusted, _equity(adjusted)
     return adjusted, value - luck_equity

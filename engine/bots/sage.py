@@ -183,41 +183,51 @@ def analyse_plays(
     analyzer = _analyzer(ply, cubeful is not None)
     afters = [position.apply(play).swap_players() for play in plays]
     forced = [to_sage(position.apply(play).swap_players()) for play in force]
-    cube: dict[str, Any] = {}
-    if cubeful is not None:
-        away = cubeful.away() if cubeful.match_length else (0, 0)
-        cube = {
-            "cube_value": cubeful.cube_value,
-            "cube_owner": _OWNER[cubeful.cube_owner],
-            "away1": away[0],
-            "away2": away[1],
-            "is_crawford": cubeful.crawford,
-            "jacoby": cubeful.jacoby,
-            "beaver": False,  # the bot's games have no beavers
-        }
+    cube = _cube_arguments(cubeful) if cubeful is not None else {}
     with analyzer.lock:
         ranked = analyzer.sage.checker_play(
             to_sage(position), dice[0], dice[1], force_boards=forced or None, **cube
         )
         by_board = {tuple(m.board): m for m in ranked.moves}
-        out: list[PlayEvaluation] = []
-        for after in afters:
-            final = _final_probs(after)
-            if final is not None:
-                out.append(PlayEvaluation(after, final, ply))
-                continue
-            move = by_board.get(tuple(to_sage(after)))
-            if move is not None:
-                depth = ply if move.eval_level == f"{ply}-ply" else 1
-                eq = float(move.equity) if cubeful is not None else None
-                out.append(PlayEvaluation(after, _probs(move.probs), depth, eq))
-            else:
-                # A legal play bgsage did not generate: evaluate its result directly. (Slightly
-                # different from a ranked candidate's value, since bgsage's ranking also looks
-                # at the position before the play; no such play is known, this is a safety net.)
-                probs = _probs(analyzer.sage.post_move_analytics(to_sage(after)).probs)
-                out.append(PlayEvaluation(after, probs, ply))
-    return out
+        return [_play_evaluation(analyzer, by_board, after, ply, cubeful) for after in afters]
+
+
+def _cube_arguments(cubeful: MatchContext) -> dict[str, Any]:
+    """bgsage's cube and score arguments for a cubeful search, from the roller's context."""
+    away = cubeful.away() if cubeful.match_length else (0, 0)
+    return {
+        "cube_value": cubeful.cube_value,
+        "cube_owner": _OWNER[cubeful.cube_owner],
+        "away1": away[0],
+        "away2": away[1],
+        "is_crawford": cubeful.crawford,
+        "jacoby": cubeful.jacoby,
+        "beaver": False,  # the bot's games have no beavers
+    }
+
+
+def _play_evaluation(
+    analyzer: _Analyzer,
+    by_board: dict[tuple[int, ...], Any],
+    after: Position,
+    ply: int,
+    cubeful: MatchContext | None,
+) -> PlayEvaluation:
+    """One play's evaluation for :func:`analyse_plays` (``after`` is the position after it, as
+    there), from bgsage's ranked candidates ``by_board``; called with ``analyzer.lock`` held."""
+    final = _final_probs(after)
+    if final is not None:
+        return PlayEvaluation(after, final, ply)
+    move = by_board.get(tuple(to_sage(after)))
+    if move is not None:
+        depth = ply if move.eval_level == f"{ply}-ply" else 1
+        eq = float(move.equity) if cubeful is not None else None
+        return PlayEvaluation(after, _probs(move.probs), depth, eq)
+    # A legal play bgsage did not generate: evaluate its result directly. (Slightly
+    # different from a ranked candidate's value, since bgsage's ranking also looks
+    # at the position before the play; no such play is known, this is a safety net.)
+    probs = _probs(analyzer.sage.post_move_analytics(to_sage(after)).probs)
+    return PlayEvaluation(after, probs, ply)
 
 
 def reference_equities(

@@ -143,7 +143,20 @@ NOT_A_SMALL_COUNT_IN = frozenset(
 # Words after a number that end like a plural and are not one: verbs, adjectives, "des" of
 # "1 des quatre dés" (one of the four dice), invariable words.
 NOT_PLURALS = frozenset(
-    {"is", "has", "does", "begins", "takes", "bears", "moves", "non-obvious", "des", "fois", "s"}
+    {
+        "is",
+        "has",
+        "does",
+        "begins",
+        "takes",
+        "bears",
+        "moves",
+        "non-obvious",
+        "des",
+        "fois",
+        "voix",
+        "s",
+    }
 )
 # A number on its own (not a game's "#3" or "n° 3"), then on the same line the word after it.
 WORD_AFTER = r"(?<![\w.,#°/+−-])(?<!° ){n} +\**([^\W\d_][\w’'-]*)"

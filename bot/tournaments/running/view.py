@@ -117,6 +117,37 @@ def _marked_names(names: Mapping[int, str], state: State, lang: str) -> dict[int
     return {p: marked(n, status.get(p, EntrantStatus.ACTIVE), lang) for p, n in names.items()}
 
 
+def _standings_drawer(state: State, lang: str, viewer: int | None) -> Callable[[], bytes]:
+    """What draws :func:`standings_reply`'s picture: its format's bracket or table."""
+    tour = state.tournament
+    title = tour.name
+    subtitle = f"{format_name(tour, lang)} · {rules_summary(state, lang)}"
+    names = _marked_names(state.names, state, lang)
+    table = format_of(tour.format).table
+    if table is None:
+        return partial(
+            bracket_picture,
+            bracket(state),
+            winners(state),
+            names,
+            scores=_scores(state),
+            title=title,
+            subtitle=subtitle,
+            lang=lang,
+            viewer=viewer,
+        )
+    return partial(
+        standings_picture,
+        table,
+        standings(state),
+        names,
+        viewer=viewer,
+        title=title,
+        subtitle=subtitle,
+        lang=lang,
+    )
+
+
 def standings_reply(
     state: State,
     lang: str,
@@ -129,33 +160,7 @@ def standings_reply(
     standings are posted from inside the write transaction of the game or sweep that moved
     the tournament on."""
     tour = state.tournament
-    title = tour.name
-    subtitle = f"{format_name(tour, lang)} · {rules_summary(state, lang)}"
-    names = _marked_names(state.names, state, lang)
-    table = format_of(tour.format).table
-    if table is None:
-        draw = partial(
-            bracket_picture,
-            bracket(state),
-            winners(state),
-            names,
-            scores=_scores(state),
-            title=title,
-            subtitle=subtitle,
-            lang=lang,
-            viewer=viewer,
-        )
-    else:
-        draw = partial(
-            standings_picture,
-            table,
-            standings(state),
-            names,
-            viewer=viewer,
-            title=title,
-            subtitle=subtitle,
-            lang=lang,
-        )
+    draw = _standings_drawer(state, lang, viewer)
 
     def picture(reply: Reply) -> None:
         reply.image = draw()
