@@ -216,10 +216,9 @@ class Analysis:
         try:
             with self.deps.unit() as s:
                 game_repo.cache_review(s, game_id, data)
+                self.deps.mark_changed(s, game_id)  # its web pages show the review
         except Exception:
             log.exception("caching the review of game %s failed", game_id)
-            return
-        self.deps.tell_changed({game_id})  # its web pages show the review
 
     # -- /export --------------------------------------------------------------------------------
 

@@ -170,11 +170,17 @@ class Deps:
         except StaleDataError:
             # A write outside the repositories (a column set on the row) lost the race at commit.
             raise GameMovedOn(0) from None
-        self.tell_changed(info.pop(_CHANGED, set()))
+        self._tell_changed(info.pop(_CHANGED, set()))
 
-    def tell_changed(self, game_ids: set[int]) -> None:
-        """Tell :attr:`game_changed` these games changed (a unit of work that wrote their
-        rows has committed, or one that wrote a column outside the ORM: a kept review)."""
+    @staticmethod
+    def mark_changed(session: Session, game_id: int) -> None:
+        """Count game ``game_id`` as changed by this unit of work though no ORM flush wrote
+        its row (a column written by a statement of its own: a kept review), so that the
+        open pages hear of it as of any other change, in this process and in the others."""
+        session.info.setdefault(_CHANGED, set()).add(game_id)
+
+    def _tell_changed(self, game_ids: set[int]) -> None:
+        """Tell :attr:`game_changed` these games changed (their unit of work has committed)."""
         for game_id in sorted(game_ids):
             for listener in self.game_changed:
                 try:
