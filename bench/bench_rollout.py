@@ -8,7 +8,8 @@ of the starter puzzles) with the engine's rollout (:mod:`engine.analysis.rollout
 and compares each cubeless equity with GNU Backgammon 1.07's rollout of the same position with
 the same settings (0-ply play, variance reduction, quasi-random dice) stored in the file, then
 the same without variance reduction, then each cubeful equity with gnubg's cubeful rollout (the
-cube decided at 0-ply, centred cube, the value of not doubling at once): a
+cube decided at 0-ply, centred cube, no cube decision before the first roll: the value of not
+doubling now, ``cube_at_start=False``; both without the Jacoby rule): a
 position agrees when the two equities differ by at most two combined standard errors,
 ``2 * sqrt(se1^2 + se2^2)``. ``--quick`` rolls out the five shortest races only.
 ``ROLLOUT_GNUBG_REFRESH=1`` (with gnubg installed) rolls the positions out in GNU Backgammon
@@ -85,7 +86,11 @@ def compare(
 
     player = rollout_player()
     settings = RolloutSettings(
-        trials=data["trials"], seed=data["seed"], variance_reduction=reduced, cubeful=cubeful
+        trials=data["trials"],
+        seed=data["seed"],
+        variance_reduction=reduced,
+        cubeful=cubeful,
+        cube_at_start=False,  # gnubg's "rollout" decides no cube before the first roll
     )
     key = "gnubg_cubeful" if cubeful else "gnubg" if reduced else "gnubg_no_vr"
     equity, se = ("cubeful", "cubeful_se") if cubeful else ("equity", "se")

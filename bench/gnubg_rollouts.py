@@ -9,6 +9,13 @@ play (the rollout default, the strength of the engine's 1-ply), the given trials
 variance reduction and truncation, quasi-random dice, cubeless (or cubeful, the cube decided at
 0-ply too), money play without the Jacoby rule; it cuts cubeless rollouts short when both sides
 reach its one-sided bear-off database (an exact evaluation there).
+
+The Jacoby rule is off through the Match ID (:data:`MATCH_ID`): gnubg takes a session's rule
+from the Match ID it is given (its bit 67), not from ``set jacoby off``, and under the rule it
+plays a centred cube's checkers without counting gammons (their price is nought) and doubles
+out a side that is too good. gnubg's ``rollout`` of the current position makes no cube decision
+before the first roll (``GeneralEvaluationR`` passes no cube decision at the top): a cubeful
+rollout is the value of not doubling now.
 """
 
 from __future__ import annotations
@@ -22,9 +29,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from engine.ids import MatchKey, encode_match_id
 from tests.tools._gnubg import gnubg_binary
 
 __all__ = ["GnubgRollout", "gnubg_rollouts", "rollout_commands"]
+
+MATCH_ID = encode_match_id(MatchKey(player_on_roll=1, turn=1, jacoby=False))
+"""A money game, player 1 on roll, no dice, centred cube, without the Jacoby rule
+("cAkAAAAAAAAE"; "cAkAAAAAAAAA" would be the same with it)."""
 
 _NUMBER = r"([-+]?\d+\.\d+)"
 _BLOCK = re.compile(
@@ -100,8 +112,7 @@ def rollout_commands(
         lines.append("set rollout truncation enable off")
     lines.append("new session")
     for pid in position_ids:
-        # The match ID of a money game, player 0 on roll, no dice: "cAkAAAAAAAAA".
-        lines += [f"set gnubgid {pid}:cAkAAAAAAAAA", "rollout"]
+        lines += [f"set gnubgid {pid}:{MATCH_ID}", "rollout"]
     lines += ["quit", "y"]
     return "\n".join(lines) + "\n"
 

@@ -169,13 +169,17 @@ def test_a_cubeful_rollout_of_a_position_decides_the_cube_at_once() -> None:
     """My checker is 13 pips away (only 4-4, 5-5 and 6-6 bear it off), his on his 1-point: I do
     not double, he doubles if I miss and I pass, -1 (as the game's end would give, cubeless).
     Far ahead instead (mine on my 6-point, his 8 pips away: 17 rolls of 36 bear it off) I
-    double at once and he passes: exactly +1, every trial (GNU Backgammon's rollout of a
-    position takes the cube decision before the first roll too)."""
+    double at once and he passes: exactly +1, every trial. ``cube_at_start=False`` (GNU
+    Backgammon's ``rollout`` of a position, the value of not doubling now) rolls first."""
     settings = RolloutSettings(trials=36, seed=1, variance_reduction=False, cubeful=True)
     behind = rollout_position(_lone_checkers(13, 1), ExactEndgame(), settings)
     assert behind.equity == pytest.approx(2 * 3 / 36 - 1)
     ahead = rollout_position(_lone_checkers(6, 8), ExactEndgame(), settings)
     assert ahead.equity == 1.0 and ahead.se == 0.0
+    rolled = rollout_position(
+        _lone_checkers(6, 8), ExactEndgame(), replace(settings, cube_at_start=False)
+    )
+    assert rolled.equity != 1.0 and rolled.se > 0
     cubeless = rollout_position(
         _lone_checkers(6, 8), ExactEndgame(), replace(settings, cubeful=False)
     )

@@ -11,6 +11,7 @@ from bench.bench_rollout import Comparison, load
 from engine import Position
 from engine.analysis.rollout import RolloutSettings, rollout_player, rollout_position
 from engine.bots import sage
+from engine.ids import decode_match_id
 from tests.tools._gnubg import gnubg_binary
 
 DATA = load()
@@ -36,7 +37,9 @@ CUBEFUL = ("t3sHAADvtgHAAA", "dXcPAAD/HYDAAA")
 @pytest.mark.skipif(not sage.available(), reason="bgsage is not installed")
 @pytest.mark.parametrize("position_id", CUBEFUL)
 def test_our_cubeful_rollout_agrees_with_gnubg(position_id: str) -> None:
-    settings = RolloutSettings(trials=DATA["trials"], seed=DATA["seed"], cubeful=True)
+    settings = RolloutSettings(
+        trials=DATA["trials"], seed=DATA["seed"], cubeful=True, cube_at_start=False
+    )
     ours = rollout_position(Position.from_position_id(position_id), rollout_player(), settings)
     ref = _stored(position_id, "gnubg_cubeful")
     c = Comparison(position_id, ours.equity, ours.se, ref["cubeful"], ref["cubeful_se"])
@@ -53,6 +56,18 @@ def test_our_race_rollout_agrees_with_gnubg(position_id: str) -> None:
     ref = _stored(position_id)
     c = Comparison(position_id, ours.equity, ours.se, ref["equity"], ref["se"])
     assert c.agree, (c.ours, c.ours_se, c.theirs, c.theirs_se)
+
+
+def test_gnubg_rolls_out_without_the_jacoby_rule() -> None:
+    """gnubg takes a session's Jacoby rule from the Match ID (not from ``set jacoby off``), and
+    under it plays a centred cube's checkers without gammons and doubles out a side too good."""
+    from bench.gnubg_rollouts import MATCH_ID, rollout_commands
+
+    key = decode_match_id(MATCH_ID)
+    assert not key.jacoby and key.match_length == 0 and key.cube_owner is None
+    assert key.dice == (0, 0) and f"set gnubgid {RACES[0]}:{MATCH_ID}" in rollout_commands(
+        [RACES[0]], 36, 1
+    )
 
 
 @pytest.mark.skipif(gnubg_binary() is None, reason="GNU Backgammon is not installed")

@@ -21,11 +21,13 @@ or of the mover after each candidate play (:func:`rollout_plays`). The equity is
 play without a cube, +1 a single game won) unless the settings ask for a *cubeful* rollout of a
 money game: then every trial carries a cube, as GNU Backgammon's cubeful rollouts do. Before each
 roll the player on roll, when he may double, doubles if the evaluator's money cube decision says
-so (Janowski's interpolation on its cubeless chances, :mod:`engine.bots.cubeful`), and the other
-side takes or passes by the same decision; a pass ends the trial. The trial is worth its result
-times the cube (a truncated trial: the cubeful equity there, times the cube), and the luck of
-each roll is counted at the cube of that moment (its average is still nothing, since the cube is
-known before the roll), so the estimate stays unbiased.
+so (Janowski's interpolation on its cubeless chances, :mod:`engine.bots.cubeful`, with GNU
+Backgammon's cube efficiency: 0.68 in contact, 0.6 once both sides are home, by the roller's
+pips in a race), and the other side takes or passes by the same decision; a pass ends the
+trial. The trial is worth its result times the cube (a truncated trial: the cubeful equity
+there, times the cube), and the luck of each roll is counted at the cube of that moment (its
+average is still nothing, since the cube is known before the roll), so the estimate stays
+unbiased.
 
 >>> from engine import Position
 >>> mine = [0] * 24; mine[5] = 1            # one checker on my 6-point
@@ -45,7 +47,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from engine.bots.cubeful import cube_efficiency, money_cube_equities
+from engine.bots.cubeful import gnubg_cube_efficiency, money_cube_equities
 from engine.context import MatchContext
 from engine.movegen import Dice, Play
 from engine.position import CHECKERS, Position
@@ -140,7 +142,11 @@ class RolloutSettings:
     ``bearoff_stop``: a cubeless trial stops, evaluated, once both sides have every checker in
     their home boards (GNU Backgammon's cubeless rollouts stop there too, on its one-sided
     bear-off database: the evaluator's figures there are exact or nearly, and its bear-off
-    play would only add noise and its own small errors)."""
+    play would only add noise and its own small errors).
+
+    ``cube_at_start``: in a cubeful :func:`rollout_position`, the player on roll may double
+    before his first roll (False: he does not, the value of not doubling now, which is what
+    GNU Backgammon's ``rollout`` of a position gives)."""
 
     trials: int = 1296
     truncate: int | None = None
@@ -152,6 +158,7 @@ class RolloutSettings:
     cube_owner: int | None = None
     jacoby: bool = False
     bearoff_stop: bool = True
+    cube_at_start: bool = True
 
     def __post_init__(self) -> None:
         if self.trials < 1:
@@ -269,7 +276,9 @@ class _Cube:
         about), normalised to the cube, by the money cube decision on his chances ``before``."""
         owner = None if self.ours is None else (0 if self.ours == ours else 1)
         ctx = MatchContext(cube_value=1, cube_owner=owner, jacoby=self.jacoby)
-        x = cube_efficiency(position.is_race(), position.pip_counts())
+        x = gnubg_cube_efficiency(
+            position.is_race(), _both_home(position), position.pip_counts()[0]
+        )
         c = money_cube_equities(before, ctx, x=x)
         return c.no_double, c.double_take, c.double_pass
 
@@ -297,7 +306,7 @@ def _cube_turn(
     value for us when it ends here (truncated, or a double passed) and whether a double was
     passed. A double taken turns the cube."""
     sign = 1.0 if ours else -1.0
-    may = cube.roller_may_double(ours)
+    may = cube.roller_may_double(ours) and (ply > 0 or settings.cube_at_start)
     truncated = settings.truncate is not None and ply >= settings.truncate
     if not (may or truncated):
         return None, False
@@ -448,8 +457,9 @@ def rollout_position(
     first_trial: int = 0,
 ) -> RolloutResult:
     """The value of ``position`` for the player on roll, before his roll (cubeless, or cubeful
-    if the settings say so: then with his cube decision now too, as GNU Backgammon rolls a
-    position out: a double passed at once is worth exactly the cube).
+    if the settings say so: then with his cube decision now too, a double passed at once being
+    worth exactly the cube, unless ``settings.cube_at_start`` is False, as GNU Backgammon's
+    ``rollout`` of a position: the value of not doubling now).
 
     ``first_trial``: the number of the first trial (the dice of trial ``k`` do not depend on
     the others), so that a long rollout can be run in parts and :meth:`RolloutResult.merge`-d.

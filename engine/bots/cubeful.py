@@ -23,7 +23,12 @@ from __future__ import annotations
 from engine.bots.decisions import CubeEquities, MatchEquityTable, Probs, match_equity_after
 from engine.context import MatchContext
 
-__all__ = ["cube_efficiency", "match_cube_equities", "money_cube_equities"]
+__all__ = [
+    "cube_efficiency",
+    "gnubg_cube_efficiency",
+    "match_cube_equities",
+    "money_cube_equities",
+]
 
 _EPS = 1e-7
 
@@ -34,6 +39,24 @@ def cube_efficiency(race: bool, pips: tuple[int, int]) -> float:
     if not race:
         return 0.68
     return min(0.7, max(0.6, 0.55 + 0.00125 * (pips[0] + pips[1]) / 2))
+
+
+def gnubg_cube_efficiency(race: bool, home: bool, pips_on_roll: int) -> float:
+    """Janowski's ``x`` as GNU Backgammon's 0-ply cubeful evaluation takes it (its
+    ``EvalEfficiency``): 0.68 in contact, 0.6 when both sides have every checker home (its
+    bear-off classes), and in a race ``0.55 + 0.00125`` times the pips of the player on roll
+    (not the average of both), kept between 0.6 and 0.7.
+
+    >>> gnubg_cube_efficiency(False, False, 150), gnubg_cube_efficiency(True, True, 30)
+    (0.68, 0.6)
+    >>> round(gnubg_cube_efficiency(True, False, 100), 3)
+    0.675
+    """
+    if not race:
+        return 0.68
+    if home:
+        return 0.6
+    return min(0.7, max(0.6, 0.55 + 0.00125 * pips_on_roll))
 
 
 def _win_loss_values(probs: Probs) -> tuple[float, float]:
