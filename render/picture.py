@@ -21,7 +21,7 @@ from render import sprites
 from render.arrows import Step, _bends_back, _masks, trace, trace_compared
 from render.board import _borne_off, _top_checkers
 from render.fonts import bold
-from render.paint import Canvas, Draw, Pen, overlay, piece, to_palette
+from render.paint import Canvas, Draw, Pen, arrow, overlay, piece, to_palette
 from render.panels import StripPart, band_height, draw_band, draw_strip, stats_left
 from render.png import encode
 from render.theme import CHECKER_COLORS, RGB, THEMES
@@ -266,15 +266,24 @@ def _last_play(c: Canvas, steps: list[Step], view: BoardView, colour: RGB) -> No
         if step.hit:
             _sprite_over(c, sprites.ring(t.hit), step.end, ("ring", t.hit))
     for step in steps:
-        origin, outline, body, (box, covered) = _arrow(step.start, step.end)
+        origin, outline, body, (box, _) = _arrow(step.start, step.end)
+        masks = _arrow_shape(*_shape_of(step.start, step.end))[4:]
 
         def draw(
             p: Pen, o: XY = origin, line: Image.Image = outline, b: Image.Image = body
         ) -> None:
-            p.im.paste(t.arrow_edge, p.at(o), line)
-            p.im.paste(colour, p.at(o), b)
+            p.im.paste(_solid(t.arrow_edge, line.size), p.at(o), line)
+            p.im.paste(_solid(colour, b.size), p.at(o), b)
 
-        overlay(c, box, draw, covered, ("arrow", step.start, step.end, colour, t.arrow_edge))
+        key = ("arrow", step.start, step.end, colour, t.arrow_edge)
+        arrow(c, box, draw, masks, key)
+
+
+def _solid(colour: RGB, size: XY) -> Image.Image:
+    """A plain picture of ``colour``: pasted through a mask, it draws as pasting the colour
+    does (the same blend), in half the time (Pillow 13's fill through a mask compares mode
+    names at every pixel)."""
+    return Image.new("RGB", size, colour)
 
 
 ARROW_WIDTH = 8
@@ -287,21 +296,34 @@ def _arrow(start: XY, end: XY) -> tuple[XY, Image.Image, Image.Image, Over]:
     """An arrow's masks (see :func:`render.arrows.draw_arrow`), where it lies and the pixels
     it covers (read only, shared): those of its shape, moved to its start."""
     sx, sy = start
-    d = (end[0] - sx, end[1] - sy)
-    (ox, oy), outline, body, (x0, y0, x1, y1), covered = _arrow_shape(d, _bends_back(start, end))
+    shape = _arrow_shape(*_shape_of(start, end))
+    (ox, oy), outline, body, (x0, y0, x1, y1), covered = shape[:5]
     return (sx + ox, sy + oy), outline, body, ((sx + x0, sy + y0, sx + x1, sy + y1), covered)
 
 
+def _shape_of(start: XY, end: XY) -> tuple[XY, bool]:
+    return (end[0] - start[0], end[1] - start[1]), _bends_back(start, end)
+
+
+_SOME = [0] + [255] * 255  # a mask's pixels drawn on at all
+_PART = [255] * 255 + [0]  # those not drawn whole
+
+
 @lru_cache(maxsize=256)
-def _arrow_shape(d: XY, back: bool) -> tuple[XY, Image.Image, Image.Image, Box, Image.Image]:
-    """The masks of an arrow from (0, 0) to ``d``, its box and the mask of the pixels it
-    covers there (kept as long as the masks are)."""
+def _arrow_shape(
+    d: XY, back: bool
+) -> tuple[XY, Image.Image, Image.Image, Box, Image.Image, Image.Image]:
+    """The masks of an arrow from (0, 0) to ``d``, its box, the mask of the pixels it covers
+    there and of those whose colour depends on what lies under them: covered, but by neither
+    mask whole (kept as long as the masks are)."""
     origin, outline, body = _masks(d, back, ARROW_WIDTH)
     x0, y0, x1, y1 = outline.getbbox() or (0, 0, 1, 1)
-    covered = outline.crop((x0, y0, x1, y1))
-    covered = covered._new(covered.im.point([0] + [255] * 255, "L"))
+    line, inside = outline.crop((x0, y0, x1, y1)), body.crop((x0, y0, x1, y1))
+    covered = line._new(line.im.point(_SOME, "L"))
+    edges = covered.im.chop_multiply(line.im.point(_PART, "L"))
+    edges = covered._new(edges.chop_multiply(inside.im.point(_PART, "L")))
     box = (origin[0] + x0, origin[1] + y0, origin[0] + x1, origin[1] + y1)
-    return origin, outline, body, box, covered
+    return origin, outline, body, box, covered, edges
 
 
 def _sprite_box(sprite: Image.Image, center: XY) -> Box:
