@@ -19,7 +19,7 @@ from render.labels import counted, label, points_text, result_text
 from render.theme import RGB, THEMES, Theme
 from render.view import BoardView, Side
 
-__all__ = ["StripPart", "band_height", "draw_band", "draw_strip", "stats_left"]
+__all__ = ["StripPart", "band_height", "draw_band", "draw_strip", "stats_left", "stats_marks"]
 
 NAME_FONT = 28
 MATCH_LINE_X = g.WIDTH // 2 + 40  # centre of the match line in the top strip
@@ -92,6 +92,21 @@ def stats_left(pips: int, view: BoardView, side: Side) -> tuple[int, int]:
     right = g.strip_box(side == view.bottom_side)[2]
     match = _match_text(view) if side != view.bottom_side and view.context.match_length else ""
     return _places(pips, view.lang, _score(view, side), right - 24, match)
+
+
+def stats_marks(pips: int, view: BoardView, side: Side) -> tuple[int, int, str]:
+    """Where a strip's pip count ends and its word ("pips") ends, in the picture's x, and the
+    word: the pips, the word and the score can be kept apart (a new board's pips are often new,
+    its word and score seldom)."""
+    right = g.strip_box(side == view.bottom_side)[2]
+    return _marks(pips, view.lang, _score(view, side), right - 24)
+
+
+@lru_cache(maxsize=4096)
+def _marks(pips: int, lang: str, score: str | None, right: int) -> tuple[int, int, str]:
+    word_end = right - text_width(bold(30), score) - 44 if score is not None else right
+    word = " " + counted(lang, "pips", pips)
+    return word_end - text_width(regular(24), word), word_end, word
 
 
 @lru_cache(maxsize=4096)

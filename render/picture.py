@@ -22,7 +22,14 @@ from render.arrows import Step, _bends_back, _masks, trace, trace_compared
 from render.board import _borne_off, _top_checkers
 from render.fonts import bold
 from render.paint import Canvas, Draw, Pen, arrow, overlay, piece, to_palette
-from render.panels import StripPart, band_height, draw_band, draw_strip, stats_left
+from render.panels import (
+    StripPart,
+    band_height,
+    draw_band,
+    draw_strip,
+    stats_left,
+    stats_marks,
+)
 from render.png import encode
 from render.theme import CHECKER_COLORS, RGB, THEMES
 from render.view import BoardView, Side
@@ -472,9 +479,10 @@ def _dice(c: Canvas, view: BoardView, over: list[Over]) -> None:
 
 
 def _strip(c: Canvas, pips: int, view: BoardView, side: Side) -> None:
-    """A player's strip in two pieces, each kept by everything it says: at the left his colour,
+    """A player's strip in pieces, each kept by everything it shows: at the left his colour,
     name and whether the decision is his (and in the top strip the match), the same all game;
-    at the right his pips and score, which change at every turn and recur from game to game."""
+    at the right his pip count, the word "pips" and his score, each kept apart: the count
+    changes at every turn, the others seldom."""
     bottom = side == view.bottom_side
     left, top, right, bottom_y = g.strip_box(bottom)
     t = THEMES[view.theme]
@@ -484,25 +492,43 @@ def _strip(c: Canvas, pips: int, view: BoardView, side: Side) -> None:
     split = stats_x - 12  # the name ends 40 pixels before the pips, the match line before it
     if match_end > split - 4:
         split = left  # one piece: the match line reaches the pips
-    ctx = view.context
-    score = ctx.score[0 if side == "mover" else 1] if ctx.match_length else None
-    stats = ("strip stats", side, bottom, split, pips, view.lang, score, deciding)
     part: StripPart = "all" if split == left else "stats"
-    piece(
-        c,
-        stats,
-        (split, top, right, bottom_y),
-        lambda p: draw_strip(p.im, pips, view, t, side, top, dx=split, part=part),
-    )
+
+    def draw(p: Pen) -> None:
+        draw_strip(p.im, pips, view, t, side, top, dx=p.ox, part=part)
+
+    name = _name_key(view, side, bottom, split, deciding, decision)
+    for key, (x0, x1) in _stats_pieces(pips, view, side, (split, right), name):
+        piece(c, (*key, bottom, deciding), (x0, top, x1, bottom_y), draw)
     if split == left:
         return
-    name = _name_key(view, side, bottom, split, deciding, decision)
     piece(
         c,
         name,
         (left, top, split, bottom_y),
         lambda p: draw_strip(p.im, pips, view, t, side, top, dx=left, part="name"),
     )
+
+
+def _stats_pieces(
+    pips: int, view: BoardView, side: Side, span: tuple[int, int], name: tuple[object, ...]
+) -> list[tuple[tuple[object, ...], tuple[int, int]]]:
+    """The keys and spans of a strip's right pieces: the pip count (to 2 pixels past its end,
+    short of the word's space), the word (to halfway to the score's chip), the score. One
+    piece from the left edge (``name``: what it shows there) when the match line reaches the
+    pips."""
+    split, right = span
+    count_end, word_end, word = stats_marks(pips, view, side)
+    ctx = view.context
+    score = ctx.score[0 if side == "mover" else 1] if ctx.match_length else None
+    if split == g.strip_box(side == view.bottom_side)[0]:
+        return [(("strip all", *name, pips, score), (split, right))]
+    cut = word_end + 11 if score is not None else right
+    return [
+        (("strip pips", split, count_end, pips), (split, count_end + 2)),
+        (("strip word", count_end, word_end, word), (count_end + 2, cut)),
+        (("strip score", word_end, score), (cut, right)),
+    ][: 3 if score is not None else 2]
 
 
 def _name_key(
