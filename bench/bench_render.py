@@ -163,7 +163,9 @@ def _stream(count: int) -> list[Figure]:
     med_old, med_new = statistics.median(old), statistics.median(new)
     return [
         check("render", f"a new board, before: CPU median ({n})", med_old, "ms"),
-        check("render", "a new board, after: CPU median", med_new, "ms"),
+        # The honest figure: a press nearly always shows a board never drawn before. The
+        # issue's 3 ms is for a quiet machine: on a shared one, read the ratio below.
+        check("render", "a new board, after: CPU median", med_new, "ms", at_most=3.0),
         check("render", "a new board, after: CPU 95th percentile", percentile(new, 95), "ms"),
         check("render", "a new board, after / before (medians)", med_new / med_old, "x"),
         check(

@@ -119,6 +119,12 @@ class Canvas:
         im.paste(flat, (0, 0))
         return cls(im, theme, (theme, mirrored, for_bottom))
 
+    def put(self, indices: Image.Image, mask: Image.Image, at: XY) -> None:
+        """Paste ``indices`` through ``mask`` (as Image.paste does, without its checks: the
+        picture is this canvas's own, the box within it, the modes right)."""
+        x, y = at
+        self.im.im.paste(indices.im, (x, y, x + indices.width, y + indices.height), mask.im)
+
 
 def _clip(box: Box, size: XY) -> Box:
     return max(box[0], 0), max(box[1], 0), min(box[2], size[0]), min(box[3], size[1])
@@ -142,7 +148,7 @@ def piece(canvas: Canvas, key: Hashable, box: Box, draw: Draw) -> None:
             _pieces.popitem(last=False)
     else:
         _pieces.move_to_end(full)
-    canvas.im.paste(kept[0], (box[0], box[1]), kept[1])
+    canvas.put(*kept, box[:2])
 
 
 def overlay(
@@ -168,14 +174,14 @@ def overlay(
         kept = _drawn_over.get(full)
         if kept is not None:
             _drawn_over.move_to_end(full)
-            canvas.im.paste(kept[0], (box[0], box[1]), kept[1])
+            canvas.put(*kept, box[:2])
             return
     indices, covered = _drawn(canvas, box, draw, covered)
     if full is not None:
         _drawn_over[full] = indices, covered
         if len(_drawn_over) > OVERLAYS:
             _drawn_over.popitem(last=False)
-    canvas.im.paste(indices, (box[0], box[1]), covered)
+    canvas.put(indices, covered, box[:2])
 
 
 def arrow(
@@ -204,9 +210,9 @@ def arrow(
         (sub, *_kept_over(canvas, sub, draw, redo.crop(_shift(sub, box)), key))
         for sub in _parts(redo, box)
     ]
-    canvas.im.paste(_bare(canvas, box, draw, key), (box[0], box[1]), covered)
+    canvas.put(_bare(canvas, box, draw, key), covered, box[:2])
     for sub, indices, mask in again:
-        canvas.im.paste(indices, (sub[0], sub[1]), mask)
+        canvas.put(indices, mask, sub[:2])
 
 
 def _shift(sub: Box, box: Box) -> Box:
