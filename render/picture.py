@@ -492,13 +492,12 @@ def _strip(c: Canvas, pips: int, view: BoardView, side: Side) -> None:
     split = stats_x - 12  # the name ends 40 pixels before the pips, the match line before it
     if match_end > split - 4:
         split = left  # one piece: the match line reaches the pips
-    part: StripPart = "all" if split == left else "stats"
-
-    def draw(p: Pen) -> None:
-        draw_strip(p.im, pips, view, t, side, top, dx=p.ox, part=part)
-
     name = _name_key(view, side, bottom, split, deciding, decision)
-    for key, (x0, x1) in _stats_pieces(pips, view, side, (split, right), name):
+    for key, part, (x0, x1) in _stats_pieces(pips, view, side, (split, right), name):
+
+        def draw(p: Pen, part: StripPart = part) -> None:
+            draw_strip(p.im, pips, view, t, side, top, dx=p.ox, part=part)
+
         piece(c, (*key, bottom, deciding), (x0, top, x1, bottom_y), draw)
     if split == left:
         return
@@ -512,7 +511,7 @@ def _strip(c: Canvas, pips: int, view: BoardView, side: Side) -> None:
 
 def _stats_pieces(
     pips: int, view: BoardView, side: Side, span: tuple[int, int], name: tuple[object, ...]
-) -> list[tuple[tuple[object, ...], tuple[int, int]]]:
+) -> list[tuple[tuple[object, ...], StripPart, tuple[int, int]]]:
     """The keys and spans of a strip's right pieces: the pip count (to 2 pixels past its end,
     short of the word's space), the word (to halfway to the score's chip), the score. One
     piece from the left edge (``name``: what it shows there) when the match line reaches the
@@ -522,13 +521,14 @@ def _stats_pieces(
     ctx = view.context
     score = ctx.score[0 if side == "mover" else 1] if ctx.match_length else None
     if split == g.strip_box(side == view.bottom_side)[0]:
-        return [(("strip all", *name, pips, score), (split, right))]
+        return [(("strip all", *name, pips, score), "all", (split, right))]
     cut = word_end + 11 if score is not None else right
-    return [
-        (("strip pips", split, count_end, pips), (split, count_end + 2)),
-        (("strip word", count_end, word_end, word), (count_end + 2, cut)),
-        (("strip score", word_end, score), (cut, right)),
-    ][: 3 if score is not None else 2]
+    pieces: list[tuple[tuple[object, ...], StripPart, tuple[int, int]]] = [
+        (("strip pips", split, count_end, pips), "count", (split, count_end + 2)),
+        (("strip word", count_end, word_end, word), "word", (count_end + 2, cut)),
+        (("strip score", word_end, score), "score", (cut, right)),
+    ]
+    return pieces[: 3 if score is not None else 2]
 
 
 def _name_key(
