@@ -130,9 +130,11 @@ def _clip(box: Box, size: XY) -> Box:
     return max(box[0], 0), max(box[1], 0), min(box[2], size[0]), min(box[3], size[1])
 
 
-def piece(canvas: Canvas, key: Hashable, box: Box, draw: Draw) -> None:
+def piece(canvas: Canvas, key: Hashable, box: Box, draw: Draw, whole: bool = False) -> None:
     """Paste the piece ``key`` (the same key must always draw the same thing) over ``box`` of
-    the picture: drawn by ``draw`` over the bare layer the first time, then kept."""
+    the picture: drawn by ``draw`` over the bare layer the first time, then kept. ``whole``:
+    the piece holds all that lies in its box so far (it draws the pieces under it itself), so
+    it is copied whole, not through its mask (a copy of rows, not a blend of pixels)."""
     box = _clip(box, (g.WIDTH, g.HEIGHT))
     full = (canvas.key, key, box)
     kept = _pieces.get(full)
@@ -148,7 +150,10 @@ def piece(canvas: Canvas, key: Hashable, box: Box, draw: Draw) -> None:
             _pieces.popitem(last=False)
     else:
         _pieces.move_to_end(full)
-    canvas.put(*kept, box[:2])
+    if whole:
+        canvas.im.im.paste(kept[0].im, box)
+    else:
+        canvas.put(*kept, box[:2])
 
 
 def overlay(

@@ -226,7 +226,8 @@ def _stacks(c: Canvas, position: Position, view: BoardView, crossed: set[int]) -
         under = [
             (k, d) for b, k, d in before if b[0] < x1 and x0 < b[2] and b[1] < y1 and y0 < b[3]
         ]
-        piece(c, (key, tuple(k for k, _ in under)), box, _over([d for _, d in under], draw))
+        under_keys = tuple(k for k, _ in under)
+        piece(c, (key, under_keys), box, _over([d for _, d in under], draw), whole=True)
         before.append((box, key, draw))
 
 
