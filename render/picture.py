@@ -13,7 +13,7 @@ from collections import OrderedDict
 from collections.abc import Hashable
 from functools import lru_cache
 
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from engine import Position
 from render import geometry as g
@@ -145,12 +145,25 @@ def _chip(point: int, view: BoardView) -> Chip | None:
 
 def _draw_chip(p: Pen, chip: Chip, t_name: str) -> None:
     """The number of a point a checker can move from, printed on a highlight chip."""
-    t = THEMES[t_name]
     x, y, number = chip
-    p.d.rounded_rectangle(p.box((x - 24, y - 15, x + 24, y + 15)), radius=7, fill=t.highlight)
-    p.d.text(p.at((x, y)), number, font=bold(23), fill=t.table, anchor="mm")
+    rgb, mask = _chip_sprite(t_name, number)
+    p.im.paste(rgb, p.at((x - 24, y - 15)), mask)
 
 
+@lru_cache(maxsize=128)
+def _chip_sprite(t_name: str, number: str) -> tuple[Image.Image, Image.Image]:
+    """A chip and the mask of its pixels (read only, shared): the rectangle is drawn whole
+    (not anti-aliased) and the number blends only over it, so pasting it draws what drawing
+    it there would."""
+    t = THEMES[t_name]
+    mask = Image.new("L", (49, 31), 0)
+    ImageDraw.Draw(mask).rounded_rectangle((0, 0, 48, 30), radius=7, fill=255)
+    rgb = Image.new("RGB", (49, 31), t.highlight)
+    ImageDraw.Draw(rgb).text((24, 15), number, font=bold(23), fill=t.table, anchor="mm")
+    return rgb, mask
+
+
+@lru_cache(maxsize=2048)
 def _stack_draw(
     centers: tuple[XY, ...],
     count: int,
@@ -163,7 +176,8 @@ def _stack_draw(
 ) -> tuple[Box, Draw]:
     """The box and the drawing of a stack (the checkers on a point or on the bar); a
     highlighted one (``twice``) has its top checker and count drawn twice, as
-    :func:`_redraw_highlights` draws them again over the last play."""
+    :func:`_redraw_highlights` draws them again over the last play. Kept (2,048 stacks, a
+    few hundred bytes each): a board asks for its fifteen or so stacks at every drawing."""
     t = THEMES[t_name]
     shown = min(count, len(centers))
     xs = [x for x, _ in centers[:shown]]
