@@ -52,7 +52,12 @@ ARROWS = 512
 
 _pieces: OrderedDict[Hashable, tuple[Image.Image, Image.Image]] = OrderedDict()
 _drawn_over: OrderedDict[Hashable, tuple[Image.Image, Image.Image]] = OrderedDict()
+WHOLE_ARROWS = 256
+"""How many arrows are kept as drawn over what lay under them (~25 KB each, 100 KB for the
+longest): about 7 MB at most."""
+
 _bare_arrows: OrderedDict[Hashable, Image.Image] = OrderedDict()
+_whole_arrows: OrderedDict[Hashable, Image.Image] = OrderedDict()
 BLOCK = 32  # the side of the squares an arrow's edges over pieces are drawn again in
 _CHANGED = [0] + [255] * 255  # a difference of indices to a paste mask
 
@@ -203,13 +208,21 @@ def arrow(
     The arrow is kept as drawn over the bare layer, wherever it lies, and pasted; only the
     squares of :data:`BLOCK` pixels where its edges cross a piece (a checker, a chip) are
     drawn again over what lies there, and kept by what lay under them: a new board's arrows
-    cost a few small drawings, not one over their whole box."""
+    cost a few small drawings, not one over their whole box. The whole is kept too, by what
+    lay under all of it (:data:`WHOLE_ARROWS`): the next press of a turn pastes it at once."""
     covered, edges = masks
     if box[0] < 0 or box[1] < 0 or box[2] > canvas.im.width or box[3] > g.HEIGHT:
         overlay(canvas, box, draw, None, key)
         return
+    under = canvas.im.crop(box)
+    full = (canvas.key, key, box, hashlib.blake2b(under.tobytes(), digest_size=16).digest())
+    kept = _whole_arrows.get(full)
+    if kept is not None:
+        _whole_arrows.move_to_end(full)
+        canvas.put(kept, covered, box[:2])
+        return
     _, flat = layer(*canvas.key)
-    changed = _changed(canvas.im.crop(box), flat.crop(box))
+    changed = _changed(under, flat.crop(box))
     redo = changed._new(changed.im.chop_multiply(edges.im))
     again = [
         (sub, *_kept_over(canvas, sub, draw, redo.crop(_shift(sub, box)), key))
@@ -218,6 +231,9 @@ def arrow(
     canvas.put(_bare(canvas, box, draw, key), covered, box[:2])
     for sub, indices, mask in again:
         canvas.put(indices, mask, sub[:2])
+    _whole_arrows[full] = canvas.im.crop(box)
+    if len(_whole_arrows) > WHOLE_ARROWS:
+        _whole_arrows.popitem(last=False)
 
 
 def _shift(sub: Box, box: Box) -> Box:
@@ -324,3 +340,4 @@ def forget() -> None:
     _pieces.clear()
     _drawn_over.clear()
     _bare_arrows.clear()
+    _whole_arrows.clear()
