@@ -11,7 +11,9 @@ the kept pieces (stacks, strips, dice) are warm, as when a player presses a butt
 that changed a little. "First sight" empties those caches before each call: a board nothing
 of which was drawn before, as in a process that has drawn nothing yet. "A new board" is what a
 busy bot draws: a board never drawn before, after hundreds of others (the kept pieces and
-arrow shapes at their bounds), timed beside the old way on the same board.
+arrow shapes at their bounds), timed beside the old way on the same board: the honest figure
+(a press nearly always shows a position never seen), checked against the issue's 3 ms. "A
+theme's first board in a process" empties every cache, the palettes and layers too.
 ``python -m bench render`` (``--quick``: fewer boards).
 """
 
@@ -27,6 +29,7 @@ import sys
 import time
 import zlib
 from collections.abc import Callable
+from dataclasses import replace
 from types import ModuleType
 
 from PIL import Image
@@ -34,9 +37,11 @@ from PIL import Image
 from bench.common import Figure, check, percentile
 from engine import Position, legal_plays
 from engine.context import MatchContext
-from render import BoardView, arrows, paint, picture, png, render_board
+from render import BoardView, arrows, paint, picture, png, render_board, sprites
+from render import board as rgb_board
 from render.board import render_reference
 from render.samples import SAMPLES, movable_points
+from render.theme import THEMES
 
 Board = tuple[Position, BoardView]
 
@@ -117,10 +122,16 @@ def _new(board: Board) -> bytes:
 
 
 def _first_sight(board: Board) -> bytes:
+    _first_sight_caches()
+    return _new(board)
+
+
+def _first_sight_caches() -> None:
     paint.forget()
     arrows._masks.cache_clear()
     picture._arrow_shape.cache_clear()
-    return _new(board)
+    picture._stack_draw.cache_clear()
+    picture._chip_sprite.cache_clear()
 
 
 def _interleaved(boards: list[Board], rounds: int) -> dict[str, list[float]]:
@@ -163,7 +174,9 @@ def _stream(count: int) -> list[Figure]:
     med_old, med_new = statistics.median(old), statistics.median(new)
     return [
         check("render", f"a new board, before: CPU median ({n})", med_old, "ms"),
-        check("render", "a new board, after: CPU median", med_new, "ms"),
+        # The honest figure: a press nearly always shows a board never drawn before. The
+        # issue's 3 ms is for a quiet machine: on a shared one, read the ratio below.
+        check("render", "a new board, after: CPU median", med_new, "ms", at_most=3.0),
         check("render", "a new board, after: CPU 95th percentile", percentile(new, 95), "ms"),
         check("render", "a new board, after / before (medians)", med_new / med_old, "x"),
         check(
@@ -173,6 +186,36 @@ def _stream(count: int) -> list[Figure]:
             "x",
         ),
     ]
+
+
+def _new_theme(boards: list[Board]) -> Figure:
+    """A process's first board of each theme: nothing prepared (its palette read, its empty
+    board drawn and mapped, every piece drawn), as a drawing worker that has drawn none yet,
+    or a player whose theme no one in the process used before."""
+    cpu = []
+    for theme in sorted(THEMES):
+        for pos, view in boards[:3]:
+            _cold()
+            start = time.process_time()
+            render_board(pos, view=replace(view, theme=theme))
+            cpu.append((time.process_time() - start) * 1000)
+    n = f"{len(THEMES)} themes x 3 boards"
+    return check(
+        "render",
+        f"a theme's first board in a process, CPU median ({n})",
+        statistics.median(cpu),
+        "ms",
+    )
+
+
+def _cold() -> None:
+    """Every cache of the drawing emptied: palettes, layers, sprites, pieces, arrows."""
+    rgb_board.palette.cache_clear()
+    rgb_board._stored.cache_clear()
+    paint.layer.cache_clear()
+    sprites.empty_board.cache_clear()
+    _first_sight_caches()
+    picture.forget()
 
 
 def _levels(boards: list[Board]) -> list[Figure]:
@@ -258,4 +301,5 @@ def run(quick: bool = False) -> list[Figure]:
     hit = (time.perf_counter() - start) * 1000 / 1000
     figures.append(check("render", "render_board of a board already drawn (cache hit)", hit, "ms"))
     figures += _stream(50 if quick else 200)
+    figures.append(_new_theme(boards))
     return figures + _sizes(boards) + _levels(boards) + [_memory(quick)]

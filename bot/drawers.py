@@ -117,8 +117,9 @@ def _ready() -> int:
 
 
 def _warm_worker() -> None:
-    """Draw one board (builds the board's sprites and the default theme's palette), then give
-    back to the system the memory that computing the palette used (about 70 MB)."""
+    """Draw one board: the default theme's layer (its empty board, ~50 ms) and sprites are
+    prepared before the first press (the palettes are read from render/palettes.json), then
+    give back to the system the memory the drawing freed."""
     render_board(Position.initial())
     release_free_memory()
 

@@ -11,8 +11,10 @@ True
 from __future__ import annotations
 
 import io
+import json
 from dataclasses import replace
 from functools import lru_cache
+from pathlib import Path
 
 from PIL import Image, ImageDraw
 
@@ -26,7 +28,12 @@ from render.samples import SAMPLES
 from render.theme import CHECKER_COLORS, RGB, THEMES, Theme
 from render.view import BoardView, Side
 
-__all__ = ["draw_board", "palette", "render_reference"]
+__all__ = ["PALETTES", "draw_board", "palette", "render_reference", "sample_palette"]
+
+PALETTES = Path(__file__).with_name("palettes.json")
+"""Each theme's palette as :func:`sample_palette` finds it (half a second a theme), stored so
+that a process draws its first board of a theme in milliseconds; written by
+``python -m render.write_palettes``, and checked against the samples by the tests."""
 
 # Measured on a mid-game board with arrows: as RGB the PNG weighs ~175 KB and takes ~16 ms to
 # encode. Mapped to 256 colours it looks the same (the picture is flat colours plus
@@ -58,13 +65,34 @@ def render_reference(position: Position, *, view: BoardView | None = None) -> by
 
 @lru_cache(maxsize=8)
 def palette(theme: str) -> Image.Image:
-    """The 256 colours of every picture in ``theme`` (a palette image): those of the sample
-    pictures, drawn in this theme in all four checker colours, since together they show every
-    element the renderer draws (highlights, arrows, hits, the bar, trays, dice, cubes, banners).
+    """The 256 colours of every picture in ``theme`` (a palette image): those
+    :func:`sample_palette` finds, read from :data:`PALETTES` (found again for a theme not
+    stored there).
 
     >>> len(palette("classic").getpalette() or []) // 3
     256
     """
+    stored = _stored().get(theme)
+    if stored is None:
+        return sample_palette(theme)
+    im = Image.new("P", (1, 1))
+    im.putpalette(stored)
+    return im
+
+
+@lru_cache(maxsize=1)
+def _stored() -> dict[str, list[int]]:
+    try:
+        data: dict[str, list[int]] = json.loads(PALETTES.read_text())
+    except FileNotFoundError:
+        return {}
+    return data
+
+
+def sample_palette(theme: str) -> Image.Image:
+    """The 256 colours of the sample pictures (see :mod:`render.samples`), drawn in ``theme``
+    in all four checker colours: together they show every element the renderer draws
+    (highlights, arrows, hits, the bar, trays, dice, cubes, banners)."""
     scenes = [make() for make in SAMPLES.values()]
     pictures = [
         draw_board(pos, replace(view, theme=theme, colors=colors))

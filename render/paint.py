@@ -41,11 +41,24 @@ XY = tuple[int, int]
 PIECES = 1024
 """How many pieces are kept (a stack of five checkers weighs ~50 KB with its mask)."""
 
-OVERLAYS = 256
-"""How many drawings over the pieces are kept (an arrow's box weighs ~50 KB with its mask)."""
+OVERLAYS = 1024
+"""How many drawings over the pieces are kept: a ghost, a hit ring, a checker drawn again
+(~10 KB each with its mask), and the parts of an arrow's edges that lie over pieces (a
+checker's width or two, ~5 KB): about 10 MB at most."""
+
+ARROWS = 512
+"""How many arrows drawn over the bare layer are kept (an arrow's box, ~25 KB on average,
+100 KB for the longest): about 15 MB at most."""
 
 _pieces: OrderedDict[Hashable, tuple[Image.Image, Image.Image]] = OrderedDict()
 _drawn_over: OrderedDict[Hashable, tuple[Image.Image, Image.Image]] = OrderedDict()
+WHOLE_ARROWS = 256
+"""How many arrows are kept as drawn over what lay under them (~25 KB each, 100 KB for the
+longest): about 7 MB at most."""
+
+_bare_arrows: OrderedDict[Hashable, Image.Image] = OrderedDict()
+_whole_arrows: OrderedDict[Hashable, Image.Image] = OrderedDict()
+BLOCK = 32  # the side of the squares an arrow's edges over pieces are drawn again in
 _CHANGED = [0] + [255] * 255  # a difference of indices to a paste mask
 
 
@@ -62,15 +75,12 @@ def layer(theme: str, mirrored: bool, for_bottom: bool) -> tuple[Image.Image, Im
     return rgb, to_palette(rgb, theme)
 
 
-def _indices(im: Image.Image) -> Image.Image:
-    """A palette image's indices as a greyscale image (no colour lookup)."""
-    return Image.frombytes("L", im.size, im.tobytes())
-
-
 def _changed(new: Image.Image, old: Image.Image) -> Image.Image:
-    """The mask (0 or 255) of the pixels whose index differs."""
-    diff = ImageChops.difference(_indices(new), _indices(old))
-    return diff._new(diff.im.point(_CHANGED, "L"))  # Image.point: the same, slower
+    """The mask (0 or 255) of the pixels whose index differs: the difference of the indices
+    themselves (Pillow's chops work on any 8-bit image, with no colour lookup), made 0 or 255
+    (Image.point and ImageChops: the same, slower)."""
+    diff = new.im.chop_difference(old.im)
+    return new._new(diff.point(_CHANGED, "L"))
 
 
 class Pen:
@@ -114,14 +124,22 @@ class Canvas:
         im.paste(flat, (0, 0))
         return cls(im, theme, (theme, mirrored, for_bottom))
 
+    def put(self, indices: Image.Image, mask: Image.Image, at: XY) -> None:
+        """Paste ``indices`` through ``mask`` (as Image.paste does, without its checks: the
+        picture is this canvas's own, the box within it, the modes right)."""
+        x, y = at
+        self.im.im.paste(indices.im, (x, y, x + indices.width, y + indices.height), mask.im)
+
 
 def _clip(box: Box, size: XY) -> Box:
     return max(box[0], 0), max(box[1], 0), min(box[2], size[0]), min(box[3], size[1])
 
 
-def piece(canvas: Canvas, key: Hashable, box: Box, draw: Draw) -> None:
+def piece(canvas: Canvas, key: Hashable, box: Box, draw: Draw, whole: bool = False) -> None:
     """Paste the piece ``key`` (the same key must always draw the same thing) over ``box`` of
-    the picture: drawn by ``draw`` over the bare layer the first time, then kept."""
+    the picture: drawn by ``draw`` over the bare layer the first time, then kept. ``whole``:
+    the piece holds all that lies in its box so far (it draws the pieces under it itself), so
+    it is copied whole, not through its mask (a copy of rows, not a blend of pixels)."""
     box = _clip(box, (g.WIDTH, g.HEIGHT))
     full = (canvas.key, key, box)
     kept = _pieces.get(full)
@@ -130,14 +148,17 @@ def piece(canvas: Canvas, key: Hashable, box: Box, draw: Draw) -> None:
         crop = rgb.crop(box)
         draw(Pen(crop, (box[0], box[1])))
         indices = to_palette(crop, canvas.theme)
-        # A bilevel mask: pasting through it copies, where a greyscale one blends.
-        kept = indices, _changed(indices, flat.crop(box)).convert("1")
+        # A mask of 0 and 255 copies where it is 255 (a greyscale paste blends only between).
+        kept = indices, _changed(indices, flat.crop(box))
         _pieces[full] = kept
         if len(_pieces) > PIECES:
             _pieces.popitem(last=False)
     else:
         _pieces.move_to_end(full)
-    canvas.im.paste(kept[0], (box[0], box[1]), kept[1])
+    if whole:
+        canvas.im.im.paste(kept[0].im, box)
+    else:
+        canvas.put(*kept, box[:2])
 
 
 def overlay(
@@ -163,14 +184,127 @@ def overlay(
         kept = _drawn_over.get(full)
         if kept is not None:
             _drawn_over.move_to_end(full)
-            canvas.im.paste(kept[0], (box[0], box[1]), kept[1])
+            canvas.put(*kept, box[:2])
             return
     indices, covered = _drawn(canvas, box, draw, covered)
     if full is not None:
         _drawn_over[full] = indices, covered
         if len(_drawn_over) > OVERLAYS:
             _drawn_over.popitem(last=False)
-    canvas.im.paste(indices, (box[0], box[1]), covered)
+    canvas.put(indices, covered, box[:2])
+
+
+def arrow(
+    canvas: Canvas,
+    box: Box,
+    draw: Draw,
+    masks: tuple[Image.Image, Image.Image],
+    key: Hashable,
+) -> None:
+    """An arrow (or anything drawn through a mask), as :func:`overlay` draws it, in two parts.
+    ``masks``: the pixels it covers in ``box``, and those of them whose colour depends on what
+    lies under them (its anti-aliased edges, not the pixels it paints whole).
+
+    The arrow is kept as drawn over the bare layer, wherever it lies, and pasted; only the
+    squares of :data:`BLOCK` pixels where its edges cross a piece (a checker, a chip) are
+    drawn again over what lies there, and kept by what lay under them: a new board's arrows
+    cost a few small drawings, not one over their whole box. The whole is kept too, by what
+    lay under all of it (:data:`WHOLE_ARROWS`): the next press of a turn pastes it at once."""
+    covered, edges = masks
+    if box[0] < 0 or box[1] < 0 or box[2] > canvas.im.width or box[3] > g.HEIGHT:
+        overlay(canvas, box, draw, None, key)
+        return
+    under = canvas.im.crop(box)
+    full = (canvas.key, key, box, hashlib.blake2b(under.tobytes(), digest_size=16).digest())
+    kept = _whole_arrows.get(full)
+    if kept is not None:
+        _whole_arrows.move_to_end(full)
+        canvas.put(kept, covered, box[:2])
+        return
+    _, flat = layer(*canvas.key)
+    changed = _changed(under, flat.crop(box))
+    redo = changed._new(changed.im.chop_multiply(edges.im))
+    again = [
+        (sub, *_kept_over(canvas, sub, draw, redo.crop(_shift(sub, box)), key))
+        for sub in _parts(redo, box)
+    ]
+    canvas.put(_bare(canvas, box, draw, key), covered, box[:2])
+    for sub, indices, mask in again:
+        canvas.put(indices, mask, sub[:2])
+    _whole_arrows[full] = canvas.im.crop(box)
+    if len(_whole_arrows) > WHOLE_ARROWS:
+        _whole_arrows.popitem(last=False)
+
+
+def _shift(sub: Box, box: Box) -> Box:
+    return sub[0] - box[0], sub[1] - box[1], sub[2] - box[0], sub[3] - box[1]
+
+
+def _parts(mask: Image.Image, box: Box) -> list[Box]:
+    """The boxes (in the picture) of the groups of :data:`BLOCK`-pixel squares of ``mask``
+    (over ``box``) that hold a pixel to draw, neighbours joined into one box."""
+    cols = -(-mask.width // BLOCK)
+    # Each step of the reduction averages: a lone pixel drawn must survive it.
+    fours = mask.reduce(4)
+    blocks = fours._new(fours.im.point(_CHANGED, "L")).reduce(BLOCK // 4).tobytes()
+    todo = {i for i, v in enumerate(blocks) if v}
+    out = []
+    while todo:
+        group, stack = set(), [todo.pop()]
+        while stack:
+            i = stack.pop()
+            group.add(i)
+            y, x = divmod(i, cols)
+            near = {(y + a) * cols + x + b for a in (-1, 0, 1) for b in (-1, 0, 1)}
+            found = {j for j in near & todo if abs(j % cols - x) <= 1}
+            todo -= found
+            stack += found
+        xs, ys = [i % cols for i in group], [i // cols for i in group]
+        part = (min(xs) * BLOCK, min(ys) * BLOCK, (max(xs) + 1) * BLOCK, (max(ys) + 1) * BLOCK)
+        part = _clip(part, mask.size)
+        x0, y0, x1, y1 = mask.crop(part).getbbox() or (0, 0, 0, 0)
+        out.append(
+            (
+                box[0] + part[0] + x0,
+                box[1] + part[1] + y0,
+                box[0] + part[0] + x1,
+                box[1] + part[1] + y1,
+            )
+        )
+    return out
+
+
+def _kept_over(
+    canvas: Canvas, box: Box, draw: Draw, covered: Image.Image, key: Hashable
+) -> tuple[Image.Image, Image.Image]:
+    """:func:`_drawn` over ``box``, kept by what lies under it."""
+    under = hashlib.blake2b(canvas.im.crop(box).tobytes(), digest_size=16).digest()
+    full = (canvas.key, key, box, under)  # which pixels to draw follows from what lies under
+    kept = _drawn_over.get(full)
+    if kept is not None:
+        _drawn_over.move_to_end(full)
+        return kept
+    kept = _drawn(canvas, box, draw, covered)
+    _drawn_over[full] = kept
+    if len(_drawn_over) > OVERLAYS:
+        _drawn_over.popitem(last=False)
+    return kept
+
+
+def _bare(canvas: Canvas, box: Box, draw: Draw, key: Hashable) -> Image.Image:
+    """The indices of ``box`` with ``key`` drawn over the bare layer (kept)."""
+    full = (canvas.key, key, box)
+    kept = _bare_arrows.get(full)
+    if kept is None:
+        rgb, _ = layer(*canvas.key)
+        crop = rgb.crop(box)
+        draw(Pen(crop, (box[0], box[1])))
+        kept = _bare_arrows[full] = to_palette(crop, canvas.theme)
+        if len(_bare_arrows) > ARROWS:
+            _bare_arrows.popitem(last=False)
+    else:
+        _bare_arrows.move_to_end(full)
+    return kept
 
 
 def _drawn(
@@ -186,7 +320,7 @@ def _drawn(
         diff = ImageChops.difference(crop, before)
         drawn = diff._new(diff.im.point(_CHANGED * 3, None)).convert("L")
         covered = drawn._new(drawn.im.point(_CHANGED, "L"))
-    return to_palette(crop, canvas.theme), covered.convert("1")
+    return to_palette(crop, canvas.theme), covered
 
 
 def _under(canvas: Canvas, box: Box) -> Image.Image:
@@ -205,3 +339,5 @@ def forget() -> None:
     """Drop every kept piece and drawing (the benchmark measures a first sight with it)."""
     _pieces.clear()
     _drawn_over.clear()
+    _bare_arrows.clear()
+    _whole_arrows.clear()

@@ -19,7 +19,7 @@ from render.labels import counted, label, points_text, result_text
 from render.theme import RGB, THEMES, Theme
 from render.view import BoardView, Side
 
-__all__ = ["StripPart", "band_height", "draw_band", "draw_strip", "stats_left"]
+__all__ = ["StripPart", "band_height", "draw_band", "draw_strip", "stats_left", "stats_marks"]
 
 NAME_FONT = 28
 MATCH_LINE_X = g.WIDTH // 2 + 40  # centre of the match line in the top strip
@@ -39,7 +39,15 @@ def _name(view: BoardView, side: Side) -> str:
 # -- strips ---------------------------------------------------------------------------------
 
 
-StripPart = Literal["all", "name", "stats"]
+StripPart = Literal["all", "name", "stats", "count", "word", "score"]
+_STATS: dict[StripPart, tuple[bool, bool, bool]] = {  # the count, the word, the score drawn
+    "all": (True, True, True),
+    "stats": (True, True, True),
+    "name": (False, False, False),
+    "count": (True, False, False),
+    "word": (False, True, False),
+    "score": (False, False, True),
+}
 
 
 def draw_strip(
@@ -67,13 +75,11 @@ def draw_strip(
     if deciding:
         d.rectangle((left, top, right - 1, bottom - 1), fill=t.table_active)
         d.rectangle((left, top, left + 5, bottom - 1), fill=t.accent)
-    if part != "stats":
+    if part in ("all", "name"):
         paste(im, sprites.icon(view.color_of(side)), (left + 40, cy))
     score = _score(view, side)
-    stats_x = _draw_stats(
-        d if part != "name" else None, pips, view.lang, score, t, (right - 24, cy)
-    )
-    if part == "stats":
+    stats_x = _draw_stats(d, pips, view.lang, score, t, (right - 24, cy), _STATS[part])
+    if part not in ("all", "name"):
         return
     name_end = stats_x - 40
     if side != view.bottom_side:
@@ -94,10 +100,25 @@ def stats_left(pips: int, view: BoardView, side: Side) -> tuple[int, int]:
     return _places(pips, view.lang, _score(view, side), right - 24, match)
 
 
+def stats_marks(pips: int, view: BoardView, side: Side) -> tuple[int, int, str]:
+    """Where a strip's pip count ends and its word ("pips") ends, in the picture's x, and the
+    word: the pips, the word and the score can be kept apart (a new board's pips are often new,
+    its word and score seldom)."""
+    right = g.strip_box(side == view.bottom_side)[2]
+    return _marks(pips, view.lang, _score(view, side), right - 24)
+
+
+@lru_cache(maxsize=4096)
+def _marks(pips: int, lang: str, score: str | None, right: int) -> tuple[int, int, str]:
+    word_end = right - text_width(bold(30), score) - 44 if score is not None else right
+    word = " " + counted(lang, "pips", pips)
+    return word_end - text_width(regular(24), word), word_end, word
+
+
 @lru_cache(maxsize=4096)
 def _places(pips: int, lang: str, score: str | None, right: int, match: str) -> tuple[int, int]:
     """:func:`stats_left`, kept: measuring the texts costs more than pasting a kept strip."""
-    stats_x = _draw_stats(None, pips, lang, score, None, (right, 0))
+    stats_x = _draw_stats(None, pips, lang, score, None, (right, 0), _STATS["name"])
     match_end = MATCH_LINE_X + text_width(regular(23), match) // 2 + 1 if match else 0
     return stats_x, match_end
 
@@ -115,21 +136,23 @@ def _draw_stats(
     score: str | None,
     t: Theme | None,
     at: tuple[int, int],
+    which: tuple[bool, bool, bool],
 ) -> int:
-    """Score chip (in a match) and pip count, right-aligned at ``at``; returns where they begin
-    (with ``d`` None, draws nothing)."""
+    """Score chip (in a match) and pip count, right-aligned at ``at``; returns where they begin.
+    ``which``: whether to draw the count, the word and the score (with ``d`` None, nothing)."""
     x, cy = at
+    count, words, chip = which if d is not None and t is not None else (False, False, False)
     if score is not None:
         w = text_width(bold(30), score)
-        if d is not None and t is not None:
+        if chip and d is not None and t is not None:
             d.rounded_rectangle((x - w - 22, cy - 22, x, cy + 22), radius=8, fill=t.number)
             d.text((x - 11 - w // 2, cy), score, font=bold(30), fill=t.table, anchor="mm")
         x -= w + 44
     word = " " + counted(lang, "pips", pips)
-    if d is not None and t is not None:
+    if words and d is not None and t is not None:
         d.text((x, cy), word, font=regular(24), fill=t.text_dim, anchor="rm")
     x -= text_width(regular(24), word)
-    if d is not None and t is not None:
+    if count and d is not None and t is not None:
         d.text((x, cy), str(pips), font=bold(26), fill=t.text, anchor="rm")
     return x - text_width(bold(26), str(pips))
 

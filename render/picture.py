@@ -13,7 +13,7 @@ from collections import OrderedDict
 from collections.abc import Hashable
 from functools import lru_cache
 
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from engine import Position
 from render import geometry as g
@@ -21,8 +21,15 @@ from render import sprites
 from render.arrows import Step, _bends_back, _masks, trace, trace_compared
 from render.board import _borne_off, _top_checkers
 from render.fonts import bold
-from render.paint import Canvas, Draw, Pen, overlay, piece, to_palette
-from render.panels import StripPart, band_height, draw_band, draw_strip, stats_left
+from render.paint import Canvas, Draw, Pen, arrow, overlay, piece, to_palette
+from render.panels import (
+    StripPart,
+    band_height,
+    draw_band,
+    draw_strip,
+    stats_left,
+    stats_marks,
+)
 from render.png import encode
 from render.theme import CHECKER_COLORS, RGB, THEMES
 from render.view import BoardView, Side
@@ -138,12 +145,25 @@ def _chip(point: int, view: BoardView) -> Chip | None:
 
 def _draw_chip(p: Pen, chip: Chip, t_name: str) -> None:
     """The number of a point a checker can move from, printed on a highlight chip."""
-    t = THEMES[t_name]
     x, y, number = chip
-    p.d.rounded_rectangle(p.box((x - 24, y - 15, x + 24, y + 15)), radius=7, fill=t.highlight)
-    p.d.text(p.at((x, y)), number, font=bold(23), fill=t.table, anchor="mm")
+    rgb, mask = _chip_sprite(t_name, number)
+    p.im.paste(rgb, p.at((x - 24, y - 15)), mask)
 
 
+@lru_cache(maxsize=128)
+def _chip_sprite(t_name: str, number: str) -> tuple[Image.Image, Image.Image]:
+    """A chip and the mask of its pixels (read only, shared): the rectangle is drawn whole
+    (not anti-aliased) and the number blends only over it, so pasting it draws what drawing
+    it there would."""
+    t = THEMES[t_name]
+    mask = Image.new("L", (49, 31), 0)
+    ImageDraw.Draw(mask).rounded_rectangle((0, 0, 48, 30), radius=7, fill=255)
+    rgb = Image.new("RGB", (49, 31), t.highlight)
+    ImageDraw.Draw(rgb).text((24, 15), number, font=bold(23), fill=t.table, anchor="mm")
+    return rgb, mask
+
+
+@lru_cache(maxsize=2048)
 def _stack_draw(
     centers: tuple[XY, ...],
     count: int,
@@ -156,7 +176,8 @@ def _stack_draw(
 ) -> tuple[Box, Draw]:
     """The box and the drawing of a stack (the checkers on a point or on the bar); a
     highlighted one (``twice``) has its top checker and count drawn twice, as
-    :func:`_redraw_highlights` draws them again over the last play."""
+    :func:`_redraw_highlights` draws them again over the last play. Kept (2,048 stacks, a
+    few hundred bytes each): a board asks for its fifteen or so stacks at every drawing."""
     t = THEMES[t_name]
     shown = min(count, len(centers))
     xs = [x for x, _ in centers[:shown]]
@@ -219,7 +240,8 @@ def _stacks(c: Canvas, position: Position, view: BoardView, crossed: set[int]) -
         under = [
             (k, d) for b, k, d in before if b[0] < x1 and x0 < b[2] and b[1] < y1 and y0 < b[3]
         ]
-        piece(c, (key, tuple(k for k, _ in under)), box, _over([d for _, d in under], draw))
+        under_keys = tuple(k for k, _ in under)
+        piece(c, (key, under_keys), box, _over([d for _, d in under], draw), whole=True)
         before.append((box, key, draw))
 
 
@@ -266,15 +288,36 @@ def _last_play(c: Canvas, steps: list[Step], view: BoardView, colour: RGB) -> No
         if step.hit:
             _sprite_over(c, sprites.ring(t.hit), step.end, ("ring", t.hit))
     for step in steps:
-        origin, outline, body, (box, covered) = _arrow(step.start, step.end)
+        origin, outline, body, (box, _) = _arrow(step.start, step.end)
+        masks = _arrow_shape(*_shape_of(step.start, step.end))[4:]
 
         def draw(
             p: Pen, o: XY = origin, line: Image.Image = outline, b: Image.Image = body
         ) -> None:
-            p.im.paste(t.arrow_edge, p.at(o), line)
-            p.im.paste(colour, p.at(o), b)
+            _through(p, o, line, t.arrow_edge)
+            _through(p, o, b, colour)
 
-        overlay(c, box, draw, covered, ("arrow", step.start, step.end, colour, t.arrow_edge))
+        key = ("arrow", step.start, step.end, colour, t.arrow_edge)
+        arrow(c, box, draw, masks, key)
+
+
+def _through(p: Pen, origin: XY, mask: Image.Image, colour: RGB) -> None:
+    """``colour`` pasted through ``mask`` (placed at ``origin``) over the pen's picture, as
+    Image.paste(colour, origin, mask) draws it, faster: only the part of the mask over the
+    picture (an arrow's edge over a checker is a small part of a long arrow), and a plain
+    picture of the colour pasted through it (the same blend; Pillow 13's fill through a
+    mask compares mode names at every pixel)."""
+    x, y = p.at(origin)
+    part = (
+        max(0, -x),
+        max(0, -y),
+        min(mask.width, p.im.width - x),
+        min(mask.height, p.im.height - y),
+    )
+    if part[2] <= part[0] or part[3] <= part[1]:
+        return
+    m = mask.crop(part)
+    p.im.paste(Image.new("RGB", m.size, colour), (x + part[0], y + part[1]), m)
 
 
 ARROW_WIDTH = 8
@@ -287,21 +330,34 @@ def _arrow(start: XY, end: XY) -> tuple[XY, Image.Image, Image.Image, Over]:
     """An arrow's masks (see :func:`render.arrows.draw_arrow`), where it lies and the pixels
     it covers (read only, shared): those of its shape, moved to its start."""
     sx, sy = start
-    d = (end[0] - sx, end[1] - sy)
-    (ox, oy), outline, body, (x0, y0, x1, y1), covered = _arrow_shape(d, _bends_back(start, end))
+    shape = _arrow_shape(*_shape_of(start, end))
+    (ox, oy), outline, body, (x0, y0, x1, y1), covered = shape[:5]
     return (sx + ox, sy + oy), outline, body, ((sx + x0, sy + y0, sx + x1, sy + y1), covered)
 
 
+def _shape_of(start: XY, end: XY) -> tuple[XY, bool]:
+    return (end[0] - start[0], end[1] - start[1]), _bends_back(start, end)
+
+
+_SOME = [0] + [255] * 255  # a mask's pixels drawn on at all
+_PART = [255] * 255 + [0]  # those not drawn whole
+
+
 @lru_cache(maxsize=256)
-def _arrow_shape(d: XY, back: bool) -> tuple[XY, Image.Image, Image.Image, Box, Image.Image]:
-    """The masks of an arrow from (0, 0) to ``d``, its box and the mask of the pixels it
-    covers there (kept as long as the masks are)."""
+def _arrow_shape(
+    d: XY, back: bool
+) -> tuple[XY, Image.Image, Image.Image, Box, Image.Image, Image.Image]:
+    """The masks of an arrow from (0, 0) to ``d``, its box, the mask of the pixels it covers
+    there and of those whose colour depends on what lies under them: covered, but by neither
+    mask whole (kept as long as the masks are)."""
     origin, outline, body = _masks(d, back, ARROW_WIDTH)
     x0, y0, x1, y1 = outline.getbbox() or (0, 0, 1, 1)
-    covered = outline.crop((x0, y0, x1, y1))
-    covered = covered._new(covered.im.point([0] + [255] * 255, "L"))
+    line, inside = outline.crop((x0, y0, x1, y1)), body.crop((x0, y0, x1, y1))
+    covered = line._new(line.im.point(_SOME, "L"))
+    edges = covered.im.chop_multiply(line.im.point(_PART, "L"))
+    edges = covered._new(edges.chop_multiply(inside.im.point(_PART, "L")))
     box = (origin[0] + x0, origin[1] + y0, origin[0] + x1, origin[1] + y1)
-    return origin, outline, body, box, covered
+    return origin, outline, body, box, covered, edges
 
 
 def _sprite_box(sprite: Image.Image, center: XY) -> Box:
@@ -450,9 +506,10 @@ def _dice(c: Canvas, view: BoardView, over: list[Over]) -> None:
 
 
 def _strip(c: Canvas, pips: int, view: BoardView, side: Side) -> None:
-    """A player's strip in two pieces, each kept by everything it says: at the left his colour,
+    """A player's strip in pieces, each kept by everything it shows: at the left his colour,
     name and whether the decision is his (and in the top strip the match), the same all game;
-    at the right his pips and score, which change at every turn and recur from game to game."""
+    at the right his pip count, the word "pips" and his score, each kept apart: the count
+    changes at every turn, the others seldom."""
     bottom = side == view.bottom_side
     left, top, right, bottom_y = g.strip_box(bottom)
     t = THEMES[view.theme]
@@ -462,25 +519,43 @@ def _strip(c: Canvas, pips: int, view: BoardView, side: Side) -> None:
     split = stats_x - 12  # the name ends 40 pixels before the pips, the match line before it
     if match_end > split - 4:
         split = left  # one piece: the match line reaches the pips
-    ctx = view.context
-    score = ctx.score[0 if side == "mover" else 1] if ctx.match_length else None
-    stats = ("strip stats", side, bottom, split, pips, view.lang, score, deciding)
-    part: StripPart = "all" if split == left else "stats"
-    piece(
-        c,
-        stats,
-        (split, top, right, bottom_y),
-        lambda p: draw_strip(p.im, pips, view, t, side, top, dx=split, part=part),
-    )
+    name = _name_key(view, side, bottom, split, deciding, decision)
+    for key, part, (x0, x1) in _stats_pieces(pips, view, side, (split, right), name):
+
+        def draw(p: Pen, part: StripPart = part) -> None:
+            draw_strip(p.im, pips, view, t, side, top, dx=p.ox, part=part)
+
+        piece(c, (*key, bottom, deciding), (x0, top, x1, bottom_y), draw)
     if split == left:
         return
-    name = _name_key(view, side, bottom, split, deciding, decision)
     piece(
         c,
         name,
         (left, top, split, bottom_y),
         lambda p: draw_strip(p.im, pips, view, t, side, top, dx=left, part="name"),
     )
+
+
+def _stats_pieces(
+    pips: int, view: BoardView, side: Side, span: tuple[int, int], name: tuple[object, ...]
+) -> list[tuple[tuple[object, ...], StripPart, tuple[int, int]]]:
+    """The keys and spans of a strip's right pieces: the pip count (to 2 pixels past its end,
+    short of the word's space), the word (to halfway to the score's chip), the score. One
+    piece from the left edge (``name``: what it shows there) when the match line reaches the
+    pips."""
+    split, right = span
+    count_end, word_end, word = stats_marks(pips, view, side)
+    ctx = view.context
+    score = ctx.score[0 if side == "mover" else 1] if ctx.match_length else None
+    if split == g.strip_box(side == view.bottom_side)[0]:
+        return [(("strip all", *name, pips, score), "all", (split, right))]
+    cut = word_end + 11 if score is not None else right
+    pieces: list[tuple[tuple[object, ...], StripPart, tuple[int, int]]] = [
+        (("strip pips", split, count_end, pips), "count", (split, count_end + 2)),
+        (("strip word", count_end, word_end, word), "word", (count_end + 2, cut)),
+        (("strip score", word_end, score), "score", (cut, right)),
+    ]
+    return pieces[: 3 if score is not None else 2]
 
 
 def _name_key(

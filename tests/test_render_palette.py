@@ -16,10 +16,11 @@ from engine import Position, parse_play
 from engine.context import MatchContext
 from render import BoardView, arrows, paint, picture, png, render_board
 from render import geometry as g
-from render.board import draw_board, palette
+from render.board import draw_board, palette, sample_palette
 from render.geometry import strip_box
 from render.png import encode
 from render.samples import SAMPLES
+from render.theme import THEMES
 
 
 def _rgb(png: bytes) -> Image.Image:
@@ -245,3 +246,11 @@ def test_a_chart_reads_as_its_drawing(which: str, monkeypatch: pytest.MonkeyPatc
     else:
         data = chart.chances_chart([0.5, 0.62, 0.4, 0.9, 1.0])
     assert Image.open(io.BytesIO(data)).convert("RGB").tobytes() == drawn[0].tobytes()
+
+
+@pytest.mark.parametrize("theme", sorted(THEMES))
+def test_the_stored_palettes_are_those_the_samples_give(theme: str) -> None:
+    """A process reads each theme's palette (render/palettes.json) instead of finding it from
+    the samples (half a second a theme): after a change to what the board draws, run
+    ``python -m render.write_palettes``."""
+    assert palette(theme).getpalette() == sample_palette(theme).getpalette()
