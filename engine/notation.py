@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from engine.errors import AmbiguousPlayError, IllegalPlayError, PlaySyntaxError
 from engine.movegen import Dice, Play, legal_plays, validate_dice
@@ -287,8 +288,8 @@ def parse_play(text: str, position: Position, dice: Dice) -> Play:
     """
     d1, d2 = validate_dice(dice)
     segments = parse_segments(text)
-    plays = legal_plays(position, (d1, d2))
-    if not plays:
+    by_flow = _plays_by_flow(position, (d1, d2))
+    if not by_flow:
         raise IllegalPlayError(
             f"no legal play with {d1}-{d2} in {position.position_id()}: the turn passes",
             code="illegal.no_move",
@@ -296,13 +297,24 @@ def parse_play(text: str, position: Position, dice: Dice) -> Play:
         )
     steps, landings, marked = _written(segments)
     want = _flow(steps)
-    candidates = [p for p in plays if _flow([(m.src, m.dst) for m in p.moves]) == want]
+    candidates = list(by_flow.get(want, ()))
     candidates = _closest(candidates, landings, marked)
     if len(candidates) == 1:
         return candidates[0]
     if candidates:
         raise _ambiguous(text, candidates)
     raise why_illegal(text, steps, position, (d1, d2))
+
+
+@lru_cache(maxsize=16)
+def _plays_by_flow(position: Position, dice: Dice) -> dict[tuple[int, ...], tuple[Play, ...]]:
+    """The legal plays of ``dice`` in ``position`` by what they move from where to where (in
+    the order :func:`legal_plays` gives them). Kept for the last few positions: the plays of
+    one turn are read again and again (each move typed, each play of a list checked)."""
+    by_flow: dict[tuple[int, ...], list[Play]] = {}
+    for play in legal_plays(position, dice):
+        by_flow.setdefault(_flow([(m.src, m.dst) for m in play.moves]), []).append(play)
+    return {flow: tuple(plays) for flow, plays in by_flow.items()}
 
 
 def _ambiguous(text: str, candidates: list[Play]) -> AmbiguousPlayError:

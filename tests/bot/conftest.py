@@ -207,3 +207,13 @@ def shallower_reviews(request: pytest.FixtureRequest, monkeypatch: pytest.Monkey
     if request.node.get_closest_marker("review_depth") is None:
         monkeypatch.setattr(analysis, "REVIEW_PLIES", min(analysis.REVIEW_PLIES, TEST_REVIEW_PLIES))
         monkeypatch.setattr(puzzles, "CONFIRM_PLIES", min(puzzles.CONFIRM_PLIES, TEST_REVIEW_PLIES))
+
+
+@pytest.fixture
+def quick_reviews(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Reviews at the shallowest depth (1 ply, against the 2 above): for the tests of where a
+    review shows, what files it writes or how its numbers read, which hold at any depth and
+    review whole games, the most costly part of them."""
+    import bot.service.analysis as analysis
+
+    monkeypatch.setattr(analysis, "REVIEW_PLIES", 1)

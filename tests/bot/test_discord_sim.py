@@ -459,6 +459,7 @@ async def test_a_french_server_sees_its_shared_messages_in_french(env: Env) -> N
 # -- analysis, fair dice and the move timer ----------------------------------------------------
 
 
+@pytest.mark.usefixtures("quick_reviews")  # the commands' files, at any depth
 async def test_hint_review_export_and_verify(env: Env, script: deque[int]) -> None:
     ann = env.create_user("ann")
     script.extend([3, 1])

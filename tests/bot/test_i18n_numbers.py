@@ -87,6 +87,7 @@ def test_french_writes_a_decimal_comma() -> None:
 DECIMAL_POINT = re.compile(r"\d\.\d")
 
 
+@pytest.mark.usefixtures("quick_reviews")  # how the numbers read, at any depth
 def test_french_reviews_and_statistics_have_no_decimal_point(service: Service) -> None:
     start = service.play(ZOE, DM, level="beginner")
     play_out(service, ZOE, DM, start)
@@ -102,6 +103,7 @@ def test_french_reviews_and_statistics_have_no_decimal_point(service: Service) -
     assert not DECIMAL_POINT.search(stats.text), stats.text
 
 
+@pytest.mark.usefixtures("quick_reviews")  # how the numbers read, at any depth
 def test_the_luck_has_a_unit_in_english(service: Service, script: deque[int]) -> None:
     alice = Actor(101, "Alice", locale="en-US")
     start = service.play(alice, DM, level="beginner")

@@ -296,6 +296,7 @@ def test_cubeful_is_an_option_of_hint_in_both_languages() -> None:
     assert t("rollout.cubeful_money", "fr").startswith("La simulation avec videau")
 
 
+@pytest.mark.usefixtures("quick_reviews")  # where the rollouts show, at any depth
 def test_a_review_rolls_out_the_worst_plays(
     service: Service, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -8,6 +8,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bot.service import Service
 from bot.terminal import Terminal
 from tests.bot.test_terminal import choose
@@ -16,6 +18,9 @@ from tests.bot.test_terminal import choose
 # game from the opening takes about 80, each drawing its board), with plays made by themselves.
 # The tests of numbering play it; the export's .mat file needs a game from the opening.
 SHORT = "position:d3cHAADbtg0AAA"
+
+# The reviews here are checked for the files they write, which hold at any depth.
+pytestmark = pytest.mark.usefixtures("quick_reviews")
 
 
 def _session(

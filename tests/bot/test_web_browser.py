@@ -263,14 +263,6 @@ def test_refusals_and_languages(
     browser.set_window_size(1200, 900)
 
 
-@pytest.fixture
-def quick_reviews(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Reviews at the shallowest depth: what is checked here is where they show."""
-    import bot.service.analysis as analysis
-
-    monkeypatch.setattr(analysis, "REVIEW_PLIES", 1)
-
-
 def finished_game(service: Service) -> int:
     start = service.play(ALICE, DM, level="beginner", points=1)
     play_out(service, ALICE, DM, start)

@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
-import bot.service.analysis as analysis
 from bot.i18n import t
 from bot.service import Service
 from bot.web.links import Links
@@ -21,13 +20,10 @@ from db import games as game_repo
 from engine.analysis import Review, error_size
 from tests.bot.conftest import ALICE, BOB, CHANNEL, DM, play_out, press
 
+# What is checked here is where a review shows, which holds at any depth.
+pytestmark = pytest.mark.usefixtures("quick_reviews")
+
 MARKS = {"doubtful", "error", "blunder"}
-
-
-@pytest.fixture(autouse=True)
-def quick_reviews(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Reviews at the shallowest depth: what is checked here is where they show."""
-    monkeypatch.setattr(analysis, "REVIEW_PLIES", 1)
 
 
 @pytest.fixture
