@@ -304,6 +304,7 @@ MESSAGES: dict[str, str] = {
     "web.too_big": "This request is too large.",
     "web.bad_request": "This request is malformed.",
     "web.busy": "The bot is busy: try again in a moment.",
+    "web.stale": "This page is out of date: reload it to see the game as it is now.",
     "web.link_line": "🌐 Web board: <{url}>",
     "games.web": "🌐 <{url}>",
     "tournament.web_title": "🌐 The matches on the web board:",

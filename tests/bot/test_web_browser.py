@@ -245,7 +245,7 @@ def test_refusals_and_languages(
         Promise.all([send(boot.page, now - 1), send("forged.token", now), send(boot.page, now)])
             .then((r) => done([r[0].text, r[1].text, r[2].text]));"""
     )
-    assert stale == t("error.stale", "fr")
+    assert stale == t("web.stale", "fr")
     assert forged == t("web.forged", "fr")
     assert other == t("error.not_your_turn", "fr")  # Alice's turn: Bob's link may not act
     # The other player's page: Bob may not move Alice's checkers (not his turn).
