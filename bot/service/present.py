@@ -104,10 +104,8 @@ def _dice_state(
     move from (the last two only for ``chooser``, the person whose turn it is)."""
     if turn is None:
         return None, None, None, frozenset()
-    values = turn.playable_dice()
-    d1, d2 = turn.dice
-    # A double: its value as often as checkers can still move with it.
-    playable = tuple(values * (turn.length - len(turn.steps))) if d1 == d2 else tuple(values)
+    values = turn.playable_dice()  # those the next step can use: the choice of a die
+    playable = tuple(turn.dice_to_play())  # those the turn will use: drawn unfaded
     selected = _selected_die(values, ui.die) if chooser else None
     highlights = frozenset(turn.movable_points(selected)) if selected else frozenset()
     return tuple(turn.remaining_dice()), playable, selected, highlights
