@@ -106,7 +106,8 @@ def _dice_state(
         return None, None, None, frozenset()
     values = turn.playable_dice()  # those the next step can use: the choice of a die
     playable = tuple(turn.dice_to_play())  # those the turn will use: drawn unfaded
-    selected = _selected_die(values, ui.die) if chooser else None
+    # The resign menu chooses no die: the board under it shows none (not a default one).
+    selected = _selected_die(values, ui.die) if chooser and not ui.resign_menu else None
     highlights = frozenset(turn.movable_points(selected)) if selected else frozenset()
     return tuple(turn.remaining_dice()), playable, selected, highlights
 

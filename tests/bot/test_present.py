@@ -90,6 +90,16 @@ def test_a_die_playable_once_the_checker_entered_is_not_faded() -> None:
     assert view.playable_dice == (6, 3) and view.selected_die == 3
 
 
+def test_the_resign_menu_shows_no_chosen_die() -> None:
+    # After /undo all picked the 1 again, /resign's board said "die chosen: 4" (a default).
+    from bot.service.present import UiState, board_view
+
+    table = _practice({"p8": 2, "p13": 2, "o19": -2}, (4, 1))
+    assert board_view(table, 0, "en", UiState(die=1), mirrored=False).selected_die == 1
+    menu = board_view(table, 0, "en", UiState(resign_menu=True), mirrored=False)
+    assert menu.selected_die is None and not menu.highlights
+
+
 def test_the_red_and_black_theme_gives_the_player_red() -> None:
     from bot.service.present import UiState, board_view
 
