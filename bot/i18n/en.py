@@ -34,7 +34,7 @@ MESSAGES: dict[str, str] = {
     "game.won_single": "🏁 **{name}** wins a single game: {points} {points:point|points}.",
     "game.won_gammon": "🏁 **{name}** wins a **gammon**: {points} {points:point|points}.",
     "game.won_backgammon": "🏁 **{name}** wins a **backgammon**: {points} {points:point|points}.",
-    "game.match_over": "🏆 **{name}** wins the match {a}–{b}.",
+    "game.match_over": "🏆 **{name}** wins the {match} {a}–{b}.",
     "computer.name": "Computer ({level})",
     # -- prompts --------------------------------------------------------------------------------
     "prompt.roll": "**{name}**, roll the dice.",

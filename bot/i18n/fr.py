@@ -33,7 +33,7 @@ MESSAGES: dict[str, str] = {
     "game.won_single": "🏁 **{name}** gagne une partie simple : {points} {points:point|points}.",
     "game.won_gammon": "🏁 **{name}** gagne un **gammon** : {points} {points:point|points}.",
     "game.won_backgammon": "🏁 **{name}** gagne un **backgammon** : {points} {points:point|points}.",
-    "game.match_over": "🏆 **{name}** gagne le match {a}–{b}.",
+    "game.match_over": "🏆 **{name}** gagne le {match} {a}–{b}.",
     "computer.name": "Ordinateur ({level})",
     # -- invitations à jouer --------------------------------------------------------------------------
     "prompt.roll": "**{name}**, lancez les dés.",

@@ -363,7 +363,8 @@ def _result(table: Table, lang: str) -> str:
         a, b = match.score
         if winner_seat == 1:
             a, b = b, a  # the winner's score first
-        line += "\n" + t("game.match_over", lang, name=champion, a=a, b=b)
+        match_kind = t("game.kind_match", lang, points=match.length)
+        line += "\n" + t("game.match_over", lang, name=champion, a=a, b=b, match=match_kind)
     if table.revealed_seed:
         line += "\n" + t("dice.revealed", lang, seed=table.revealed_seed)
     return line
