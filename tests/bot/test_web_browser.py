@@ -355,7 +355,9 @@ def test_the_replay_buttons_show_their_whole_words(
         cut = [
             b.text
             for b in buttons
-            if browser.execute_script("return arguments[0].scrollWidth > arguments[0].clientWidth", b)
+            if browser.execute_script(
+                "return arguments[0].scrollWidth > arguments[0].clientWidth", b
+            )
         ]
         browser.save_screenshot(str(tmp_path / f"web-replay-{width}.png"))
         assert not cut, (width, cut)
