@@ -62,29 +62,55 @@ class FileClock:
         self._seen: int | None = None  # the file's mtime when last read (None: missing)
         self._offset = timedelta(0)
         self._last: datetime | None = None
+        self._bad: str | None = None  # a bad content already logged
         self._lock = threading.Lock()  # several threads ask the time at once
 
     def offset(self) -> timedelta:
+        """The last good offset the file held (read again when the file changed)."""
+        self._read()
+        return self._offset
+
+    def _read(self) -> bool:
+        """Read the file again if it changed; whether a new good offset was read. A bad
+        content keeps the last good offset and is logged once (the file is read again at
+        every call until it changes, perhaps half written)."""
         try:
             stamp = self.path.stat().st_mtime_ns
         except OSError:
             stamp = None
-        if stamp != self._seen:
-            self._seen = stamp
-            text = self.path.read_text(encoding="utf-8") if stamp is not None else ""
-            try:
-                self._offset = parse_offset(text)
-            except ValueError as error:  # keep the last good offset (a file half written?)
+        if stamp == self._seen:
+            return False
+        self._seen = stamp
+        text = self.path.read_text(encoding="utf-8") if stamp is not None else ""
+        try:
+            self._offset = parse_offset(text)
+        except ValueError as error:
+            if text != self._bad:
                 log.error("%s", error)
-                self._seen = None  # read it again next time
-            else:
-                log.warning("CLOCK_FILE: the bot's time is the real time + %s", self._offset)
-        return self._offset
+            self._bad, self._seen = text, None
+            return False
+        self._bad = None
+        return True
 
     def __call__(self) -> datetime:
         with self._lock:
-            now = self.real() + self.offset()
-            if self._last is not None and now < self._last:
-                now = self._last  # never backwards
+            changed = self._read()
+            wanted = self.real() + self._offset
+            now = wanted if self._last is None else max(wanted, self._last)  # never backwards
+            if changed:
+                self._tell(now, wanted)
             self._last = now
             return now
+
+    def _tell(self, now: datetime, wanted: datetime) -> None:
+        """Log the time really in effect after the file changed."""
+        if now == wanted:
+            log.warning("CLOCK_FILE: the bot's time is the real time + %s", self._offset)
+        else:
+            log.warning(
+                "CLOCK_FILE: the file says the real time + %s, but the bot's time never runs "
+                "backwards: it stays at %s (the real time + %s) until the real time catches up",
+                self._offset,
+                now.isoformat(timespec="seconds"),
+                now - self.real(),
+            )

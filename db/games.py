@@ -44,6 +44,7 @@ from db.models import (
 from db.players import keep_players, note_guild_activity
 from db.ratings import RatingChange, apply_rated_result
 from db.types import utcnow
+from engine import Match
 
 __all__ = [
     "Finish",
@@ -381,6 +382,22 @@ def expire_game(session: Session, game: Game, *, now: datetime | None = None) ->
     _bump_and_flush(session, game)
 
 
+def _points_scored(game: Game, winner: int, points: int) -> tuple[int, int]:
+    """The points each seat scored: in a match, in all its games (its final score, less the
+    score it started from), not only in the deciding one."""
+    scored = [0, 0]
+    scored[winner] = points
+    if game.match_length:
+        try:
+            match = Match.from_dict(game.state)
+        except ValueError:
+            return scored[0], scored[1]
+        played = [a - b for a, b in zip(match.score, match.start_score, strict=True)]
+        if played[winner] >= points:  # the state holds the deciding game
+            return played[0], played[1]
+    return scored[0], scored[1]
+
+
 def _count_computer_game(
     session: Session, game: Game, winner: int, points: int, now: datetime
 ) -> None:
@@ -388,11 +405,12 @@ def _count_computer_game(
     human_seat = 0 if game.player0_id is not None else 1
     human = game.player_id(human_seat)
     won = winner == human_seat
+    scored = _points_scored(game, winner, points)
     values = {
         "wins": int(won),
         "losses": int(not won),
-        "points_won": points if won else 0,
-        "points_lost": 0 if won else points,
+        "points_won": scored[human_seat],
+        "points_lost": scored[1 - human_seat],
     }
     stmt = insert_for(session, ComputerRecord).values(
         player_id=human, level=game.computer_level, updated_at=now, **values

@@ -454,6 +454,8 @@ class Game:
             refusal = self.context(self.on_roll).why_no_double(0)
             if refusal is not None:
                 return refusal
+        if self.phase in (Phase.DOUBLED, Phase.RESIGNED):
+            return GameStateError(self._not_now("double"), code=f"state.{self.phase.value}")
         if self.phase is not Phase.ROLL:
             return GameStateError(
                 "you can double only at the start of your turn, before rolling", code="cube.when"

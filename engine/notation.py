@@ -75,7 +75,7 @@ def parse_segments(text: str) -> list[Segment]:
     :raises PlaySyntaxError: when the text is not notation, with what is wrong and where.
     """
     _check_text(text)
-    segments = _SegmentReader(text).read()
+    segments = _SegmentReader(_hint_play(text)).read()
     for seg in segments:
         _check_segment(seg)
     # Every written step uses at least one die, and no roll gives more than four.
@@ -98,6 +98,37 @@ def _check_text(text: object) -> None:
         raise PlaySyntaxError("the play is empty: write it like '24/18 13/11'", code="syntax.empty")
 
 
+def _word_at(text: str, pos: int, longest: int = 24) -> str:
+    """The word, as typed, that holds ``text[pos]`` (its whitespace-separated piece), cut to
+    ``longest`` characters: what a refusal quotes, never a piece of two words.
+
+    >>> _word_at("1. bar/20", 1)
+    '1.'
+    """
+    start = len(text[:pos].rstrip()) if text[pos].isspace() else pos
+    while start and not text[start - 1].isspace():
+        start -= 1
+    end = start
+    while end < len(text) and not text[end].isspace():
+        end += 1
+    word = text[start:end]
+    return word if len(word) <= longest else word[: longest - 1] + "…"
+
+
+_HINT_NUMBER = re.compile(r"^\s*\d+\.\s+")  # "2. " before a play copied from a hint
+_HINT_TAIL = re.compile(r"\s+[+-]?\d*\.\d+(?:\s.*)?$")  # " -0.122 (-0.060) · 45.7 %" after it
+
+
+def _hint_play(text: str) -> str:
+    """The play in a line copied whole from a hint (its number and equities dropped); other
+    text as it is.
+
+    >>> _hint_play("2. 13/7 9/7 -0.166 (-0.060) · 45.7 %")
+    '13/7 9/7'
+    """
+    return _HINT_TAIL.sub("", _HINT_NUMBER.sub("", text, count=1), count=1)
+
+
 class _SegmentReader:
     """Notation read token by token: the segments written so far, the points and hits of the
     one being written, and whether a point must come next (after '/' or at a segment's start)."""
@@ -114,14 +145,14 @@ class _SegmentReader:
         while pos < len(text):
             m = _TOKEN.match(text, pos)
             if m is None or m.end() == pos:
-                rest = text[pos:].strip()
-                if not rest:
+                if not text[pos:].strip():
                     break
+                word = _word_at(text, pos)
                 raise PlaySyntaxError(
-                    f"cannot read {rest[:12]!r} in {text!r}: write plays like '24/18 13/11', "
+                    f"cannot read {word!r} in {text!r}: write plays like '24/18 13/11', "
                     "'bar/22*', '6/off' or '8/5(2)'",
                     code="syntax.unreadable",
-                    rest=rest[:12],
+                    rest=word,
                 )
             pos = m.end()
             self._token(m)

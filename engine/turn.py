@@ -132,6 +132,27 @@ class Turn:
         """
         return sorted({m.die for m in self.available()}, reverse=True)
 
+    def dice_to_play(self) -> list[int]:
+        """The dice still to play that the rest of the turn will use, largest first: those of
+        :meth:`remaining_dice` some legal play uses, though perhaps not next (a checker on the
+        bar enters with the 3 before the 6 can move), a double's value as often as checkers
+        can still move with it.
+
+        >>> from engine.position import Position
+        >>> last = Position.from_position_id("AQAABAAAAAAAAA")  # a checker each, on the 1-points
+        >>> Turn(last, (2, 1)).dice_to_play()  # only one die is played: the larger one
+        [2]
+        """
+        remaining = self.remaining_dice()
+        left = self.length - len(self.steps)
+        if left <= 0:
+            return []
+        if self.dice[0] == self.dice[1]:
+            return remaining[:left]
+        if left >= len(remaining):
+            return remaining
+        return self.playable_dice()
+
     def forced_die(self) -> int | None:
         """When a non-double can be played only with one die, that die (else None).
 

@@ -137,6 +137,15 @@ def test_a_double_after_the_roll_gives_the_reason_for_the_whole_turn(
     assert refused.value.code == code
 
 
+def test_a_double_while_an_answer_is_awaited_says_so() -> None:
+    # It said "only at the start of your turn, before rolling" while /roll said "not now".
+    g = started()
+    g.double()
+    with pytest.raises(GameStateError) as refused:
+        g.double()
+    assert refused.value.code == "state.doubled"
+
+
 def test_drop_loses_the_stake_before_the_double() -> None:
     g = started()
     g.cube_value, g.cube_owner = 2, 1

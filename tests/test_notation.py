@@ -167,3 +167,17 @@ def test_parse_segments_structure() -> None:
 def test_errors_are_value_errors() -> None:
     for exc in (PlaySyntaxError, IllegalPlayError, AmbiguousPlayError):
         assert issubclass(exc, ValueError)
+
+
+def test_a_refusal_quotes_the_word_as_typed() -> None:
+    # "13/11. 6/5" was quoted as ". 6/5": a piece of two words the player never wrote.
+    with pytest.raises(PlaySyntaxError) as refused:
+        parse_segments("13/11. 6/5")
+    assert refused.value.code == "syntax.unreadable"
+    assert refused.value.params["rest"] == "13/11."
+
+
+def test_a_line_copied_from_a_hint_reads_as_its_play() -> None:
+    line = "1. bar/20 24/20 -0.122 (-0.060) · 45.7 %"
+    assert parse_segments(line) == parse_segments("bar/20 24/20")
+    assert parse_segments("2. 13/7 9/7 +0.166") == parse_segments("13/7 9/7")

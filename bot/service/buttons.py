@@ -149,7 +149,7 @@ class Buttons:
             if here.row.status is not GameStatus.ACTIVE:
                 raise Refusal("error.game_over")  # before "out of date: use /board"
             if here.row.version != action.version:
-                raise Refusal("error.stale")
+                raise Refusal("web.stale" if where.web else "error.stale")
             spec = ACTIONS[action.action]
             if spec.then is not Then.SHOW and consult_repo.played_by_votes(s, here.row):
                 raise Refusal("consult.by_vote")  # the team's game: played by its votes

@@ -41,6 +41,7 @@ class Where:
         board, see ``/board game:N``): the commands on "your game" (``/move``, ``/undo``,
         ``/resign``, ``/hint``...) act on it while he plays it and it goes on; None (Discord):
         his game in this channel.
+    :param web: the action comes from the game's web page (its refusals speak of the page).
     """
 
     channel_id: int | None = None
@@ -49,6 +50,7 @@ class Where:
     threads: bool = False
     manager: bool = False
     focus: int | None = None
+    web: bool = False
 
     @property
     def is_dm(self) -> bool:

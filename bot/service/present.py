@@ -104,11 +104,10 @@ def _dice_state(
     move from (the last two only for ``chooser``, the person whose turn it is)."""
     if turn is None:
         return None, None, None, frozenset()
-    values = turn.playable_dice()
-    d1, d2 = turn.dice
-    # A double: its value as often as checkers can still move with it.
-    playable = tuple(values * (turn.length - len(turn.steps))) if d1 == d2 else tuple(values)
-    selected = _selected_die(values, ui.die) if chooser else None
+    values = turn.playable_dice()  # those the next step can use: the choice of a die
+    playable = tuple(turn.dice_to_play())  # those the turn will use: drawn unfaded
+    # The resign menu chooses no die: the board under it shows none (not a default one).
+    selected = _selected_die(values, ui.die) if chooser and not ui.resign_menu else None
     highlights = frozenset(turn.movable_points(selected)) if selected else frozenset()
     return tuple(turn.remaining_dice()), playable, selected, highlights
 
@@ -364,7 +363,8 @@ def _result(table: Table, lang: str) -> str:
         a, b = match.score
         if winner_seat == 1:
             a, b = b, a  # the winner's score first
-        line += "\n" + t("game.match_over", lang, name=champion, a=a, b=b)
+        match_kind = t("game.kind_match", lang, points=match.length)
+        line += "\n" + t("game.match_over", lang, name=champion, a=a, b=b, match=match_kind)
     if table.revealed_seed:
         line += "\n" + t("dice.revealed", lang, seed=table.revealed_seed)
     return line

@@ -284,6 +284,9 @@ def _replay_line(event: GameEvent | None, table: Table, lang: str) -> str:
     if event is None:
         return t("web.replay_start", lang)
     who = "" if event.player is None or event.player < 0 else table.seats[event.player].name
+    if event.kind == EventKind.MOVE.value and not event.play and event.die1 and event.die2:
+        return t("web.replay_cannot_move", lang, seq=event.seq + 1, name=who,
+                 d1=event.die1, d2=event.die2)  # fmt: skip
     kind = t(f"web.kind.{event.kind}", lang) if event.kind in _KINDS else event.kind
     line = t("web.replay_line", lang, seq=event.seq + 1, name=who, kind=kind, play=event.play or "")
     return " ".join(line.split())
@@ -428,6 +431,10 @@ def _decision_view(
     name = names[decision.player]
     error = round(1000 * decision.error)
     mark = error_size(decision.error)
+    if move and not decision.played and decision.dice is not None:  # nothing to grade
+        d1, d2 = decision.dice
+        text = t("web.review.cannot_move", lang, name=name, d1=d1, d2=d2)
+        return {"text": text, "error": 0, "mark": None, "mark_text": None}, []
     if move:
         played = decision.played or t("review.no_move", lang)
         best = decision.best or t("review.no_move", lang)

@@ -337,7 +337,7 @@ class WebServer:
         if user not in key.players:
             raise self._refuse(request, 403, "web.watch_only")
         actor = Actor(user, _name_of(key, user), locale=lang)
-        where = Where(channel_id=key.channel_id, guild_id=key.guild_id)
+        where = Where(channel_id=key.channel_id, guild_id=key.guild_id, web=True)
         try:
             reply = await self._call(lambda: self.service.press(actor, where, custom_id), user)
         except heavy.Busy:

@@ -3,9 +3,12 @@ calendar drives (here a ladder's deadline) without waiting for it."""
 
 from __future__ import annotations
 
+import logging
 import os
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+
+import pytest
 
 from bot.clockfile import FileClock
 from bot.compose import open_service
@@ -58,3 +61,27 @@ def test_a_deadline_passes_when_the_file_says_so(tmp_path: Path) -> None:
     (challenge,) = challenges(service.factory, lid)
     assert challenge.forfeit
     engine.dispose()
+
+
+def test_the_log_tells_a_bad_content_once_and_the_time_really_in_effect(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    # "garbage" was logged at every reading of the time (six times for one command), and "+0"
+    # after "+1d 4h" logged "the real time + 0:00:00" while the time held where it was.
+    real = [START]
+    path, tick = tmp_path / "clock", [0]
+    clock = FileClock(path, real=lambda: real[0])
+    write(path, "+1d 4h", tick)
+    clock()
+    caplog.clear()
+    write(path, "garbage", tick)
+    with caplog.at_level(logging.WARNING, logger="bot.clockfile"):
+        for _ in range(6):
+            clock()
+    assert [r.getMessage().count("garbage") for r in caplog.records] == [1]
+    caplog.clear()
+    write(path, "+0", tick)
+    with caplog.at_level(logging.WARNING, logger="bot.clockfile"):
+        assert clock() == START + timedelta(days=1, hours=4)
+    (said,) = [r.getMessage() for r in caplog.records]
+    assert "never runs backwards" in said and "1 day, 4:00:00" in said, said

@@ -164,4 +164,4 @@ def test_a_refused_move_echoes_the_input_inside_its_code_span(
     reply = service.move(Actor(111, "Eve"), where, "24/18` **[x](https://e.example)** `")
     assert reply.ephemeral
     # The input's backtick is a quote now: the span still ends where the bot ends it.
-    assert "I cannot read `' **[x](http`." in reply.text, reply.text
+    assert "I cannot read `24/18'`." in reply.text, reply.text

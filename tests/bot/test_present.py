@@ -76,6 +76,30 @@ def test_the_picture_knows_which_dice_can_still_be_played() -> None:
     assert board_view(doubles, 1, "en", UiState(), mirrored=False).selected_die is None
 
 
+def test_a_die_playable_once_the_checker_entered_is_not_faded() -> None:
+    # 6-3 with a checker on the bar: it enters with the 3 only, then the 6 moves (bar/16,
+    # bar/22 13/7): the 6 was drawn faded and "to play: 3" left it out.
+    from bot.service.present import UiState, board_view
+    from engine import MatchKey, encode_match_id
+
+    mid = encode_match_id(MatchKey(dice=(6, 3)))
+    match = Match.from_ids("w87gAyDg8+ABSA", mid)
+    table = Table(7, 1, (Seat("Alice", user_id=1), Seat("Computer", level="expert")), match)
+    assert table.game.partial.playable_dice() == [3]  # the first step: the 3 only
+    view = board_view(table, table.game.turn or 0, "en", UiState(), mirrored=False)
+    assert view.playable_dice == (6, 3) and view.selected_die == 3
+
+
+def test_the_resign_menu_shows_no_chosen_die() -> None:
+    # After /undo all picked the 1 again, /resign's board said "die chosen: 4" (a default).
+    from bot.service.present import UiState, board_view
+
+    table = _practice({"p8": 2, "p13": 2, "o19": -2}, (4, 1))
+    assert board_view(table, 0, "en", UiState(die=1), mirrored=False).selected_die == 1
+    menu = board_view(table, 0, "en", UiState(resign_menu=True), mirrored=False)
+    assert menu.selected_die is None and not menu.highlights
+
+
 def test_the_red_and_black_theme_gives_the_player_red() -> None:
     from bot.service.present import UiState, board_view
 

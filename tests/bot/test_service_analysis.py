@@ -195,7 +195,7 @@ def test_review_shows_the_mistakes_of_the_player_who_asks(
             wanted = next(n for n in names if n.isdigit() or n == "Bar")
         reply = press(service, actor, reply, wanted)
         assert not reply.ephemeral, reply.text
-    assert "wins the match" in reply.text
+    assert "wins the 1-point match" in reply.text
     for person in (ALICE, BOB):
         review = service.review(person, CHANNEL)
         mistakes = [line for line in review.text.splitlines() if line.startswith("Mistake")]

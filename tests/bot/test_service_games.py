@@ -235,7 +235,7 @@ def test_resignation_offer_and_answers(
     resigned = service.resign(BOB, CHANNEL, 1)
     accepted = press(service, ALICE, resigned, "Accept")
     assert "Alice** wins a single game: 1 point." in accepted.text
-    assert "wins the match 1–0" in accepted.text
+    assert "wins the 1-point match 1–0" in accepted.text
     with factory() as s:
         ratings = {r.player_id: r.rating for r in s.query(Rating).all()}
     assert ratings[ALICE.id] > 1500 > ratings[BOB.id]

@@ -140,7 +140,7 @@ def test_a_claim_in_a_match_ends_the_match(
     (claim,) = timed.sweep()
     over = press(timed, BOB, claim.reply, "Claim the game")
     assert "Bob claims the game" in over.text and "Bob** wins a single game" in over.text
-    assert "Bob** wins the match 1–0" in over.text and labels(over) == ["Rematch"]
+    assert "Bob** wins the 5-point match 1–0" in over.text and labels(over) == ["Rematch"]
     stored = row(factory, board.game_id or 0)
     assert stored.status is GameStatus.ABANDONED and stored.winner == 1
     assert stored.deadline is None and timed.sweep() == []

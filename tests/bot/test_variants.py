@@ -75,7 +75,7 @@ def test_a_rated_variant_match_never_changes_the_standard_rating(
     assert "1-point match · hypergammon" in board.text
     resigned = service.resign(BOB, CHANNEL, 1)
     accepted = press(service, ALICE, resigned, "Accept")
-    assert "wins the match" in accepted.text
+    assert "wins the 1-point match" in accepted.text
     with factory() as s:
         assert s.query(Rating).count() == 0  # the standard ratings are untouched
         ratings = {r.player_id: r for r in s.query(VariantRating).all()}

@@ -119,9 +119,9 @@ async def test_a_player_moves_through_the_service(
     after = body["state"]
     assert after["version"] == state["version"] + 1
     assert after["mine"][7] == state["mine"][7] + 1  # a checker more on her 8 point
-    # The same press again (a second tab, a double click): stale, refused as Discord refuses it.
+    # The same press again (a second tab, a double click): stale, and the page is told to reload.
     status, body = await act(client, url, page, version=state["version"], action="move", arg="13-5")
-    assert not body["ok"] and body["text"] == t("error.stale", "en")
+    assert not body["ok"] and body["text"] == t("web.stale", "en")
     assert body["state"]["version"] == after["version"]  # nothing changed
 
 
@@ -352,3 +352,15 @@ def test_a_replay_heads_each_moment_with_its_own_score(
     service.press(ALICE, CHANNEL, accept)
     assert "score 2–0" in service.web_state(game, None, "en")["headline"]
     assert "score 0–0" in service.web_state(game, None, "en", at=1)["headline"]
+
+
+def test_the_page_speaks_french_in_the_terminal_s_terms() -> None:
+    # The page said "pion" and "points de course" where the board and the terminal say "dame"
+    # and "pips"; and a stale press answered with Discord's "use the latest message".
+    from bot.i18n.fr import MESSAGES
+    from render.labels import counted
+
+    french = " ".join(v for k, v in MESSAGES.items() if k.startswith("web."))
+    assert " pion" not in french and "points de course" not in french
+    assert t("web.pips", "fr") in counted("fr", "pips", 2)
+    assert "message" not in t("web.stale", "en") and "rechargez" in t("web.stale", "fr")

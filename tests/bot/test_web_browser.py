@@ -245,7 +245,7 @@ def test_refusals_and_languages(
         Promise.all([send(boot.page, now - 1), send("forged.token", now), send(boot.page, now)])
             .then((r) => done([r[0].text, r[1].text, r[2].text]));"""
     )
-    assert stale == t("error.stale", "fr")
+    assert stale == t("web.stale", "fr")
     assert forged == t("web.forged", "fr")
     assert other == t("error.not_your_turn", "fr")  # Alice's turn: Bob's link may not act
     # The other player's page: Bob may not move Alice's checkers (not his turn).
@@ -331,3 +331,26 @@ def test_the_review_asked_for_from_the_page(
     assert browser.find_element(*by("#review-title")).text == t("web.review.title", "fr")
     assert not browser.find_element(*by("#ask-review")).is_displayed()
     assert at(browser) == "4"
+
+
+def test_the_replay_buttons_show_their_whole_words(
+    service: Service, web: Links, browser: Any, tmp_path: Path
+) -> None:
+    # "Précédent" was cut at 1200 px: four buttons squeezed into the side column on one row.
+    game = finished_game(service)
+    for width in (360, 1200):
+        browser.set_window_size(width, 900)
+        browser.get(web.game_url(game, at=1) + "&lang=fr")
+        drawn(browser)
+        buttons = browser.find_elements(*by("#replay .steps button"))
+        assert [b.text for b in buttons][1] == t("web.prev", "fr")
+        cut = [
+            b.text
+            for b in buttons
+            if browser.execute_script(
+                "return arguments[0].scrollWidth > arguments[0].clientWidth", b
+            )
+        ]
+        browser.save_screenshot(str(tmp_path / f"web-replay-{width}.png"))
+        assert not cut, (width, cut)
+    browser.set_window_size(1200, 900)

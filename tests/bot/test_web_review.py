@@ -207,6 +207,28 @@ def test_every_decision_of_a_match_has_its_step(service: Service) -> None:
     for at, decision in shown.items():
         kind = events[at - 1].kind
         if kind == "move":
-            assert "played" in decision["text"], decision
+            said = decision["text"]
+            assert "played" in said or "could not move" in said, decision
         else:
             assert cube[kind] in decision["text"], (kind, decision)
+
+
+def test_a_turn_that_could_not_move_says_so_and_is_not_graded() -> None:
+    # The replay said "Action 20: Computer (beginner) plays" and the review "played no move:
+    # the best play" ("a joué aucun coup" in French).
+    from types import SimpleNamespace
+
+    from bot.service import webboard
+
+    seats = (SimpleNamespace(name="Alice"), SimpleNamespace(name="Computer (beginner)"))
+    event = SimpleNamespace(seq=19, player=1, kind="move", play="", die1=6, die2=6)
+    table: Any = SimpleNamespace(seats=seats)
+    line = webboard._replay_line(event, table, "en")  # type: ignore[arg-type]
+    assert line == "Action 20: Computer (beginner) rolled 6-6 and could not move."
+    decision: Any = SimpleNamespace(
+        kind="move", player=1, played="", best="", dice=(6, 6), error=0.0, best_play=None
+    )
+    names = ("Alice", "Ordinateur (débutant)")
+    view, arrows = webboard._decision_view(decision, names, 0, "fr")
+    assert view["text"] == "Ordinateur (débutant) n’a pu jouer aucun coup (6-6)."
+    assert (view["error"], view["mark"], arrows) == (0, None, [])

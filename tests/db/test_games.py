@@ -178,6 +178,35 @@ def test_a_bear_off_finishes_the_game_and_records_the_result(factory: Factory) -
         assert games.game_events(s, game_id)[-1].kind == END_KIND
 
 
+def test_a_match_against_the_computer_counts_the_points_of_all_its_games(
+    factory: Factory,
+) -> None:
+    # A 3-point match won 7-0 (1 point, then a backgammon for 6) counted only the 6.
+    from engine import Game as EngineGame
+    from engine import Position
+
+    m = Match(length=3)
+    m.game.opening_roll(2, 1)
+    m.game.resign(1)
+    m.game.accept_resignation()  # player 0 wins the first game: 1 point
+    m.next_game()
+    pos = Position.from_sides([1] + [0] * 24, [0] * 5 + [15] + [0] * 19)
+    m.games[-1] = EngineGame(position=pos, match_length=3, score=(1, 0))
+    m.game.opening_roll(2, 1)
+    with factory.begin() as s:
+        add_players(s)
+        game_id = new_game(s, ALICE, None, match=m, computer_level="expert").id
+    with factory.begin() as s:
+        row = games.get_game(s, game_id)
+        m = load_match(row)
+        m.game.play(m.game.legal_plays()[0])  # a gammon: 2 more points
+        save_match(s, row, m, now=later(5))
+    with factory() as s:
+        record = s.get(ComputerRecord, (ALICE, "expert"))
+        assert record is not None
+        assert (record.wins, record.points_won, record.points_lost) == (1, 3, 0)
+
+
 def test_a_forfeit_is_an_abandoned_game_won_by_the_waiting_player(factory: Factory) -> None:
     with factory.begin() as s:
         add_players(s)
