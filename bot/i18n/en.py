@@ -1134,6 +1134,8 @@ MESSAGES: dict[str, str] = {
     "consult.running": "A consultation game is already going on in this channel: vote with `/vote`.",
     "consult.none": "No consultation game is going on in this channel: start one with `/consult`.",
     "consult.no_vote": "No vote is open in this channel's consultation right now.",
+    "consult.close_closed": "That vote is already closed: there is nothing to close; the next vote, if any, is posted in the channel.",
+    "consult.minutes": "A vote lasts from {low} to {high} minutes: nothing was started.",
     "consult.closed": "That vote is closed: your vote was not counted, nothing changed.",
     "consult.choose": "Choose an answer by its number, from 1 to {count}.",
     "consult.other": "To vote for another play, type it with `/move` (`13/9 6/5`, say).",

@@ -1146,6 +1146,8 @@ MESSAGES: dict[str, str] = {
     "consult.running": "Une partie en consultation est déjà en cours dans ce salon : votez avec `/voter`.",
     "consult.none": "Aucune partie en consultation dans ce salon : lancez-en une avec `/consulter`.",
     "consult.no_vote": "Aucun vote n’est ouvert en ce moment dans la consultation de ce salon.",
+    "consult.close_closed": "Ce vote est déjà clos : il n’y a rien à clore ; le vote suivant, s’il y en a un, est publié dans le salon.",
+    "consult.minutes": "Un vote dure de {low} à {high} minutes : rien n’a été lancé.",
     "consult.closed": "Ce vote est clos : votre vote n’a pas été compté, rien n’a changé.",
     "consult.choose": "Choisissez une réponse par son numéro, de 1 à {count}.",
     "consult.other": "Pour voter un autre coup, tapez-le avec `/déplacer` (`13/9 6/5`, par exemple).",

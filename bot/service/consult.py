@@ -60,6 +60,7 @@ __all__ = ["CUBE_VOTE_MARGIN", "MAX_PLAYS", "Consult", "PollInfo"]
 
 log = logging.getLogger(__name__)
 
+MIN_MINUTES, MAX_MINUTES = 1, 1440  # a vote's time: from a minute to a day
 MAX_PLAYS = 9  # the poll's answers: these plays, and "another play: /move"
 ANSWER_LENGTH = 55  # Discord's limit on a poll answer
 QUESTION_LENGTH = 300  # and on its question
@@ -97,7 +98,10 @@ class Consult:
         points: int = 0,
         minutes: int = 5,
     ) -> Reply:
-        """``/consult``: the channel's team against the computer at ``level``."""
+        """``/consult``: the channel's team against the computer at ``level``, each vote
+        open ``minutes`` (from 1 to a day)."""
+        if not MIN_MINUTES <= minutes <= MAX_MINUTES:
+            raise Refusal("consult.minutes", low=MIN_MINUTES, high=MAX_MINUTES)
         deps = self.deps
         with deps.unit() as s:
             who = deps.who(s, actor)
@@ -158,8 +162,11 @@ class Consult:
         with deps.unit() as s:
             lang = deps.who(s, actor).lang
             cons = self._open_vote(s, where)
-            if choice is None:
-                raise Refusal("consult.choose", count=len(_shown(cons)))
+            shown = len(_shown(cons))
+            if choice == shown + 1 and cons.kind == "play":
+                raise Refusal("consult.other")  # a typed play is voted for with /move only
+            if choice is None or not 1 <= choice <= shown:
+                raise Refusal("consult.choose", count=shown)
             return self._record(s, cons, actor, choice - 1, lang)
 
     @answers
@@ -198,7 +205,7 @@ class Consult:
             else:
                 repo.withdraw(s, cons, actor.id, choice)
 
-    def _open_vote(self, s: Session, where: Where) -> Consultation:
+    def _open_vote(self, s: Session, where: Where, closed: str = "consult.closed") -> Consultation:
         found = repo.open_here(s, where.channel_id)
         if found is None:
             raise Refusal("consult.none")
@@ -206,7 +213,7 @@ class Consult:
         if cons is None or cons.closes_at is None:
             raise Refusal("consult.no_vote")
         if not self._is_open(cons):
-            raise Refusal("consult.closed")
+            raise Refusal(closed)
         return cons
 
     def _is_open(self, cons: Consultation) -> bool:
@@ -219,11 +226,6 @@ class Consult:
     def _record(
         self, s: Session, cons: Consultation, actor: Actor, choice: int, lang: str
     ) -> Reply:
-        choices = cons.choices or []
-        if not 0 <= choice < len(choices):
-            if choice == len(_shown(cons)) and cons.kind == "play":
-                raise Refusal("consult.other")
-            raise Refusal("consult.choose", count=len(_shown(cons)))
         before = repo.cast_vote(s, cons, actor.id, choice, now=self.deps.clock())
         what = _answer(cons, choice, lang)
         if before is None:
@@ -241,7 +243,7 @@ class Consult:
         deps = self.deps
         with deps.unit() as s:
             deps.who(s, actor)
-            cons = self._open_vote(s, where)
+            cons = self._open_vote(s, where, "consult.close_closed")
             game = games_repo.get_game(s, cons.game_id)
             if actor.id != game.player0_id and not where.manager:
                 raise Refusal("consult.close_who")
