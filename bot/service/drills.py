@@ -207,7 +207,7 @@ class Drills:
         _, end = _today(prefs, self.deps.clock())
         left = len(drill_repo.due_cards(s, card.player_id, end, max(room, 0)))
         text = t(
-            "drill.answered",
+            "drill.answered" if left else "drill.answered_last",
             lang,
             next=self._local_day(card, prefs),
             streak=streak,

@@ -309,3 +309,20 @@ def test_blunders_of_a_reviewed_game_become_drills_with_the_pr_in_the_week(
     answer(service, ALICE, question, right=True)
     week = drill(service, ALICE, week=True)
     assert week.image and "PR " in week.text and "PR –" not in week.text
+
+
+def test_the_counts_after_each_answer_match_the_drills_left(
+    service: Service, factory: sessionmaker[Session]
+) -> None:
+    """Two drills due: "2 left", then "1 left" with a Next button, then none left, no button."""
+    give_blunders(factory, ALICE, 2)
+    question = drill(service, ALICE)
+    assert "(2 left today" in question.text
+    first = answer(service, ALICE, question, right=True)
+    assert "1 left today" in first.text and "no drill left" not in first.text
+    (next_button,) = first.buttons
+    question = within_discord_limits(service.press(ALICE, DM, next_button.custom_id))
+    assert "(1 left today" in question.text
+    last = answer(service, ALICE, question, right=True)
+    assert "no drill left today" in last.text and "0 left" not in last.text
+    assert not last.buttons
