@@ -52,6 +52,13 @@ class VoteMoves(Protocol):
     def move(self, actor: Actor, /, where: Where, notation: str) -> Reply: ...
 
 
+class TypedDrills(Protocol):
+    """What ``/move`` asks of the drills (:class:`bot.service.drills.Drills`, set by the
+    service) when the actor has no game here: the answer to his drill due now, if any."""
+
+    def typed(self, actor: Actor, where: Where, notation: str) -> Reply | None: ...
+
+
 class Games:
     """``/play`` and the commands on the actor's game in this channel."""
 
@@ -59,6 +66,7 @@ class Games:
         self.deps = deps
         self.new = NewGames(deps)
         self.consult: VoteMoves | None = None  # a consultation's votes (set by the service)
+        self.drills: TypedDrills | None = None  # /move without a game: a drill's answer
 
     @answers
     def play(
@@ -146,9 +154,14 @@ class Games:
 
     def move(self, actor: Actor, where: Where, notation: str) -> Reply:
         """``/move play:<notation>``: a whole play in standard notation; in a channel where a
-        consultation game goes on, a vote for that play (see :mod:`bot.service.consult`)."""
+        consultation game goes on, a vote for that play (see :mod:`bot.service.consult`);
+        without a game here, the answer to the actor's drill due now, if any."""
         if self.consult is not None and self._consulting(where):
             return self.consult.move(actor, where, notation)
+        if self.drills is not None and not self._playing(actor, where):
+            answered = self.drills.typed(actor, where, notation)
+            if answered is not None:
+                return answered
 
         def act(game: Game, seat: int, notes: Notes) -> bool:
             if game.turn != seat:
@@ -189,6 +202,10 @@ class Games:
         return self.on_current_game(
             actor, where, lambda game, seat, notes: False, game_id=game_id, changes=False
         )
+
+    def _playing(self, actor: Actor, where: Where) -> bool:
+        with self.deps.unit() as s:
+            return current_game(s, actor, where) is not None
 
     def _consulting(self, where: Where) -> bool:
         with self.deps.unit() as s:
