@@ -37,7 +37,7 @@ from sqlalchemy.orm import Session
 from bot.dice import GameDice
 from bot.i18n import Text, t
 from bot.service.deps import Deps, answers, shared_lang
-from bot.service.games import level_named
+from bot.service.games import cube_vote_refusal, level_named
 from bot.service.model import Notes, Seat, Table
 from bot.service.newgame import NewGames
 from bot.service.people import Actor, Prefs, Where
@@ -178,7 +178,7 @@ class Consult:
             lang = deps.who(s, actor).lang
             cons = self._open_vote(s, where)
             if cons.kind != "play":
-                raise Refusal("consult.move_on_cube")
+                raise cube_vote_refusal("consult.move_on_cube", cons.choices or [])
             game = load_table(deps, s, games_repo.get_game(s, cons.game_id)).game
             trial = Game.from_dict(game.to_dict())
             play = str(trial.play_text(notation))

@@ -59,6 +59,25 @@ class TypedDrills(Protocol):
     def typed(self, actor: Actor, where: Where, notation: str) -> Reply | None: ...
 
 
+def by_vote(s: Session, row: GameRow) -> Refusal | None:
+    """The refusal of a change to a consultation's game (None for another game): the game is
+    played by the channel's votes, and how to vote on the decision open now (a cube vote's
+    answers by their numbers; a play's by number or typed with ``/move``)."""
+    if not consult_repo.played_by_votes(s, row):
+        return None
+    cons = consult_repo.by_game(s, row.id)
+    choices = (cons.choices or []) if cons is not None else []
+    if cons is None or cons.kind == "play" or not choices:
+        return Refusal("consult.by_vote")
+    return cube_vote_refusal("consult.by_vote_cube", choices)
+
+
+def cube_vote_refusal(key: str, choices: list[str]) -> Refusal:
+    """Refused with a cube vote's two answers and their numbers (Take = 1, Pass = 2...)."""
+    first, second = choices[:2]
+    return Refusal(key, one=Text(f"consult.answer.{first}"), two=Text(f"consult.answer.{second}"))
+
+
 class Games:
     """``/play`` and the commands on the actor's game in this channel."""
 
@@ -148,9 +167,10 @@ class Games:
 
     def _not_by_vote(self, s: Session, actor: Actor, row: GameRow) -> None:
         """Refuse a change to a consultation's game: the team's game is played by its votes."""
-        if consult_repo.played_by_votes(s, row):
+        refusal = by_vote(s, row)
+        if refusal is not None:
             self.deps.who(s, actor)
-            raise Refusal("consult.by_vote")
+            raise refusal
 
     def move(self, actor: Actor, where: Where, notation: str) -> Reply:
         """``/move play:<notation>``: a whole play in standard notation; in a channel where a

@@ -338,6 +338,13 @@ def test_a_double_of_the_computer_is_a_take_or_pass_vote(
     close(service, clock)  # the team plays; the computer doubles at once
     cons = row(factory)
     assert cons.kind == "take", cons.kind
+    # Refusals name this vote's answers by number, and /move has no place in a cube vote.
+    numbers = "`/vote choice:1` for **Take** or `/vote choice:2` for **Pass**"
+    assert numbers in service.resign(ANN, HERE, 1).text
+    assert numbers in service.move(BOB, HERE, "13/7").text
+    assert "/move" not in service.resign(ANN, HERE, 1).text
+    french = service.resign(Actor(ANN.id, "Ann", locale="fr"), HERE, 1).text
+    assert "`/voter choix:1`" in french and "`/voter choix:2`" in french
     service.vote(BOB, HERE, choice=1)
     service.vote(CYD, HERE, choice=2)
     service.vote(ANN, HERE, choice=2)
