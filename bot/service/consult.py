@@ -442,6 +442,22 @@ class Consult:
                 for c in repo.open_votes(s)
             ]
 
+    @answers
+    def board(self, actor: Actor, where: Where) -> Reply:
+        """``/board`` in a consultation's channel: the board with the open vote (its answers
+        listed, no second poll), not the move prompt of the member holding the team's seat."""
+        deps = self.deps
+        with deps.unit() as s:
+            lang = deps.who(s, actor).lang
+            found = repo.open_here(s, where.channel_id)
+            if found is None:
+                raise Refusal("consult.none")
+            table = load_table(deps, s, games_repo.get_game(s, found.game_id))
+            reply = self._game_reply(s, found, table, Notes(), lang)
+        reply.poll = None
+        reply.draw_later()
+        return reply
+
     def repost(self, consultation_id: int) -> Notice | None:
         """The open vote of a consultation shown again (its poll was lost in a restart), with
         the time it has left; None when no vote is open."""

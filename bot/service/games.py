@@ -51,6 +51,8 @@ class VoteMoves(Protocol):
 
     def move(self, actor: Actor, /, where: Where, notation: str) -> Reply: ...
 
+    def board(self, actor: Actor, /, where: Where) -> Reply: ...
+
 
 class TypedDrills(Protocol):
     """What ``/move`` asks of the drills (:class:`bot.service.drills.Drills`, set by the
@@ -218,7 +220,10 @@ class Games:
     def board(self, actor: Actor, where: Where, game_id: int | None = None) -> Reply:
         """``/board [game]``: post the current game again (with working buttons); with
         ``game``, that game of his in progress, wherever it is played (a tournament's match
-        played outside this channel, in the terminal a second game)."""
+        played outside this channel, in the terminal a second game); in a consultation's
+        channel, the board with its open vote."""
+        if game_id is None and self.consult is not None and self._consulting(where):
+            return self.consult.board(actor, where)
         return self.on_current_game(
             actor, where, lambda game, seat, notes: False, game_id=game_id, changes=False
         )

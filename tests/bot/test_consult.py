@@ -394,3 +394,14 @@ def test_closing_a_closed_vote_says_so(
     clock.advance(minutes=3)
     late = service.vote(ANN, HERE, close=True)
     assert late.ephemeral and "already closed" in late.text and "not counted" not in late.text
+
+
+def test_the_board_during_a_vote_shows_the_vote_not_a_move_prompt(
+    service: Service, factory: sessionmaker[Session], script: deque[int]
+) -> None:
+    script.extend([5, 2])
+    start(service)
+    board = service.board(ANN, HERE)  # the member holding the team seat
+    assert "Vote 1" in board.text and "pick a highlighted point" not in board.text
+    assert board.rows == [] and board.poll is None  # no buttons to refuse, no second poll
+    assert votes(factory) == []
