@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import logging
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import timedelta
 
 from sqlalchemy.orm import Session
@@ -402,7 +402,7 @@ class Consult:
     def _game_reply(
         self, s: Session, cons: Consultation, table: Table, notes: Notes, lang: str
     ) -> Reply:
-        shown = localized(table, lang)
+        shown = _team_named(localized(table, lang), cons, lang)
         reply: Reply = board_reply(shown, lang, notes, later=True)
         reply.rows, reply.ping, reply.mentions = [], None, ()
         reply.channel_id = cons.channel_id
@@ -541,6 +541,14 @@ def _voters_text(s: Session, cons: Consultation, lang: str) -> str:
             t("consult.end_line", lang, name=v.name, votes=v.votes, best=v.best, share=share)
         )
     return "\n".join(lines)
+
+
+def _team_named(table: Table, cons: Consultation, lang: str) -> Table:
+    """``table`` as the channel sees it: the team's seat named "The team" (the board's caption
+    says "The team: 13/11 8/4", as the notes say "The team played")."""
+    seats = list(table.seats)
+    seats[cons.seat] = replace(seats[cons.seat], name=t("consult.team", lang))
+    return replace(table, seats=(seats[0], seats[1]))
 
 
 def _names(table: Table, cons: Consultation, lang: str) -> tuple[str, str]:

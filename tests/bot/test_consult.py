@@ -405,3 +405,12 @@ def test_the_board_during_a_vote_shows_the_vote_not_a_move_prompt(
     assert "Vote 1" in board.text and "pick a highlighted point" not in board.text
     assert board.rows == [] and board.poll is None  # no buttons to refuse, no second poll
     assert votes(factory) == []
+
+
+def test_the_boards_of_a_consultation_name_the_team(
+    service: Service, clock: Clock, script: deque[int]
+) -> None:
+    script.extend([5, 2])
+    start(service)
+    played = close(service, clock)
+    assert "**The team** ⚪" in played.text and "**Ann**" not in played.text
