@@ -390,7 +390,7 @@ class Terminal:
             return self._press_id(self._selects[key], label.strip())
         if self._puzzle_menu:  # a play in other notation: the puzzle reads it, or lists its own
             return self._press_id(self._puzzle_menu, label.strip())
-        if "/" in key and self._has_game():  # a play typed as /hint lists it, without /move
+        if "/" in key:  # a play typed without /move: the game's, else the drill due (the service's)
             return self.service.move(self.actor, self.where, label.strip())
         return self._no_button(label)
 

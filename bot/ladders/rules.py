@@ -3,9 +3,10 @@
 A ladder is a tuple of player ids, the top rung first (rung 1 is index 0). A member joins at the
 bottom and may challenge anyone up to ``reach`` rungs above him. When the lower player of a
 challenge wins, he takes the loser's rung and everyone between moves down one; when the higher
-one wins, nothing moves. A member inactive for a set period drops one rung per period (the one
-below him moves up). Every function returns a new tuple holding the same members: the ladder
-stays a permutation of its members (``tests/ladders/test_rules.py`` checks it with Hypothesis).
+one wins, nothing moves. A member inactive for a set period drops one rung per period, below
+the nearest active member under him (all the inactive drop together; all inactive: none
+moves). Every function returns a new tuple holding the same members: the ladder stays a
+permutation of its members (``tests/ladders/test_rules.py`` checks it with Hypothesis).
 """
 
 from __future__ import annotations
@@ -107,9 +108,24 @@ def dropped(rungs: Rungs, player: int, steps: int = 1) -> Rungs:
 
 
 def idle_dropped(rungs: Rungs, idle: Sequence[int]) -> Rungs:
-    """Every member of ``idle`` one rung down, the lowest first (so that two idle members one
-    above the other both go down, keeping their order)."""
-    out = rungs
-    for player in sorted(set(idle) & set(rungs), key=rungs.index, reverse=True):
-        out = dropped(out, player)
-    return out
+    """The members of ``idle`` drop one rung together, relative to the active ones: each idle
+    member goes below the nearest active member under him (who moves up over the idle ones
+    between), the lowest first, so the idle keep their order among themselves and so do the
+    active. An idle member with no active one below him stays; when everyone is idle, nobody
+    moves (sequential drops would rotate the ladder).
+
+    >>> idle_dropped((1, 2, 3), [1, 2])
+    (3, 1, 2)
+    >>> idle_dropped((1, 2, 3), [1, 2, 3])
+    (1, 2, 3)
+    >>> idle_dropped((1, 2, 3, 4), [1, 3])
+    (2, 1, 4, 3)
+    """
+    lazy = set(idle) & set(rungs)
+    out = list(rungs)
+    for player in sorted(lazy, key=rungs.index, reverse=True):
+        here = out.index(player)
+        below = next((k for k in range(here + 1, len(out)) if out[k] not in lazy), None)
+        if below is not None:
+            out.insert(here, out.pop(below))
+    return tuple(out)

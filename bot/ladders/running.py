@@ -328,7 +328,8 @@ class Ladders:
         before = (_rung(rungs, challenge.challenger_id), _rung(rungs, challenge.defender_id))
         after = after_result(rungs, winner, loser)
         repo.set_rungs(s, ladder, after, now=now)
-        repo.touch(s, ladder.id, (winner, loser), now)
+        # A forfeit's loser did not show: he has not played, his inactivity goes on.
+        repo.touch(s, ladder.id, (winner,) if forfeit else (winner, loser), now)
         repo.record_result(s, ladder, challenge, winner_id=winner, rungs=before,
                            forfeit=forfeit, now=now)  # fmt: skip
         names = (_name(s, winner), _name(s, loser))

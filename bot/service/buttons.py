@@ -19,7 +19,7 @@ from bot.service.daily import Daily
 from bot.service.dashboard import Dashboard
 from bot.service.deps import Deps, answers
 from bot.service.drills import Drills
-from bot.service.games import Games
+from bot.service.games import Games, by_vote
 from bot.service.model import Notes, UiState
 from bot.service.people import Actor, Where
 from bot.service.present import board_reply
@@ -31,7 +31,6 @@ from bot.service.threads import result_posts
 from bot.service.tournaments import Tournaments
 from bot.service.turns import finish
 from bot.service.watch import Watching
-from db import consult as consult_repo
 from db.models import GameStatus
 from engine import Game, Phase
 
@@ -151,8 +150,9 @@ class Buttons:
             if here.row.version != action.version:
                 raise Refusal("web.stale" if where.web else "error.stale")
             spec = ACTIONS[action.action]
-            if spec.then is not Then.SHOW and consult_repo.played_by_votes(s, here.row):
-                raise Refusal("consult.by_vote")  # the team's game: played by its votes
+            refusal = by_vote(s, here.row) if spec.then is not Then.SHOW else None
+            if refusal is not None:
+                raise refusal  # the team's game: played by its votes
             if not spec.anyone and here.table.game.turn != seat:
                 raise Refusal(_not_yours(here.table.game, seat, action.action))
             dice = deps.dice(here.row)

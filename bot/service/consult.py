@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import logging
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import timedelta
 
 from sqlalchemy.orm import Session
@@ -37,7 +37,7 @@ from sqlalchemy.orm import Session
 from bot.dice import GameDice
 from bot.i18n import Text, t
 from bot.service.deps import Deps, answers, shared_lang
-from bot.service.games import level_named
+from bot.service.games import cube_vote_refusal, level_named
 from bot.service.model import Notes, Seat, Table
 from bot.service.newgame import NewGames
 from bot.service.people import Actor, Prefs, Where
@@ -60,6 +60,7 @@ __all__ = ["CUBE_VOTE_MARGIN", "MAX_PLAYS", "Consult", "PollInfo"]
 
 log = logging.getLogger(__name__)
 
+MIN_MINUTES, MAX_MINUTES = 1, 1440  # a vote's time: from a minute to a day
 MAX_PLAYS = 9  # the poll's answers: these plays, and "another play: /move"
 ANSWER_LENGTH = 55  # Discord's limit on a poll answer
 QUESTION_LENGTH = 300  # and on its question
@@ -97,7 +98,10 @@ class Consult:
         points: int = 0,
         minutes: int = 5,
     ) -> Reply:
-        """``/consult``: the channel's team against the computer at ``level``."""
+        """``/consult``: the channel's team against the computer at ``level``, each vote
+        open ``minutes`` (from 1 to a day)."""
+        if not MIN_MINUTES <= minutes <= MAX_MINUTES:
+            raise Refusal("consult.minutes", low=MIN_MINUTES, high=MAX_MINUTES)
         deps = self.deps
         with deps.unit() as s:
             who = deps.who(s, actor)
@@ -158,8 +162,11 @@ class Consult:
         with deps.unit() as s:
             lang = deps.who(s, actor).lang
             cons = self._open_vote(s, where)
-            if choice is None:
-                raise Refusal("consult.choose", count=len(_shown(cons)))
+            shown = len(_shown(cons))
+            if choice == shown + 1 and cons.kind == "play":
+                raise Refusal("consult.other")  # a typed play is voted for with /move only
+            if choice is None or not 1 <= choice <= shown:
+                raise Refusal("consult.choose", count=shown)
             return self._record(s, cons, actor, choice - 1, lang)
 
     @answers
@@ -171,7 +178,7 @@ class Consult:
             lang = deps.who(s, actor).lang
             cons = self._open_vote(s, where)
             if cons.kind != "play":
-                raise Refusal("consult.move_on_cube")
+                raise cube_vote_refusal("consult.move_on_cube", cons.choices or [])
             game = load_table(deps, s, games_repo.get_game(s, cons.game_id)).game
             trial = Game.from_dict(game.to_dict())
             play = str(trial.play_text(notation))
@@ -198,7 +205,7 @@ class Consult:
             else:
                 repo.withdraw(s, cons, actor.id, choice)
 
-    def _open_vote(self, s: Session, where: Where) -> Consultation:
+    def _open_vote(self, s: Session, where: Where, closed: str = "consult.closed") -> Consultation:
         found = repo.open_here(s, where.channel_id)
         if found is None:
             raise Refusal("consult.none")
@@ -206,7 +213,7 @@ class Consult:
         if cons is None or cons.closes_at is None:
             raise Refusal("consult.no_vote")
         if not self._is_open(cons):
-            raise Refusal("consult.closed")
+            raise Refusal(closed)
         return cons
 
     def _is_open(self, cons: Consultation) -> bool:
@@ -219,11 +226,6 @@ class Consult:
     def _record(
         self, s: Session, cons: Consultation, actor: Actor, choice: int, lang: str
     ) -> Reply:
-        choices = cons.choices or []
-        if not 0 <= choice < len(choices):
-            if choice == len(_shown(cons)) and cons.kind == "play":
-                raise Refusal("consult.other")
-            raise Refusal("consult.choose", count=len(_shown(cons)))
         before = repo.cast_vote(s, cons, actor.id, choice, now=self.deps.clock())
         what = _answer(cons, choice, lang)
         if before is None:
@@ -241,7 +243,7 @@ class Consult:
         deps = self.deps
         with deps.unit() as s:
             deps.who(s, actor)
-            cons = self._open_vote(s, where)
+            cons = self._open_vote(s, where, "consult.close_closed")
             game = games_repo.get_game(s, cons.game_id)
             if actor.id != game.player0_id and not where.manager:
                 raise Refusal("consult.close_who")
@@ -400,7 +402,7 @@ class Consult:
     def _game_reply(
         self, s: Session, cons: Consultation, table: Table, notes: Notes, lang: str
     ) -> Reply:
-        shown = localized(table, lang)
+        shown = _team_named(localized(table, lang), cons, lang)
         reply: Reply = board_reply(shown, lang, notes, later=True)
         reply.rows, reply.ping, reply.mentions = [], None, ()
         reply.channel_id = cons.channel_id
@@ -439,6 +441,22 @@ class Consult:
                 PollInfo(c.id, c.decision, c.channel_id, c.guild_id, c.message_id)
                 for c in repo.open_votes(s)
             ]
+
+    @answers
+    def board(self, actor: Actor, where: Where) -> Reply:
+        """``/board`` in a consultation's channel: the board with the open vote (its answers
+        listed, no second poll), not the move prompt of the member holding the team's seat."""
+        deps = self.deps
+        with deps.unit() as s:
+            lang = deps.who(s, actor).lang
+            found = repo.open_here(s, where.channel_id)
+            if found is None:
+                raise Refusal("consult.none")
+            table = load_table(deps, s, games_repo.get_game(s, found.game_id))
+            reply = self._game_reply(s, found, table, Notes(), lang)
+        reply.poll = None
+        reply.draw_later()
+        return reply
 
     def repost(self, consultation_id: int) -> Notice | None:
         """The open vote of a consultation shown again (its poll was lost in a restart), with
@@ -523,6 +541,14 @@ def _voters_text(s: Session, cons: Consultation, lang: str) -> str:
             t("consult.end_line", lang, name=v.name, votes=v.votes, best=v.best, share=share)
         )
     return "\n".join(lines)
+
+
+def _team_named(table: Table, cons: Consultation, lang: str) -> Table:
+    """``table`` as the channel sees it: the team's seat named "The team" (the board's caption
+    says "The team: 13/11 8/4", as the notes say "The team played")."""
+    seats = list(table.seats)
+    seats[cons.seat] = replace(seats[cons.seat], name=t("consult.team", lang))
+    return replace(table, seats=(seats[0], seats[1]))
 
 
 def _names(table: Table, cons: Consultation, lang: str) -> tuple[str, str]:

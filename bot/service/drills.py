@@ -187,6 +187,17 @@ class Drills:
             ephemeral=True,
         )
 
+    def typed(self, actor: Actor, where: Where, notation: str) -> Reply | None:
+        """``/move`` by a player without a game here: the answer to the checker drill he
+        would be asked now (the one ``/drill`` shows); None without one."""
+        with self.deps.unit() as s:
+            who = self.deps.who(s, actor)
+            day, end = _today(who.prefs, self.deps.clock())
+            found = self._next(s, actor.id, day, end)
+        if found is None or found[1].kind == "cube":
+            return None
+        return self.answer(actor, where, PuzzleAction(found[0].id, "m", drill=True), notation)
+
     def _reschedule(self, s: Session, card: DrillCard, correct: bool, now: datetime) -> None:
         rating = Rating.Good if correct else Rating.Again
         fsrs_card = Card.from_dict(card.state)  # type: ignore[arg-type]
@@ -207,7 +218,7 @@ class Drills:
         _, end = _today(prefs, self.deps.clock())
         left = len(drill_repo.due_cards(s, card.player_id, end, max(room, 0)))
         text = t(
-            "drill.answered",
+            "drill.answered" if left else "drill.answered_last",
             lang,
             next=self._local_day(card, prefs),
             streak=streak,

@@ -170,6 +170,7 @@ class Service:
             deps, games, challenges, tournaments, watching, dashboard, puzzles, daily, ladders
         )
         buttons.drills = drills
+        games.drills = drills  # /move without a game answers the drill due
         consult = Consult(deps)
         games.consult = consult  # /move during a vote is a vote
         others = (Info(deps, COMMANDS), Integrity(deps), PlayerSettings(deps), Replays(deps))

@@ -51,6 +51,34 @@ class VoteMoves(Protocol):
 
     def move(self, actor: Actor, /, where: Where, notation: str) -> Reply: ...
 
+    def board(self, actor: Actor, /, where: Where) -> Reply: ...
+
+
+class TypedDrills(Protocol):
+    """What ``/move`` asks of the drills (:class:`bot.service.drills.Drills`, set by the
+    service) when the actor has no game here: the answer to his drill due now, if any."""
+
+    def typed(self, actor: Actor, where: Where, notation: str) -> Reply | None: ...
+
+
+def by_vote(s: Session, row: GameRow) -> Refusal | None:
+    """The refusal of a change to a consultation's game (None for another game): the game is
+    played by the channel's votes, and how to vote on the decision open now (a cube vote's
+    answers by their numbers; a play's by number or typed with ``/move``)."""
+    if not consult_repo.played_by_votes(s, row):
+        return None
+    cons = consult_repo.by_game(s, row.id)
+    choices = (cons.choices or []) if cons is not None else []
+    if cons is None or cons.kind == "play" or not choices:
+        return Refusal("consult.by_vote")
+    return cube_vote_refusal("consult.by_vote_cube", choices)
+
+
+def cube_vote_refusal(key: str, choices: list[str]) -> Refusal:
+    """Refused with a cube vote's two answers and their numbers (Take = 1, Pass = 2...)."""
+    first, second = choices[:2]
+    return Refusal(key, one=Text(f"consult.answer.{first}"), two=Text(f"consult.answer.{second}"))
+
 
 class Games:
     """``/play`` and the commands on the actor's game in this channel."""
@@ -59,6 +87,7 @@ class Games:
         self.deps = deps
         self.new = NewGames(deps)
         self.consult: VoteMoves | None = None  # a consultation's votes (set by the service)
+        self.drills: TypedDrills | None = None  # /move without a game: a drill's answer
 
     @answers
     def play(
@@ -140,15 +169,21 @@ class Games:
 
     def _not_by_vote(self, s: Session, actor: Actor, row: GameRow) -> None:
         """Refuse a change to a consultation's game: the team's game is played by its votes."""
-        if consult_repo.played_by_votes(s, row):
+        refusal = by_vote(s, row)
+        if refusal is not None:
             self.deps.who(s, actor)
-            raise Refusal("consult.by_vote")
+            raise refusal
 
     def move(self, actor: Actor, where: Where, notation: str) -> Reply:
         """``/move play:<notation>``: a whole play in standard notation; in a channel where a
-        consultation game goes on, a vote for that play (see :mod:`bot.service.consult`)."""
+        consultation game goes on, a vote for that play (see :mod:`bot.service.consult`);
+        without a game here, the answer to the actor's drill due now, if any."""
         if self.consult is not None and self._consulting(where):
             return self.consult.move(actor, where, notation)
+        if self.drills is not None and not self._playing(actor, where):
+            answered = self.drills.typed(actor, where, notation)
+            if answered is not None:
+                return answered
 
         def act(game: Game, seat: int, notes: Notes) -> bool:
             if game.turn != seat:
@@ -185,10 +220,17 @@ class Games:
     def board(self, actor: Actor, where: Where, game_id: int | None = None) -> Reply:
         """``/board [game]``: post the current game again (with working buttons); with
         ``game``, that game of his in progress, wherever it is played (a tournament's match
-        played outside this channel, in the terminal a second game)."""
+        played outside this channel, in the terminal a second game); in a consultation's
+        channel, the board with its open vote."""
+        if game_id is None and self.consult is not None and self._consulting(where):
+            return self.consult.board(actor, where)
         return self.on_current_game(
             actor, where, lambda game, seat, notes: False, game_id=game_id, changes=False
         )
+
+    def _playing(self, actor: Actor, where: Where) -> bool:
+        with self.deps.unit() as s:
+            return current_game(s, actor, where) is not None
 
     def _consulting(self, where: Where) -> bool:
         with self.deps.unit() as s:

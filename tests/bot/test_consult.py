@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session, sessionmaker
 import bot.service.consult as consult_module
 from bot.service import Actor, Reply, Service, Where
 from db.models import Consultation, ConsultVote, Game, GameStatus
+from engine.game import Game as EngineGame
 from tests.bot.conftest import Clock, ScriptedDice
 
 HERE = Where(channel_id=8100, guild_id=9400, guild_locale="en-US")
@@ -337,9 +338,79 @@ def test_a_double_of_the_computer_is_a_take_or_pass_vote(
     close(service, clock)  # the team plays; the computer doubles at once
     cons = row(factory)
     assert cons.kind == "take", cons.kind
+    # Refusals name this vote's answers by number, and /move has no place in a cube vote.
+    numbers = "`/vote choice:1` for **Take** or `/vote choice:2` for **Pass**"
+    assert numbers in service.resign(ANN, HERE, 1).text
+    assert numbers in service.move(BOB, HERE, "13/7").text
+    assert "/move" not in service.resign(ANN, HERE, 1).text
+    french = service.resign(Actor(ANN.id, "Ann", locale="fr"), HERE, 1).text
+    assert "`/voter choix:1`" in french and "`/voter choix:2`" in french
     service.vote(BOB, HERE, choice=1)
     service.vote(CYD, HERE, choice=2)
     service.vote(ANN, HERE, choice=2)
     done = close(service, clock)
     assert "**Pass** with 2 of 3 votes" in done.text and "The team drops." in done.text
     assert "The voters" in done.text  # a money game: passing ends it
+
+
+def test_the_last_choice_stays_another_play_once_someone_typed_one(
+    service: Service, factory: sessionmaker[Session], clock: Clock, script: deque[int]
+) -> None:
+    """Choice 10 ("another play") never counts as a vote for someone else's typed play."""
+    script.extend([6, 4])  # 6-4: more plays than the list's nine
+    reply = start(service)
+    assert reply.poll is not None
+    count = len(reply.poll.answers)
+    assert count == consult_module.MAX_PLAYS + 1
+    listed = row(factory).choices or []
+    opening = EngineGame()
+    opening.opening_roll(6, 4)
+    typed = next(str(p) for p in opening.legal_plays() if str(p) not in listed)
+    assert "Your vote on vote 1" in service.move(BOB, HERE, typed).text
+    refused = service.vote(CYD, HERE, choice=count)
+    assert refused.ephemeral and "type it with" in refused.text
+    assert "from 1 to" in service.vote(CYD, HERE, choice=count + 1).text
+    assert [v[1] for v in votes(factory)] == [BOB.id]
+
+
+@pytest.mark.parametrize("minutes", [0, -5, 1441])
+def test_a_vote_time_out_of_range_starts_nothing(
+    service: Service, factory: sessionmaker[Session], minutes: int
+) -> None:
+    refused = service.consult(ANN, HERE, level="expert", minutes=minutes)
+    assert refused.ephemeral and "from 1 to 1440 minutes" in refused.text
+    with factory() as s:
+        assert s.scalars(select(Consultation)).first() is None
+        assert s.scalars(select(Game)).first() is None
+    french = service.consult(ZOE, ICI, level="expert", minutes=minutes)
+    assert "de 1 à 1440 minutes" in french.text
+
+
+def test_closing_a_closed_vote_says_so(
+    service: Service, factory: sessionmaker[Session], clock: Clock, script: deque[int]
+) -> None:
+    script.extend([5, 2])
+    start(service)
+    clock.advance(minutes=3)
+    late = service.vote(ANN, HERE, close=True)
+    assert late.ephemeral and "already closed" in late.text and "not counted" not in late.text
+
+
+def test_the_board_during_a_vote_shows_the_vote_not_a_move_prompt(
+    service: Service, factory: sessionmaker[Session], script: deque[int]
+) -> None:
+    script.extend([5, 2])
+    start(service)
+    board = service.board(ANN, HERE)  # the member holding the team seat
+    assert "Vote 1" in board.text and "pick a highlighted point" not in board.text
+    assert board.rows == [] and board.poll is None  # no buttons to refuse, no second poll
+    assert votes(factory) == []
+
+
+def test_the_boards_of_a_consultation_name_the_team(
+    service: Service, clock: Clock, script: deque[int]
+) -> None:
+    script.extend([5, 2])
+    start(service)
+    played = close(service, clock)
+    assert "**The team** ⚪" in played.text and "**Ann**" not in played.text

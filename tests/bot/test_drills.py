@@ -309,3 +309,43 @@ def test_blunders_of_a_reviewed_game_become_drills_with_the_pr_in_the_week(
     answer(service, ALICE, question, right=True)
     week = drill(service, ALICE, week=True)
     assert week.image and "PR " in week.text and "PR –" not in week.text
+
+
+def test_the_counts_after_each_answer_match_the_drills_left(
+    service: Service, factory: sessionmaker[Session]
+) -> None:
+    """Two drills due: "2 left", then "1 left" with a Next button, then none left, no button."""
+    give_blunders(factory, ALICE, 2)
+    question = drill(service, ALICE)
+    assert "(2 left today" in question.text
+    first = answer(service, ALICE, question, right=True)
+    assert "1 left today" in first.text and "no drill left" not in first.text
+    (next_button,) = first.buttons
+    question = within_discord_limits(service.press(ALICE, DM, next_button.custom_id))
+    assert "(1 left today" in question.text
+    last = answer(service, ALICE, question, right=True)
+    assert "no drill left today" in last.text and "0 left" not in last.text
+    assert not last.buttons
+
+
+def test_move_without_a_game_answers_the_drill_asked(
+    service: Service, factory: sessionmaker[Session]
+) -> None:
+    """``/move`` when the player has no game here answers his drill, even once other messages
+    came after its question."""
+    assert "no game" in service.move(ALICE, CHANNEL, "8/5 6/5").text  # no drill: no game
+    give_blunders(factory, ALICE, 1)
+    question = drill(service, ALICE)
+    action = PuzzleAction.parse(question.selects[0].custom_id)
+    assert action is not None
+    with factory() as s:
+        card = s.get(DrillCard, action.id)
+        assert card is not None
+        puzzle = s.get(Puzzle, card.puzzle_id)
+        assert puzzle is not None
+        best = str(puzzle.choices["choices"][0]["answer"])
+    answered = service.move(ALICE, CHANNEL, best)
+    assert "is the best answer" in answered.text and "no drill left today" in answered.text
+    with factory() as s:
+        assert s.scalars(select(DrillAnswer)).first() is not None
+    assert "no game" in service.move(ALICE, CHANNEL, best).text  # answered: no drill left

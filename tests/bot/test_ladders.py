@@ -17,6 +17,7 @@ from bot.ladders.rules import after_result
 from bot.ladders.view import rules_text
 from bot.service import Actor, Reply, Service, Where
 from bot.terminal import Terminal, user_id
+from db import ladders as repo
 from db.games import get_game
 from db.models import ChallengeState, GameStatus, LadderStatus
 from tests.bot.conftest import Clock
@@ -409,3 +410,26 @@ def test_a_nackgammon_ladder_in_french(db_factory: sessionmaker[Session]) -> Non
         service.ladder(p, ICI, "join")
     made = service.ladder(b, ICI, "challenge", player=a)
     assert "match en 3 points · variante nackgammon" in made.followups[0].text
+
+
+def test_a_forfeit_is_no_activity_for_its_loser_and_all_idle_stay_put(
+    db_factory: sessionmaker[Session],
+) -> None:
+    """The terminal session's case: a forfeit, then a day with nobody playing. The forfeit's
+    loser has not played; all three idle, nobody moves (the drops used to rotate the ladder
+    and put the forfeit's loser on top)."""
+    clock = Clock()
+    service = Service(db_factory, clock=clock)
+    players = people(3)
+    lid = open_ladder(service, players, hours=2, inactive=1)
+    service.ladder(players[2], HERE, "challenge", player=players[0])
+    _, mover, other = in_play(db_factory, lid)[0]
+    clock.advance(hours=3)
+    assert any("not played by its deadline" in n.reply.text for n in service.ladder_sweep())
+    with db_factory() as s:
+        active = {m.player_id: m.active_at for m in repo.members(s, lid)}
+    assert active[other] > active[mover]  # the loser of a forfeit stays as idle as before
+    before = rungs(db_factory, lid)
+    clock.advance(days=1, hours=1)
+    assert service.ladder_sweep() == []
+    assert rungs(db_factory, lid) == before

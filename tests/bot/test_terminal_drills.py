@@ -52,3 +52,19 @@ def test_in_french(service: Service, tmp_path: Path, clock: Clock) -> None:
     assert "série" in str(answered["text"])
     (week,) = replies(term, "/exercice semaine:oui")
     assert "Votre semaine d’exercices" in str(week["text"]) and week["image"]
+
+
+def test_a_drill_is_answered_after_other_messages(service: Service, tmp_path: Path) -> None:
+    """Once another message came after the question, the play typed (or with /move) still
+    answers the drill."""
+    give_blunders(service.factory, Actor(user_id("Dana"), "Dana"), 2)
+    term = session(service, tmp_path)
+    (asked,) = replies(term, "/drill")
+    (created,) = replies(term, "/ladder create name:Evenings")  # a public message, with buttons
+    assert not created.get("ephemeral") and created["buttons"], created
+    (answered,) = replies(term, str(asked["plays"][0]))  # type: ignore[index]
+    assert "Back on" in str(answered["text"]) and "1 left today" in str(answered["text"])
+    (asked,) = replies(term, "/drill")
+    replies(term, "/ladder join")
+    (answered,) = replies(term, "/move " + str(asked["plays"][0]))  # type: ignore[index]
+    assert "no drill left today" in str(answered["text"])

@@ -68,7 +68,11 @@ def test_the_idle_drop_one_rung_each_keeping_their_order() -> None:
     assert idle_dropped(LADDER, [20, 30]) == (10, 40, 20, 30, 50, 60)
     assert idle_dropped(LADDER, [30, 20]) == (10, 40, 20, 30, 50, 60)
     assert idle_dropped(LADDER, [60]) == LADDER  # the bottom stays the bottom
-    assert idle_dropped(LADDER, [50, 60]) == (10, 20, 30, 40, 60, 50)
+    # Only past an active member: two idle at the bottom, or everyone idle, stay as they are.
+    assert idle_dropped(LADDER, [50, 60]) == LADDER
+    assert idle_dropped(LADDER, LADDER) == LADDER
+    assert idle_dropped(LADDER, [10, 20, 30, 40, 50]) == (60, 10, 20, 30, 40, 50)
+    assert idle_dropped(LADDER, [10, 30]) == (20, 10, 40, 30, 50, 60)
     assert idle_dropped(LADDER, [99]) == LADDER
 
 
