@@ -164,6 +164,8 @@ class Drawers:
             raise TimeoutError("no picture")
         answer = worker.conn.recv()
         with self._lock:
+            if not worker.line:  # another caller gave up on it meanwhile (lost, line cleared)
+                return answer
             worker.line.popleft()
             if worker.line:
                 worker.line[0].set()
