@@ -4,10 +4,11 @@ picture."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 from collections.abc import Iterator
-from concurrent.futures import Future
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -34,9 +35,7 @@ def drawers() -> Iterator[Drawers]:
 
 
 def _worker_pid(d: Drawers) -> int:
-    pool = d._get()
-    assert pool is not None
-    return int(pool.submit(_ready).result(timeout=HANG))
+    return int(d.call(_ready))  # type: ignore[arg-type]
 
 
 def test_a_worker_draws_the_same_picture(drawers: Drawers, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -89,31 +88,47 @@ def test_a_dead_worker_costs_no_picture(drawers: Drawers) -> None:
 def test_a_worker_ignores_ctrl_c(drawers: Drawers) -> None:
     # Ctrl-C in a terminal reaches the workers too (one process group): the parent decides
     # when they stop, so a worker stays, with no traceback.
-    pool = drawers._get()
-    assert pool is not None
     first = _worker_pid(drawers)
-    assert pool.submit(signal.getsignal, signal.SIGINT).result(timeout=HANG) == signal.SIG_IGN
+    handler: object = drawers.call(signal.getsignal, signal.SIGINT)  # type: ignore[arg-type]
+    assert handler == signal.SIG_IGN
     os.kill(first, signal.SIGINT)
     assert _worker_pid(drawers) == first
 
 
-def test_a_pool_left_by_another_thread_costs_no_picture(
-    drawers: Drawers, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Another press found the worker dead and left the pool between this press's _get() and
-    its submit (the pool refuses new work), or while this press waited (its job cancelled)."""
-    position, view = bar()
-    expected = render_board(position, view=view)
-    pool = drawers._get()
-    assert pool is not None
-    cancelled: Future[bytes] = Future()
-    cancelled.cancel()
-    monkeypatch.setattr(pool, "submit", lambda *_: cancelled)
-    assert drawers.draw(position, view) == expected
-    monkeypatch.undo()
-    pool.shutdown(wait=True)  # still the pool _get() hands out: as if left just now
-    assert drawers._get() is pool
-    assert drawers.draw(position, view) == expected
+def test_presses_take_turns_with_the_workers() -> None:
+    """More presses than workers: each waits for one in turn and gets its own picture."""
+    d = Drawers()
+    d.start(2)
+    try:
+        samples = [bar(), bar()]
+        expected = [render_board(p, view=v) for p, v in samples]
+        with ThreadPoolExecutor(6) as threads:
+            drawn = list(threads.map(lambda i: d.draw(*samples[i % 2]), range(24)))
+        assert drawn == [expected[i % 2] for i in range(24)]
+        assert len({_worker_pid(d) for _ in range(8)} - {os.getpid()}) >= 1
+    finally:
+        d.stop()
+
+
+def test_a_restart_costs_no_picture() -> None:
+    """The workers replaced (started again): the old one leaves, the new one draws."""
+    d = Drawers()
+    d.start(1)
+    try:
+        position, view = bar()
+        expected = render_board(position, view=view)
+        first = _worker_pid(d)
+        d.start(1)
+        assert d.draw(position, view) == expected
+        assert _worker_pid(d) not in (first, os.getpid())
+    finally:
+        d.stop()
+
+
+def test_a_call_that_cannot_be_sent_is_refused_here(drawers: Drawers) -> None:
+    with pytest.raises(Exception, match="pickle"):
+        drawers.call(lambda: b"")
+    assert _worker_pid(drawers) != os.getpid()  # the worker is still there
 
 
 def test_draw_processes_from_the_environment() -> None:
@@ -131,7 +146,9 @@ def test_a_stuck_worker_costs_no_picture(drawers: Drawers, monkeypatch: pytest.M
     try:
         assert drawers.draw(position, view) == expected  # drawn here
     finally:
-        os.kill(stuck, signal.SIGKILL)
+        with contextlib.suppress(ProcessLookupError):  # killed and reaped by the drawers
+            os.kill(stuck, signal.SIGKILL)
+    monkeypatch.setattr(bot.drawers, "PATIENCE", HANG)  # the new worker's start-up may be slow
     assert _worker_pid(drawers) not in (stuck, os.getpid())  # a new worker for the next
 
 
@@ -142,4 +159,4 @@ def test_workers_that_keep_dying_are_given_up(
     position, view = bar()
     os.kill(_worker_pid(drawers), signal.SIGKILL)
     assert drawers.draw(position, view) == render_board(position, view=view)
-    assert drawers.count == 0 and drawers._get() is None  # the threads draw from now on
+    assert drawers.count == 0 and not drawers._workers  # the threads draw from now on
