@@ -144,10 +144,8 @@ def piece(canvas: Canvas, key: Hashable, box: Box, draw: Draw, whole: bool = Fal
     full = (canvas.key, key, box)
     kept = _pieces.get(full)
     if kept is None:
-        rgb, flat = layer(*canvas.key)
-        crop = rgb.crop(box)
-        draw(Pen(crop, (box[0], box[1])))
-        indices = to_palette(crop, canvas.theme)
+        indices = _over_bare(canvas, box, draw)
+        flat = layer(*canvas.key)[1]
         # A mask of 0 and 255 copies where it is 255 (a greyscale paste blends only between).
         kept = indices, _changed(indices, flat.crop(box))
         _pieces[full] = kept
@@ -291,15 +289,19 @@ def _kept_over(
     return kept
 
 
+def _over_bare(canvas: Canvas, box: Box, draw: Draw) -> Image.Image:
+    """``draw`` over ``box`` of the canvas's bare layer, as palette indices (not kept)."""
+    crop = layer(*canvas.key)[0].crop(box)
+    draw(Pen(crop, (box[0], box[1])))
+    return to_palette(crop, canvas.theme)
+
+
 def _bare(canvas: Canvas, box: Box, draw: Draw, key: Hashable) -> Image.Image:
     """The indices of ``box`` with ``key`` drawn over the bare layer (kept)."""
     full = (canvas.key, key, box)
     kept = _bare_arrows.get(full)
     if kept is None:
-        rgb, _ = layer(*canvas.key)
-        crop = rgb.crop(box)
-        draw(Pen(crop, (box[0], box[1])))
-        kept = _bare_arrows[full] = to_palette(crop, canvas.theme)
+        kept = _bare_arrows[full] = _over_bare(canvas, box, draw)
         if len(_bare_arrows) > ARROWS:
             _bare_arrows.popitem(last=False)
     else:

@@ -55,10 +55,9 @@ def test_a_board_without_arrows_is_pixel_identical_to_the_rgb_drawing(name: str)
     assert _differing(picture.paint_board(position, view), reference) == 0
 
 
-@pytest.mark.parametrize("name", sorted(SAMPLES))
-def test_the_strips_are_pixel_identical_to_the_rgb_drawing(name: str) -> None:
-    """Each strip is kept in two pieces (name, then pips and score) that read as one."""
-    position, view = SAMPLES[name]()
+def _assert_strips_identical(position: Position, view: BoardView) -> None:
+    """Both strips of the painted board match the RGB drawing mapped to the palette, pixel for
+    pixel."""
     reference = draw_board(position, view).quantize(
         palette=palette(view.theme), dither=Image.Dither.NONE
     )
@@ -66,6 +65,13 @@ def test_the_strips_are_pixel_identical_to_the_rgb_drawing(name: str) -> None:
     for bottom in (False, True):
         box = strip_box(bottom)
         assert _differing(im.crop(box), reference.crop(box)) == 0
+
+
+@pytest.mark.parametrize("name", sorted(SAMPLES))
+def test_the_strips_are_pixel_identical_to_the_rgb_drawing(name: str) -> None:
+    """Each strip is kept in two pieces (name, then pips and score) that read as one."""
+    position, view = SAMPLES[name]()
+    _assert_strips_identical(position, view)
 
 
 @pytest.mark.parametrize("mine", [{1: 5}, {6: 8, 8: 5}, {24: 2, 13: 5, 8: 3, 6: 5}])
@@ -88,13 +94,7 @@ def test_a_strip_with_a_long_name_and_the_match_is_pixel_identical(
         lang=lang,  # type: ignore[arg-type]
         context=MatchContext(match_length=11, score=(10, 9), crawford=True),
     )
-    reference = draw_board(position, view).quantize(
-        palette=palette(view.theme), dither=Image.Dither.NONE
-    )
-    im = picture.paint_board(position, view)
-    for bottom in (False, True):
-        box = strip_box(bottom)
-        assert _differing(im.crop(box), reference.crop(box)) == 0
+    _assert_strips_identical(position, view)
 
 
 def test_no_quantize_pass_over_the_picture(monkeypatch: pytest.MonkeyPatch) -> None:
