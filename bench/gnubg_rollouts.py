@@ -100,11 +100,13 @@ def rollout_commands(
         f"set rollout cubeful {'on' if cubeful else 'off'}",
         "set rollout cubedecision plies 0",
         "set rollout chequerplay plies 0",
+        # gnubg's checker play is cubeful by default; its first rollout of a session keeps that
+        # even in a cubeless rollout (later ones are made consistent), so say it.
+        f"set rollout chequerplay cubeful {'on' if cubeful else 'off'}",
         f"set rollout varredn {'on' if variance_reduction else 'off'}",
         "set rollout quasirandom on",
         "set rollout rng mersenne",
         f"set rollout seed {seed}",
-        "set rollout chequerplay evaluation plies 0",
     ]
     if truncate:
         lines += ["set rollout truncation enable on", f"set rollout truncation plies {truncate}"]
