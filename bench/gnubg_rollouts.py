@@ -5,7 +5,8 @@ runs it under a pseudo-terminal (``script -qc``), feeds it the commands on its s
 and reads the "Current Position" block of each rollout from what it printed: the cubeless
 chances (win, gammon, backgammon, lose gammon, lose backgammon), the cubeless equity ("CL"), in
 a cubeful rollout the cubeful equity ("CF"), and their standard errors. Its settings: 0-ply
-play (the rollout default, the strength of the engine's 1-ply), the given trials, seed,
+play (the rollout default, the strength of the engine's 1-ply), cubeless in a cubeless rollout
+(gnubg's default is cubeful, which its first rollout of a session keeps), the given trials, seed,
 variance reduction and truncation, quasi-random dice, cubeless (or cubeful, the cube decided at
 0-ply too), money play without the Jacoby rule; it cuts cubeless rollouts short when both sides
 reach its one-sided bear-off database (an exact evaluation there).
