@@ -5,7 +5,8 @@ runs it under a pseudo-terminal (``script -qc``), feeds it the commands on its s
 and reads the "Current Position" block of each rollout from what it printed: the cubeless
 chances (win, gammon, backgammon, lose gammon, lose backgammon), the cubeless equity ("CL"), in
 a cubeful rollout the cubeful equity ("CF"), and their standard errors. Its settings: 0-ply
-play (the rollout default, the strength of the engine's 1-ply), the given trials, seed,
+play (the rollout default, the strength of the engine's 1-ply), cubeless in a cubeless rollout
+(gnubg's default is cubeful, which its first rollout of a session keeps), the given trials, seed,
 variance reduction and truncation, quasi-random dice, cubeless (or cubeful, the cube decided at
 0-ply too), money play without the Jacoby rule; it cuts cubeless rollouts short when both sides
 reach its one-sided bear-off database (an exact evaluation there).
@@ -100,11 +101,13 @@ def rollout_commands(
         f"set rollout cubeful {'on' if cubeful else 'off'}",
         "set rollout cubedecision plies 0",
         "set rollout chequerplay plies 0",
+        # gnubg's checker play is cubeful by default; its first rollout of a session keeps that
+        # even in a cubeless rollout (later ones are made consistent), so say it.
+        f"set rollout chequerplay cubeful {'on' if cubeful else 'off'}",
         f"set rollout varredn {'on' if variance_reduction else 'off'}",
         "set rollout quasirandom on",
         "set rollout rng mersenne",
         f"set rollout seed {seed}",
-        "set rollout chequerplay evaluation plies 0",
     ]
     if truncate:
         lines += ["set rollout truncation enable on", f"set rollout truncation plies {truncate}"]

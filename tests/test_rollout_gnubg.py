@@ -70,6 +70,21 @@ def test_gnubg_rolls_out_without_the_jacoby_rule() -> None:
     )
 
 
+def test_gnubg_plays_the_checkers_cubeless_in_a_cubeless_rollout() -> None:
+    """gnubg's checker play is cubeful by default, and its first rollout of a session keeps
+    that in a cubeless rollout (RolloutGeneral makes only the saved settings consistent), so
+    the first position was played by cubeful equity unless the commands say otherwise; ours
+    plays a cubeless rollout by cubeless equity."""
+    from bench.gnubg_rollouts import rollout_commands
+
+    cubeless = rollout_commands([RACES[0]], 36, 1).splitlines()
+    cubeful = rollout_commands([RACES[0]], 36, 1, cubeful=True).splitlines()
+    assert "set rollout chequerplay cubeful off" in cubeless
+    assert "set rollout chequerplay cubeful on" in cubeful
+    for lines in (cubeless, cubeful):
+        assert lines.index("set rollout chequerplay plies 0") < lines.index("new session")
+
+
 @pytest.mark.skipif(gnubg_binary() is None, reason="GNU Backgammon is not installed")
 def test_gnubg_gives_the_stored_rollout_again() -> None:
     from bench.gnubg_rollouts import gnubg_rollouts
