@@ -110,6 +110,7 @@ MESSAGES: dict[str, str] = {
     "review.not_finished": "Game #{id} between two people is still being played: it can be reviewed once it is over (`/review game:` another number for another game).",
     "review.title": "📈 **Review of game #{id}**: {p0} vs {p1}",
     "review.player": "**{name}**: {rate} millipoints lost per decision, **{rating}** (checker play {checker} over {moves} {moves:move|moves}, cube {cube} over {cubes} {cubes:decision|decisions}); luck {luck} points (the equity the dice gave, in points per game): {luck_rating}",
+    "review.player_nothing": "**{name}**: no decision to judge in this game.",
     "review.none_short": "—",
     "review.mistake": "Mistake {n} ({name}): played {played}, better {best} (−{error} {error:millipoint|millipoints}{mark})",
     "review.mistake_cube": "Mistake {n} ({name}): {played}, when the right action was {best} (−{error} {error:millipoint|millipoints}{mark})",
