@@ -839,7 +839,6 @@ MESSAGES: dict[str, str] = {
     "puzzle.board_empty": "Nobody here has solved a puzzle yet: `/puzzle`.",
     "daily.set": "📅 The position of the day will be posted in this channel every day at {hour} ({timezone}).",
     "daily.bad_hour": "The hour is a number from 0 to 23.",
-    "daily.bad_timezone": "Unknown time zone “{timezone}”: give one like Europe/Paris, America/New_York or UTC.",
     "daily.question": "📅 **Position of the day**: you rolled **{dice}**. What is the best play? Answer privately with the menu; the answer comes with tomorrow's position.\n-# `{xgid}`",
     "daily.question_cube": "📅 **Position of the day**: a cube decision. What is right? Answer privately with the buttons; the answer comes with tomorrow's position.\n-# `{xgid}`",
     "daily.voted": "Your answer, **{answer}**, is in. The solution comes with tomorrow's position.",

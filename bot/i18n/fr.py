@@ -849,7 +849,6 @@ MESSAGES: dict[str, str] = {
     "puzzle.board_empty": "Personne ici n’a encore résolu de problème : `/problème`.",
     "daily.set": "📅 La position du jour sera publiée dans ce salon chaque jour à {hour} ({timezone}).",
     "daily.bad_hour": "L’heure est un nombre de 0 à 23.",
-    "daily.bad_timezone": "Fuseau horaire inconnu « {timezone} » : donnez-en un comme Europe/Paris, America/New_York ou UTC.",
     "daily.question": "📅 **Position du jour** : vous avez fait **{dice}**. Quel est le meilleur coup ? Répondez en privé avec le menu ; la solution vient avec la position de demain.\n-# `{xgid}`",
     "daily.question_cube": "📅 **Position du jour** : une décision de videau. Que faut-il faire ? Répondez en privé avec les boutons ; la solution vient avec la position de demain.\n-# `{xgid}`",
     "daily.voted": "Votre réponse, **{answer}**, est enregistrée. La solution vient avec la position de demain.",
