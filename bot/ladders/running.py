@@ -134,8 +134,8 @@ class Ladders:
     def _create(
         self, actor: Actor, where: Where, options: dict[str, object], *, again: bool = True
     ) -> Reply:
-        if not actor.organizer:
-            raise Refusal("ladder.error.not_organizer")
+        if not actor.organizer:  # no ladder yet, hence no organizer of it
+            raise Refusal("ladder.error.create_not_organizer")
         deps = self.deps
         try:
             with deps.unit() as s:

@@ -429,6 +429,8 @@ def _review_reply(
 
 def _player_line(review: Review, player: int, name: str, lang: str) -> str:
     st = review.stats(player)
+    if not st.unforced_moves and not st.cube_decisions:  # resigned or forced from the start
+        return t("review.player_nothing", lang, name=name)
     none = t("review.none_short", lang)
     return t(
         "review.player",

@@ -210,7 +210,14 @@ class Buttons:
         assert other.user_id is not None
         opponent = Actor(other.user_id, other.name)
         return self.challenges.challenge(
-            actor, where, opponent, points=points, cube=cube, rated=rated, variant=variant
+            actor,
+            where,
+            opponent,
+            points=points,
+            cube=cube,
+            rated=rated,
+            variant=variant,
+            rematch=True,
         )
 
 

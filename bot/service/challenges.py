@@ -4,6 +4,7 @@ buttons; Accept starts the game in the same message."""
 from __future__ import annotations
 
 import math
+from datetime import timedelta
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -58,9 +59,10 @@ class Challenges:
         cube: bool = True,
         rated: bool = True,
         variant: str = "standard",
+        rematch: bool = False,
     ) -> Reply:
         """``/challenge``: invite someone in this channel, with Accept / Decline buttons; a
-        variant game is rated in that variant only."""
+        variant game is rated in that variant only; a ``rematch`` skips the pause (``_limits``)."""
         deps = self.deps
         with deps.unit() as s:
             lang = shared_lang(deps.who(s, actor), where)
@@ -71,7 +73,7 @@ class Challenges:
             player_repo.ensure_player(s, opponent.id, opponent.name[:100], now=deps.clock())
             self.new.no_game_here(s, opponent.id, where, "error.opponent_busy", name=opponent.name)
             now = deps.clock()
-            self._limits(s, actor, opponent)
+            self._limits(s, actor, opponent, pause=not rematch)
             challenge = self._create(
                 s,
                 opponent,
@@ -88,14 +90,15 @@ class Challenges:
             )
             return self._invitation(challenge, actor, opponent, lang)
 
-    def _limits(self, s: Session, actor: Actor, opponent: Actor) -> None:
-        """One pending challenge per pair, a pause between two challenges of one person, and
-        a cap on his pending ones (checked in this order: the most useful refusal first)."""
+    def _limits(self, s: Session, actor: Actor, opponent: Actor, *, pause: bool = True) -> None:
+        """One pending challenge per pair, a pause between two challenges of one person (unless
+        not ``pause``: still stamped, so that it counts for his next one), and a cap on his
+        pending ones (checked in this order: the most useful refusal first)."""
         settings, now = self.deps.settings, self.deps.clock()
         pending = challenge_repo.pending_between(s, actor.id, opponent.id, now=now)
         if pending is not None:
             raise Refusal("error.challenge_pending_pair", name=opponent.name, id=pending.id)
-        cooldown = settings.challenge_cooldown
+        cooldown = settings.challenge_cooldown if pause else timedelta(0)
         last = challenge_repo.stamp_challenger(s, actor.id, now=now, cooldown=cooldown)
         if last is not None:
             wait = max(1, math.ceil((aware(last) + cooldown - now).total_seconds()))

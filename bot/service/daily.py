@@ -149,7 +149,7 @@ def _zone(name: str) -> str:
     for zone in available_timezones():
         if zone.lower() == wanted.lower():
             return zone
-    raise Refusal("daily.bad_timezone", timezone=wanted[:64])
+    raise Refusal("error.timezone", value=wanted[:60])  # as /settings says it
 
 
 def _question(puzzle: Puzzle, lang: str) -> str:

@@ -109,3 +109,22 @@ def test_rematch_pressed_twice_makes_one_challenge(
         again = press(service, who, dropped, "Rematch")
         assert again.ephemeral and "waiting for an answer" in again.text
     assert pending(factory) == 1
+
+
+def test_a_quick_rematch_is_not_held_by_the_pause_between_challenges(
+    service: Service, script: deque[int], clock: Clock
+) -> None:
+    # Bob doubled at once and Alice dropped: the game was over 5 seconds after her challenge,
+    # and her Rematch was refused with "wait 5 seconds before the next challenge". The pause
+    # keeps one person from pinging many; a rematch asks the one just played.
+    made = service.challenge(ALICE, CHANNEL, BOB, rated=False)
+    script.extend([2, 5])  # Bob opens
+    board = press(service, BOB, made, "Accept")
+    board = service.move(BOB, CHANNEL, "13/8 13/11")
+    clock.advance(seconds=5)
+    dropped = press(service, BOB, press(service, ALICE, board, "Double"), "Drop")
+    assert labels(dropped) == ["Rematch"]
+    again = press(service, ALICE, dropped, "Rematch")
+    assert not again.ephemeral and "challenges you" in again.text, again.text
+    early = service.challenge(ALICE, CHANNEL, CAROL)  # anyone else: the pause still holds
+    assert early.ephemeral and "wait" in early.text

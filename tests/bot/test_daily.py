@@ -194,3 +194,15 @@ def test_a_picture_that_fails_is_logged_and_the_post_goes_without_it(
     assert posted[0].reply.image is None and posted[0].reply.rows
     assert "drawing a picture after the action failed" in caplog.text
     assert daily(service.sweep()) == []  # claimed: posted once, picture or not
+
+
+@pytest.mark.parametrize("locale", ["en-US", "fr"])
+def test_an_unknown_time_zone_reads_as_in_the_settings(service: Service, locale: str) -> None:
+    # /daily said "Unknown time zone “Nowhere”: give one like Europe/Paris, ..." and /settings
+    # "“Nowhere” is not a time zone: use a name like `Europe/Paris`, ...": one message for both.
+    alice = replace(ALICE, locale=locale)
+    daily_refusal = service.daily(alice, MANAGED, hour=3, timezone="Nowhere")
+    settings_refusal = service.settings_command(alice, MANAGED, timezone="Nowhere")
+    assert daily_refusal.ephemeral and settings_refusal.ephemeral
+    assert daily_refusal.text == settings_refusal.text
+    assert "Nowhere" in daily_refusal.text and "`Europe/Paris`" in daily_refusal.text

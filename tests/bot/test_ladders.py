@@ -433,3 +433,29 @@ def test_a_forfeit_is_no_activity_for_its_loser_and_all_idle_stay_put(
     clock.advance(days=1, hours=1)
     assert service.ladder_sweep() == []
     assert rungs(db_factory, lid) == before
+
+
+@pytest.mark.parametrize(
+    ("locale", "words"),
+    [
+        ("en-US", "Only a member with Manage Server (or the organizers' role) can create {}."),
+        ("fr", "Seul un membre qui peut gérer le serveur (ou qui a le rôle des organisateurs)"),
+    ],
+)
+def test_creating_without_the_right_names_no_organizer_yet(
+    db_factory: sessionmaker[Session], locale: str, words: str
+) -> None:
+    # Refused a /ladder create, a member was told that "only the ladder's organizer" could do
+    # it: there is no ladder yet, hence no organizer. The same for a tournament.
+    service = Service(db_factory, clock=Clock())
+    member = people(1, locale=locale)[0]
+    ladder = service.ladder(member, HERE, "create", name="Club ladder")
+    tournament = service.tournament(member, HERE, "create", name="Club night")
+    for reply, thing in (
+        (ladder, ("a ladder", "une échelle")),
+        (tournament, ("a tournament", "un tournoi")),
+    ):
+        refused(reply, words.format(thing[0]))
+        assert "organizer or" not in reply.text and "l’organisateur" not in reply.text
+        assert thing[locale == "fr"] in reply.text
+    assert "No ladder" in service.ladder(ORGANIZER, HERE, "list").text  # nothing made

@@ -302,3 +302,29 @@ def test_a_practice_game_is_exported_as_ids_without_a_mat_file(service: Service)
     export = service.export(ALICE, DM)
     assert [a.name for a in export.attachments] == [f"game-{started.game_id}-ids.txt"]
     assert "no .mat file" in export.text
+
+
+@pytest.mark.parametrize(
+    ("locale", "expected"),
+    [
+        ("en-US", "**Alice**: no decision to judge in this game."),
+        ("fr", "**Alice** : aucune décision à juger dans cette partie."),
+    ],
+)
+def test_a_review_of_a_game_without_decisions_says_so(
+    service: Service, script: deque[int], locale: str, expected: str
+) -> None:
+    # A game resigned before its first move: no play and no cube decision to judge. The
+    # review said "— millipoints lost per decision, **—** (checker play — over 0 moves ...".
+    from dataclasses import replace
+
+    alice = replace(ALICE, locale=locale)
+    made = service.challenge(alice, CHANNEL, BOB, points=1, rated=False)
+    script.extend([5, 2])
+    press(service, BOB, made, "Accept")
+    offered = service.resign(alice, CHANNEL, 1)
+    over = press(service, BOB, offered, "Accept")
+    assert "🏁" in over.text
+    text = service.review(alice, CHANNEL, over.game_id).text
+    assert expected in text
+    assert "over 0" not in text and "sur 0" not in text and "—" not in text

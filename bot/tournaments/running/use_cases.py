@@ -104,8 +104,8 @@ class Tournaments:
     def _create(
         self, actor: Actor, where: Where, options: dict[str, object], *, again: bool = True
     ) -> Reply:
-        if not actor.organizer:
-            raise Refusal("tournament.error.not_organizer")
+        if not actor.organizer:  # no tournament yet, hence no organizer of it
+            raise Refusal("tournament.error.create_not_organizer")
         deps = self.deps
         try:
             with deps.unit() as s:
