@@ -66,7 +66,6 @@ import argparse
 import asyncio
 import contextlib
 import contextvars
-import dataclasses
 import gc
 import json
 import os
@@ -299,7 +298,7 @@ class Table:
     people: dict[int, Actor]
     computer: bool
     think: float
-    reply: Reply
+    reply: Screen
 
 
 class Load:
@@ -353,7 +352,7 @@ class Load:
                 if board.game_id is not None and any(b.label == "Rematch" for b in board.buttons):
                     break
                 actor = ann if board.mentions and board.mentions[0] == ann.id else ben
-                label = _choose(board)
+                label = _choose(_seen(board))
                 if label is None:
                     board = self.service.board(actor, where)
                     continue
@@ -395,7 +394,7 @@ class Load:
         await asyncio.sleep(self.rng.uniform(0, table.think))
         while not self.stop.is_set():
             reply = table.reply
-            if any(b.label == "Rematch" for b in reply.buttons):
+            if any(b == "Rematch" for b, _ in reply.buttons):
                 actor = next(iter(table.people.values()))
                 label: str | None = "Rematch"
             else:
@@ -403,21 +402,21 @@ class Load:
                 actor = table.people[ids[0]] if ids else next(iter(table.people.values()))
                 label = _choose(reply)
             if label is None:
-                table.reply = await asyncio.to_thread(self.service.board, actor, table.where)
+                table.reply = _seen(await asyncio.to_thread(self.service.board, actor, table.where))
                 if table.reply.ephemeral:
                     return  # the game is gone: this table stops
                 await asyncio.sleep(table.think)
                 continue
             if not table.computer and self.rng.random() < HINT_SHARE:
                 self.stats.hint.add(await self._command(actor, table.where, "hint"))
-            button = next(b for b in reply.buttons if b.label == label and not b.disabled)
-            timing = await self._press(table, actor, button.custom_id)
+            custom_id = next(i for b, i in reply.buttons if b == label)
+            timing = await self._press(table, actor, custom_id)
             (self.stats.computer if table.computer else self.stats.ordinary).add(timing)
             if timing.reply is None:
                 self.stats.errors += 1
             elif timing.reply.ephemeral:
                 self.stats.refused += 1
-                table.reply = await asyncio.to_thread(self.service.board, actor, table.where)
+                table.reply = _seen(await asyncio.to_thread(self.service.board, actor, table.where))
             else:
                 table.reply = _seen(timing.reply)
             timing.reply = None  # the picture is Discord's now, not the bot's
@@ -457,13 +456,28 @@ class Load:
             last = now
 
 
-def _seen(reply: Reply) -> Reply:
-    """What a simulated player keeps of a reply: its buttons and mentions, not its files."""
-    return dataclasses.replace(reply, image=None, attachments=[], followups=[])
+@dataclass(frozen=True, slots=True)
+class Screen:
+    """What a simulated player keeps of a reply, as a Discord client shows it: the enabled
+    buttons' labels and ids, the mentions, whether it was for them alone. Tuples of strings
+    and numbers, which the garbage collector stops tracking: 2,000 players' kept replies (a
+    :class:`Reply` with its buttons, choices and menus each) were a quarter of a million
+    references that every full collection of the bot's process walked, though a real bot
+    never holds them (its players' screens are on their own machines)."""
+
+    buttons: tuple[tuple[str, str], ...]
+    mentions: tuple[int, ...]
+    ephemeral: bool
 
 
-def _choose(reply: Reply) -> str | None:
-    labels = [b.label for b in reply.buttons if not b.disabled]
+def _seen(reply: Reply) -> Screen:
+    """A simulated player's :class:`Screen` of ``reply``."""
+    buttons = tuple((b.label, b.custom_id) for b in reply.buttons if not b.disabled)
+    return Screen(buttons, tuple(reply.mentions), reply.ephemeral)
+
+
+def _choose(reply: Screen) -> str | None:
+    labels = [label for label, _ in reply.buttons]
     for wanted in ("Confirm", "Take", "Roll", "Reject", "Accept"):
         if wanted in labels:
             return wanted
