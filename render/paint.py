@@ -21,7 +21,6 @@ piece by a few pixels (the shadow of a checker on its neighbour's rim): see the 
 
 from __future__ import annotations
 
-import hashlib
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
@@ -131,6 +130,12 @@ class Canvas:
         self.im.im.paste(indices.im, (x, y, x + indices.width, y + indices.height), mask.im)
 
 
+def _digest(im: Image.Image) -> int:
+    """What lies in ``im``, as a key: Python's own hash of its bytes (64 bits, keyed per
+    process), two and a half times as fast as BLAKE2 over an arrow's box."""
+    return hash(im.tobytes())
+
+
 def _clip(box: Box, size: XY) -> Box:
     return max(box[0], 0), max(box[1], 0), min(box[2], size[0]), min(box[3], size[1])
 
@@ -177,7 +182,7 @@ def overlay(
         return
     full: Hashable = None
     if key is not None:
-        under = hashlib.blake2b(canvas.im.crop(box).tobytes(), digest_size=16).digest()
+        under = _digest(canvas.im.crop(box))
         full = (canvas.key, key, box, under)
         kept = _drawn_over.get(full)
         if kept is not None:
@@ -213,7 +218,7 @@ def arrow(
         overlay(canvas, box, draw, None, key)
         return
     under = canvas.im.crop(box)
-    full = (canvas.key, key, box, hashlib.blake2b(under.tobytes(), digest_size=16).digest())
+    full = (canvas.key, key, box, _digest(under))
     kept = _whole_arrows.get(full)
     if kept is not None:
         _whole_arrows.move_to_end(full)
@@ -276,7 +281,7 @@ def _kept_over(
     canvas: Canvas, box: Box, draw: Draw, covered: Image.Image, key: Hashable
 ) -> tuple[Image.Image, Image.Image]:
     """:func:`_drawn` over ``box``, kept by what lies under it."""
-    under = hashlib.blake2b(canvas.im.crop(box).tobytes(), digest_size=16).digest()
+    under = _digest(canvas.im.crop(box))
     full = (canvas.key, key, box, under)  # which pixels to draw follows from what lies under
     kept = _drawn_over.get(full)
     if kept is not None:
