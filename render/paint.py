@@ -172,10 +172,10 @@ def overlay(
     key: Hashable = None,
 ) -> None:
     """Draw over ``box`` of the picture as it stands (its colours, in RGB), and map back only
-    the pixels that changed, or those of ``covered`` (a 0/255 mask of ``box``) when the
-    caller knows which. With a ``key`` (the same key must always draw the same thing), the
-    result is kept by what lay under it: the last play's arrows come back on every press of
-    a turn, over the same checkers."""
+    the pixels that changed, or those of ``covered`` (a 0/255 mask of ``box``, of pixels that
+    differ from the bare layer only) when the caller knows which. With a ``key`` (the same key
+    must always draw the same thing), the result is kept by what lay under it: the last
+    play's arrows come back on every press of a turn, over the same checkers."""
     if box[0] < 0 or box[1] < 0 or box[2] > canvas.im.width or box[3] > canvas.im.height:
         box, covered = _clip(box, canvas.im.size), None
     if box[2] <= box[0] or box[3] <= box[1]:
@@ -317,17 +317,21 @@ def _bare(canvas: Canvas, box: Box, draw: Draw, key: Hashable) -> Image.Image:
 def _drawn(
     canvas: Canvas, box: Box, draw: Draw, covered: Image.Image | None
 ) -> tuple[Image.Image, Image.Image]:
-    """:func:`overlay`'s drawing: the box's indices, and the mask of those to paste."""
+    """:func:`overlay`'s drawing: the box's indices, and the mask of those to paste. A
+    ``covered`` mask given holds only pixels that differ from the bare layer (an arrow's edges
+    over pieces): their colours are the palette's own, so the layer's are not looked up."""
+    if covered is not None:
+        crop = canvas.im.crop(box).convert("RGB")
+        draw(Pen(crop, (box[0], box[1])))
+        return to_palette(crop, canvas.theme), covered
     before = _under(canvas, box)
-    crop = before.copy() if covered is None else before
+    crop = before.copy()
     draw(Pen(crop, (box[0], box[1])))
-    if covered is None:
-        # Only the pixels drawn on: mapping a palette colour back to the palette may not give
-        # the same index (Pillow's mapping is approximate), and the rest must stay as it was.
-        diff = ImageChops.difference(crop, before)
-        drawn = diff._new(diff.im.point(_CHANGED * 3, None)).convert("L")
-        covered = drawn._new(drawn.im.point(_CHANGED, "L"))
-    return to_palette(crop, canvas.theme), covered
+    # Only the pixels drawn on: mapping a palette colour back to the palette may not give the
+    # same index (Pillow's mapping is approximate), and the rest must stay as it was.
+    diff = ImageChops.difference(crop, before)
+    drawn = diff._new(diff.im.point(_CHANGED * 3, None)).convert("L")
+    return to_palette(crop, canvas.theme), drawn._new(drawn.im.point(_CHANGED, "L"))
 
 
 def _under(canvas: Canvas, box: Box) -> Image.Image:
