@@ -49,7 +49,7 @@ ARROWS = 512
 """How many arrows drawn over the bare layer are kept (an arrow's box, ~25 KB on average,
 100 KB for the longest): about 15 MB at most."""
 
-_pieces: OrderedDict[Hashable, tuple[Image.Image, Image.Image]] = OrderedDict()
+_pieces: OrderedDict[Hashable, tuple[Image.Image, Image.Image | None]] = OrderedDict()
 _drawn_over: OrderedDict[Hashable, tuple[Image.Image, Image.Image]] = OrderedDict()
 WHOLE_ARROWS = 256
 """How many arrows are kept as drawn over what lay under them (~25 KB each, 100 KB for the
@@ -144,24 +144,26 @@ def piece(canvas: Canvas, key: Hashable, box: Box, draw: Draw, whole: bool = Fal
     """Paste the piece ``key`` (the same key must always draw the same thing) over ``box`` of
     the picture: drawn by ``draw`` over the bare layer the first time, then kept. ``whole``:
     the piece holds all that lies in its box so far (it draws the pieces under it itself), so
-    it is copied whole, not through its mask (a copy of rows, not a blend of pixels)."""
+    it is copied whole, not through its mask (a copy of rows, not a blend of pixels), and
+    kept without one."""
     box = _clip(box, (g.WIDTH, g.HEIGHT))
-    full = (canvas.key, key, box)
+    full = (canvas.key, key, box, whole)
     kept = _pieces.get(full)
     if kept is None:
         indices = _over_bare(canvas, box, draw)
-        flat = layer(*canvas.key)[1]
         # A mask of 0 and 255 copies where it is 255 (a greyscale paste blends only between).
-        kept = indices, _changed(indices, flat.crop(box))
+        mask = None if whole else _changed(indices, layer(*canvas.key)[1].crop(box))
+        kept = indices, mask
         _pieces[full] = kept
         if len(_pieces) > PIECES:
             _pieces.popitem(last=False)
     else:
         _pieces.move_to_end(full)
-    if whole:
-        canvas.im.im.paste(kept[0].im, box)
+    indices, mask = kept
+    if mask is None:
+        canvas.im.im.paste(indices.im, box)
     else:
-        canvas.put(*kept, box[:2])
+        canvas.put(indices, mask, box[:2])
 
 
 def overlay(
