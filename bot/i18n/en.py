@@ -255,7 +255,7 @@ MESSAGES: dict[str, str] = {
     "error.resign_no_backgammon": "Your opponent can no longer win a backgammon: you have no "
     "checker on the bar or in his home board, and none can be hit any more. Resign a single "
     "game or a gammon.",
-    "error.resign_which": "Say what you offer to resign, after /resign: {values}.",
+    "error.others_resign_menu": "This menu is for {name}, who asked to resign.",
     "cmd.undo.opt.all.name": "all",
     "cmd.undo.opt.all.description": "Take back every checker moved this turn (default: the last).",
     "cmd.as.opt.name.name": "name",

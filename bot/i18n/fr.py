@@ -262,7 +262,7 @@ MESSAGES: dict[str, str] = {
     "error.resign_no_backgammon": "Votre adversaire ne peut plus gagner de backgammon : vous "
     "n’avez aucune dame sur la barre ni dans son jan intérieur, et plus aucune ne peut être "
     "frappée. Abandonnez une partie simple ou un gammon.",
-    "error.resign_which": "Dites ce que vous proposez d’abandonner, après /abandonner : {values}.",
+    "error.others_resign_menu": "Ce menu est pour {name}, qui a demandé à abandonner.",
     "cmd.undo.opt.all.name": "tout",
     "cmd.undo.opt.all.description": "Reprendre toutes les dames déplacées pendant ce tour (par "
     "défaut : la dernière).",
