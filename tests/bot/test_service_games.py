@@ -419,7 +419,7 @@ def test_a_refusal_speaks_the_players_chosen_language(service: Service) -> None:
     [
         ("en-US", "Bob**, what do you offer", "This menu is for Bob", "offers to resign a gammon",
          "Single game"),
-        ("fr", "Bob**, que proposez-vous", "Ce menu est pour Bob", "propose d’abandonner (un gammon)",
+        ("fr", "Bob**, que proposez-vous", "Ce menu est pour Bob", "d’abandonner (un gammon)",
          "Partie simple"),
     ],
 )  # fmt: skip
