@@ -232,3 +232,57 @@ def test_a_turn_that_could_not_move_says_so_and_is_not_graded() -> None:
     view, arrows = webboard._decision_view(decision, names, 0, "fr")
     assert view["text"] == "Ordinateur (débutant) n’a pu jouer aucun coup (6-6)."
     assert (view["error"], view["mark"], arrows) == (0, None, [])
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [
+        ("en", {
+            "opening": "Action 1: Alice wins the opening roll",
+            "tie": "Action 1: Opening roll: a tie, rolled again",
+            "move": "Action 2: Alice plays 13/8 13/11",
+            "roll": "Action 2: Alice rolls",
+            "double": "Action 2: Alice doubles",
+            "take": "Action 2: Alice takes",
+            "drop": "Action 2: Alice drops",
+            "resign": "Action 2: Alice offers to resign",
+            "accept": "Action 2: Alice accepts",
+            "reject": "Action 2: Alice rejects",
+            "forfeit": "Action 2: Alice forfeits",
+            "end": "Action 2: Alice wins the game",
+        }),
+        ("fr", {
+            "opening": "Action 1 : Alice remporte le lancer d’ouverture",
+            "tie": "Action 1 : Lancer d’ouverture : égalité, on relance",
+            "move": "Action 2 : Alice joue 13/8 13/11",
+            "roll": "Action 2 : Alice lance les dés",
+            "double": "Action 2 : Alice double",
+            "take": "Action 2 : Alice prend",
+            "drop": "Action 2 : Alice passe",
+            "resign": "Action 2 : Alice propose d’abandonner",
+            "accept": "Action 2 : Alice accepte",
+            "reject": "Action 2 : Alice refuse",
+            "forfeit": "Action 2 : Alice déclare forfait",
+            "end": "Action 2 : Alice gagne la partie",
+        }),
+    ],
+)  # fmt: skip
+def test_every_replay_caption_reads_as_a_sentence(lang: str, expected: dict[str, str]) -> None:
+    # "Action 1 : Alice lancer d'ouverture" had no verb (nor "Alice end of the game").
+    from types import SimpleNamespace
+
+    from bot.service import webboard
+
+    table: Any = SimpleNamespace(seats=(SimpleNamespace(name="Alice"), SimpleNamespace(name="B")))
+    for name, line in expected.items():
+        kind = "opening" if name == "tie" else name
+        first = kind == "opening"
+        event = SimpleNamespace(
+            seq=0 if first else 1,
+            player=-1 if name == "tie" else 0,
+            kind=kind,
+            play="13/8 13/11" if kind == "move" else "",
+            die1=5,
+            die2=2,
+        )
+        assert webboard._replay_line(event, table, lang) == line  # type: ignore[arg-type]
