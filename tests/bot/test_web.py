@@ -364,3 +364,13 @@ def test_the_page_speaks_french_in_the_terminal_s_terms() -> None:
     assert " pion" not in french and "points de course" not in french
     assert t("web.pips", "fr") in counted("fr", "pips", 2)
     assert "message" not in t("web.stale", "en") and "rechargez" in t("web.stale", "fr")
+
+
+def test_the_page_posts_through_one_send_function() -> None:
+    # /act and /review had each their own copy of the fetch, the refusal and the redraw.
+    from importlib import resources
+
+    script = (resources.files("bot.web") / "static" / "board.js").read_text(encoding="utf-8")
+    assert script.count('method: "POST"') == 1
+    assert script.count("await fetch(base + path") == 1
+    assert 'send("/act"' in script and 'send("/review"' in script
