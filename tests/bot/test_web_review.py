@@ -6,19 +6,17 @@ while it is played, from the page's data as from its request)."""
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-from aiohttp.test_utils import TestClient, TestServer
+from aiohttp.test_utils import TestClient
 
 from bot.i18n import t
 from bot.service import Service
 from bot.web.links import Links
-from bot.web.server import WebServer
 from db import games as game_repo
 from engine.analysis import Review, error_size
-from tests.bot.conftest import ALICE, BOB, CHANNEL, DM, play_out, press
+from tests.bot.conftest import ALICE, CHANNEL, DM, accepted_challenge, play_out
 
 # What is checked here is where a review shows, which holds at any depth.
 pytestmark = pytest.mark.usefixtures("quick_reviews")
@@ -29,15 +27,6 @@ MARKS = {"doubtful", "error", "blunder"}
 @pytest.fixture
 def links() -> Links:
     return Links(b"r" * 32, "http://board.test")
-
-
-@pytest.fixture
-async def client(service: Service, links: Links) -> AsyncIterator[TestClient[Any, Any]]:
-    server = WebServer(service, links, "127.0.0.1", 0)
-    client = TestClient(TestServer(server.app()))
-    await client.start_server()
-    yield client
-    await client.close()
 
 
 def finished(service: Service) -> int:
@@ -54,9 +43,7 @@ def kept_review(service: Service, game_id: int) -> Review | None:
 
 
 def people_in_progress(service: Service, script: deque[int], rated: bool = True) -> int:
-    made = service.challenge(ALICE, CHANNEL, BOB, rated=rated)
-    script.extend([5, 2])
-    game = press(service, BOB, made, "Accept").game_id
+    game = accepted_challenge(service, script, rated=rated).game_id
     assert game is not None
     return game
 
