@@ -791,7 +791,7 @@ def numbered_menu(reply: Reply) -> list[tuple[str, Button]]:
     for button in reply.buttons:
         action = GameAction.parse(button.custom_id)
         if action and action.action is Press.RESIGN and action.arg and not button.disabled:
-            menu.append((action.arg, button))
+            menu.append((action.arg.partition("-")[0], button))  # "2", or "2-1": a seat's
     return menu
 
 

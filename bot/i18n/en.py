@@ -256,7 +256,7 @@ MESSAGES: dict[str, str] = {
     "error.resign_no_backgammon": "Your opponent can no longer win a backgammon: you have no "
     "checker on the bar or in his home board, and none can be hit any more. Resign a single "
     "game or a gammon.",
-    "error.resign_which": "Say what you offer to resign, after /resign: {values}.",
+    "error.others_resign_menu": "This menu is for {name}, who asked to resign.",
     "cmd.undo.opt.all.name": "all",
     "cmd.undo.opt.all.description": "Take back every checker moved this turn (default: the last).",
     "cmd.as.opt.name.name": "name",
@@ -268,7 +268,8 @@ MESSAGES: dict[str, str] = {
     "web.replay_start": "Start of the game.",
     "web.replay_line": "Action {seq}: {name} {kind} {play}",
     "web.replay_cannot_move": "Action {seq}: {name} rolled {d1}-{d2} and could not move.",
-    "web.kind.opening": "opening roll",
+    "web.kind.opening": "wins the opening roll",
+    "web.kind.opening_tie": "Opening roll: a tie, rolled again",
     "web.kind.roll": "rolls",
     "web.kind.move": "plays",
     "web.kind.double": "doubles",
@@ -278,7 +279,7 @@ MESSAGES: dict[str, str] = {
     "web.kind.accept": "accepts",
     "web.kind.reject": "rejects",
     "web.kind.forfeit": "forfeits",
-    "web.kind.end": "end of the game",
+    "web.kind.end": "wins the game",
     "web.first": "First",
     "web.prev": "Previous",
     "web.next": "Next",

@@ -263,7 +263,7 @@ MESSAGES: dict[str, str] = {
     "error.resign_no_backgammon": "Votre adversaire ne peut plus gagner de backgammon : vous "
     "n’avez aucune dame sur la barre ni dans son jan intérieur, et plus aucune ne peut être "
     "frappée. Abandonnez une partie simple ou un gammon.",
-    "error.resign_which": "Dites ce que vous proposez d’abandonner, après /abandonner : {values}.",
+    "error.others_resign_menu": "Ce menu est pour {name}, qui a demandé à abandonner.",
     "cmd.undo.opt.all.name": "tout",
     "cmd.undo.opt.all.description": "Reprendre toutes les dames déplacées pendant ce tour (par "
     "défaut : la dernière).",
@@ -276,7 +276,8 @@ MESSAGES: dict[str, str] = {
     "web.replay_start": "Début de la partie.",
     "web.replay_line": "Action {seq} : {name} {kind} {play}",
     "web.replay_cannot_move": "Action {seq} : {name} a fait {d1}-{d2} et n’a pu jouer aucun coup.",
-    "web.kind.opening": "lancer d’ouverture",
+    "web.kind.opening": "remporte le lancer d’ouverture",
+    "web.kind.opening_tie": "Lancer d’ouverture : égalité, on relance",
     "web.kind.roll": "lance les dés",
     "web.kind.move": "joue",
     "web.kind.double": "double",
@@ -286,7 +287,7 @@ MESSAGES: dict[str, str] = {
     "web.kind.accept": "accepte",
     "web.kind.reject": "refuse",
     "web.kind.forfeit": "déclare forfait",
-    "web.kind.end": "fin de la partie",
+    "web.kind.end": "gagne la partie",
     "web.first": "Début",
     "web.prev": "Précédent",
     "web.next": "Suivant",

@@ -13,8 +13,8 @@ from bot.service.customid import Press
 from bot.service.model import Notes, Table, UiState
 from bot.service.refusal import Refusal, int_arg, point_arg
 from bot.service.replies import Style
-from bot.service.resigning import check_possible
-from bot.service.turns import RESIGN_VALUES, resign_offer, roll_and_say
+from bot.service.resigning import check_possible, resign_choice
+from bot.service.turns import resign_offer, roll_and_say
 from engine import Game, Phase
 
 __all__ = ["ACTIONS", "Action", "Pressed", "Then"]
@@ -100,7 +100,14 @@ def _reject(p: Pressed) -> UiState:
 
 
 def _resign(p: Pressed) -> UiState:
-    value = int_arg(p.arg, RESIGN_VALUES, "error.bad_button")
+    value, menu_seat = resign_choice(p.arg)
+    # The menu of the player to act (the Resign button's), or of one who asked out of turn
+    # (/resign without a value): only the player it is for offers from it.
+    owner = p.game.turn if menu_seat is None else menu_seat
+    if p.seat != owner:
+        if menu_seat is None:
+            raise Refusal("error.not_your_turn")
+        raise Refusal("error.others_resign_menu", name=p.names[menu_seat])
     check_possible(p.game, p.seat, value)
     p.game.resign(p.seat, value)
     p.notes.add("note.resigns", name=p.name, offer=resign_offer(value))
@@ -181,9 +188,9 @@ ACTIONS: dict[Press, Action] = {
     Press.DROP: Action(_drop, "button.drop", "danger", Then.ADVANCE),
     Press.ACCEPT: Action(_accept, "button.accept", "success", Then.ADVANCE),
     Press.REJECT: Action(_reject, "button.reject", "danger", Then.ADVANCE),
-    Press.RESIGN: Action(_resign, None, "danger", Then.ADVANCE),
+    Press.RESIGN: Action(_resign, None, "danger", Then.ADVANCE, anyone=True),  # checks its seat
     Press.RESIGN_MENU: Action(_resign_menu, "button.resign", "danger", Then.SHOW),
-    Press.CANCEL: Action(_cancel, "button.cancel", "secondary", Then.SHOW),
+    Press.CANCEL: Action(_cancel, "button.cancel", "secondary", Then.SHOW, anyone=True),
     Press.DIE: Action(_die, None, "secondary", Then.SHOW),
     Press.POINT: Action(_point, None, "primary", Then.STEP),
     Press.UNDO: Action(_undo, "button.undo", "secondary", Then.STEP),

@@ -12,13 +12,13 @@ from sqlalchemy.orm import Session
 
 from bot.i18n import LANGUAGES, Text, t
 from bot.service.deps import Deps, answers, shared_lang
-from bot.service.model import RESIGN_NAMES, Notes, Seat, Table, UiState
+from bot.service.model import Notes, Seat, Table, UiState
 from bot.service.newgame import NewGames
 from bot.service.people import Actor, Prefs, Where
 from bot.service.present import board_reply, text_picture
 from bot.service.refusal import Refusal
 from bot.service.replies import Reply
-from bot.service.resigning import check_possible, possible_values
+from bot.service.resigning import check_possible
 from bot.service.tables import (
     Seated,
     current_game,
@@ -238,15 +238,15 @@ class Games:
 
     def resign(self, actor: Actor, where: Where, value: int | None = None) -> Reply:
         """``/resign [value]``: offer to resign a single game (1), gammon (2) or backgammon
-        (3). Without a value it asks first, as the Resign button does: the menu of what the
-        opponent could still win."""
+        (3), in turn or not. Without a value it asks first, as the Resign button does: the
+        menu of what the opponent could still win, for the seat of the player who asked."""
+        menu: list[UiState] = []
 
         def act(game: Game, seat: int, notes: Notes) -> bool:
             if game.phase not in (Phase.ROLL, Phase.MOVE):
                 raise Refusal("error.cannot_resign_now")
             if value is None:
-                if game.turn != seat:  # the menu's buttons are for the player to act
-                    raise Refusal("error.resign_which", values=_resign_words(game, seat))
+                menu.append(UiState(resign_menu=True, resigner=seat))
                 return False
             if value not in RESIGN_VALUES:
                 raise Refusal("error.resign_value")
@@ -255,8 +255,7 @@ class Games:
             notes.add("note.resigns", name=actor.name, offer=resign_offer(value))
             return True
 
-        menu = UiState(resign_menu=True) if value is None else None
-        return self.on_current_game(actor, where, act, ui=menu)
+        return self.on_current_game(actor, where, act, ui=lambda: menu[0] if menu else UiState())
 
     def autocomplete_moves(self, actor: Actor, where: Where, typed: str) -> list[str]:
         """Up to 25 legal plays of the current roll that match what is typed (prefix or
@@ -316,22 +315,6 @@ def _new_game_notes(actor: Actor, level: str, match: Match, *, from_position: bo
         game = match.game
         notes.add("note.from_position", position_id=game.position_id(), match_id=game.match_id())
     return notes
-
-
-class _Listed(Text):
-    """Catalog messages joined by commas, rendered in the reader's language."""
-
-    def __init__(self, keys: list[str]) -> None:
-        super().__init__(keys[0])
-        self.keys = keys
-
-    def render(self, lang: str) -> str:
-        return ", ".join(t(key, lang) for key in self.keys)
-
-
-def _resign_words(game: Game, seat: int) -> Text:
-    """The values ``seat`` may offer (what /resign takes), in the reader's language."""
-    return _Listed([f"resign.{RESIGN_NAMES[v]}" for v in possible_values(game, seat)])
 
 
 def level_named(name: str, lang: str) -> str:

@@ -75,10 +75,12 @@ class Table:
 @dataclass(frozen=True)
 class UiState:
     """What the message shows beyond the game state: the die picked for the next checker
-    move, or the resign menu opened instead of the usual buttons."""
+    move, or the resign menu opened instead of the usual buttons, with the seat it is for
+    (``resigner``; None: the player to act). A player may offer to resign out of turn too."""
 
     die: int | None = None
     resign_menu: bool = False
+    resigner: int | None = None
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from bot.service.customid import GameAction, Press
 from bot.service.model import RESIGN_NAMES, WON, Notes, Seat, Table, UiState, high_first
 from bot.service.people import DEFAULT_THEME
 from bot.service.replies import Button, Choice, Component, Reply, Select, Style
-from bot.service.resigning import possible_values
+from bot.service.resigning import possible_values, resign_arg
 from bot.service.shots import COLORS as COLORS
 from bot.service.shots import Shots, checker_colors
 from bot.service.variants import kind_text
@@ -328,12 +328,13 @@ def _prompt(table: Table, lang: str, ui: UiState) -> str:
     turn = game.turn
     if turn is None:
         return ""
+    if ui.resign_menu:  # the menu of whoever asked to resign, in turn or not
+        resigner = turn if ui.resigner is None else ui.resigner
+        return t("prompt.resign_menu", lang, name=table.seats[resigner].name)
     seat = table.seats[turn]
     if seat.is_computer:
         return t("game.computer_thinking", lang)
     name = seat.name
-    if ui.resign_menu:
-        return t("prompt.resign_menu", lang, name=name)
     if game.phase is Phase.ROLL:
         key = "prompt.roll_or_double" if game.can_double() else "prompt.roll"
         return t(key, lang, name=name)
@@ -410,10 +411,10 @@ def components(table: Table, lang: str, ui: UiState) -> list[list[Component]]:
         over = table.match.is_over and not table.tournament  # a tournament pairs on itself
         return [[button(table, lang, Press.REMATCH)]] if over else []
     turn = game.turn
+    if ui.resign_menu and turn is not None:
+        return [_resign_menu(table, lang, turn if ui.resigner is None else ui.resigner)]
     if turn is None or table.seats[turn].is_computer:
         return []
-    if ui.resign_menu:
-        return [_resign_menu(table, lang)]
     claim: list[list[Component]] = []
     if table.out_of_time:
         claim = [[button(table, lang, Press.CLAIM)]]
@@ -440,11 +441,18 @@ def _decision_row(table: Table, lang: str) -> list[Component]:
     return [button(table, lang, p) for p in presses]
 
 
-def _resign_menu(table: Table, lang: str) -> list[Component]:
-    # Only what the opponent could still win (no gammon once a checker is off...).
-    seat = table.game.turn if table.game.turn is not None else viewer_seat(table, None)
+def _resign_menu(table: Table, lang: str, seat: int) -> list[Component]:
+    """The offers ``seat`` may make: only what the opponent could still win (no gammon once a
+    checker is off...). A menu for the player not to act carries his seat (``value-seat``:
+    :func:`bot.service.actions.resign_arg`), so that only he can answer it."""
     row: list[Component] = [
-        button(table, lang, Press.RESIGN, str(value), label=t(f"button.resign_{name}", lang))
+        button(
+            table,
+            lang,
+            Press.RESIGN,
+            resign_arg(value, None if seat == table.game.turn else seat),
+            label=t(f"button.resign_{name}", lang),
+        )
         for value, name in RESIGN_NAMES.items()
         if value in possible_values(table.game, seat)
     ]

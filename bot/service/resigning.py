@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from bot.i18n import Text
 from bot.service.model import RESIGN_NAMES
-from bot.service.refusal import Refusal
+from bot.service.refusal import Refusal, int_arg
 from engine import Game, Position
 
-__all__ = ["check_possible", "possible_values"]
+__all__ = ["check_possible", "possible_values", "resign_arg", "resign_choice"]
 
 
 def possible_values(game: Game, seat: int) -> tuple[int, ...]:
@@ -74,3 +74,25 @@ def check_possible(game: Game, seat: int, value: int) -> None:
     if value >= 2 and game.position_for(seat).borne_off()[0]:
         raise Refusal("error.resign_no_gammon")
     raise Refusal("error.resign_no_backgammon")
+
+
+def resign_arg(value: int, seat: int | None) -> str:
+    """The argument of a resign menu's button: the value offered, and the seat of the menu
+    when it is not the player to act's (one who asked to resign out of turn).
+
+    >>> resign_arg(2, None), resign_arg(2, 1)
+    ('2', '2-1')
+    """
+    return str(value) if seat is None else f"{value}-{seat}"
+
+
+def resign_choice(arg: str | None) -> tuple[int, int | None]:
+    """The value and the seat (None: the player to act) of a resign button's argument;
+    refused as a bad button if it is not one :func:`resign_arg` writes.
+
+    >>> resign_choice("3"), resign_choice("1-0")
+    ((3, None), (1, 0))
+    """
+    value, _, seat = (arg or "").partition("-")
+    offered = int_arg(value, (1, 2, 3), "error.bad_button")
+    return offered, int_arg(seat, (0, 1), "error.bad_button") if seat else None

@@ -288,6 +288,8 @@ def _replay_line(event: GameEvent | None, table: Table, lang: str) -> str:
         return t("web.replay_cannot_move", lang, seq=event.seq + 1, name=who,
                  d1=event.die1, d2=event.die2)  # fmt: skip
     kind = t(f"web.kind.{event.kind}", lang) if event.kind in _KINDS else event.kind
+    if event.kind == EventKind.OPENING.value and not who:  # a tie: nobody won it
+        kind = t("web.kind.opening_tie", lang)
     line = t("web.replay_line", lang, seq=event.seq + 1, name=who, kind=kind, play=event.play or "")
     return " ".join(line.split())
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import shutil
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import Engine, event
@@ -217,3 +218,26 @@ def quick_reviews(monkeypatch: pytest.MonkeyPatch) -> None:
     import bot.service.analysis as analysis
 
     monkeypatch.setattr(analysis, "REVIEW_PLIES", 1)
+
+
+def accepted_challenge(service: Service, script: deque[int], **options: object) -> Reply:
+    """Alice challenges Bob here (``options``: the challenge's), Bob accepts: Alice opens with
+    5-2 (her turn to move). The opening of the web tests' games between people."""
+    made = service.challenge(ALICE, CHANNEL, BOB, **options)  # type: ignore[arg-type]
+    assert not made.ephemeral, made.text
+    script.extend([5, 2])
+    return press(service, BOB, made, "Accept")
+
+
+@pytest.fixture
+async def client(service: Service, links: Any) -> AsyncIterator[Any]:
+    """The web board of ``service`` on aiohttp's test client (each module gives its ``links``)."""
+    from aiohttp.test_utils import TestClient, TestServer
+
+    from bot.web.server import WebServer
+
+    server = WebServer(service, links, "127.0.0.1", 0)
+    web = TestClient(TestServer(server.app()))
+    await web.start_server()
+    yield web
+    await web.close()

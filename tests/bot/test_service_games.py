@@ -7,7 +7,7 @@ from collections import deque
 import pytest
 from sqlalchemy.orm import Session, sessionmaker
 
-from bot.service import Reply, Service, Where
+from bot.service import Actor, Reply, Service, Where
 from bot.service.customid import GameAction
 from bot.service.newgame import NewGames
 from db.models import ComputerRecord, GameStatus, Rating
@@ -412,3 +412,36 @@ def test_a_refusal_speaks_the_players_chosen_language(service: Service) -> None:
     assert refused.ephemeral and "pas de partie" in refused.text
     unknown = service.press(ALICE, DM, "bg:1:1:fly")  # not an action
     assert unknown.ephemeral and "Ce bouton" in unknown.text
+
+
+@pytest.mark.parametrize(
+    ("locale", "asks", "refused", "offered", "single"),
+    [
+        ("en-US", "Bob**, what do you offer", "This menu is for Bob", "offers to resign a gammon",
+         "Single game"),
+        ("fr", "Bob**, que proposez-vous", "Ce menu est pour Bob", "d’abandonner (un gammon)",
+         "Partie simple"),
+    ],
+)  # fmt: skip
+def test_resign_without_a_value_out_of_turn_opens_the_menu_for_the_resigner(
+    service: Service,
+    script: deque[int],
+    locale: str,
+    asks: str,
+    refused: str,
+    offered: str,
+    single: str,
+) -> None:
+    # Offering to resign out of turn is allowed with a value (/resign 2 during the other's
+    # turn): without one, the menu opens as well, for the seat of the one who asked.
+    alice, bob = (Actor(p.id, p.name, locale=locale) for p in (ALICE, BOB))
+    here = Where(CHANNEL.channel_id, CHANNEL.guild_id, guild_locale=locale)
+    challenge_and_accept(service, script)  # Alice on roll: she opens with 5-2
+    menu = service.resign(bob, here)
+    assert not menu.ephemeral and asks in menu.text, menu.text
+    assert labels(menu)[0].startswith(single) and len(labels(menu)) == 4, labels(menu)
+    not_hers = press(service, alice, menu, labels(menu)[1], here)
+    assert not_hers.ephemeral and refused in not_hers.text, not_hers.text
+    assert "13" in labels(service.board(alice, here))  # nothing changed: she moves on
+    offer = press(service, bob, menu, labels(menu)[1], here)
+    assert not offer.ephemeral and offered in offer.text, offer.text

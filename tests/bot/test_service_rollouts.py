@@ -14,6 +14,13 @@ from bot.service.replies import PROGRESS
 from tests.bot.conftest import ALICE, DM
 
 
+def expert_game(service: Service, script: deque[int], *dice: int, **options: object) -> None:
+    """Alice's game against the expert (``options``: /play's), her opening 3-1 to play; then
+    ``dice`` for the rolls after it."""
+    script.extend([3, 1, *dice])
+    service.play(ALICE, DM, level="expert", **options)  # type: ignore[arg-type]
+
+
 @pytest.fixture
 def fine_progress(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Progress after every part of 4 trials, collected."""
@@ -28,8 +35,7 @@ def fine_progress(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 def test_rollout_of_the_best_plays(
     service: Service, script: deque[int], fine_progress: list[str]
 ) -> None:
-    script.extend([3, 1])
-    service.play(ALICE, DM, level="expert")
+    expert_game(service, script)
     reply = service.hint(ALICE, DM, rollout=12, truncate=2)
     lines = reply.text.splitlines()
     assert reply.ephemeral and reply.image is None
@@ -41,8 +47,7 @@ def test_rollout_of_the_best_plays(
 def test_rollout_before_the_roll(
     service: Service, script: deque[int], fine_progress: list[str]
 ) -> None:
-    script.extend([3, 1, 5, 2])
-    service.play(ALICE, DM, level="expert")
+    expert_game(service, script, 5, 2)  # then the computer's 5-2
     service.move(ALICE, DM, "8/5 6/5")
     reply = service.hint(ALICE, DM, rollout=4, truncate=1)
     assert "position before the roll: 4 trials, cut after 1 ply" in reply.text
@@ -50,8 +55,7 @@ def test_rollout_before_the_roll(
 
 
 def test_same_rollout_same_figures(service: Service, script: deque[int]) -> None:
-    script.extend([3, 1])
-    service.play(ALICE, DM, level="expert")
+    expert_game(service, script)
     first = service.hint(ALICE, DM, rollout=3, truncate=1)
     assert service.hint(ALICE, DM, rollout=3, truncate=1).text == first.text
 
@@ -67,8 +71,7 @@ def test_same_rollout_same_figures(service: Service, script: deque[int]) -> None
 def test_bad_rollouts_are_refused(
     service: Service, script: deque[int], options: dict[str, int], message: str
 ) -> None:
-    script.extend([3, 1])
-    service.play(ALICE, DM, level="expert")
+    expert_game(service, script)
     reply = service.hint(ALICE, DM, **options)
     assert reply.ephemeral and reply.text == message
 
@@ -143,8 +146,7 @@ async def test_discord_progress_edits_the_deferred_message_never_after_the_answe
 def test_the_same_seed_gives_the_same_figures_and_says_so(
     service: Service, script: deque[int]
 ) -> None:
-    script.extend([3, 1])
-    service.play(ALICE, DM, level="expert")
+    expert_game(service, script)
     # Cut after one ply with variance reduction, every trial gives the same (the 1-ply average):
     # the dice show without it.
     first = service.hint(ALICE, DM, rollout=3, truncate=3, seed=7, vr=False)
@@ -159,8 +161,7 @@ def test_variance_reduction_can_be_turned_off(
 ) -> None:
     from engine.analysis import rollout as engine_rollout
 
-    script.extend([3, 1])
-    service.play(ALICE, DM, level="expert")
+    expert_game(service, script)
     asked: list[bool] = []
     trial = engine_rollout._trial
 
@@ -185,8 +186,7 @@ def test_the_time_limit_stops_with_the_trials_done_and_says_so(
     ticks = iter(range(0, 10_000, 4))
     monkeypatch.setattr(rollout_module, "clock", lambda: float(next(ticks)))
     monkeypatch.setattr(rollout_module, "PART", 2)
-    script.extend([3, 1])
-    service.play(ALICE, DM, level="expert")
+    expert_game(service, script)
     reply = service.hint(ALICE, DM, rollout=20, truncate=1, seconds=10)
     lines = reply.text.splitlines()
     assert "6 trials" in lines[0]
@@ -202,8 +202,7 @@ def test_the_default_time_limit_stops_a_long_rollout(
     ticks = iter(range(0, 10_000, 30))
     monkeypatch.setattr(rollout_module, "clock", lambda: float(next(ticks)))
     monkeypatch.setattr(rollout_module, "PART", 1)
-    script.extend([3, 1])
-    service.play(ALICE, DM, level="expert")
+    expert_game(service, script)
     reply = service.hint(ALICE, DM, rollout=10, truncate=1)  # readings at 0, 30, 60 seconds
     assert reply.text.splitlines()[-1] == (
         "⏱ Stopped at the time limit of 60 seconds: 2 of 10 trials done."
@@ -222,8 +221,7 @@ def test_the_default_time_limit_stops_a_long_rollout(
 def test_bad_rollout_options_are_refused(
     service: Service, script: deque[int], options: dict[str, int], message: str
 ) -> None:
-    script.extend([3, 1])
-    service.play(ALICE, DM, level="expert")
+    expert_game(service, script)
     reply = service.hint(ALICE, DM, **options)
     assert reply.ephemeral and reply.text == message
 
@@ -266,8 +264,7 @@ def test_the_terminal_takes_the_rollout_options(service: Service, script: deque[
 def test_a_money_game_rolls_out_cubeful_unless_asked_not_to(
     service: Service, script: deque[int]
 ) -> None:
-    script.extend([3, 1])
-    service.play(ALICE, DM, level="expert")
+    expert_game(service, script)
     cubeful = service.hint(ALICE, DM, rollout=2, truncate=2)
     assert "cubeful (equity per the present cube)" in cubeful.text.splitlines()[0]
     cubeless = service.hint(ALICE, DM, rollout=2, truncate=2, cubeful=False)
@@ -278,8 +275,7 @@ def test_a_money_game_rolls_out_cubeful_unless_asked_not_to(
 def test_matches_and_games_without_cube_roll_out_cubeless(
     service: Service, script: deque[int], options: dict[str, object]
 ) -> None:
-    script.extend([3, 1])
-    service.play(ALICE, DM, level="expert", **options)  # type: ignore[arg-type]
+    expert_game(service, script, **options)
     reply = service.hint(ALICE, DM, rollout=2, truncate=1)
     assert ", cubeless," in reply.text.splitlines()[0]
     refused = service.hint(ALICE, DM, rollout=2, truncate=1, cubeful=True)

@@ -8,44 +8,31 @@ import asyncio
 import io
 import json
 from collections import deque
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from aiohttp.test_utils import TestClient, TestServer
+from aiohttp.test_utils import TestClient
 
 from bot.i18n import t
 from bot.service import Reply, Service
 from bot.terminal import Terminal
 from bot.web.links import Links
 from bot.web.server import MAX_BODY, WebServer
-from tests.bot.conftest import ALICE, BOB, CHANNEL, press
+from tests.bot.conftest import ALICE, BOB, CHANNEL, accepted_challenge, press
 
 NOW = [1_000_000.0]
 
 
 def accepted(service: Service, script: deque[int], points: int = 3) -> Reply:
     """Alice challenges Bob, Bob accepts: Alice opens with 5-2 (her turn to move)."""
-    made = service.challenge(ALICE, CHANNEL, BOB, points=points)
-    assert not made.ephemeral, made.text
-    script.extend([5, 2])
-    return press(service, BOB, made, "Accept")
+    return accepted_challenge(service, script, points=points)
 
 
 @pytest.fixture
 def links() -> Links:
     NOW[0] = 1_000_000.0
     return Links(b"t" * 32, "http://board.test", clock=lambda: NOW[0])
-
-
-@pytest.fixture
-async def client(service: Service, links: Links) -> AsyncIterator[TestClient[Any, Any]]:
-    server = WebServer(service, links, "127.0.0.1", 0)
-    client = TestClient(TestServer(server.app()))
-    await client.start_server()
-    yield client
-    await client.close()
 
 
 async def page_token(client: TestClient[Any, Any], url: str) -> tuple[str, dict[str, Any]]:
@@ -364,3 +351,13 @@ def test_the_page_speaks_french_in_the_terminal_s_terms() -> None:
     assert " pion" not in french and "points de course" not in french
     assert t("web.pips", "fr") in counted("fr", "pips", 2)
     assert "message" not in t("web.stale", "en") and "rechargez" in t("web.stale", "fr")
+
+
+def test_the_page_posts_through_one_send_function() -> None:
+    # /act and /review had each their own copy of the fetch, the refusal and the redraw.
+    from importlib import resources
+
+    script = (resources.files("bot.web") / "static" / "board.js").read_text(encoding="utf-8")
+    assert script.count('method: "POST"') == 1
+    assert script.count("await fetch(base + path") == 1
+    assert 'send("/act"' in script and 'send("/review"' in script

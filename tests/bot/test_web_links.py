@@ -14,21 +14,18 @@ from typing import Any
 
 import pytest
 
-import bot.service.analysis as analysis
 from bot.discord_app import components
 from bot.i18n import t
 from bot.service import Reply, Service, Where
 from bot.terminal import Terminal
 from bot.web.links import Links
-from tests.bot.conftest import ALICE, BOB, CHANNEL, DM, play_out, press
+from tests.bot.conftest import ALICE, BOB, CHANNEL, DM, accepted_challenge, play_out
 from tests.bot.tournament_players import ORGANIZER, people, play_some, playing
 
 HERE = Where(channel_id=7000, guild_id=9100, guild_locale="en-US")
 
 
-@pytest.fixture(autouse=True)
-def quick_reviews(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(analysis, "REVIEW_PLIES", 1)
+pytestmark = pytest.mark.usefixtures("quick_reviews")  # reviews at 1 ply
 
 
 @pytest.fixture
@@ -52,9 +49,7 @@ def no_link(reply: Reply) -> None:
 
 
 def in_progress(service: Service, script: deque[int]) -> Reply:
-    made = service.challenge(ALICE, CHANNEL, BOB, points=3, rated=False)
-    script.extend([5, 2])
-    return press(service, BOB, made, "Accept")
+    return accepted_challenge(service, script, points=3, rated=False)
 
 
 def test_watch_and_export_carry_the_page_anyone_may_watch(

@@ -6,19 +6,17 @@ while it is played, from the page's data as from its request)."""
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-from aiohttp.test_utils import TestClient, TestServer
+from aiohttp.test_utils import TestClient
 
 from bot.i18n import t
 from bot.service import Service
 from bot.web.links import Links
-from bot.web.server import WebServer
 from db import games as game_repo
 from engine.analysis import Review, error_size
-from tests.bot.conftest import ALICE, BOB, CHANNEL, DM, play_out, press
+from tests.bot.conftest import ALICE, CHANNEL, DM, accepted_challenge, play_out
 
 # What is checked here is where a review shows, which holds at any depth.
 pytestmark = pytest.mark.usefixtures("quick_reviews")
@@ -29,15 +27,6 @@ MARKS = {"doubtful", "error", "blunder"}
 @pytest.fixture
 def links() -> Links:
     return Links(b"r" * 32, "http://board.test")
-
-
-@pytest.fixture
-async def client(service: Service, links: Links) -> AsyncIterator[TestClient[Any, Any]]:
-    server = WebServer(service, links, "127.0.0.1", 0)
-    client = TestClient(TestServer(server.app()))
-    await client.start_server()
-    yield client
-    await client.close()
 
 
 def finished(service: Service) -> int:
@@ -54,9 +43,7 @@ def kept_review(service: Service, game_id: int) -> Review | None:
 
 
 def people_in_progress(service: Service, script: deque[int], rated: bool = True) -> int:
-    made = service.challenge(ALICE, CHANNEL, BOB, rated=rated)
-    script.extend([5, 2])
-    game = press(service, BOB, made, "Accept").game_id
+    game = accepted_challenge(service, script, rated=rated).game_id
     assert game is not None
     return game
 
@@ -232,3 +219,57 @@ def test_a_turn_that_could_not_move_says_so_and_is_not_graded() -> None:
     view, arrows = webboard._decision_view(decision, names, 0, "fr")
     assert view["text"] == "Ordinateur (débutant) n’a pu jouer aucun coup (6-6)."
     assert (view["error"], view["mark"], arrows) == (0, None, [])
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [
+        ("en", {
+            "opening": "Action 1: Alice wins the opening roll",
+            "tie": "Action 1: Opening roll: a tie, rolled again",
+            "move": "Action 2: Alice plays 13/8 13/11",
+            "roll": "Action 2: Alice rolls",
+            "double": "Action 2: Alice doubles",
+            "take": "Action 2: Alice takes",
+            "drop": "Action 2: Alice drops",
+            "resign": "Action 2: Alice offers to resign",
+            "accept": "Action 2: Alice accepts",
+            "reject": "Action 2: Alice rejects",
+            "forfeit": "Action 2: Alice forfeits",
+            "end": "Action 2: Alice wins the game",
+        }),
+        ("fr", {
+            "opening": "Action 1 : Alice remporte le lancer d’ouverture",
+            "tie": "Action 1 : Lancer d’ouverture : égalité, on relance",
+            "move": "Action 2 : Alice joue 13/8 13/11",
+            "roll": "Action 2 : Alice lance les dés",
+            "double": "Action 2 : Alice double",
+            "take": "Action 2 : Alice prend",
+            "drop": "Action 2 : Alice passe",
+            "resign": "Action 2 : Alice propose d’abandonner",
+            "accept": "Action 2 : Alice accepte",
+            "reject": "Action 2 : Alice refuse",
+            "forfeit": "Action 2 : Alice déclare forfait",
+            "end": "Action 2 : Alice gagne la partie",
+        }),
+    ],
+)  # fmt: skip
+def test_every_replay_caption_reads_as_a_sentence(lang: str, expected: dict[str, str]) -> None:
+    # "Action 1 : Alice lancer d'ouverture" had no verb (nor "Alice end of the game").
+    from types import SimpleNamespace
+
+    from bot.service import webboard
+
+    table: Any = SimpleNamespace(seats=(SimpleNamespace(name="Alice"), SimpleNamespace(name="B")))
+    for name, line in expected.items():
+        kind = "opening" if name == "tie" else name
+        first = kind == "opening"
+        event = SimpleNamespace(
+            seq=0 if first else 1,
+            player=-1 if name == "tie" else 0,
+            kind=kind,
+            play="13/8 13/11" if kind == "move" else "",
+            die1=5,
+            die2=2,
+        )
+        assert webboard._replay_line(event, table, lang) == line  # type: ignore[arg-type]

@@ -288,24 +288,11 @@
 
   async function askReview(b) {
     if (busy) return;
-    busy = true;
-    refuse("");
     b.disabled = true;
     b.textContent = state.review_ask.asking;
-    try {
-      const response = await fetch(base + "/review" + query({ at: state.at }), {
-        method: "POST", headers: { "Content-Type": "application/json" }, body: "{}", credentials: "omit",
-      });
-      const answer = await response.json();
-      if (!answer.ok) refuse(answer.text);
-      if (answer.state) draw(answer.state);
-    } catch (e) {
-      refuse(words.offline);
-    } finally {
-      busy = false;
-      b.disabled = false;
-      if (state.review_ask) b.textContent = state.review_ask.label;
-    }
+    await send("/review" + query({ at: state.at }), {}, {});
+    b.disabled = false;
+    if (state.review_ask) b.textContent = state.review_ask.label;
   }
 
   function drawLinks() {
@@ -351,15 +338,16 @@
     box.hidden = !text;
   }
 
-  async function act(action, arg) {
-    if (busy || !boot.page) return;
+  // One POST at a time (/act, /review): its refusal shown, the state it answers with drawn.
+  async function send(path, headers, body) {
+    if (busy) return;
     busy = true;
     refuse("");
     try {
-      const response = await fetch(base + "/act" + query(), {
+      const response = await fetch(base + path, {
         method: "POST",
-        headers: { "Content-Type": "application/json", "X-Page-Token": boot.page },
-        body: JSON.stringify({ version: state.version, action: action, arg: arg === undefined ? null : arg }),
+        headers: Object.assign({ "Content-Type": "application/json" }, headers),
+        body: JSON.stringify(body),
         credentials: "omit",
       });
       const answer = await response.json();
@@ -370,6 +358,12 @@
     } finally {
       busy = false;
     }
+  }
+
+  async function act(action, arg) {
+    if (!boot.page) return;
+    const body = { version: state.version, action: action, arg: arg === undefined ? null : arg };
+    await send("/act" + query(), { "X-Page-Token": boot.page }, body);
   }
 
   function pointOf(target) {
