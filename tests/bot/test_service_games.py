@@ -412,3 +412,18 @@ def test_a_refusal_speaks_the_players_chosen_language(service: Service) -> None:
     assert refused.ephemeral and "pas de partie" in refused.text
     unknown = service.press(ALICE, DM, "bg:1:1:fly")  # not an action
     assert unknown.ephemeral and "Ce bouton" in unknown.text
+
+
+@pytest.mark.parametrize(
+    ("language", "message"),
+    [("en", "It is not your turn."), ("fr", "Ce n’est pas à vous de jouer.")],
+)
+def test_undo_out_of_turn_says_it_is_not_your_turn(
+    service: Service, script: deque[int], language: str, message: str
+) -> None:
+    """/undo by the player waiting for his turn: the reason is the turn, not an empty move."""
+    challenge_and_accept(service, script, points=3)
+    service.settings_command(BOB, CHANNEL, language=language)
+    for everything in (False, True):
+        refused = service.undo(BOB, CHANNEL, everything=everything)
+        assert refused.ephemeral and message in refused.text, refused.text
