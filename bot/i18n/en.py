@@ -109,6 +109,7 @@ MESSAGES: dict[str, str] = {
     "review.none": "You have no finished game to review yet.",
     "review.not_finished": "Game #{id} between two people is still being played: it can be reviewed once it is over (`/review game:` another number for another game).",
     "review.title": "📈 **Review of game #{id}**: {p0} vs {p1}",
+    "review.player_no_decision": "**{name}**: no decision to judge yet (every play so far was forced or there was none, and no cube decision); luck {luck} points (the equity the dice gave, in points per game)",
     "review.player": "**{name}**: {rate} millipoints lost per decision, **{rating}** (checker play {checker} over {moves} {moves:move|moves}, cube {cube} over {cubes} {cubes:decision|decisions}); luck {luck} points (the equity the dice gave, in points per game): {luck_rating}",
     "review.none_short": "—",
     "review.mistake": "Mistake {n} ({name}): played {played}, better {best} (−{error} {error:millipoint|millipoints}{mark})",

@@ -109,6 +109,7 @@ MESSAGES: dict[str, str] = {
     "review.none": "Vous n’avez pas encore de partie terminée à analyser.",
     "review.not_finished": "La partie n° {id} entre deux personnes se joue encore : elle pourra être analysée une fois finie (`/analyse partie:` un autre numéro pour une autre partie).",
     "review.title": "📈 **Analyse de la partie n° {id}** : {p0} contre {p1}",
+    "review.player_no_decision": "**{name}** : aucune décision à juger pour l’instant (aucun coup qui ne soit forcé, aucune décision de videau) ; chance {luck} points (l’équité apportée par les dés, en points par partie)",
     "review.player": "**{name}** : {rate} millipoints perdus par décision, **{rating}** (jeu des dames {checker} sur {moves} {moves:coup|coups}, videau {cube} sur {cubes} {cubes:décision|décisions}) ; chance {luck} points (l’équité apportée par les dés, en points par partie) : {luck_rating}",
     "review.none_short": "—",
     "review.mistake": "Erreur {n} ({name}) : joué {played}, mieux {best} (−{error} {error:millipoint|millipoints}{mark})",

@@ -302,3 +302,21 @@ def test_a_practice_game_is_exported_as_ids_without_a_mat_file(service: Service)
     export = service.export(ALICE, DM)
     assert [a.name for a in export.attachments] == [f"game-{started.game_id}-ids.txt"]
     assert "no .mat file" in export.text
+
+
+@pytest.mark.parametrize(
+    ("language", "said", "unsaid"),
+    [
+        ("en", "no decision to judge yet", "over 0"),
+        ("fr", "aucune décision à juger pour l’instant", "sur 0"),
+    ],
+)
+def test_review_of_a_player_without_decisions_says_so(
+    service: Service, script: deque[int], language: str, said: str, unsaid: str
+) -> None:
+    """Reviewed before any decision of hers, Alice reads that, not rates of "—" over 0 moves."""
+    script.extend([6, 1])  # Alice opens with 6-1 and reviews before moving
+    service.settings_command(ALICE, DM, language=language)
+    service.play(ALICE, DM, level="beginner")
+    line = next(x for x in service.review(ALICE, DM).text.splitlines() if "**Alice**" in x)
+    assert said in line and unsaid not in line and "—" not in line, line
