@@ -429,8 +429,9 @@ def _review_reply(
 
 def _player_line(review: Review, player: int, name: str, lang: str) -> str:
     st = review.stats(player)
-    if not st.unforced_moves and not st.cube_decisions:  # resigned or forced from the start
-        return t("review.player_nothing", lang, name=name)
+    if st.unforced_moves == 0 and st.cube_decisions == 0:
+        luck = number(st.luck, "+.3f", lang)
+        return t("review.player_no_decision", lang, name=name, luck=luck)
     none = t("review.none_short", lang)
     return t(
         "review.player",

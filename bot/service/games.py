@@ -205,7 +205,9 @@ class Games:
 
         def act(game: Game, seat: int, notes: Notes) -> bool:
             nonlocal first_die
-            if game.turn != seat or game.phase is not Phase.MOVE or not game.partial.steps:
+            if game.turn != seat:
+                raise Refusal("error.not_your_turn")
+            if game.phase is not Phase.MOVE or not game.partial.steps:
                 raise Refusal("error.nothing_to_undo")
             first_die = game.undo().die
             while everything and game.partial.steps:

@@ -151,3 +151,11 @@ def test_first_is_premier_and_one_pip_is_singular() -> None:
     assert t("stats.server_rank", "fr", rank=1).endswith(" 1er")
     assert (counted("en", "pips", 1), counted("fr", "pips", 1)) == ("pip", "pip")
     assert counted("en", "pips", 167) == "pips"
+
+
+@pytest.mark.parametrize("key", ["puzzle.question", "puzzle.question_cube", "puzzle.rated"])
+def test_a_puzzle_rating_is_a_rating_in_both_languages(key: str) -> None:
+    """French says *cote* for a rating (as /statistiques does), *classement* for a ranking."""
+    assert "puzzle rating" in CATALOGS["en"][key].lower()
+    assert "cote aux problèmes" in CATALOGS["fr"][key].lower()
+    assert "classement" not in CATALOGS["fr"][key].lower()

@@ -307,8 +307,8 @@ def test_a_practice_game_is_exported_as_ids_without_a_mat_file(service: Service)
 @pytest.mark.parametrize(
     ("locale", "expected"),
     [
-        ("en-US", "**Alice**: no decision to judge in this game."),
-        ("fr", "**Alice** : aucune décision à juger dans cette partie."),
+        ("en-US", "**Alice**: no decision to judge ("),
+        ("fr", "**Alice** : aucune décision à juger ("),
     ],
 )
 def test_a_review_of_a_game_without_decisions_says_so(
@@ -328,3 +328,21 @@ def test_a_review_of_a_game_without_decisions_says_so(
     text = service.review(alice, CHANNEL, over.game_id).text
     assert expected in text
     assert "over 0" not in text and "sur 0" not in text and "—" not in text
+
+
+@pytest.mark.parametrize(
+    ("language", "said", "unsaid"),
+    [
+        ("en", "no decision to judge (", "over 0"),
+        ("fr", "aucune décision à juger (", "sur 0"),
+    ],
+)
+def test_review_of_a_player_without_decisions_says_so(
+    service: Service, script: deque[int], language: str, said: str, unsaid: str
+) -> None:
+    """Reviewed before any decision of hers, Alice reads that, not rates of "—" over 0 moves."""
+    script.extend([6, 1])  # Alice opens with 6-1 and reviews before moving
+    service.settings_command(ALICE, DM, language=language)
+    service.play(ALICE, DM, level="beginner")
+    line = next(x for x in service.review(ALICE, DM).text.splitlines() if "**Alice**" in x)
+    assert said in line and unsaid not in line and "—" not in line, line

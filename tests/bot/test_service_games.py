@@ -445,3 +445,18 @@ def test_resign_without_a_value_out_of_turn_opens_the_menu_for_the_resigner(
     assert "13" in labels(service.board(alice, here))  # nothing changed: she moves on
     offer = press(service, bob, menu, labels(menu)[1], here)
     assert not offer.ephemeral and offered in offer.text, offer.text
+
+
+@pytest.mark.parametrize(
+    ("language", "message"),
+    [("en", "It is not your turn."), ("fr", "Ce n’est pas à vous de jouer.")],
+)
+def test_undo_out_of_turn_says_it_is_not_your_turn(
+    service: Service, script: deque[int], language: str, message: str
+) -> None:
+    """/undo by the player waiting for his turn: the reason is the turn, not an empty move."""
+    challenge_and_accept(service, script, points=3)
+    service.settings_command(BOB, CHANNEL, language=language)
+    for everything in (False, True):
+        refused = service.undo(BOB, CHANNEL, everything=everything)
+        assert refused.ephemeral and message in refused.text, refused.text
