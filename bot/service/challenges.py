@@ -137,7 +137,7 @@ class Challenges:
             mention=f"<@{opponent.id}>",
             kind=kind,
             rated=t("challenge.rated" if challenge.rated else "challenge.unrated", lang),
-            cube=t("challenge.cube" if challenge.cube else "challenge.no_cube", lang),
+            cube=t(_cube_key(challenge.cube, length), lang),
             minutes=minutes,
         )
         row: list[Component] = [
@@ -268,3 +268,11 @@ def _status(actor: Actor, challenge: Challenge, answer: Answer) -> ChallengeStat
     if actor.id != challenge.challenged_id:
         raise Refusal("error.not_challenged")
     return ChallengeStatus.ACCEPTED if answer is Answer.ACCEPT else ChallengeStatus.DECLINED
+
+
+def _cube_key(cube: bool, length: int) -> str:
+    """How the invitation names the cube: in a 1-point match it is dead from the first roll
+    (winning the game wins the match), so "with the doubling cube" would promise nothing."""
+    if length == 1:
+        return "challenge.cube_one_point"
+    return "challenge.cube" if cube else "challenge.no_cube"

@@ -25,6 +25,10 @@ from engine import Variant
 from engine.bots import LEVELS
 from render.chart import line_chart
 
+# How a match's deciding game was scored: its final score already says who won the match, and
+# "lost 0-4 by gammon" would read as if the match were one gammon.
+_GAME_KINDS = frozenset({ResultKind.SINGLE, ResultKind.GAMMON, ResultKind.BACKGAMMON})
+
 __all__ = ["Info"]
 
 Scope = Literal["server", "global"]
@@ -227,7 +231,7 @@ def _history_line(row: GameRow, player_id: int, opponent: str, lang: str) -> str
     else:
         outcome = t("history.lost", lang, points=row.points or 0)
     how = ""
-    if row.result_kind is not None:
+    if row.result_kind is not None and not (row.match_length and row.result_kind in _GAME_KINDS):
         how = t(f"history.kind_{ResultKind(row.result_kind).value}", lang)
     rated = t("game.rated", lang) if row.rated else ""
     if row.practice:

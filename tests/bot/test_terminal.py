@@ -137,7 +137,7 @@ def test_a_whole_game_in_text_mode(tmp_path: Path) -> None:
     assert player.close() == 0
     assert "wins" in blocks[-1]
     assert "+13-14-15-16-17-18------19-20-21-22-23-24-+" in blocks[-1]  # the text board
-    assert "[board image:" in blocks[-1]
+    assert "[image:" in blocks[-1]
 
 
 def _read_block(player: Player) -> str:
