@@ -86,6 +86,7 @@ import discord
 from bench.common import Figure, check, percentile, times_ms
 from bot.config import Config
 from bot.service import Actor, Reply, Service, Where
+from bot.service.replies import Button, Component
 from db.connection import make_engine, make_session_factory
 from db.migrate import upgrade
 
@@ -403,7 +404,7 @@ class Load:
                 actor = table.people[ids[0]] if ids else next(iter(table.people.values()))
                 label = _choose(reply)
             if label is None:
-                table.reply = await asyncio.to_thread(self.service.board, actor, table.where)
+                table.reply = _seen(await asyncio.to_thread(self.service.board, actor, table.where))
                 if table.reply.ephemeral:
                     return  # the game is gone: this table stops
                 await asyncio.sleep(table.think)
@@ -417,7 +418,8 @@ class Load:
                 self.stats.errors += 1
             elif timing.reply.ephemeral:
                 self.stats.refused += 1
-                table.reply = await asyncio.to_thread(self.service.board, actor, table.where)
+                board = await asyncio.to_thread(self.service.board, actor, table.where)
+                table.reply = _seen(board)
             else:
                 table.reply = _seen(timing.reply)
             timing.reply = None  # the picture is Discord's now, not the bot's
@@ -458,8 +460,17 @@ class Load:
 
 
 def _seen(reply: Reply) -> Reply:
-    """What a simulated player keeps of a reply: its buttons and mentions, not its files."""
-    return dataclasses.replace(reply, image=None, attachments=[], followups=[])
+    """What a simulated player keeps of a reply: its buttons and mentions, not its files nor
+    its select menus (Discord's copy, not the bot's: kept whole, 2,000 games' menus and buttons
+    were half the objects the bot's process tracked, and half of each full collection's work)."""
+    rows: list[list[Component]] = []
+    for row in reply.rows:
+        buttons: list[Component] = [c for c in row if isinstance(c, Button)]
+        if buttons:
+            rows.append(buttons)
+    return dataclasses.replace(
+        reply, image=None, attachments=[], followups=[], rows=rows, board_text=None
+    )
 
 
 def _choose(reply: Reply) -> str | None:
@@ -541,6 +552,7 @@ class Level:
     pss: float = 0.0  # the bot's process and its worker processes together (PSS)
     processes: int = 0  # worker processes (started by the bot's process)
     gc_passes: list[float] = field(default_factory=list)  # full collections' durations (ms)
+    gc_cpu: list[float] = field(default_factory=list)  # their collecting thread's CPU (ms)
 
     def actions_per_second(self) -> float:
         presses = len(self.stats.ordinary.final) + len(self.stats.computer.final)
@@ -603,23 +615,27 @@ async def _start(bot: Any) -> None:
 
 
 @contextlib.contextmanager
-def _full_collections() -> Iterator[list[float]]:
+def _full_collections() -> Iterator[tuple[list[float], list[float]]]:
     """The durations (ms) of the garbage collector's full passes (generation 2) meanwhile: each
-    holds the GIL, so the event loop waits for it."""
+    holds the GIL, so the event loop waits for it; and the CPU time of the collecting thread
+    during each (on a loaded machine the wall time is longer: the thread is not always running,
+    and finalizers run within the pass may let other threads take the GIL)."""
     passes: list[float] = []
-    began = [0.0]
+    began = [0.0, 0.0]
 
     def callback(phase: str, info: dict[str, int]) -> None:
         if info.get("generation") != 2:
             return
         if phase == "start":
-            began[0] = time.perf_counter()
+            began[:] = time.perf_counter(), time.thread_time()
         else:
             passes.append((time.perf_counter() - began[0]) * 1000)
+            cpu.append((time.thread_time() - began[1]) * 1000)
 
+    cpu: list[float] = []
     gc.callbacks.append(callback)
     try:
-        yield passes
+        yield passes, cpu
     finally:
         gc.callbacks.remove(callback)
 
@@ -686,12 +702,13 @@ async def _levels(
             await asyncio.sleep(min(HUMAN_THINK, seconds) / 3)  # ramp up, not measured
             load.stats = Stats()
             started, cpu = time.perf_counter(), time.process_time()
-            with _full_collections() as passes, _profiled(size == sizes[-1]):
+            with _full_collections() as (passes, gc_cpu), _profiled(size == sizes[-1]):
                 await asyncio.sleep(seconds)
             elapsed = time.perf_counter() - started
             stats = load.stats
             level = Level(size, elapsed, stats, rss_mb(), workers_rss_mb(), gc_passes=passes)
             level.cpu = time.process_time() - cpu
+            level.gc_cpu = gc_cpu
             level.pss, level.processes = total_pss_mb()
             levels.append(level)
             load.stop.set()
@@ -765,6 +782,7 @@ def _figures(levels: list[Level]) -> list[Figure]:
         fig("garbage collector: full passes", len(level.gc_passes), "", None)
         longest = max(level.gc_passes, default=0.0)
         fig("garbage collector: longest full pass", longest, "ms", 50.0)
+        fig("garbage collector: longest full pass, CPU", max(level.gc_cpu, default=0.0), "ms", None)
         fig("memory of the bot's process (RSS)", level.rss, "MB", None)
         fig("memory of the worker processes, review and drawing (RSS)", level.workers, "MB", None)
         fig("processes started by the bot (workers, resource tracker)", level.processes, "", None)
