@@ -555,6 +555,7 @@ class Level:
     pss: float = 0.0  # the bot's process and its worker processes together (PSS)
     processes: int = 0  # worker processes (started by the bot's process)
     gc_passes: list[float] = field(default_factory=list)  # full collections' durations (ms)
+    gc_cpu: list[float] = field(default_factory=list)  # their collecting thread's CPU (ms)
 
     def actions_per_second(self) -> float:
         presses = len(self.stats.ordinary.final) + len(self.stats.computer.final)
@@ -617,23 +618,27 @@ async def _start(bot: Any) -> None:
 
 
 @contextlib.contextmanager
-def _full_collections() -> Iterator[list[float]]:
+def _full_collections() -> Iterator[tuple[list[float], list[float]]]:
     """The durations (ms) of the garbage collector's full passes (generation 2) meanwhile: each
-    holds the GIL, so the event loop waits for it."""
+    holds the GIL, so the event loop waits for it; and the CPU time of the collecting thread
+    during each (on a loaded machine the wall time is longer: the thread is not always running,
+    and finalizers run within the pass may let other threads take the GIL)."""
     passes: list[float] = []
-    began = [0.0]
+    began = [0.0, 0.0]
 
     def callback(phase: str, info: dict[str, int]) -> None:
         if info.get("generation") != 2:
             return
         if phase == "start":
-            began[0] = time.perf_counter()
+            began[:] = time.perf_counter(), time.thread_time()
         else:
             passes.append((time.perf_counter() - began[0]) * 1000)
+            cpu.append((time.thread_time() - began[1]) * 1000)
 
+    cpu: list[float] = []
     gc.callbacks.append(callback)
     try:
-        yield passes
+        yield passes, cpu
     finally:
         gc.callbacks.remove(callback)
 
@@ -700,12 +705,13 @@ async def _levels(
             await asyncio.sleep(min(HUMAN_THINK, seconds) / 3)  # ramp up, not measured
             load.stats = Stats()
             started, cpu = time.perf_counter(), time.process_time()
-            with _full_collections() as passes, _profiled(size == sizes[-1]):
+            with _full_collections() as (passes, gc_cpu), _profiled(size == sizes[-1]):
                 await asyncio.sleep(seconds)
             elapsed = time.perf_counter() - started
             stats = load.stats
             level = Level(size, elapsed, stats, rss_mb(), workers_rss_mb(), gc_passes=passes)
             level.cpu = time.process_time() - cpu
+            level.gc_cpu = gc_cpu
             level.pss, level.processes = total_pss_mb()
             levels.append(level)
             load.stop.set()
@@ -779,6 +785,7 @@ def _figures(levels: list[Level]) -> list[Figure]:
         fig("garbage collector: full passes", len(level.gc_passes), "", None)
         longest = max(level.gc_passes, default=0.0)
         fig("garbage collector: longest full pass", longest, "ms", 50.0)
+        fig("garbage collector: longest full pass, CPU", max(level.gc_cpu, default=0.0), "ms", None)
         fig("memory of the bot's process (RSS)", level.rss, "MB", None)
         fig("memory of the worker processes, review and drawing (RSS)", level.workers, "MB", None)
         fig("processes started by the bot (workers, resource tracker)", level.processes, "", None)
