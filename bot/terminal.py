@@ -302,7 +302,7 @@ class Terminal:
         if not self.json_mode:
             key = self._key(line)
             if key is not None:
-                return key() if callable(key) else None
+                return key()
         if not line.startswith("/"):
             if self._voting(line):  # a consultation's vote: its number, or a play
                 if line.strip().isdigit():
@@ -336,14 +336,17 @@ class Terminal:
             self._session_lang = None  # a language chosen here wins over --lang from now on
         return reply
 
-    def _key(self, line: str) -> Callable[[], Reply] | bool | None:
+    def _key(self, line: str) -> Callable[[], Reply] | None:
         """The original program's keys: Enter rolls (or confirms a complete move), a digit
         picks the die when both are playable, Escape takes the whole move back. None: not a
-        key, read the line as usual; False: a key with nothing to do now."""
+        key, read the line as usual."""
         keys = self._keys
         if not line:
             press = keys.enter
-            return (lambda: self._press_id(press)) if press else False
+            if press is None:  # said, not silent: a new player pressing Enter mid-move waits
+                text = t("terminal.enter_nothing", self.lang)
+                return lambda: Reply(text=text, ephemeral=True)
+            return lambda: self._press_id(press)
         if line.strip(ESCAPE) == "" or line.lower() in ("esc", "échap"):
             return lambda: self.service.undo(self.actor, self.where, everything=True)
         if line.isdigit() and not keys.die_chosen and int(line) in keys.dice:

@@ -281,6 +281,23 @@ def test_enter_a_digit_for_the_die_and_escape(service: Service, script: deque[in
     assert "rolled 4-2: pick a highlighted point to move with the 4" in undone
 
 
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [("en", "nothing to roll or confirm now"), ("fr", "rien à lancer ni à valider")],
+)
+def test_enter_with_nothing_to_roll_or_confirm_says_so(
+    service: Service, script: deque[int], lang: str, said: str
+) -> None:
+    # Enter before the move is complete printed nothing at all: a new player waited.
+    term = session(service, lang, json_mode=False)
+    term.user = "Ann"
+    script.extend([6, 5])
+    blocks(term, "/play level:beginner")
+    (answer,) = blocks(term, "")
+    assert said in answer, answer
+    assert service.text_board(term.actor, term.where) is not None  # the game goes on
+
+
 def test_the_text_board_shows_the_die_picked(service: Service, script: deque[int]) -> None:
     """The text board's footer names the die the message is about, not the default one."""
     for lang, prompt, footer in (
