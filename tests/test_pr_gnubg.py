@@ -159,6 +159,13 @@ main_in_gnubg(body)
 """
 
 
+GNUBG_REPEAT = 0.002
+"""How closely gnubg 1.07.001 repeats its own 2-ply errors from one machine to another: the
+same package gave 0.0125 for `13/7 6/3` where the figures were taken and 0.0136 on another
+processor (the rollout reference moved by as little). Far tighter than what the test guards:
+the review's 0.051 against gnubg's 0.012."""
+
+
 @pytest.mark.skipif(gnubg_binary() is None, reason="GNU Backgammon is not installed")
 def test_gnubg_still_says_so() -> None:
     with tempfile.TemporaryDirectory() as tmp:
@@ -169,7 +176,7 @@ def test_gnubg_still_says_so() -> None:
         hints = json.loads(out.read_text(encoding="utf-8"))
     for (_, _, _, played, error), plays in zip(DECISIONS + CUBE_DECISIONS, hints, strict=True):
         equity = dict(plays)
-        assert plays[0][1] - equity[played] == pytest.approx(error, abs=0.001)
+        assert plays[0][1] - equity[played] == pytest.approx(error, abs=GNUBG_REPEAT)
 
 
 def test_gnubgs_cube_errors_are_read_as_totals() -> None:

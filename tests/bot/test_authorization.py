@@ -127,7 +127,7 @@ def test_slash_commands_of_the_opponent_out_of_turn(
     board = table(service, script)
     before = version(factory, board.game_id)
     assert "not your turn" in service.move(BOB, CHANNEL, "13/8 13/11").text
-    assert "no checker move to undo" in service.undo(BOB, CHANNEL).text
+    assert "not your turn" in service.undo(BOB, CHANNEL).text
     assert version(factory, board.game_id) == before
     # Either player may offer to resign, in turn or not; /board is open to both.
     assert not service.board(BOB, CHANNEL).ephemeral
