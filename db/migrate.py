@@ -58,6 +58,9 @@ def _run(engine: Engine, fn_name: str, revision: str, config: Config | None = No
             getattr(command, fn_name)(config, revision)
 
 
+MIGRATION_WAIT_MS = 10 * 60 * 1000  # how long a starting process waits for another's migration
+
+
 def _run_sqlite(conn: Connection, migrate: Callable[[], None]) -> None:
     # pysqlite opens a transaction only before INSERT/UPDATE/DELETE, so DDL would be committed
     # statement by statement. The driver is switched to autocommit and the whole run goes in our
@@ -70,6 +73,9 @@ def _run_sqlite(conn: Connection, migrate: Callable[[], None]) -> None:
     try:
         raw.isolation_level = None
         conn.exec_driver_sql("PRAGMA foreign_keys = OFF")
+        # Another process's migration may take longer than a press's busy timeout (5 s) on a
+        # slow or busy machine: wait for it, as PostgreSQL's advisory lock does, not fail.
+        conn.exec_driver_sql(f"PRAGMA busy_timeout = {MIGRATION_WAIT_MS}")
         conn.exec_driver_sql("BEGIN IMMEDIATE")
         try:
             migrate()
