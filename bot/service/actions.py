@@ -101,13 +101,7 @@ def _reject(p: Pressed) -> UiState:
 
 def _resign(p: Pressed) -> UiState:
     value, menu_seat = resign_choice(p.arg)
-    # The menu of the player to act (the Resign button's), or of one who asked out of turn
-    # (/resign without a value): only the player it is for offers from it.
-    owner = p.game.turn if menu_seat is None else menu_seat
-    if p.seat != owner:
-        if menu_seat is None:
-            raise Refusal("error.not_your_turn")
-        raise Refusal("error.others_resign_menu", name=p.names[menu_seat])
+    _menu_owner_only(p, menu_seat)
     check_possible(p.game, p.seat, value)
     p.game.resign(p.seat, value)
     p.notes.add("note.resigns", name=p.name, offer=resign_offer(value))
@@ -121,7 +115,20 @@ def _resign_menu(p: Pressed) -> UiState:
 
 
 def _cancel(p: Pressed) -> UiState:
-    return UiState()  # closes the resign menu: the board is drawn again as it is
+    # Closes the resign menu (the board drawn again as it is): only for whom it was opened,
+    # the player to act, or the seat its button carries (a menu asked for out of turn).
+    _menu_owner_only(p, int_arg(p.arg, (0, 1), "error.bad_button") if p.arg else None)
+    return UiState()
+
+
+def _menu_owner_only(p: Pressed, menu_seat: int | None) -> None:
+    """Refuse a press on a resign menu by anyone but its owner: the player to act (the Resign
+    button's menu), or ``menu_seat``, who asked for it out of turn (/resign without a value)."""
+    owner = p.game.turn if menu_seat is None else menu_seat
+    if p.seat != owner:
+        if menu_seat is None:
+            raise Refusal("error.not_your_turn")
+        raise Refusal("error.others_resign_menu", name=p.names[menu_seat])
 
 
 def _die(p: Pressed) -> UiState:

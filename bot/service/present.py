@@ -456,7 +456,9 @@ def _resign_menu(table: Table, lang: str, seat: int) -> list[Component]:
         for value, name in RESIGN_NAMES.items()
         if value in possible_values(table.game, seat)
     ]
-    return [*row, button(table, lang, Press.CANCEL)]
+    # Cancel, too, only for the menu's owner: his seat when he is not the player to act.
+    owner = None if seat == table.game.turn else str(seat)
+    return [*row, button(table, lang, Press.CANCEL, owner)]
 
 
 def _move_components(table: Table, lang: str, ui: UiState) -> list[list[Component]]:

@@ -442,6 +442,8 @@ def test_resign_without_a_value_out_of_turn_opens_the_menu_for_the_resigner(
     assert labels(menu)[0].startswith(single) and len(labels(menu)) == 4, labels(menu)
     not_hers = press(service, alice, menu, labels(menu)[1], here)
     assert not_hers.ephemeral and refused in not_hers.text, not_hers.text
+    not_her_cancel = press(service, alice, menu, labels(menu)[-1], here)  # nor his Cancel
+    assert not_her_cancel.ephemeral and refused in not_her_cancel.text, not_her_cancel.text
     assert "13" in labels(service.board(alice, here))  # nothing changed: she moves on
     offer = press(service, bob, menu, labels(menu)[1], here)
     assert not offer.ephemeral and offered in offer.text, offer.text
