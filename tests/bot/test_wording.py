@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from bot.service import Service, Where
 from db.models import Game as GameRow
 from db.models import ResultKind
-from tests.bot.conftest import ALICE, BOB, CHANNEL, press
+from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, press
 
 LANGS = [
     ("en-US", "no cube in a 1-point match", "with the doubling cube"),
@@ -24,19 +24,15 @@ def test_a_one_point_challenge_does_not_promise_the_cube(
     service: Service, locale: str, one_point: str, cube: str
 ) -> None:
     # In a 1-point match the cube is dead from the first roll: "with the doubling cube" in
-    # the invitation promised something the game then refuses.
+    # the invitation promised something the game then refuses. A longer match still says it.
     here = Where(CHANNEL.channel_id, CHANNEL.guild_id, guild_locale=locale)
-    short = service.challenge(replace(ALICE, locale=locale), here, BOB, points=1, rated=False)
+    alice = replace(ALICE, locale=locale)
+    short = service.challenge(alice, here, BOB, points=1, rated=False)
     assert one_point in short.text and cube not in short.text, short.text
-
-
-@pytest.mark.parametrize(("locale", "one_point", "cube"), LANGS)
-def test_a_longer_match_still_names_the_cube(
-    service: Service, locale: str, one_point: str, cube: str
-) -> None:
-    here = Where(CHANNEL.channel_id, CHANNEL.guild_id, guild_locale=locale)
-    made = service.challenge(replace(ALICE, locale=locale), here, BOB, points=3, rated=False)
-    assert cube in made.text and one_point not in made.text, made.text
+    other = Where(CHANNEL.channel_id + 1, CHANNEL.guild_id, guild_locale=locale)
+    bob = replace(BOB, locale=locale)  # another challenger: Alice waits between two challenges
+    longer = service.challenge(bob, other, CAROL, points=3, rated=False)
+    assert cube in longer.text and one_point not in longer.text, longer.text
 
 
 def test_a_match_lost_is_its_score_not_its_last_games_gammon(
