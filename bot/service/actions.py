@@ -13,7 +13,7 @@ from bot.service.customid import Press
 from bot.service.model import Notes, Table, UiState
 from bot.service.refusal import Refusal, int_arg, point_arg
 from bot.service.replies import Style
-from bot.service.resigning import check_possible, resign_choice
+from bot.service.resigning import check_possible, menu_seat, resign_choice
 from bot.service.turns import resign_offer, roll_and_say
 from engine import Game, Phase
 
@@ -117,7 +117,7 @@ def _resign_menu(p: Pressed) -> UiState:
 def _cancel(p: Pressed) -> UiState:
     # Closes the resign menu (the board drawn again as it is): only for whom it was opened,
     # the player to act, or the seat its button carries (a menu asked for out of turn).
-    _menu_owner_only(p, int_arg(p.arg, (0, 1), "error.bad_button") if p.arg else None)
+    _menu_owner_only(p, menu_seat(p.arg))
     return UiState()
 
 

@@ -17,7 +17,7 @@ from bot.service.customid import GameAction, Press
 from bot.service.model import RESIGN_NAMES, WON, Notes, Seat, Table, UiState, high_first
 from bot.service.people import DEFAULT_THEME
 from bot.service.replies import Button, Choice, Component, Reply, Select, Style
-from bot.service.resigning import possible_values, resign_arg
+from bot.service.resigning import menu_owner, possible_values, resign_arg
 from bot.service.shots import COLORS as COLORS
 from bot.service.shots import Shots, checker_colors
 from bot.service.variants import kind_text
@@ -444,21 +444,21 @@ def _decision_row(table: Table, lang: str) -> list[Component]:
 def _resign_menu(table: Table, lang: str, seat: int) -> list[Component]:
     """The offers ``seat`` may make: only what the opponent could still win (no gammon once a
     checker is off...). A menu for the player not to act carries his seat (``value-seat``:
-    :func:`bot.service.actions.resign_arg`), so that only he can answer it."""
+    :func:`bot.service.resigning.resign_arg`), so that only he can answer it."""
+    owner, offers = menu_owner(table.game, seat), possible_values(table.game, seat)
     row: list[Component] = [
         button(
             table,
             lang,
             Press.RESIGN,
-            resign_arg(value, None if seat == table.game.turn else seat),
+            resign_arg(value, owner),
             label=t(f"button.resign_{name}", lang),
         )
         for value, name in RESIGN_NAMES.items()
-        if value in possible_values(table.game, seat)
+        if value in offers
     ]
-    # Cancel, too, only for the menu's owner: his seat when he is not the player to act.
-    owner = None if seat == table.game.turn else str(seat)
-    return [*row, button(table, lang, Press.CANCEL, owner)]
+    # Cancel, too, only for the menu's owner.
+    return [*row, button(table, lang, Press.CANCEL, None if owner is None else str(owner))]
 
 
 def _move_components(table: Table, lang: str, ui: UiState) -> list[list[Component]]:

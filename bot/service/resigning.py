@@ -16,7 +16,14 @@ from bot.service.model import RESIGN_NAMES
 from bot.service.refusal import Refusal, int_arg
 from engine import Game, Position
 
-__all__ = ["check_possible", "possible_values", "resign_arg", "resign_choice"]
+__all__ = [
+    "check_possible",
+    "menu_owner",
+    "menu_seat",
+    "possible_values",
+    "resign_arg",
+    "resign_choice",
+]
 
 
 def possible_values(game: Game, seat: int) -> tuple[int, ...]:
@@ -94,5 +101,20 @@ def resign_choice(arg: str | None) -> tuple[int, int | None]:
     ((3, None), (1, 0))
     """
     value, _, seat = (arg or "").partition("-")
-    offered = int_arg(value, (1, 2, 3), "error.bad_button")
-    return offered, int_arg(seat, (0, 1), "error.bad_button") if seat else None
+    return int_arg(value, (1, 2, 3), "error.bad_button"), menu_seat(seat)
+
+
+def menu_owner(game: Game, seat: int) -> int | None:
+    """What a resign menu's buttons carry of ``seat``, whose menu it is: None when he is the
+    player to act (the Resign button's menu), else his seat (``/resign`` out of turn)."""
+    return None if seat == game.turn else seat
+
+
+def menu_seat(arg: str | None) -> int | None:
+    """The seat a resign menu's button carries (:func:`menu_owner`), None when none; refused
+    as a bad button if it is not a seat.
+
+    >>> menu_seat(""), menu_seat("1")
+    (None, 1)
+    """
+    return int_arg(arg, (0, 1), "error.bad_button") if arg else None
