@@ -8,6 +8,7 @@ FittedName(lines=('Ann',), size=17, strong=False)
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -243,7 +244,7 @@ def _stamp_mask(text: str, strong: bool, size: int, anchor: str) -> tuple[Image.
     of the 100 ms it may take."""
     pens, pen = [], 0.0
     for i in range(len(text)):
-        pens.append(round(pen))
+        pens.append(math.floor(pen + 0.5))  # as FreeType: half up (round() takes 2.5 to 2)
         pen += _step(text[i : i + 2], strong, size)
     glyphs = [_glyph(ch, strong, size) for ch in text]
     boxes = [
