@@ -1,5 +1,6 @@
 """Tournaments (issue 17): pairing a 256-player Swiss round and drawing its standings, each
-under 100 ms.
+under 100 ms; the other pictures of tournaments and ladders (a bracket, a ladder) timed and
+weighed too (issue 30: drawn in palette indices, as the board).
 
 The Swiss has had a few rounds of random results first (so score groups, floaters and the
 players already met all play their part). Pairing is measured with and without the standings
@@ -20,7 +21,9 @@ from bench.common import Figure, check, percentile, times_ms
 from bot.tournaments import MatchResult, Round, swiss_round, swiss_standings
 from bot.tournaments.pictures import standings_picture
 from render.fonts import clean_name
-from render.tournament_draw import _shaded, _stamp_mask, fit_name
+from render.ladder import LadderPicture, LadderRow, render_ladder
+from render.tournament import BracketGame, BracketPicture, Entrant, render_bracket
+from render.tournament_draw import _shaded, _stamp_mask, fit_name, fit_text
 
 PLAYERS = 256
 TARGET_MS = 100.0
@@ -60,8 +63,73 @@ def _spread(bench: str, name: str, times: list[float], unit: str = "ms") -> list
 
 def _cold() -> None:
     """Forget every cached text mask and fitted name: a table drawn for the first time."""
-    for cached in (_shaded, _stamp_mask, fit_name, clean_name):
+    for cached in (_shaded, _stamp_mask, fit_name, fit_text, clean_name):
         cached.cache_clear()
+
+
+def bracket_32() -> BracketPicture:
+    """A 32-player knockout, three rounds played (the favourite wins, 5-point matches), the
+    quarter-finals to play; every fifth name long, the viewer (seed 3) still in."""
+
+    def entrant(seed: int, score: int | None) -> Entrant:
+        name = f"Player {seed}" if seed % 5 else f"Maximilian Alexander von Hohenzollern {seed}"
+        return Entrant(name, seed, score, mine=seed == 3)
+
+    seeds, rounds = list(range(1, 33)), []
+    for r in range(5):
+        played = r < 3
+        pairs = [(seeds[i], seeds[len(seeds) - 1 - i]) for i in range(len(seeds) // 2)]
+        rounds.append(
+            tuple(
+                BracketGame(
+                    entrant(a, 5 if played else None),
+                    entrant(b, (a + b) % 5 if played else None),
+                    winner=0 if played else None,
+                )
+                for a, b in pairs
+            )
+        )
+        seeds = [a for a, _ in pairs]
+    return BracketPicture(tuple(rounds), title="Club Cup", subtitle="Knockout · 5-point matches")
+
+
+def ladder_20() -> LadderPicture:
+    """A ladder of 20 rungs: two challenges being played, the viewer on rung 7, five results."""
+    rows = tuple(
+        LadderRow(
+            k,
+            f"Member number {k}",
+            "⚔ Member 5, 40 h left" if k in (3, 5) else "may challenge rungs 1 to 3",
+            busy=k in (3, 5),
+            top=k == 1,
+            highlight=k == 7,
+        )
+        for k in range(1, 21)
+    )
+    results = tuple(f"Member {k} beat Member {k - 1} and took rung {k - 1}" for k in range(3, 8))
+    rules = "5-point matches · with the cube · rated · challenge up to 3 rungs above · 72 h to play"
+    return LadderPicture("Club ladder, season 2", rules, rows, "Latest results", results)
+
+
+def _pictures(quick: bool) -> list[Figure]:
+    """A bracket and a ladder: CPU time drawn again (the text's masks cached) and the first
+    time (every cache emptied), and the PNG's size."""
+    n = 5 if quick else 40
+    figures = []
+    pictures: list[tuple[str, Callable[[], bytes]]] = [
+        ("32-player bracket (3 rounds played)", lambda: render_bracket(bracket_32())),
+        ("20-rung ladder", lambda: render_ladder(ladder_20())),
+    ]
+    for name, draw in pictures:
+        kb = len(draw()) / 1000
+        cpu = statistics.median(times_ms(draw, n, time.process_time))
+        cold = statistics.median(times_ms(draw, max(3, n // 4), time.process_time, before=_cold))
+        figures += [
+            check("tournament", f"{name}: CPU median", cpu, "ms"),
+            check("tournament", f"{name}: drawn the first time, CPU median", cold, "ms"),
+            check("tournament", f"{name}: PNG size", kb, "KB"),
+        ]
+    return figures
 
 
 def run(quick: bool = False) -> list[Figure]:
@@ -123,4 +191,5 @@ def run(quick: bool = False) -> list[Figure]:
         *_spread(bench, "the same, drawn the first time", cold_times),
         check(bench, "32-row page PNG size", page_kb, "KB"),
         check(bench, "256-row PNG size", full_kb, "KB"),
+        *_pictures(quick),
     ]

@@ -13,10 +13,9 @@ b'\\x89PNG'
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
-from PIL import Image, ImageDraw
-
-from render.fonts import bold, clean_name, fit, regular, text_width
+from render.fonts import clean_name, fit, regular, text_width
 from render.tournament_draw import (
     BG,
     DIM,
@@ -27,7 +26,8 @@ from render.tournament_draw import (
     MINE,
     STRIPE,
     TEXT,
-    to_png,
+    IndexCanvas,
+    fit_text,
 )
 
 __all__ = ["MAX_ROWS", "WIDTH", "LadderPicture", "LadderRow", "render_ladder"]
@@ -72,37 +72,42 @@ class LadderPicture:
 
 
 def render_ladder(pic: LadderPicture) -> bytes:
-    """The ladder as PNG bytes."""
+    """The ladder as PNG bytes, drawn in palette indices
+    (:class:`~render.tournament_draw.IndexCanvas`)."""
     rows = pic.rows[:MAX_ROWS]
     subtitle = _lines(pic.subtitle, WIDTH - 2 * MARGIN)
     head = 44 + 26 * len(subtitle) + 12
     body = max(1, len(rows)) * _ROW
     tail = (40 + 30 * len(pic.results)) if pic.results else 0
     height = MARGIN * 2 + head + body + tail + 8
-    im = Image.new("RGB", (WIDTH, height), BG)
-    draw = ImageDraw.Draw(im)
-    title = fit(bold(28), clean_name(pic.title), WIDTH - 2 * MARGIN)
-    draw.text((MARGIN, MARGIN + 14), title, fill=TEXT, font=bold(28), anchor="lm")
+    canvas = IndexCanvas((WIDTH, height), (BG, STRIPE, MINE), (TEXT, DIM, GOLD, LINE, FIRE))
+    title = fit_text(clean_name(pic.title), WIDTH - 2 * MARGIN, strong=True, size=28)
+    canvas.text((MARGIN, MARGIN + 14), title, TEXT, BG, strong=True, size=28)
     for i, line in enumerate(subtitle):
-        draw.text((MARGIN, MARGIN + 48 + 26 * i), line, fill=DIM, font=regular(18), anchor="lm")
+        canvas.text((MARGIN, MARGIN + 48 + 26 * i), line, DIM, BG, strong=False, size=18)
     y = MARGIN + head
     if not rows:
-        draw.text((MARGIN, y + _ROW // 2), pic.empty, fill=DIM, font=regular(18), anchor="lm")
+        canvas.text((MARGIN, y + _ROW // 2), pic.empty, DIM, BG, strong=False, size=18)
     for i, row in enumerate(rows):
-        _row(draw, row, y + i * _ROW, stripe=i % 2 == 1)
-    y += body + 8
+        _row(canvas, row, y + i * _ROW, stripe=i % 2 == 1)
     if pic.results:
-        draw.line((MARGIN, y, WIDTH - MARGIN, y), fill=LINE, width=1)
-        draw.text((MARGIN, y + 22), pic.results_title, fill=TEXT, font=bold(_NOTE), anchor="lm")
-        for i, line in enumerate(pic.results):
-            text = fit(regular(_NOTE), clean_name(line), WIDTH - 2 * MARGIN)
-            draw.text((MARGIN, y + 54 + 30 * i), text, fill=DIM, font=regular(_NOTE), anchor="lm")
-    return to_png(im)
+        _results(canvas, pic, y + body + 8)
+    return canvas.png()
 
 
-def _lines(text: str, width: int, sep: str = " · ") -> list[str]:
+def _results(canvas: IndexCanvas, pic: LadderPicture, y: int) -> None:
+    """The latest results under a line: their heading, then one a line."""
+    canvas.line((MARGIN, y, WIDTH - MARGIN, y), LINE, BG)
+    canvas.text((MARGIN, y + 22), pic.results_title, TEXT, BG, strong=True, size=_NOTE)
+    for i, line in enumerate(pic.results):
+        text = fit_text(clean_name(line), WIDTH - 2 * MARGIN, strong=False, size=_NOTE)
+        canvas.text((MARGIN, y + 54 + 30 * i), text, DIM, BG, strong=False, size=_NOTE)
+
+
+@lru_cache(maxsize=256)
+def _lines(text: str, width: int, sep: str = " · ") -> tuple[str, ...]:
     """The rules line on as many lines as it takes, cut between its parts (a part too long for
-    a line is shortened)."""
+    a line is shortened); kept, as a ladder's rules seldom change."""
     font, lines = regular(18), list[str]()
     for part in text.split(sep):
         joined = f"{lines[-1]}{sep}{part}" if lines else part
@@ -110,22 +115,23 @@ def _lines(text: str, width: int, sep: str = " · ") -> list[str]:
             lines[-1] = joined
         else:
             lines.append(fit(font, part, width))
-    return lines
+    return tuple(lines)
 
 
-def _row(draw: ImageDraw.ImageDraw, row: LadderRow, y: int, *, stripe: bool) -> None:
+def _row(canvas: IndexCanvas, row: LadderRow, y: int, *, stripe: bool) -> None:
     back = MINE if row.highlight else STRIPE if stripe else BG
-    draw.rectangle((MARGIN // 2, y, WIDTH - MARGIN // 2, y + _ROW - 1), fill=back)
+    if back != BG:
+        canvas.rect((MARGIN // 2, y, WIDTH - MARGIN // 2 + 1, y + _ROW), back)
     middle = y + _ROW // 2
     if row.rung == 0:  # the rungs left out
-        draw.text((MARGIN + _RUNG_W - 20, middle), "⋮", fill=DIM, font=bold(_NAME), anchor="lm")
+        canvas.text((MARGIN + _RUNG_W - 20, middle), "⋮", DIM, back, strong=True, size=_NAME)
         return
     ink = GOLD if row.top else TEXT
-    number = bold(_NAME)
-    draw.text((MARGIN + _RUNG_W - 14, middle), str(row.rung), fill=ink, font=number, anchor="rm")
-    name = fit(bold(_NAME), clean_name(row.name) or "?", _NAME_W)
-    draw.text((MARGIN + _RUNG_W, middle), name, fill=ink, font=bold(_NAME), anchor="lm")
+    at = (MARGIN + _RUNG_W - 14, middle)
+    canvas.text(at, str(row.rung), ink, back, strong=True, size=_NAME, anchor="rm")
+    name = fit_text(clean_name(row.name) or "?", _NAME_W, strong=True, size=_NAME)
+    canvas.text((MARGIN + _RUNG_W, middle), name, ink, back, strong=True, size=_NAME)
     left = MARGIN + _RUNG_W + _NAME_W + 12
-    note = fit(regular(_NOTE), clean_name(row.note), WIDTH - MARGIN - left)
+    note = fit_text(clean_name(row.note), WIDTH - MARGIN - left, strong=False, size=_NOTE)
     colour = FIRE if row.busy else DIM
-    draw.text((left, middle), note, fill=colour, font=regular(_NOTE), anchor="lm")
+    canvas.text((left, middle), note, colour, back, strong=False, size=_NOTE)

@@ -1,4 +1,5 @@
-"""What the tournament pictures share: colours, fitted names, the title, cached text, PNG output.
+"""What the tournament and ladder pictures share: colours, fitted names, the title, cached
+text, a canvas of palette indices and its PNG.
 
 See :mod:`render.tournament` for the pictures themselves.
 
@@ -8,6 +9,7 @@ FittedName(lines=('Ann',), size=17, strong=False)
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -33,13 +35,10 @@ __all__ = [
     "FittedName",
     "Font",
     "IndexCanvas",
-    "draw_name",
     "draw_title",
     "fit_name",
-    "stamp",
-    "stamp_name",
+    "fit_text",
     "title_height",
-    "to_png",
 ]
 
 RGB = tuple[int, int, int]
@@ -157,38 +156,6 @@ def _name_lines(fitted: FittedName, xy: tuple[int, int]) -> list[tuple[tuple[int
     return [((x, y - step // 2), fitted.lines[0]), ((x, y + step // 2 + 1), fitted.lines[1])]
 
 
-def draw_name(
-    draw: ImageDraw.ImageDraw,
-    xy: tuple[int, int],
-    name: str,
-    width: int,
-    fill: RGB,
-    strong: bool = False,
-) -> FittedName:
-    """``name`` fitted into ``width``, its lines centred vertically on ``xy[1]``."""
-    fitted = fit_name(name, width, strong)
-    for at, line in _name_lines(fitted, xy):
-        draw.text(at, line, fill=fill, font=fitted.font, anchor="lm")
-    return fitted
-
-
-def stamp_name(
-    im: Image.Image,
-    xy: tuple[int, int],
-    name: str,
-    width: int,
-    fill: RGB,
-    strong: bool = False,
-) -> FittedName:
-    """As :func:`draw_name`, from cached masks (:func:`stamp`): a table is drawn again after
-    every result, with the same names, and a name stamped from its mask costs a tenth of
-    drawing it again."""
-    fitted = fit_name(name, width, strong)
-    for at, line in _name_lines(fitted, xy):
-        stamp(im, at, line, fill, strong=fitted.strong, size=fitted.size, anchor="lm")
-    return fitted
-
-
 # -- title ------------------------------------------------------------------------------------
 
 
@@ -197,15 +164,16 @@ def title_height(title: str, subtitle: str) -> int:
     return (40 if title else 0) + (32 if subtitle else 0)
 
 
-def draw_title(draw: ImageDraw.ImageDraw, title: str, subtitle: str, width: int) -> None:
+def draw_title(canvas: IndexCanvas, title: str, subtitle: str, width: int) -> None:
+    """The title in bold and the subtitle under it, each shortened to the picture's width."""
     room = width - 2 * MARGIN
     if title:
-        text = fit(bold(26), clean_name(title), room)
-        draw.text((MARGIN, MARGIN + 14), text, fill=TEXT, font=bold(26), anchor="lm")
+        text = fit_text(clean_name(title), room, strong=True, size=26)
+        canvas.text((MARGIN, MARGIN + 14), text, TEXT, BG, strong=True, size=26, anchor="lm")
     if subtitle:
-        text = fit(regular(16), subtitle, room)
+        text = fit_text(subtitle, room, strong=False, size=16)
         y = MARGIN + (46 if title else 10)
-        draw.text((MARGIN, y), text, fill=DIM, font=regular(16), anchor="lm")
+        canvas.text((MARGIN, y), text, DIM, BG, strong=False, size=16, anchor="lm")
 
 
 # -- cached text ------------------------------------------------------------------------------
@@ -213,6 +181,14 @@ def draw_title(draw: ImageDraw.ImageDraw, title: str, subtitle: str, width: int)
 
 def _face(strong: bool, size: int) -> Font:
     return (bold if strong else regular)(size)
+
+
+@lru_cache(maxsize=4096)
+def fit_text(text: str, width: int, *, strong: bool, size: int) -> str:
+    """:func:`~render.fonts.fit` in the given type, kept: a ladder or a bracket is drawn again
+    with the same names and notes, and measuring them is most of drawing them from cached
+    masks."""
+    return fit(_face(strong, size), text, width)
 
 
 @lru_cache(maxsize=4096)
@@ -243,7 +219,7 @@ def _stamp_mask(text: str, strong: bool, size: int, anchor: str) -> tuple[Image.
     of the 100 ms it may take."""
     pens, pen = [], 0.0
     for i in range(len(text)):
-        pens.append(round(pen))
+        pens.append(math.floor(pen + 0.5))  # as FreeType: half up (round() takes 2.5 to 2)
         pen += _step(text[i : i + 2], strong, size)
     glyphs = [_glyph(ch, strong, size) for ch in text]
     boxes = [
@@ -275,55 +251,49 @@ def _baseline(strong: bool, size: int, vertical: str) -> int:
     return int(font.getbbox("x", anchor="l" + vertical)[1] - font.getbbox("x", anchor="ls")[1])
 
 
-def stamp(
-    im: Image.Image,
-    xy: tuple[int, int],
-    text: str,
-    fill: RGB,
-    *,
-    strong: bool,
-    size: int,
-    anchor: str,
-) -> None:
-    """Draw ``text`` as :meth:`ImageDraw.text` would, from a cached mask."""
-    mask, dx, dy = _stamp_mask(text, strong, size, anchor)
-    x, y = xy[0] + dx, xy[1] + dy
-    im.paste(fill, (x, y, x + mask.width, y + mask.height), mask)
-
-
 # -- a canvas of palette indices ----------------------------------------------------------------
 
 _LEVELS = 16  # shades of anti-aliasing between a background and an ink
 
 
 class IndexCanvas:
-    """A picture drawn straight in palette indices, for the standings table: every pixel is a
-    background, an ink, or one of :data:`_LEVELS` shades between an ink and the background it
-    is drawn on. Text is stamped from cached masks already turned into indices (copied, not
-    blended), and the PNG needs no mapping of its colours: a 256-row table costs a fraction of
-    drawing it in RGB and quantizing it.
+    """A picture drawn straight in palette indices (a ``P`` image), as the board is: every pixel
+    is a background, an ink, or one of :data:`_LEVELS` shades between an ink and the background
+    it is drawn on. Text is stamped from cached masks already turned into indices (copied, not
+    blended), shapes are drawn in an index by :attr:`draw` (Pillow draws them without
+    anti-aliasing, so in the same pixels as in RGB), and the PNG needs no mapping of its
+    colours: the tables, brackets and ladders cost a fraction of drawing them in RGB and
+    quantizing them.
 
-    Text must lie on a flat background, the one given (the table's rows, stripes and header
-    are).
+    Text must lie on a flat background, the one given (the tables' rows, stripes and header,
+    the brackets' boxes, the ladders' rungs are): its pixels are copied with it.
     """
 
     def __init__(self, size: tuple[int, int], backs: tuple[RGB, ...], inks: tuple[RGB, ...]):
+        if len(backs) * len(inks) * _LEVELS > 256:
+            raise ValueError(f"{len(backs)} backgrounds and {len(inks)} inks need over 256 colours")
         self.backs, self.inks = backs, inks
-        self.im = Image.new("L", size, self.index(backs[0]))
+        self.im = Image.new("P", size, self.index(backs[0]))
+        self.draw = ImageDraw.Draw(self.im)
 
     def index(self, back: RGB, ink: RGB | None = None, level: int = 0) -> int:
         """The palette index of ``ink`` at ``level`` (of ``_LEVELS - 1``) over ``back``."""
         base = self.backs.index(back) * len(self.inks) + self.inks.index(ink or self.inks[0])
         return base * _LEVELS + (level if ink is not None else 0)
 
+    def colour(self, rgb: RGB) -> int:
+        """The index of a flat colour: a background, or an ink at full strength."""
+        return self.index(rgb) if rgb in self.backs else self.index(self.backs[0], rgb, _LEVELS - 1)
+
     def rect(self, box: tuple[int, int, int, int], back: RGB) -> None:
+        """Fill ``box`` (its right and bottom edges excluded) with ``back``."""
         self.im.paste(self.index(back), box)
 
     def line(self, box: tuple[int, int, int, int], ink: RGB, back: RGB) -> None:
-        ImageDraw.Draw(self.im).line(box, fill=self.index(back, ink, _LEVELS - 1), width=1)
+        self.draw.line(box, fill=self.index(back, ink, _LEVELS - 1), width=1)
 
     def polygon(self, points: list[tuple[int, int]], ink: RGB, back: RGB) -> None:
-        ImageDraw.Draw(self.im).polygon(points, fill=self.index(back, ink, _LEVELS - 1))
+        self.draw.polygon(points, fill=self.index(back, ink, _LEVELS - 1))
 
     def text(
         self,
@@ -334,9 +304,9 @@ class IndexCanvas:
         *,
         strong: bool,
         size: int,
-        anchor: str,
+        anchor: str = "lm",
     ) -> None:
-        """``text`` as :func:`stamp` draws it, on ``back``."""
+        """``text`` as :meth:`ImageDraw.text` draws it (from cached glyphs), on ``back``."""
         shades, dx, dy = _shaded(text, strong, size, anchor, self.index(back, ink, 0))
         x, y = xy[0] + dx, xy[1] + dy
         self.im.im.paste(shades.im, (x, y, x + shades.width, y + shades.height))
@@ -344,26 +314,28 @@ class IndexCanvas:
     def name(
         self, xy: tuple[int, int], name: str, width: int, ink: RGB, back: RGB, strong: bool
     ) -> FittedName:
-        """As :func:`stamp_name`, on ``back``."""
+        """``name`` fitted into ``width`` (:func:`fit_name`), its lines centred vertically on
+        ``xy[1]``, on ``back``."""
         fitted = fit_name(name, width, strong)
-        x, y = xy
-        lines = fitted.lines
-        step = fitted.size + 2
-        places = [y] if len(lines) == 1 else [y - step // 2, y + step // 2 + 1]
-        for line, at in zip(lines, places, strict=True):
-            self.text((x, at), line, ink, back, strong=fitted.strong, size=fitted.size, anchor="lm")
+        for at, line in _name_lines(fitted, xy):
+            self.text(at, line, ink, back, strong=fitted.strong, size=fitted.size, anchor="lm")
         return fitted
 
     def png(self) -> bytes:
-        palette: list[int] = []
-        for back in self.backs:
-            for ink in self.inks:
-                for k in range(_LEVELS):
-                    f = k / (_LEVELS - 1)
-                    palette += [round(b + (i - b) * f) for b, i in zip(back, ink, strict=True)]
-        out = Image.frombytes("P", self.im.size, self.im.tobytes())
-        out.putpalette(palette)
-        return encode(out)
+        self.im.putpalette(_palette(self.backs, self.inks))
+        return encode(self.im)
+
+
+@lru_cache(maxsize=16)
+def _palette(backs: tuple[RGB, ...], inks: tuple[RGB, ...]) -> bytes:
+    """Each ink's :data:`_LEVELS` shades over each background, as RGB triples."""
+    palette: list[int] = []
+    for back in backs:
+        for ink in inks:
+            for k in range(_LEVELS):
+                f = k / (_LEVELS - 1)
+                palette += [round(b + (i - b) * f) for b, i in zip(back, ink, strict=True)]
+    return bytes(palette)
 
 
 @lru_cache(maxsize=8192)
@@ -380,27 +352,3 @@ def _shaded(
 def _shades(base: int) -> list[int]:
     """The table from a mask's coverage (0 to 255) to the index of its shade above ``base``."""
     return [base + (a * (_LEVELS - 1) + 127) // 255 for a in range(256)]
-
-
-# -- output -----------------------------------------------------------------------------------
-
-
-def to_png(im: Image.Image) -> bytes:
-    return encode(im.quantize(palette=_palette(), dither=Image.Dither.NONE))
-
-
-@lru_cache(maxsize=1)
-def _palette() -> Image.Image:
-    """The 256 colours of the tournament pictures, found once from a strip of every colour and
-    the blends of text over each background (the pictures are flat colours and anti-aliasing),
-    so that mapping a picture to it is cheap."""
-    backgrounds = (BG, BOX, STRIPE, WIN_ROW, MINE)
-    inks = (TEXT, DIM, GOLD, LINE, FIRE, BG, BOX, WIN_ROW)
-    im = Image.new("RGB", (32 * len(inks), len(backgrounds)))
-    for row, back in enumerate(backgrounds):
-        for col, ink in enumerate(inks):
-            for k in range(32):
-                t = k / 31
-                blend = tuple(round(b + (i - b) * t) for b, i in zip(back, ink, strict=True))
-                im.putpixel((col * 32 + k, row), (blend[0], blend[1], blend[2]))
-    return im.quantize(colors=256, method=Image.Quantize.MEDIANCUT)

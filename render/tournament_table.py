@@ -11,7 +11,7 @@ import textwrap
 from dataclasses import dataclass
 from typing import Literal
 
-from render.fonts import bold, clean_name, fit, regular, text_width, wrap
+from render.fonts import bold, clean_name, text_width, wrap
 from render.tournament_draw import (
     BG,
     DIM,
@@ -24,6 +24,7 @@ from render.tournament_draw import (
     STRIPE,
     TEXT,
     IndexCanvas,
+    draw_title,
     title_height,
 )
 from render.tournament_labels import tlabel
@@ -106,7 +107,7 @@ def render_standings(table: StandingsTable) -> bytes:
     foot = 14 + 19 * len(rules) + (24 if table.total is not None else 0)
     height = top + _T_ROW * (len(table.rows) + 1) + foot + MARGIN
     canvas = IndexCanvas((width, height), (BG, STRIPE, MINE), (TEXT, DIM, GOLD, LINE, FIRE))
-    _title(canvas, table.title, table.subtitle, width)
+    draw_title(canvas, table.title, table.subtitle, width)
     _heads(canvas, lang, heads, widths, top + _T_ROW // 2)
     y = top + _T_ROW
     canvas.line((MARGIN, y, width - MARGIN, y), LINE, BG)
@@ -122,18 +123,6 @@ def render_standings(table: StandingsTable) -> bytes:
         text = tlabel(lang, "rows_of", first=first, last=last, total=table.total)
         canvas.text((MARGIN, y + 12), text, TEXT, BG, strong=False, size=15, anchor="lm")
     return canvas.png()
-
-
-def _title(canvas: IndexCanvas, title: str, subtitle: str, width: int) -> None:
-    """As :func:`~render.tournament_draw.draw_title`, in palette indices."""
-    room = width - 2 * MARGIN
-    if title:
-        text = fit(bold(26), clean_name(title), room)
-        canvas.text((MARGIN, MARGIN + 14), text, TEXT, BG, strong=True, size=26, anchor="lm")
-    if subtitle:
-        text = fit(regular(16), subtitle, room)
-        y = MARGIN + (46 if title else 10)
-        canvas.text((MARGIN, y), text, DIM, BG, strong=False, size=16, anchor="lm")
 
 
 def _heads(

@@ -8,11 +8,12 @@ from io import BytesIO
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from PIL import Image, ImageChops
+from PIL import Image, ImageChops, ImageDraw
 
 from bot.tournaments import Bracket, swiss_standings
 from bot.tournaments.pictures import bracket_picture, standings_page, standings_picture
-from render.fonts import clean_name, regular, text_width
+from render.fonts import bold, clean_name, regular, text_width
+from render.ladder import LadderPicture, LadderRow, render_ladder
 from render.tournament import (
     COLUMNS,
     NAME_SIZE,
@@ -27,6 +28,7 @@ from render.tournament import (
     render_bracket,
     render_standings,
 )
+from render.tournament_draw import BG, BOX, MINE, WIN_ROW, _stamp_mask
 from render.tournament_labels import TOURNAMENT_LABELS, round_name, tlabel
 from tests.tournaments.samples import SAMPLES, knockout, names
 
@@ -215,3 +217,33 @@ def test_three_digit_ranks_stay_inside_the_table() -> None:
     im = _image(standings_picture("swiss", table, {}, viewer=227))
     margin = im.crop((0, 0, 24, im.height))
     assert margin.getcolors() == [(margin.width * margin.height, (36, 39, 46))]
+
+
+@pytest.mark.parametrize("anchor", ["lm", "mm", "rm"])
+def test_stamped_text_is_the_text_pillow_draws(anchor: str) -> None:
+    """The cached masks put each glyph where FreeType does (its pen rounded half up), so a
+    name or a number stamped in palette indices is the picture ``ImageDraw.text`` draws."""
+    texts = ["Knockout · 5-point matches", "Maximilian Alexander", "Club Cup", "Inès 1753"]
+    for strong in (False, True):
+        for size in (13, 16, 17, 18, 21, 26):
+            font = (bold if strong else regular)(size)
+            for text in texts:
+                drawn = Image.new("L", (640, 60))
+                ImageDraw.Draw(drawn).text((320, 30), text, fill=255, font=font, anchor=anchor)
+                mask, dx, dy = _stamp_mask(text, strong, size, anchor)
+                stamped = Image.new("L", (640, 60))
+                stamped.paste(mask, (320 + dx, 30 + dy))
+                assert ImageChops.difference(drawn, stamped).getbbox() is None, (text, size)
+
+
+def test_brackets_and_ladders_are_palette_pictures_in_the_exact_colours() -> None:
+    """Drawn in palette indices, not mapped to a palette: the boxes, rows and background are
+    the colours of :mod:`render.tournament_draw` exactly."""
+    bracket, winners, scores = knockout(8, played_rounds=2)
+    png = bracket_picture(bracket, winners, names(8), scores=scores, viewer=1)
+    rows = (LadderRow(1, "Ann", "top", top=True), LadderRow(2, "Bob", "", highlight=True))
+    ladder = render_ladder(LadderPicture("Club", "1 point", rows, "", ()))
+    for picture, flat in ((png, {BG, BOX, WIN_ROW, MINE}), (ladder, {BG, MINE})):
+        assert Image.open(BytesIO(picture)).mode == "P"
+        counts = sorted(_image(picture).getcolors(256) or [], reverse=True)
+        assert {colour for _, colour in counts[: len(flat)]} == flat
