@@ -24,6 +24,7 @@ from render.tournament_draw import (
     LINE,
     MARGIN,
     MINE,
+    RGB,
     STRIPE,
     TEXT,
     IndexCanvas,
@@ -118,13 +119,21 @@ def _lines(text: str, width: int, sep: str = " · ") -> tuple[str, ...]:
     return tuple(lines)
 
 
+def _skipped(canvas: IndexCanvas, x: int, middle: int, back: RGB) -> None:
+    """A vertical ellipsis (⋮) for the rungs left out, drawn as three dots: the type has no
+    such glyph (a character would draw nothing)."""
+    for dy in (-7, 0, 7):
+        top = middle + dy - 2
+        canvas.polygon([(x, top), (x + 3, top), (x + 3, top + 3), (x, top + 3)], DIM, back)
+
+
 def _row(canvas: IndexCanvas, row: LadderRow, y: int, *, stripe: bool) -> None:
     back = MINE if row.highlight else STRIPE if stripe else BG
     if back != BG:
         canvas.rect((MARGIN // 2, y, WIDTH - MARGIN // 2 + 1, y + _ROW), back)
     middle = y + _ROW // 2
     if row.rung == 0:  # the rungs left out
-        canvas.text((MARGIN + _RUNG_W - 20, middle), "⋮", DIM, back, strong=True, size=_NAME)
+        _skipped(canvas, MARGIN + _RUNG_W - 20, middle, back)
         return
     ink = GOLD if row.top else TEXT
     at = (MARGIN + _RUNG_W - 14, middle)

@@ -60,3 +60,13 @@ def test_a_long_ladder_shows_the_top_and_the_viewers_neighbourhood() -> None:
     assert len(middle) == MAX_ROWS and 150 in middle and middle[0] == 0 and middle[-1] == -1
     last = _shown(rungs, 1299)
     assert len(last) == MAX_ROWS and last[-1] == 299 and last.count(-1) == 1
+
+
+def test_the_rungs_left_out_are_marked() -> None:
+    from render.tournament_draw import DIM
+
+    ends = (LadderRow(1, "Ann", ""), LadderRow(9, "Bob", ""))
+    cut = render_ladder(_picture((ends[0], LadderRow(0, "", ""), ends[1])))
+    whole = render_ladder(_picture(ends))
+    # three dots of the dim ink in the rung column (the type has no "⋮": it drew nothing)
+    assert _count(cut, DIM, near=0) - _count(whole, DIM, near=0) >= 3 * 9
