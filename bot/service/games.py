@@ -178,9 +178,10 @@ class Games:
         """``/move play:<notation>``: a whole play in standard notation; in a channel where a
         consultation game goes on, a vote for that play (see :mod:`bot.service.consult`);
         without a game here, the answer to the actor's drill due now, if any."""
-        if self.consult is not None and self._consulting(where):
+        route = self._typed_play_route(actor, where)
+        if route == "consult" and self.consult is not None:
             return self.consult.move(actor, where, notation)
-        if self.drills is not None and not self._playing(actor, where):
+        if route == "drill" and self.drills is not None:
             answered = self.drills.typed(actor, where, notation)
             if answered is not None:
                 return answered
@@ -230,9 +231,15 @@ class Games:
             actor, where, lambda game, seat, notes: False, game_id=game_id, changes=False
         )
 
-    def _playing(self, actor: Actor, where: Where) -> bool:
+    def _typed_play_route(self, actor: Actor, where: Where) -> str:
+        """Where a typed play goes, read in one unit: a consultation's vote in its channel, a
+        drill's answer for a player without a game here, else the game."""
         with self.deps.unit() as s:
-            return current_game(s, actor, where) is not None
+            if self.consult is not None and consult_repo.open_here(s, where.channel_id):
+                return "consult"
+            if self.drills is not None and current_game(s, actor, where) is None:
+                return "drill"
+        return "game"
 
     def _consulting(self, where: Where) -> bool:
         with self.deps.unit() as s:

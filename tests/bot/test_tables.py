@@ -136,3 +136,21 @@ def _tournament_id(factory: sessionmaker[Session]) -> int:
 
     with factory() as s:
         return s.scalars(select(Tournament.id)).one()
+
+
+def test_a_typed_play_is_routed_in_one_read_then_played_as_a_press(
+    service: Service, script: deque[int], factory: sessionmaker[Session]
+) -> None:
+    """``/move`` first asks where a typed play goes (a consultation's vote, a drill's answer,
+    or the game), all in one unit, then plays it as a press does: two commits, not three."""
+    _game(service, script)  # Alice to play 3-1
+    seen, stop = _statements(factory.kw["bind"])
+    try:
+        reply = service.move(ALICE, CHANNEL, "8/5 6/5")
+    finally:
+        stop()
+    assert not reply.ephemeral, reply.text
+    assert seen.count("COMMIT") == 2, seen
+    route, play = seen[: seen.index("COMMIT") + 1], seen[seen.index("COMMIT") + 1 :]
+    assert all(s.startswith("SELECT") for s in route[:-1]), route
+    assert play == ["SELECT games", *LOGGED_WRITES, "COMMIT"], play
