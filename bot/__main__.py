@@ -48,6 +48,7 @@ def build_service(config: Config, db_url: str | None = None):  # type: ignore[no
 
 
 def _play(args: argparse.Namespace, config: Config) -> int:
+    from bot import heavy
     from bot.prompt import Interrupts, prompt_lines
     from bot.terminal import Terminal
 
@@ -75,6 +76,7 @@ def _play(args: argparse.Namespace, config: Config) -> int:
     finally:
         if web is not None:
             web.stop()
+        heavy.POOLS.close()  # no thread left waiting for work: the exit waits for none
     return 0
 
 
