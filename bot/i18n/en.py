@@ -932,6 +932,7 @@ MESSAGES: dict[str, str] = {
     "terminal.as": "You are now {name}.",
     "terminal.as_cut": "(A name has {most} characters at most, as on Discord.)",
     "terminal.quit": "Goodbye.",
+    "terminal.terminated": "Stopped (SIGTERM). Your game is saved: start again to go on with it.",
     "terminal.unknown": "Unknown command {command}. Type /help.",
     "terminal.here": "(in this terminal)",
     "terminal.no_press.decline": "No challenge is waiting for your answer here.",

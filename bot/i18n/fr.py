@@ -942,6 +942,7 @@ MESSAGES: dict[str, str] = {
     "terminal.as": "Vous êtes maintenant {name}.",
     "terminal.as_cut": "(Un nom a {most} caractères au plus, comme sur Discord.)",
     "terminal.quit": "Au revoir.",
+    "terminal.terminated": "Arrêté (SIGTERM). Votre partie est enregistrée : relancez pour la reprendre.",
     "terminal.unknown": "Commande inconnue : {command}. Tapez /aide.",
     "terminal.here": "(dans ce terminal)",
     "terminal.no_press.decline": "Aucun défi n’attend votre réponse ici.",

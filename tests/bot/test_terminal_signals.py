@@ -1,15 +1,21 @@
-"""``backgammon-bot play`` stopped by a signal: a Ctrl-C landing as the computer's first search
-thread starts does not leave the exit waiting for that thread forever (the tty test's rare hang
-behind ``/jouer level:world class``)."""
+"""``backgammon-bot play`` stopped by a signal: SIGTERM leaves as Ctrl-C does (the game kept,
+exit code 0, a word of why) even while it waits for a line from a FIFO; and a Ctrl-C landing
+as the computer's first search thread starts does not leave the exit waiting for that thread
+forever (the tty test's rare hang behind ``/jouer level:world class``)."""
 
 from __future__ import annotations
 
 import os
+import select
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
+
+from bot.i18n import t
 
 PATIENCE = 120.0  # a generous bound for a busy machine: the tests wait for output, not a time
 # Ann on roll with a checker on the bar against a closed board, no cube: her dice are rolled
@@ -40,6 +46,20 @@ def _env() -> dict[str, str]:
     return env
 
 
+def _read_until(fd: int, seen: bytearray, text: str) -> None:
+    """Read ``fd`` until ``text`` has appeared in all of its output so far."""
+    deadline = time.monotonic() + PATIENCE
+    while text.encode() not in seen:
+        if time.monotonic() > deadline:
+            pytest.fail(f"never saw {text!r}; output:\n{seen.decode(errors='replace')}")
+        ready, _, _ = select.select([fd], [], [], 1.0)
+        if ready:
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                pytest.fail(f"the game left before {text!r}:\n{seen.decode(errors='replace')}")
+            seen += chunk
+
+
 def _finish(proc: subprocess.Popen[bytes]) -> tuple[int, str, str]:
     try:
         out, err = proc.communicate(timeout=PATIENCE)
@@ -48,6 +68,50 @@ def _finish(proc: subprocess.Popen[bytes]) -> tuple[int, str, str]:
         out, err = proc.communicate()
         pytest.fail(f"the game did not leave; stderr:\n{err.decode(errors='replace')}")
     return proc.returncode, out.decode(errors="replace"), err.decode(errors="replace")
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_sigterm_while_reading_a_fifo_leaves_cleanly_and_keeps_the_game(
+    tmp_path: Path, lang: str
+) -> None:
+    fifo = tmp_path / "input"
+    os.mkfifo(fifo)
+    # Our end stays open for writing: the game waits in a read that never sees the end.
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    writer = os.open(fifo, os.O_WRONLY)
+    os.set_blocking(reader, True)
+    proc = subprocess.Popen(
+        [sys.executable, *_play(tmp_path, lang)],
+        stdin=reader,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=tmp_path,
+        env=_env(),
+    )
+    os.close(reader)
+    try:
+        os.write(writer, b"/play level:beginner\n")
+        assert proc.stdout is not None
+        seen = bytearray()
+        _read_until(proc.stdout.fileno(), seen, "\n[")  # the board's buttons: it waits again
+        proc.send_signal(signal.SIGTERM)
+        code, out, err = _finish(proc)
+    finally:
+        os.close(writer)
+    assert code == 0, err
+    assert t("terminal.terminated", lang) in seen.decode() + out
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err
+    # The game was kept: the next session shows it again.
+    again = subprocess.run(
+        [sys.executable, *_play(tmp_path, lang)],
+        input=b"",
+        capture_output=True,
+        cwd=tmp_path,
+        env=_env(),
+        timeout=PATIENCE,
+    )
+    assert again.returncode == 0
+    assert t("terminal.resume", lang, id=1) in again.stdout.decode()
 
 
 # The main thread interrupted while it waits for the first search thread to start: that
