@@ -48,7 +48,8 @@ def build_service(config: Config, db_url: str | None = None):  # type: ignore[no
 
 
 def _play(args: argparse.Namespace, config: Config) -> int:
-    from bot.prompt import Interrupts, prompt_lines
+    from bot import heavy
+    from bot.prompt import Interrupts, Terminated, on_sigterm, prompt_lines
     from bot.terminal import Terminal
 
     service = build_service(config, args.db)
@@ -66,15 +67,20 @@ def _play(args: argparse.Namespace, config: Config) -> int:
     interrupts = Interrupts()
     if interactive:
         interrupts.install()
+    on_sigterm()
     try:
         terminal.run(prompt_lines(interrupts) if interactive else sys.stdin)
-    except KeyboardInterrupt:
-        # Ctrl-C leaves as Ctrl-D does: no traceback (the game is saved after every action).
+    except KeyboardInterrupt as stop:
+        # Ctrl-C (and SIGTERM) leaves as Ctrl-D does: no traceback (the game is saved after
+        # every action); SIGTERM says why.
         interrupts.leave()
         print()
+        if isinstance(stop, Terminated):
+            terminal.terminated()
     finally:
         if web is not None:
             web.stop()
+        heavy.POOLS.close()  # no thread left waiting for work: the exit waits for none
     return 0
 
 

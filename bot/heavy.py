@@ -503,6 +503,23 @@ class Pools:
         if old is not None:
             old.shutdown(wait=False, cancel_futures=True)
 
+    def close(self) -> None:
+        """The process is leaving (the terminal): every pool stops taking work, drops what
+        waits, and wakes its idle threads, which then end; a running job ends first.
+
+        Without it, a Ctrl-C landing in the main thread while a pool's first thread was
+        starting (``submit``) left that thread unknown to concurrent.futures' exit hook, which
+        wakes only the threads it knows: the thread waited for work forever, and the
+        interpreter's exit waited for the thread (the terminal never left)."""
+        for executor in (self.ordinary, self.searches):
+            executor.shutdown(wait=False, cancel_futures=True)
+        self.analysis.shutdown()
+        self.hints.shutdown()
+        with self._process_lock:
+            processes, self._processes, self._process_count = self._processes, None, 0
+        if processes is not None:
+            processes.shutdown(wait=False, cancel_futures=True)
+
     def analyse(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """A pure, picklable computation (a review): in a worker process when
         :meth:`use_processes` asked for them, else in the calling thread. Blocking; called from

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from types import FrameType
 from typing import Any
 
-__all__ = ["Interrupts", "prompt_lines"]
+__all__ = ["Interrupts", "Terminated", "on_sigterm", "prompt_lines"]
 
 PROMPT = "> "
 WAKE = 0.1  # seconds: how late the main thread may notice a SIGINT the kernel sent elsewhere
@@ -73,8 +73,9 @@ class Interrupts:
 
     def _read(self) -> None:
         """The reader thread: one ``input()`` per request. SIGINT is blocked here so that the
-        kernel gives it to a thread that can act on it (Python runs handlers in the main one)."""
-        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        kernel gives it to a thread that can act on it (Python runs handlers in the main one);
+        SIGTERM too."""
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
         while True:
             self._asks.get()
             try:
@@ -84,6 +85,25 @@ class Interrupts:
                 return
             except Exception as error:  # raised in the main thread, as input() there would
                 self._lines.put(error)
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM: the session leaves as on Ctrl-C (every path that lets a KeyboardInterrupt
+    through lets this one through), and says why."""
+
+
+def on_sigterm() -> None:
+    """SIGTERM raises :class:`Terminated` in the main thread (from the main thread, as
+    :mod:`signal` requires), wherever it waits: at the prompt, in a read of a pipe or a FIFO
+    (the read is interrupted), or while a command runs."""
+    signal.signal(signal.SIGTERM, _terminate)
+
+
+def _terminate(signum: int, frame: FrameType | None) -> None:
+    # The session is leaving: a second signal must not raise in the middle of the exit.
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    raise Terminated
 
 
 def _interrupt(signum: int, frame: FrameType | None) -> None:
@@ -100,6 +120,8 @@ def prompt_lines(interrupts: Interrupts) -> Iterator[str]:
     while True:
         try:
             yield interrupts.read_line()
+        except Terminated:
+            raise  # said by the caller, who leaves the terminal as it was
         except (EOFError, KeyboardInterrupt):
             interrupts.leave()
             print()

@@ -226,6 +226,10 @@ class Terminal:
                 break
             self.handle(line)
 
+    def terminated(self) -> None:
+        """Said when SIGTERM ends the session: the game is kept for the next one."""
+        self.show(Reply(text=t("terminal.terminated", self.lang), ephemeral=True))
+
     def resume(self) -> None:
         """On start: the player's game in progress, if he has one, said and shown again (its
         buttons live), so that a restart never hides it."""

@@ -221,12 +221,24 @@ class Buttons:
         )
 
 
+# The presses that answer an offer, and the phase in which there is one to answer.
+_OFFER_ANSWERS = {
+    Press.TAKE: Phase.DOUBLED,
+    Press.DROP: Phase.DOUBLED,
+    Press.ACCEPT: Phase.RESIGNED,
+    Press.REJECT: Phase.RESIGNED,
+}
+
+
 def _not_yours(game: Game, seat: int, action: Press) -> str:
-    """Why the person not to act may not press this: answering his own offer (a resignation,
-    a double) is not for him; anything else waits for his turn."""
-    answers_offer = action in (Press.ACCEPT, Press.REJECT, Press.TAKE, Press.DROP)
-    if answers_offer and game.phase in (Phase.RESIGNED, Phase.DOUBLED):
-        offered_by = game.resigned_by if game.phase is Phase.RESIGNED else game.on_roll
+    """Why the person not to act may not press this: an answer with no offer on the table
+    (the same reason the player to act hears from the game), answering his own offer (a
+    resignation, a double); anything else waits for his turn."""
+    offer = _OFFER_ANSWERS.get(action)
+    if offer is not None and game.phase is not offer:
+        return "engine.state.no_double" if offer is Phase.DOUBLED else "engine.state.no_resignation"
+    if offer is not None:
+        offered_by = game.resigned_by if offer is Phase.RESIGNED else game.on_roll
         if offered_by == seat:
             return "error.own_offer"
     return "error.not_your_turn"

@@ -11,6 +11,8 @@ Routes, under a game's unguessable address ``/g/<game>/<key>`` (:mod:`bot.web.li
 - ``POST …/review``   ask for the game's review (:meth:`Service.web_review`, ``/review``'s);
 - ``GET  …/game.mat`` the game's ``.mat`` file; ``GET /static/<file>`` the page's script and style.
 
+Any other address gets the board's own page saying there is nothing there (:mod:`bot.web.notice`).
+
 Every service call runs in the pool of ordinary interactions (:data:`bot.heavy.POOLS`), as a
 button press does: the loop never waits for the database. Nothing here says why an action is
 refused: the service does, in the player's language.
@@ -37,6 +39,7 @@ from bot.web.activity import ActivitySettings
 from bot.web.activity_routes import ActivityRoutes
 from bot.web.links import Links
 from bot.web.live import Hub, RateLimit, States
+from bot.web.notice import notice, styled_not_found
 from db.errors import GameNotFound
 from db.notify import Listener
 
@@ -94,7 +97,7 @@ class WebServer:
         self._page = (STATIC / "page.html").read_text(encoding="utf-8")
 
     def app(self) -> web.Application:
-        app = web.Application(client_max_size=MAX_BODY)
+        app = web.Application(client_max_size=MAX_BODY, middlewares=[styled_not_found(self._lang)])
         app.router.add_get(r"/g/{game:\d{1,10}}/{key}", self.page)
         app.router.add_get(r"/g/{game:\d{1,10}}/{key}/state", self.state)
         app.router.add_get(r"/g/{game:\d{1,10}}/{key}/events", self.events)
@@ -243,8 +246,7 @@ class WebServer:
             if refused.status not in (403, 404, 429):
                 raise
             text = json.loads(refused.text or "{}").get("text", "")
-            body = f"<!doctype html><meta charset=utf-8><p>{html.escape(text)}</p>"
-            return web.Response(status=refused.status, text=body, content_type="text/html")
+            return notice(request, self._lang(request), refused.status, text)
 
     async def _page_of(self, request: web.Request) -> web.Response:
         self._limit(request)

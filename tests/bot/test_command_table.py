@@ -4,11 +4,12 @@ and the row's options are keywords it takes (it needs no other)."""
 from __future__ import annotations
 
 import inspect
+from pathlib import Path
 
 import pytest
 
 from bot.service import Actor, Service, Where
-from bot.service.command_spec import Command
+from bot.service.command_spec import Command, Surface, usage
 from bot.service.commands import COMMANDS
 
 RUN = [c for c in COMMANDS if c.method is not None]
@@ -57,3 +58,26 @@ def test_the_terminals_own_commands_are_not_run_by_the_service(service: Service)
 def test_a_method_of_no_feature_is_refused(service: Service) -> None:
     with pytest.raises(KeyError):
         service.bind(Service.warm_up)
+
+
+def _readme_commands() -> dict[str, tuple[str, str]]:
+    """The README's table of commands: each command's English and French cells, by name."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    table = readme.split("### Commands", 1)[1].split("\n|---", 1)[1].split("\n\n", 1)[0]
+    rows = {}
+    for line in table.splitlines()[1:]:
+        english, french = (cell.strip().strip("`") for cell in line.split("|")[1:3])
+        rows[english.split()[0].removeprefix("/")] = (english, french)
+    return rows
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=lambda c: c.name)
+def test_the_readme_names_the_options_in_the_order_of_help(command: Command) -> None:
+    """The README's table writes each command as /help does (the order of the command's
+    options, which Discord shows too): ``/hint``'s were written in another order."""
+    rows = _readme_commands()
+    if command.surface is Surface.TERMINAL:
+        assert command.name not in rows  # the terminal's own, in its section
+        return
+    for lang, cell in zip(("en", "fr"), rows[command.name], strict=True):
+        assert cell.lower() == usage(command, lang).lower(), (lang, cell)

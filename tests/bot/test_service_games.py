@@ -8,7 +8,7 @@ import pytest
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.service import Actor, Reply, Service, Where
-from bot.service.customid import GameAction
+from bot.service.customid import GameAction, Press
 from bot.service.newgame import NewGames
 from db.models import ComputerRecord, GameStatus, Rating
 from db.models import Game as GameRow
@@ -462,3 +462,25 @@ def test_undo_out_of_turn_says_it_is_not_your_turn(
     for everything in (False, True):
         refused = service.undo(BOB, CHANNEL, everything=everything)
         assert refused.ephemeral and message in refused.text, refused.text
+
+
+ANSWERS_WITHOUT_OFFER = [
+    (Press.TAKE, "en", "There is no double to answer."),
+    (Press.DROP, "fr", "Il n’y a pas de double auquel répondre."),
+    (Press.ACCEPT, "en", "There is no resignation to answer."),
+    (Press.REJECT, "fr", "Il n’y a pas d’abandon auquel répondre."),
+]
+
+
+@pytest.mark.parametrize(("action", "language", "message"), ANSWERS_WITHOUT_OFFER)
+def test_an_answer_with_nothing_offered_says_so_to_both_players(
+    service: Service, script: deque[int], action: Press, language: str, message: str
+) -> None:
+    """/take, /pass, /accept or /reject with no double or resignation on offer: the player
+    on roll and the one waiting hear the same reason (the waiting one heard "not your
+    turn", as if his turn would make the answer possible)."""
+    challenge_and_accept(service, script, points=3)
+    for actor in (ALICE, BOB):  # Alice is on roll
+        service.settings_command(actor, CHANNEL, language=language)
+        refused = service.press_current(actor, CHANNEL, action)
+        assert refused.ephemeral and refused.text == message, (actor.name, refused.text)

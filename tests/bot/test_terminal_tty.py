@@ -7,6 +7,7 @@ from __future__ import annotations
 import fcntl
 import os
 import select
+import signal
 import subprocess
 import sys
 import time
@@ -14,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from bot.i18n import t
 
 pty = pytest.importorskip("pty")
 termios = pytest.importorskip("termios")
@@ -166,6 +169,19 @@ def test_ctrl_c_typed_right_behind_a_command_leaves_cleanly(
     # command starts, or at the next prompt (where readline alone could lose it).
     tty.type(CTRL_C + CTRL_C)
     assert tty.finish() == 0
+    assert "Traceback" not in tty.seen and "KeyboardInterrupt" not in tty.seen
+    assert tty.sane()
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_sigterm_at_the_prompt_leaves_cleanly(tmp_path: Path, lang: str) -> None:
+    """SIGTERM while readline waits for a key: the session leaves as on Ctrl-C, says why, and
+    gives the terminal back in the mode it was in."""
+    tty = Tty(tmp_path, lang)
+    tty.wait_for(PROMPT)
+    tty.proc.send_signal(signal.SIGTERM)
+    assert tty.finish() == 0
+    assert t("terminal.terminated", lang) in tty.seen
     assert "Traceback" not in tty.seen and "KeyboardInterrupt" not in tty.seen
     assert tty.sane()
 

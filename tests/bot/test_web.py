@@ -5,11 +5,15 @@ action made elsewhere reaches an open page), on aiohttp's test client."""
 from __future__ import annotations
 
 import asyncio
+import html
 import io
 import json
+import re
 from collections import deque
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
+from urllib.parse import urljoin
 
 import pytest
 from aiohttp.test_utils import TestClient
@@ -17,6 +21,7 @@ from aiohttp.test_utils import TestClient
 from bot.i18n import t
 from bot.service import Reply, Service
 from bot.terminal import Terminal
+from bot.web import live
 from bot.web.links import Links
 from bot.web.server import MAX_BODY, WebServer
 from tests.bot.conftest import ALICE, BOB, CHANNEL, accepted_challenge, press
@@ -251,8 +256,11 @@ def test_a_replay_shows_the_ids_of_export_at_every_action(
 
 
 async def test_too_many_requests_are_refused(
-    client: TestClient[Any, Any], service: Service, links: Links
+    client: TestClient[Any, Any], service: Service, links: Links, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # The buckets' clock stands still: on a busy machine 60 requests took over a second, and
+    # the 20 a second refilled faster than they came (no 429 at the end).
+    monkeypatch.setattr(live, "time", SimpleNamespace(monotonic=lambda: 1_000.0))
     game = service.play(ALICE, CHANNEL, level="beginner").game_id
     assert game is not None
     url = path(links.game_url(game)) + "/state"
@@ -361,3 +369,50 @@ def test_the_page_posts_through_one_send_function() -> None:
     assert script.count('method: "POST"') == 1
     assert script.count("await fetch(base + path") == 1
     assert 'send("/act"' in script and 'send("/review"' in script
+
+
+def _notice_link(page: str, element: str) -> str:
+    """The ``href`` of the notice page's element ``element`` (``back``, ``lang``, the style)."""
+    match = re.search(rf'<(?:a|link) (?:id="{element}"|rel="{element}") href="([^"]*)"', page)
+    assert match, page
+    return html.unescape(match[1])
+
+
+@pytest.mark.parametrize(
+    ("lang", "header"), [("en", "en-GB,en;q=0.8"), ("fr", "fr-CA,fr;q=0.9,en;q=0.5")]
+)
+async def test_an_unknown_address_gets_the_boards_own_page_in_the_visitors_language(
+    client: TestClient[Any, Any], lang: str, header: str
+) -> None:
+    """Not the HTTP library's bare "404: Not Found": the board's style, the catalog's words
+    in the browser's language, a link back and the other language's switch."""
+    other = "fr" if lang == "en" else "en"
+    for url in ("/nowhere", "/g/12/key/nothing/here/", "/g/twelve/key", "/static/none.css"):
+        response = await client.get(url, headers={"Accept-Language": header})
+        assert response.status == 404 and response.content_type == "text/html", url
+        page = await response.text()
+        assert f'<html lang="{lang}">' in page
+        assert html.escape(t("web.not_found_title", lang)) in page
+        assert html.escape(t("web.not_found", lang)) in page
+        assert html.escape(t("web.back", lang)) in page
+        style = urljoin(url, _notice_link(page, "stylesheet"))
+        assert style == "/static/board.css" and (await client.get(style)).status == 200
+        assert urljoin(url, _notice_link(page, "back")) == "/"
+        switched = await client.get(urljoin(url, _notice_link(page, "lang")))
+        assert switched.status == 404 and f'<html lang="{other}">' in await switched.text()
+    # The data and actions still answer in JSON (the page's script reads the text).
+    state = await client.get("/g/12/wrongkeywrongkey/state", headers={"Accept-Language": header})
+    assert state.status == 404 and (await state.json())["text"] == t("web.no_game", lang)
+
+
+async def test_a_game_page_that_is_not_there_says_so_on_the_same_page(
+    client: TestClient[Any, Any], service: Service
+) -> None:
+    game = service.play(ALICE, CHANNEL, level="beginner").game_id
+    assert game is not None
+    response = await client.get(f"/g/{game}/wrongkeywrongkey?lang=fr")
+    assert response.status == 404 and response.content_type == "text/html"
+    page = await response.text()
+    assert '<html lang="fr">' in page and html.escape(t("web.no_game", "fr")) in page
+    assert html.escape(t("web.not_found_title", "fr")) in page
+    assert urljoin(f"/g/{game}/wrongkeywrongkey", _notice_link(page, "back")) == "/"

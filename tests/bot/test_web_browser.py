@@ -354,3 +354,27 @@ def test_the_replay_buttons_show_their_whole_words(
         browser.save_screenshot(str(tmp_path / f"web-replay-{width}.png"))
         assert not cut, (width, cut)
     browser.set_window_size(1200, 900)
+
+
+def test_an_unknown_address_gets_the_boards_page_and_its_links_work(
+    browser: Any, web: Links, tmp_path: Path
+) -> None:
+    """The page of an address with nothing there: drawn in the board's style (its sheet found
+    from a deep address), in the browser's language, its switch and its link back working."""
+    browser.get(web.public_url + "/g/12/nothing/here/")
+    wait_for(browser, lambda d: d.find_element(*by("#notice-text")).text)
+    assert browser.find_element(*by("#notice-text")).text == t("web.not_found", "en")
+    assert browser.find_element(*by("h1")).text == t("web.not_found_title", "en")
+    back = browser.find_element(*by("#back"))
+    felt = browser.execute_script("return getComputedStyle(arguments[0]).backgroundColor", back)
+    assert felt == "rgb(47, 107, 63)"  # board.css's --felt: the style sheet was found
+    for width in (360, 1200):
+        browser.set_window_size(width, 900)
+        browser.save_screenshot(str(tmp_path / f"web-not-found-{width}.png"))
+    browser.set_window_size(1200, 900)
+    browser.find_element(*by("#lang")).click()  # the language switch
+    wait_for(browser, lambda d: d.find_element(*by("html")).get_attribute("lang") == "fr")
+    assert browser.find_element(*by("#notice-text")).text == t("web.not_found", "fr")
+    browser.find_element(*by("#back")).click()  # back where the tab came from: English
+    wait_for(browser, lambda d: d.find_element(*by("html")).get_attribute("lang") == "en")
+    assert browser.current_url.endswith("/g/12/nothing/here/")
