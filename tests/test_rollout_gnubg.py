@@ -91,5 +91,10 @@ def test_gnubg_gives_the_stored_rollout_again() -> None:
 
     (again,) = gnubg_rollouts([RACES[0]], DATA["trials"], DATA["seed"], timeout=600)
     ref = _stored(RACES[0])
-    assert again.equity == pytest.approx(ref["equity"], abs=1e-4)
-    assert again.se == pytest.approx(ref["se"], abs=1e-4)
+    # The same dice and settings, but not the same processor: gnubg's network sums round
+    # otherwise from one to another and a near tie between two plays can fall the other way in
+    # a few trials (0.0731 stored, 0.0734 on another machine: a fifth of the standard error).
+    # The settings it guards move it by more: checkers played by cubeful equity 0.0746, no
+    # variance reduction a standard error of 0.060 (measured with gnubg 1.07.001).
+    assert again.equity == pytest.approx(ref["equity"], abs=ref["se"] / 2)
+    assert again.se == pytest.approx(ref["se"], rel=0.1)
