@@ -16,6 +16,7 @@ from engine.analysis.rollout import (
     rollout_position,
 )
 from engine.bots import sage
+from engine.bots.possible import possible_probs
 
 
 def _lone_checkers(mine_point: int, theirs_point: int) -> Position:
@@ -217,3 +218,37 @@ def test_a_cubeless_trial_stops_once_both_sides_bear_off() -> None:
         RolloutSettings(trials=36, seed=5, variance_reduction=False, bearoff_stop=False),
     )
     assert played.se > 0
+
+
+# The opponent has borne six checkers off (one of his is still on my 5-point): I cannot win a
+# gammon, yet bgsage's network gives my best plays up to 5% of gammons here.
+NO_GAMMON = "/CAICOy7AwAAAA"
+
+
+def test_possible_chances_rule_out_what_cannot_happen() -> None:
+    pos = Position.from_position_id(NO_GAMMON)
+    assert pos.borne_off() == (2, 6)
+    raw = (0.97, 0.05, 0.01, 0.02, 0.01)
+    assert possible_probs(pos.board, raw) == (0.97, 0.0, 0.0, 0.0, 0.0)
+    theirs = possible_probs(pos.swap_players().board, (0.03, 0.01, 0.01, 0.05, 0.01))
+    assert theirs == (0.03, 0.0, 0.0, 0.0, 0.0)
+    # No gammon beyond the wins, no backgammon beyond the gammons.
+    assert possible_probs(Position.initial().board, (0.2, 0.3, 0.4, 0.9, 0.9)) == (
+        0.2,
+        0.2,
+        0.2,
+        0.8,
+        0.8,
+    )
+
+
+@needs_sage
+def test_bgsage_rollout_chances_leave_out_impossible_gammons() -> None:
+    pos = Position.from_position_id(NO_GAMMON)
+    for _, probs in sage.rollout_moves(pos).values():
+        assert probs[1] == probs[2] == 0.0
+    assert sage.rollout_probs(pos)[1:3] == (0.0, 0.0)
+    assert sage.rollout_probs(pos.swap_players())[3:] == (0.0, 0.0)
+    # The gammons' luck is then nil in every roll: no noise from chances that cannot happen.
+    r = rollout_position(pos, rollout_player("bgsage"), RolloutSettings(trials=12, seed=1))
+    assert r.probs[1:3] == (0.0, 0.0) and r.probs_se[1:3] == (0.0, 0.0)

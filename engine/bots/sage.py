@@ -31,6 +31,7 @@ from importlib import metadata
 from typing import Any
 
 from engine.bots.decisions import CubeEquities, Probs
+from engine.bots.possible import possible_probs
 from engine.context import MatchContext
 from engine.movegen import Dice, Play, legal_plays
 from engine.position import Position
@@ -338,9 +339,10 @@ def rollout_moves(position: Position) -> dict[Dice, tuple[Position, Probs]]:
     analyzer = _analyzer(1)
     board = to_sage(position)
     out: dict[Dice, tuple[Position, Probs]] = {}
+    ranking = _ranking(position)
     with analyzer.lock:
         for d1, d2 in _ROLLS21:
-            out[(d1, d2)] = _best_move(analyzer, board, position, d1, d2)
+            out[(d1, d2)] = _best_move(analyzer, board, position, d1, d2, ranking)
     return out
 
 
@@ -349,25 +351,87 @@ def rollout_move(position: Position, dice: Dice) -> tuple[Position, Probs]:
     analyzer = _analyzer(1)
     d1, d2 = min(dice), max(dice)
     with analyzer.lock:
-        return _best_move(analyzer, to_sage(position), position, d1, d2)
+        return _best_move(analyzer, to_sage(position), position, d1, d2, _ranking(position))
 
 
 def _best_move(
-    analyzer: _Analyzer, board: list[int], position: Position, d1: int, d2: int
+    analyzer: _Analyzer,
+    board: list[int],
+    position: Position,
+    d1: int,
+    d2: int,
+    ranking: _PossibleRanking | None,
 ) -> tuple[Position, Probs]:
+    """The best of bgsage's candidates by cubeless equity without the gammons and backgammons
+    the position rules out (see :mod:`engine.bots.possible`; bgsage's own ranking where no play
+    can rule one out), a play that ends the game worth its exact result; the chosen play's
+    chances are its :func:`~engine.bots.possible.possible_probs`."""
     moves = analyzer.sage.checker_play(board, d1, d2).moves
-    best = max(moves, key=lambda m: float(m.cubeless_equity))
-    after = list(best.board)
-    probs = _probs(best.probs)
-    if position.pip_counts()[0] <= 24:  # else no roll bears the last checker off
-        for m in moves:  # a play that ends the game is worth its exact result
+    if ranking is not None and ranking.may_end:
+        for m in moves:  # a play that ends the game is the best, worth its exact result
             if all(v <= 0 for v in m.board[1:]):
-                after = list(m.board)
-                final = _final_probs(Position.from_board([-after[0], *after[1:]]))
-                probs = final if final is not None else probs
-                break
-    mover_view = Position.from_board([-after[0], *after[1:]])
-    return mover_view.swap_players(), probs
+                after = [-m.board[0], *m.board[1:]]
+                final = _final_probs(Position.from_board(after))
+                if final is not None:
+                    return Position.from_board(after).swap_players(), final
+    if ranking is not None:
+        best = max(moves, key=ranking)
+    else:
+        best = max(moves, key=lambda m: float(m.cubeless_equity))
+    after = [-best.board[0], *best.board[1:]]  # the engine's layout, the mover's view
+    probs = possible_probs(after, _probs(best.probs), position.checkers)
+    return Position.from_board(after).swap_players(), probs
+
+
+def _bears_off_now(position: Position) -> bool:
+    """Whether the mover may bear a checker off with this roll: his checkers need at most 24
+    pips to be home."""
+    b = position.board
+    return 19 * b[25] + sum((p - 6) * b[p] for p in range(7, 25) if b[p] > 0) <= 24
+
+
+def _ranking(position: Position) -> _PossibleRanking | None:
+    """How to rank the plays from ``position``: None (bgsage's own ranking) unless a play may
+    reach a position where a gammon or a backgammon is impossible (a side has borne off or the
+    mover may now, or it is a race)."""
+    if position.borne_off() != (0, 0) or position.is_race() or _bears_off_now(position):
+        return _PossibleRanking(position)
+    return None
+
+
+class _PossibleRanking:
+    """The key that ranks bgsage's candidates from ``position`` by their cubeless equity less
+    the impossible gammons and backgammons (the rules of :mod:`engine.bots.possible` that the
+    play can change, checked once per position where they cannot)."""
+
+    def __init__(self, position: Position) -> None:
+        mine_off, theirs_off = position.borne_off()
+        self.race = position.is_race()
+        self.no_win_gammon = theirs_off > 0
+        self.no_win_backgammon = self.race and not any(v < 0 for v in position.board[:7])
+        self.lost_no_gammon = mine_off > 0
+        self.may_end = _bears_off_now(position)
+        self.may_bear_off = mine_off == 0 and self.may_end
+        self.checkers = position.checkers
+
+    def __call__(self, m: Any) -> float:
+        p = m.probs
+        value = float(m.cubeless_equity)
+        if self.no_win_gammon:
+            value -= float(p.gammon_win) + float(p.backgammon_win)
+        elif self.no_win_backgammon:
+            value -= float(p.backgammon_win)
+        lg, lb = float(p.gammon_loss), float(p.backgammon_loss)
+        if lg or lb:
+            board = m.board
+            if self.lost_no_gammon or (self.may_bear_off and self._borne_off(board)):
+                value += lg + lb
+            elif self.race and not any(v > 0 for v in board[19:]):
+                value += lb
+        return value
+
+    def _borne_off(self, board: Sequence[int]) -> bool:
+        return sum(v for v in board[1:] if v > 0) < self.checkers
 
 
 def rollout_probs(position: Position) -> Probs:
@@ -377,7 +441,7 @@ def rollout_probs(position: Position) -> Probs:
     with analyzer.lock:
         r = analyzer.sage.post_move_analytics(to_sage(position.swap_players()))
     w, wg, wb, lg, lb = _probs(r.probs)
-    return (1.0 - w, lg, lb, wg, wb)
+    return possible_probs(position.board, (1.0 - w, lg, lb, wg, wb), position.checkers)
 
 
 def screen_cube(items: Sequence[tuple[Position, MatchContext]], ply: int) -> list[CubeEquities]:
