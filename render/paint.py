@@ -106,7 +106,15 @@ class Pen:
     def __init__(self, im: Image.Image, origin: XY) -> None:
         self.im = im
         self.ox, self.oy = origin
-        self.d = ImageDraw.Draw(im)
+        self._d: ImageDraw.ImageDraw | None = None
+
+    @property
+    def d(self) -> ImageDraw.ImageDraw:
+        """A drawing context on the crop, made when first asked for (an arrow's edges and
+        most pieces are pasted, not drawn)."""
+        if self._d is None:
+            self._d = ImageDraw.Draw(self.im)
+        return self._d
 
     def at(self, xy: XY) -> XY:
         return xy[0] - self.ox, xy[1] - self.oy
@@ -115,9 +123,12 @@ class Pen:
         return box[0] - self.ox, box[1] - self.oy, box[2] - self.ox, box[3] - self.oy
 
     def paste(self, sprite: Image.Image, center: XY) -> None:
-        """An RGBA ``sprite`` centred on ``center``."""
+        """An RGBA ``sprite`` centred on ``center`` (as Image.paste pastes it through its own
+        alpha, without its checks: the crop is the pen's own, RGB)."""
         x, y = self.at(center)
-        self.im.paste(sprite, (x - sprite.width // 2, y - sprite.height // 2), sprite)
+        w, h = sprite.size
+        left, top = x - w // 2, y - h // 2
+        self.im.im.paste(sprite.im, (left, top, left + w, top + h), sprite.im)
 
 
 Draw = Callable[[Pen], None]
