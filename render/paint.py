@@ -25,12 +25,16 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from PIL import Image, ImageChops, ImageDraw
 
 from render import geometry as g
 from render import sprites
 from render.board import palette
+
+if TYPE_CHECKING:  # Pillow's own images, under its Image objects (no such name at run time)
+    from PIL._imaging import ImagingCore as Core
 
 __all__ = ["PIECES", "Canvas", "Pen", "layer", "overlay", "piece", "to_palette"]
 
@@ -49,14 +53,14 @@ ARROWS = 512
 """How many arrows drawn over the bare layer are kept (an arrow's box, ~25 KB on average,
 100 KB for the longest): about 15 MB at most."""
 
-_pieces: OrderedDict[Hashable, tuple[Image.Image, Image.Image | None]] = OrderedDict()
-_drawn_over: OrderedDict[Hashable, tuple[Image.Image, Image.Image]] = OrderedDict()
+_pieces: OrderedDict[Hashable, tuple[Core, Core | None]] = OrderedDict()
+_drawn_over: OrderedDict[Hashable, tuple[Core, Core]] = OrderedDict()
 WHOLE_ARROWS = 256
 """How many arrows are kept as drawn over what lay under them (~25 KB each, 100 KB for the
 longest): about 7 MB at most."""
 
-_bare_arrows: OrderedDict[Hashable, Image.Image] = OrderedDict()
-_whole_arrows: OrderedDict[Hashable, Image.Image] = OrderedDict()
+_bare_arrows: OrderedDict[Hashable, Core] = OrderedDict()
+_whole_arrows: OrderedDict[Hashable, Core] = OrderedDict()
 BLOCK = 32  # the side of the squares an arrow's edges over pieces are drawn again in
 _CHANGED = [0] + [255] * 255  # a difference of indices to a paste mask
 
@@ -64,6 +68,13 @@ _CHANGED = [0] + [255] * 255  # a difference of indices to a paste mask
 def to_palette(rgb: Image.Image, theme: str) -> Image.Image:
     """An RGB image mapped to the theme's palette (nearest colour, no dithering)."""
     return rgb.quantize(palette=palette(theme), dither=Image.Dither.NONE)
+
+
+def _indices(rgb: Core, theme: str) -> Core:
+    """:func:`to_palette`'s indices, as Pillow's own image (no palette copied with them: a
+    piece's indices are pasted into the picture, which has its palette)."""
+    out: Core = rgb.convert("P", Image.Dither.NONE, palette(theme).im)
+    return out
 
 
 @lru_cache(maxsize=16)
@@ -74,12 +85,19 @@ def layer(theme: str, mirrored: bool, for_bottom: bool) -> tuple[Image.Image, Im
     return rgb, to_palette(rgb, theme)
 
 
-def _changed(new: Image.Image, old: Image.Image) -> Image.Image:
+def _changed(new: Core, old: Core) -> Core:
     """The mask (0 or 255) of the pixels whose index differs: the difference of the indices
     themselves (Pillow's chops work on any 8-bit image, with no colour lookup), made 0 or 255
     (Image.point and ImageChops: the same, slower)."""
-    diff = new.im.chop_difference(old.im)
-    return new._new(diff.point(_CHANGED, "L"))
+    out: Core = new.chop_difference(old).point(_CHANGED, "L")
+    return out
+
+
+def _crop(im: Image.Image, box: Box) -> Core:
+    """``box`` of ``im`` (within it), as Pillow's own image: Image.crop without its checks
+    and the copy of its palette (five times as fast on a checker's box)."""
+    out: Core = im.im.crop(box)
+    return out
 
 
 class Pen:
@@ -88,7 +106,15 @@ class Pen:
     def __init__(self, im: Image.Image, origin: XY) -> None:
         self.im = im
         self.ox, self.oy = origin
-        self.d = ImageDraw.Draw(im)
+        self._d: ImageDraw.ImageDraw | None = None
+
+    @property
+    def d(self) -> ImageDraw.ImageDraw:
+        """A drawing context on the crop, made when first asked for (an arrow's edges and
+        most pieces are pasted, not drawn)."""
+        if self._d is None:
+            self._d = ImageDraw.Draw(self.im)
+        return self._d
 
     def at(self, xy: XY) -> XY:
         return xy[0] - self.ox, xy[1] - self.oy
@@ -97,9 +123,12 @@ class Pen:
         return box[0] - self.ox, box[1] - self.oy, box[2] - self.ox, box[3] - self.oy
 
     def paste(self, sprite: Image.Image, center: XY) -> None:
-        """An RGBA ``sprite`` centred on ``center``."""
+        """An RGBA ``sprite`` centred on ``center`` (as Image.paste pastes it through its own
+        alpha, without its checks: the crop is the pen's own, RGB)."""
         x, y = self.at(center)
-        self.im.paste(sprite, (x - sprite.width // 2, y - sprite.height // 2), sprite)
+        w, h = sprite.size
+        left, top = x - w // 2, y - h // 2
+        self.im.im.paste(sprite.im, (left, top, left + w, top + h), sprite.im)
 
 
 Draw = Callable[[Pen], None]
@@ -123,17 +152,33 @@ class Canvas:
         im.paste(flat, (0, 0))
         return cls(im, theme, (theme, mirrored, for_bottom))
 
-    def put(self, indices: Image.Image, mask: Image.Image, at: XY) -> None:
+    def put(self, indices: Core, mask: Core, at: XY) -> None:
         """Paste ``indices`` through ``mask`` (as Image.paste does, without its checks: the
         picture is this canvas's own, the box within it, the modes right)."""
         x, y = at
-        self.im.im.paste(indices.im, (x, y, x + indices.width, y + indices.height), mask.im)
+        width, height = indices.size
+        self.im.im.paste(indices, (x, y, x + width, y + height), mask)
 
 
-def _digest(im: Image.Image) -> int:
-    """What lies in ``im``, as a key: Python's own hash of its bytes (64 bits, keyed per
-    process), two and a half times as fast as BLAKE2 over an arrow's box."""
-    return hash(im.tobytes())
+def _digest(im: Image.Image, box: Box) -> int:
+    """What lies in ``box`` of ``im``, as a key: Python's own hash of its bytes (64 bits,
+    keyed per process), two and a half times as fast as BLAKE2 over an arrow's box."""
+    return hash(_raw(im.im, box))
+
+
+def _raw(im: Core, box: Box) -> bytes:
+    """The bytes of ``box`` of ``im`` (8 bits a pixel), read by Pillow's raw encoder straight
+    from the box (no copy of it cropped first)."""
+    encoder = Image._getencoder(im.mode, "raw", (im.mode, 0, 1))
+    encoder.setimage(im, box)
+    size = (box[2] - box[0]) * (box[3] - box[1])
+    chunks = []
+    while True:
+        _, status, data = encoder.encode(size)
+        chunks.append(data)
+        if status:
+            break
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
 
 
 def _clip(box: Box, size: XY) -> Box:
@@ -152,7 +197,7 @@ def piece(canvas: Canvas, key: Hashable, box: Box, draw: Draw, whole: bool = Fal
     if kept is None:
         indices = _over_bare(canvas, box, draw)
         # A mask of 0 and 255 copies where it is 255 (a greyscale paste blends only between).
-        mask = None if whole else _changed(indices, layer(*canvas.key)[1].crop(box))
+        mask = None if whole else _changed(indices, _crop(layer(*canvas.key)[1], box))
         kept = indices, mask
         _pieces[full] = kept
         if len(_pieces) > PIECES:
@@ -161,7 +206,7 @@ def piece(canvas: Canvas, key: Hashable, box: Box, draw: Draw, whole: bool = Fal
         _pieces.move_to_end(full)
     indices, mask = kept
     if mask is None:
-        canvas.im.im.paste(indices.im, box)
+        canvas.im.im.paste(indices, box)
     else:
         canvas.put(indices, mask, box[:2])
 
@@ -184,19 +229,18 @@ def overlay(
         return
     full: Hashable = None
     if key is not None:
-        under = _digest(canvas.im.crop(box))
-        full = (canvas.key, key, box, under)
+        full = (canvas.key, key, box, _digest(canvas.im, box))
         kept = _drawn_over.get(full)
         if kept is not None:
             _drawn_over.move_to_end(full)
             canvas.put(*kept, box[:2])
             return
-    indices, covered = _drawn(canvas, box, draw, covered)
+    indices, mask = _drawn(canvas, box, draw, None if covered is None else covered.im)
     if full is not None:
-        _drawn_over[full] = indices, covered
+        _drawn_over[full] = indices, mask
         if len(_drawn_over) > OVERLAYS:
             _drawn_over.popitem(last=False)
-    canvas.put(indices, covered, box[:2])
+    canvas.put(indices, mask, box[:2])
 
 
 def arrow(
@@ -215,20 +259,18 @@ def arrow(
     drawn again over what lies there, and kept by what lay under them: a new board's arrows
     cost a few small drawings, not one over their whole box. The whole is kept too, by what
     lay under all of it (:data:`WHOLE_ARROWS`): the next press of a turn pastes it at once."""
-    covered, edges = masks
     if box[0] < 0 or box[1] < 0 or box[2] > canvas.im.width or box[3] > g.HEIGHT:
         overlay(canvas, box, draw, None, key)
         return
-    under = canvas.im.crop(box)
-    full = (canvas.key, key, box, _digest(under))
+    covered, edges = masks[0].im, masks[1].im
+    full = (canvas.key, key, box, _digest(canvas.im, box))
     kept = _whole_arrows.get(full)
     if kept is not None:
         _whole_arrows.move_to_end(full)
         canvas.put(kept, covered, box[:2])
         return
-    _, flat = layer(*canvas.key)
-    changed = _changed(under, flat.crop(box))
-    redo = changed._new(changed.im.chop_multiply(edges.im))
+    changed = _changed(_crop(canvas.im, box), _crop(layer(*canvas.key)[1], box))
+    redo = changed.chop_multiply(edges)
     again = [
         (sub, *_kept_over(canvas, sub, draw, redo.crop(_shift(sub, box)), key))
         for sub in _parts(redo, box)
@@ -236,7 +278,7 @@ def arrow(
     canvas.put(_bare(canvas, box, draw, key), covered, box[:2])
     for sub, indices, mask in again:
         canvas.put(indices, mask, sub[:2])
-    _whole_arrows[full] = canvas.im.crop(box)
+    _whole_arrows[full] = _crop(canvas.im, box)
     if len(_whole_arrows) > WHOLE_ARROWS:
         _whole_arrows.popitem(last=False)
 
@@ -245,14 +287,15 @@ def _shift(sub: Box, box: Box) -> Box:
     return sub[0] - box[0], sub[1] - box[1], sub[2] - box[0], sub[3] - box[1]
 
 
-def _parts(mask: Image.Image, box: Box) -> list[Box]:
+def _parts(mask: Core, box: Box) -> list[Box]:
     """The boxes (in the picture) of the groups of :data:`BLOCK`-pixel squares of ``mask``
     (over ``box``) that hold a pixel to draw, neighbours joined into one box."""
-    cols = -(-mask.width // BLOCK)
+    width, height = mask.size
+    cols = -(-width // BLOCK)
     # Each step of the reduction averages: a lone pixel drawn must survive it.
-    fours = mask.reduce(4)
-    blocks = fours._new(fours.im.point(_CHANGED, "L")).reduce(BLOCK // 4).tobytes()
-    todo = {i for i, v in enumerate(blocks) if v}
+    fours = mask.reduce((4, 4), (0, 0, width, height)).point(_CHANGED, "L")
+    blocks = fours.reduce((BLOCK // 4, BLOCK // 4), (0, 0, *fours.size))
+    todo = {i for i, v in enumerate(_raw(blocks, (0, 0, *blocks.size))) if v}
     out = []
     while todo:
         group, stack = set(), [todo.pop()]
@@ -266,7 +309,7 @@ def _parts(mask: Image.Image, box: Box) -> list[Box]:
             stack += found
         xs, ys = [i % cols for i in group], [i // cols for i in group]
         part = (min(xs) * BLOCK, min(ys) * BLOCK, (max(xs) + 1) * BLOCK, (max(ys) + 1) * BLOCK)
-        part = _clip(part, mask.size)
+        part = _clip(part, (width, height))
         x0, y0, x1, y1 = mask.crop(part).getbbox() or (0, 0, 0, 0)
         out.append(
             (
@@ -280,11 +323,11 @@ def _parts(mask: Image.Image, box: Box) -> list[Box]:
 
 
 def _kept_over(
-    canvas: Canvas, box: Box, draw: Draw, covered: Image.Image, key: Hashable
-) -> tuple[Image.Image, Image.Image]:
+    canvas: Canvas, box: Box, draw: Draw, covered: Core, key: Hashable
+) -> tuple[Core, Core]:
     """:func:`_drawn` over ``box``, kept by what lies under it."""
-    under = _digest(canvas.im.crop(box))
-    full = (canvas.key, key, box, under)  # which pixels to draw follows from what lies under
+    # Which pixels to draw follows from what lies under.
+    full = (canvas.key, key, box, _digest(canvas.im, box))
     kept = _drawn_over.get(full)
     if kept is not None:
         _drawn_over.move_to_end(full)
@@ -296,14 +339,15 @@ def _kept_over(
     return kept
 
 
-def _over_bare(canvas: Canvas, box: Box, draw: Draw) -> Image.Image:
+def _over_bare(canvas: Canvas, box: Box, draw: Draw) -> Core:
     """``draw`` over ``box`` of the canvas's bare layer, as palette indices (not kept)."""
-    crop = layer(*canvas.key)[0].crop(box)
+    rgb = layer(*canvas.key)[0]
+    crop = rgb._new(_crop(rgb, box))
     draw(Pen(crop, (box[0], box[1])))
-    return to_palette(crop, canvas.theme)
+    return _indices(crop.im, canvas.theme)
 
 
-def _bare(canvas: Canvas, box: Box, draw: Draw, key: Hashable) -> Image.Image:
+def _bare(canvas: Canvas, box: Box, draw: Draw, key: Hashable) -> Core:
     """The indices of ``box`` with ``key`` drawn over the bare layer (kept)."""
     full = (canvas.key, key, box)
     kept = _bare_arrows.get(full)
@@ -316,35 +360,33 @@ def _bare(canvas: Canvas, box: Box, draw: Draw, key: Hashable) -> Image.Image:
     return kept
 
 
-def _drawn(
-    canvas: Canvas, box: Box, draw: Draw, covered: Image.Image | None
-) -> tuple[Image.Image, Image.Image]:
+def _drawn(canvas: Canvas, box: Box, draw: Draw, covered: Core | None) -> tuple[Core, Core]:
     """:func:`overlay`'s drawing: the box's indices, and the mask of those to paste. A
     ``covered`` mask given holds only pixels that differ from the bare layer (an arrow's edges
     over pieces): their colours are the palette's own, so the layer's are not looked up."""
     if covered is not None:
-        crop = canvas.im.crop(box).convert("RGB")
+        crop = canvas.im._new(_crop(canvas.im, box).convert("RGB"))
         draw(Pen(crop, (box[0], box[1])))
-        return to_palette(crop, canvas.theme), covered
+        return _indices(crop.im, canvas.theme), covered
     before = _under(canvas, box)
     crop = before.copy()
     draw(Pen(crop, (box[0], box[1])))
     # Only the pixels drawn on: mapping a palette colour back to the palette may not give the
     # same index (Pillow's mapping is approximate), and the rest must stay as it was.
     diff = ImageChops.difference(crop, before)
-    drawn = diff._new(diff.im.point(_CHANGED * 3, None)).convert("L")
-    return to_palette(crop, canvas.theme), drawn._new(drawn.im.point(_CHANGED, "L"))
+    drawn = diff.im.point(_CHANGED * 3, None).convert("L")
+    return _indices(crop.im, canvas.theme), drawn.point(_CHANGED, "L")
 
 
 def _under(canvas: Canvas, box: Box) -> Image.Image:
     """The colours of ``box`` as they stand: the layer's own (not their nearest in the palette)
     where nothing was drawn on it yet, so that what is drawn over them blends as in RGB."""
-    under = canvas.im.crop(box)
+    under = _crop(canvas.im, box)
     if box[3] > g.HEIGHT:  # the band below the board has no layer
-        return under.convert("RGB")
+        return canvas.im._new(under.convert("RGB"))
     rgb, flat = layer(*canvas.key)
-    out = rgb.crop(box)
-    out.paste(under.convert("RGB"), (0, 0), _changed(under, flat.crop(box)))
+    out = rgb._new(_crop(rgb, box))
+    out.im.paste(under.convert("RGB"), (0, 0, *out.size), _changed(under, _crop(flat, box)))
     return out
 
 

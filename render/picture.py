@@ -13,7 +13,7 @@ from collections import OrderedDict
 from collections.abc import Hashable
 from functools import lru_cache
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, _imaging
 
 from engine import Position
 from render import geometry as g
@@ -316,8 +316,10 @@ def _through(p: Pen, origin: XY, mask: Image.Image, colour: RGB) -> None:
     )
     if part[2] <= part[0] or part[3] <= part[1]:
         return
-    m = mask.crop(part)
-    p.im.paste(Image.new("RGB", m.size, colour), (x + part[0], y + part[1]), m)
+    w, h = part[2] - part[0], part[3] - part[1]
+    fill = _imaging.fill("RGB", (w, h), colour)
+    left, top = x + part[0], y + part[1]
+    p.im.im.paste(fill, (left, top, left + w, top + h), mask.im.crop(part))
 
 
 ARROW_WIDTH = 8
@@ -387,7 +389,7 @@ def _touches(a: Box, over: list[Over]) -> bool:
             return True
         part = (max(a[0], b[0]) - b[0], max(a[1], b[1]) - b[1])
         end = (min(a[2], b[2]) - b[0], min(a[3], b[3]) - b[1])
-        if covered.crop((*part, *end)).getbbox() is not None:
+        if covered.im.crop((*part, *end)).getbbox() is not None:
             return True
     return False
 
