@@ -21,6 +21,7 @@ piece by a few pixels (the shadow of a checker on its neighbour's rim): see the 
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
@@ -42,7 +43,15 @@ Box = tuple[int, int, int, int]
 XY = tuple[int, int]
 
 PIECES = 1024
-"""How many pieces are kept (a stack of five checkers weighs ~50 KB with its mask)."""
+"""How many pieces are kept at most (a stack of five checkers weighs ~50 KB)."""
+
+PIECE_BYTES = 16 << 20
+"""How many bytes of pixels (indices and masks) the kept pieces take at most: the oldest go
+first. A player's strip with his name is the largest piece (813 x 64 pixels, 104 KB with its
+mask when it is highlighted: the player to act), and every game has its own: with 1,024 of
+them kept a busy drawing worker held 90 MB of names (the benchmark's 2,000 live games), though
+a game's names were long evicted when its next board came. Stacks, dice and the others are a
+few kilobytes."""
 
 OVERLAYS = 1024
 """How many drawings over the pieces are kept: a ghost, a hit ring, a checker drawn again
@@ -53,7 +62,10 @@ ARROWS = 512
 """How many arrows drawn over the bare layer are kept (an arrow's box, ~25 KB on average,
 100 KB for the longest): about 15 MB at most."""
 
-_pieces: OrderedDict[Hashable, tuple[Core, Core | None]] = OrderedDict()
+_Kept = tuple["Core", "Core | None", XY]  # indices, mask (None: whole), where
+_pieces: OrderedDict[Hashable, _Kept] = OrderedDict()
+_pieces_bytes = [0]  # of the kept pieces' pixels
+_pieces_lock = threading.Lock()
 _drawn_over: OrderedDict[Hashable, tuple[Core, Core]] = OrderedDict()
 WHOLE_ARROWS = 256
 """How many arrows are kept as drawn over what lay under them (~25 KB each, 100 KB for the
@@ -190,25 +202,54 @@ def piece(canvas: Canvas, key: Hashable, box: Box, draw: Draw, whole: bool = Fal
     the picture: drawn by ``draw`` over the bare layer the first time, then kept. ``whole``:
     the piece holds all that lies in its box so far (it draws the pieces under it itself), so
     it is copied whole, not through its mask (a copy of rows, not a blend of pixels), and
-    kept without one."""
+    kept without one. Another is kept cropped to the pixels it changes (its mask's box): the
+    rest of its box would be pasted through a mask of zeros, that is not at all."""
     box = _clip(box, (g.WIDTH, g.HEIGHT))
     full = (canvas.key, key, box, whole)
-    kept = _pieces.get(full)
+    with _pieces_lock:
+        kept = _pieces.get(full)
+        if kept is not None:
+            _pieces.move_to_end(full)
     if kept is None:
-        indices = _over_bare(canvas, box, draw)
-        # A mask of 0 and 255 copies where it is 255 (a greyscale paste blends only between).
-        mask = None if whole else _changed(indices, _crop(layer(*canvas.key)[1], box))
-        kept = indices, mask
-        _pieces[full] = kept
-        if len(_pieces) > PIECES:
-            _pieces.popitem(last=False)
-    else:
-        _pieces.move_to_end(full)
-    indices, mask = kept
+        kept = _prepared(canvas, box, draw, whole)
+        _keep(full, kept)
+    indices, mask, (x, y) = kept
     if mask is None:
-        canvas.im.im.paste(indices, box)
+        width, height = indices.size
+        canvas.im.im.paste(indices, (x, y, x + width, y + height))
     else:
-        canvas.put(indices, mask, box[:2])
+        canvas.put(indices, mask, (x, y))
+
+
+def _prepared(canvas: Canvas, box: Box, draw: Draw, whole: bool) -> _Kept:
+    """A piece to keep: its indices drawn over the bare layer, and, unless ``whole``, the mask
+    of the pixels that differ from the layer, both cropped to those pixels."""
+    indices = _over_bare(canvas, box, draw)
+    if whole:
+        return indices, None, box[:2]
+    # A mask of 0 and 255 copies where it is 255 (a greyscale paste blends only between).
+    mask = _changed(indices, _crop(layer(*canvas.key)[1], box))
+    inside = mask.getbbox(False) or (0, 0, 1, 1)  # nothing changed: one pixel, masked out
+    if inside != (0, 0, *mask.size):
+        indices, mask = indices.crop(inside), mask.crop(inside)
+    return indices, mask, (box[0] + inside[0], box[1] + inside[1])
+
+
+def _keep(full: Hashable, kept: _Kept) -> None:
+    """Keep a piece; forget the oldest beyond :data:`PIECES` pieces or :data:`PIECE_BYTES`."""
+    with _pieces_lock:
+        if full in _pieces:  # another thread drew it meanwhile
+            return
+        _pieces[full] = kept
+        _pieces_bytes[0] += _size(kept)
+        while len(_pieces) > PIECES or (_pieces_bytes[0] > PIECE_BYTES and len(_pieces) > 1):
+            _pieces_bytes[0] -= _size(_pieces.popitem(last=False)[1])
+
+
+def _size(kept: _Kept) -> int:
+    indices, mask, _ = kept
+    width, height = indices.size
+    return int(width * height) * (1 if mask is None else 2)
 
 
 def overlay(
@@ -392,7 +433,9 @@ def _under(canvas: Canvas, box: Box) -> Image.Image:
 
 def forget() -> None:
     """Drop every kept piece and drawing (the benchmark measures a first sight with it)."""
-    _pieces.clear()
+    with _pieces_lock:
+        _pieces.clear()
+        _pieces_bytes[0] = 0
     _drawn_over.clear()
     _bare_arrows.clear()
     _whole_arrows.clear()

@@ -155,3 +155,27 @@ def test_evaluation_of_a_finished_game_is_exact() -> None:
     [(after, probs)] = sage.evaluate_plays(pos, (6, 2), plays, 1)
     assert probs == (1.0, 1.0, 1.0, 0.0, 0.0)
     assert sage.equity(after, probs, None) == 3.0
+
+
+def test_the_cubeful_analyzer_shares_the_cubeless_search() -> None:
+    # One copy of the networks per depth: the cubeful analyzer wraps the cubeless one's search,
+    # under the same lock, and gives what an analyzer of its own gives, calls interleaved.
+    plain, cubeful = sage._analyzer(2), sage._analyzer(2, True)
+    assert cubeful.lock is plain.lock
+    inner = plain.sage._analyzer
+    assert cubeful.sage._analyzer._inner is inner
+    own = {c: bgsage.BgBotAnalyzer(eval_level="2ply", cubeful=c) for c in (False, True)}
+    ctx = MatchContext(match_length=5, score=(1, 2), cube_value=2, cube_owner=0)
+    for pos, dice in _sample(6, seed=3):
+        board = sage.to_sage(pos)
+        for c, shared in ((True, cubeful), (False, plain), (True, cubeful)):
+            cube = sage._cube_arguments(ctx) if c else {}
+            score = {"away1": 4, "away2": 3}
+            with shared.lock:
+                got = shared.sage.checker_play(board, *dice, **cube)
+                action = shared.sage.cube_action(board, 2, "player", **score)
+            want = own[c].checker_play(board, *dice, **cube)
+            assert [(m.board, m.equity) for m in got.moves] == [
+                (m.board, m.equity) for m in want.moves
+            ]
+            assert action.equity_nd == own[c].cube_action(board, 2, "player", **score).equity_nd

@@ -182,6 +182,36 @@ def test_pieces_are_kept_apart_by_theme() -> None:
     assert _differing(ocean, fresh) == 0
 
 
+def test_kept_pieces_stay_within_their_bytes(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Every game has its own names: their strips must not pile up to the count's bound.
+    monkeypatch.setattr(paint, "PIECE_BYTES", 400_000)
+    paint.forget()
+    position = Position.initial()
+    views = [BoardView(dice=(3, 1), names=(f"Ann{n}", f"Bob{n}")) for n in range(12)]
+    for view in views:
+        picture.paint_board(position, view)
+        kept = sum(paint._size(k) for k in paint._pieces.values())
+        assert paint._pieces_bytes[0] == kept <= paint.PIECE_BYTES
+    assert len(paint._pieces) < len(views) * 2  # the first names went
+    # A board whose pieces were forgotten is drawn again the same, and one whose are kept too.
+    again = picture.paint_board(position, views[0])
+    kept_again = picture.paint_board(position, views[0])
+    paint.forget()
+    fresh = picture.paint_board(position, views[0])
+    assert _differing(again, fresh) == 0 and _differing(kept_again, fresh) == 0
+
+
+def test_a_kept_piece_holds_only_the_pixels_it_changes() -> None:
+    paint.forget()
+    picture.paint_board(Position.initial(), BoardView(dice=(3, 1), names=("Ann", "Bob")))
+    names = [k for key, k in paint._pieces.items() if key[1][0] == "strip name"]
+    boxes = {key[2] for key in paint._pieces if key[1][0] == "strip name"}
+    assert names and len(boxes) == 2
+    # The name of the player who waits changes a few pixels of his strip: only those are kept.
+    smallest = min(k[0].width * k[0].height for k in names)
+    assert smallest < min((b[2] - b[0]) * (b[3] - b[1]) for b in boxes) // 4
+
+
 @pytest.mark.parametrize("deflate", [png.DEFLATE, zlib], ids=["chosen", "zlib"])
 def test_the_writer_gives_pillow_the_same_pixels(deflate: ModuleType) -> None:
     position, view = SAMPLES["bar"]()

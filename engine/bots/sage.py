@@ -39,9 +39,11 @@ from engine.position import Position
 try:  # optional dependency: see available()
     import bgbot_cpp
     import bgsage
+    from bgsage import analyzer as bgsage_analyzer
 except ImportError:  # pragma: no cover - exercised on platforms without bgsage wheels
     bgsage = None
     bgbot_cpp = None
+    bgsage_analyzer = None
 
 __all__ = [
     "PlayEvaluation",
@@ -89,16 +91,39 @@ def to_sage(position: Position) -> list[int]:
 
 
 class _Analyzer:
-    """A bgsage analyzer at one depth and the lock that serialises its use."""
+    """A bgsage analyzer at one depth and the lock that serialises its use.
 
-    def __init__(self, ply: int, cubeful: bool = False) -> None:
-        self.lock = threading.Lock()
+    The cubeful analyzer of a depth shares the cubeless one's search (``twin``): bgsage's
+    cubeful analyzer is a wrapper around the same cubeless one, and each holds its own copy of
+    the networks and of the bearoff database (about 40 MB at 2 and 3 plies). Sharing it, they
+    share its position cache too, so they share the lock as well."""
+
+    def __init__(self, ply: int, cubeful: bool = False, twin: _Analyzer | None = None) -> None:
         self.ply = ply
         # Cubeless (the default): cube and score are applied by equity() on the returned
         # chances, so one analyzer serves money and match play alike, at every depth. The
         # cubeful one searches the cube's states at every node, as GNU Backgammon's n-ply
         # cubeful evaluation does (see analyse_plays).
         self.sage: Any = bgsage.BgBotAnalyzer(eval_level=f"{ply}ply", cubeful=cubeful)
+        self.lock: threading.Lock = threading.Lock() if twin is None else twin.lock
+        if twin is not None:
+            _share_search(self.sage, twin.sage, cubeful)
+
+
+def _share_search(new: Any, twin: Any, cubeful: bool) -> None:
+    """Make ``new`` search with ``twin``'s cubeless analyzer, and free its own (when bgsage is
+    built as this expects: else each keeps its own, as before)."""
+    wrapper = getattr(bgsage_analyzer, "_CubefulAnalyzer", None)
+    ours, theirs = getattr(new, "_analyzer", None), getattr(twin, "_analyzer", None)
+    if wrapper is None or ours is None or theirs is None:
+        return
+    inner = theirs._inner if isinstance(theirs, wrapper) else theirs
+    if isinstance(inner, wrapper) or type(inner) is not type(
+        ours._inner if isinstance(ours, wrapper) else ours
+    ):
+        return
+    new._analyzer = wrapper(inner) if cubeful else inner
+    new._bearoff_db = twin._bearoff_db
 
 
 _analyzers: dict[tuple[int, bool], _Analyzer] = {}
@@ -110,7 +135,8 @@ def _analyzer(ply: int, cubeful: bool = False) -> _Analyzer:
         raise RuntimeError("bgsage is not installed; use the pure-Python fallback")
     with _analyzers_lock:
         if (ply, cubeful) not in _analyzers:
-            _analyzers[ply, cubeful] = _Analyzer(ply, cubeful)
+            twin = _analyzers.get((ply, not cubeful))
+            _analyzers[ply, cubeful] = _Analyzer(ply, cubeful, twin)
         return _analyzers[ply, cubeful]
 
 
