@@ -208,7 +208,7 @@ def test_a_kept_piece_holds_only_the_pixels_it_changes() -> None:
     boxes = {key[2] for key in paint._pieces if key[1][0] == "strip name"}
     assert names and len(boxes) == 2
     # The name of the player who waits changes a few pixels of his strip: only those are kept.
-    smallest = min(k[0].width * k[0].height for k in names)
+    smallest = min(k[0].size[0] * k[0].size[1] for k in names)
     assert smallest < min((b[2] - b[0]) * (b[3] - b[1]) for b in boxes) // 4
 
 
