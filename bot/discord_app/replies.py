@@ -389,6 +389,7 @@ async def _followups(interaction: discord.Interaction[Any], reply: Reply) -> Non
         try:
             await interaction.followup.send(
                 _content(extra),
+                ephemeral=extra.ephemeral,
                 allowed_mentions=_mentions(extra),
                 **_new_message_extras(extra, build_view(extra)),
             )

@@ -149,7 +149,27 @@ class Info:
     def help(self, actor: Actor, where: Where, surface: Surface = Surface.DISCORD) -> Reply:
         """``/help``: every command of this adapter (``surface``) and how a turn goes."""
         text = help_text(self.deps.language_of(actor), surface, self.commands)
-        return Reply(text=text, ephemeral=True)
+        if surface is not Surface.DISCORD:
+            return Reply(text=text, ephemeral=True)
+        # Discord shows at most 2,000 characters a message: the rest in private follow-ups.
+        first, *rest = message_parts(text)
+        more = [Reply(text=part, ephemeral=True) for part in rest]
+        return Reply(text=first, ephemeral=True, followups=more)
+
+
+MESSAGE_LIMIT = 2000  # characters in one Discord message
+
+
+def message_parts(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
+    """``text`` cut between lines into parts of at most ``limit`` characters (a line longer
+    than that is a part of its own, cut by the adapter)."""
+    parts: list[str] = []
+    for line in text.split("\n"):
+        if parts and len(parts[-1]) + 1 + len(line) <= limit:
+            parts[-1] += "\n" + line
+        else:
+            parts.append(line)
+    return parts
 
 
 def help_text(lang: str, surface: Surface, commands: Sequence[Command]) -> str:

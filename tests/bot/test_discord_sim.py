@@ -225,7 +225,8 @@ async def test_french_from_the_first_command_to_the_game_over(
     english = {t(f"button.{k}", "en") for k in ("roll", "confirm", "undo", "rematch", "double")}
     assert not seen & english
     help_ = await zoe.slash("help")
-    assert "/jouer" in response(help_).content and help_.ephemeral
+    assert help_.response is not None and help_.ephemeral  # the first of its messages
+    assert "/jouer" in help_.response.content
 
 
 async def test_undo_with_the_button_and_the_command(env: Env, script: deque[int]) -> None:
@@ -599,3 +600,22 @@ async def test_a_whole_hypergammon_game_and_its_rematch(env: Env) -> None:
     assert "🏁" in over.content and labels(over) == ["Rematch"]
     again = response(await ann.click(over, label="Rematch"))
     assert is_board(again) and "money game · hypergammon" in again.content
+
+
+@pytest.mark.parametrize("locale", ["en-US", "fr"])
+async def test_the_whole_help_reaches_discord_in_private_messages(
+    env: Env, locales: dict[int, str], locale: str
+) -> None:
+    """The help is longer than one Discord message (2,000 characters): it was cut with "…"
+    before the last commands and how a turn goes; now the rest follows, privately too."""
+    ann = env.create_user("ann")
+    locales[ann.id] = locale
+    lang = "fr" if locale == "fr" else "en"
+    shown = await ann.slash("help")
+    assert shown.response is not None
+    messages = [shown.response, *shown.followups]
+    assert len(messages) >= 2 and all(m.ephemeral for m in messages)
+    assert all(len(m.content) <= 2000 and not m.content.endswith("…") for m in messages)
+    text = "\n".join(m.content for m in messages)
+    assert "/vote" in text if lang == "en" else "/voter" in text
+    assert text.endswith(t("help.turn", lang))
