@@ -111,6 +111,7 @@ MESSAGES: dict[str, str] = {
     "review.title": "📈 **Review of game #{id}**: {p0} vs {p1}",
     "review.player_no_decision": "**{name}**: no decision to judge (every play was forced or there was none, and no cube decision); luck {luck} points (the equity the dice gave, in points per game)",
     "review.player": "**{name}**: {rate} millipoints lost per decision, **{rating}** (checker play {checker} over {moves} {moves:move|moves}, cube {cube} over {cubes} {cubes:decision|decisions}); luck {luck} points (the equity the dice gave, in points per game): {luck_rating}",
+    "review.player_cube_only": "**{name}**: {rate} millipoints lost per decision, **{rating}** (no checker play to judge: every play was forced or there was none; cube {cube} over {cubes} {cubes:decision|decisions}); luck {luck} points (the equity the dice gave, in points per game): {luck_rating}",
     "review.none_short": "—",
     "review.mistake": "Mistake {n} ({name}): played {played}, better {best} (−{error} {error:millipoint|millipoints}{mark})",
     "review.mistake_cube": "Mistake {n} ({name}): {played}, when the right action was {best} (−{error} {error:millipoint|millipoints}{mark})",

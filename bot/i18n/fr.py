@@ -111,6 +111,7 @@ MESSAGES: dict[str, str] = {
     "review.title": "📈 **Analyse de la partie n° {id}** : {p0} contre {p1}",
     "review.player_no_decision": "**{name}** : aucune décision à juger (aucun coup qui ne soit forcé, aucune décision de videau) ; chance {luck} points (l’équité apportée par les dés, en points par partie)",
     "review.player": "**{name}** : {rate} millipoints perdus par décision, **{rating}** (jeu des dames {checker} sur {moves} {moves:coup|coups}, videau {cube} sur {cubes} {cubes:décision|décisions}) ; chance {luck} points (l’équité apportée par les dés, en points par partie) : {luck_rating}",
+    "review.player_cube_only": "**{name}** : {rate} millipoints perdus par décision, **{rating}** (aucun jeu des dames à juger : chaque coup était forcé ou il n’y en a pas eu ; videau {cube} sur {cubes} {cubes:décision|décisions}) ; chance {luck} points (l’équité apportée par les dés, en points par partie) : {luck_rating}",
     "review.none_short": "—",
     "review.mistake": "Erreur {n} ({name}) : joué {played}, mieux {best} (−{error} {error:millipoint|millipoints}{mark})",
     "review.mistake_cube": "Erreur {n} ({name}) : {played} ; il fallait {best} (−{error} {error:millipoint|millipoints}{mark})",

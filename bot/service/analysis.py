@@ -434,7 +434,7 @@ def _player_line(review: Review, player: int, name: str, lang: str) -> str:
         return t("review.player_no_decision", lang, name=name, luck=luck)
     none = t("review.none_short", lang)
     return t(
-        "review.player",
+        "review.player" if st.unforced_moves else "review.player_cube_only",
         lang,
         name=name,
         rate=_rate(st.error_rate, none, lang),

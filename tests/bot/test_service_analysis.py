@@ -346,3 +346,31 @@ def test_review_of_a_player_without_decisions_says_so(
     service.play(ALICE, DM, level="beginner")
     line = next(x for x in service.review(ALICE, DM).text.splitlines() if "**Alice**" in x)
     assert said in line and unsaid not in line and "—" not in line, line
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "(no checker play to judge: every play was forced or there was none; cube "),
+        ("fr", "(aucun jeu des dames à juger : chaque coup était forcé ou il n’y en a pas eu ; "),
+    ],
+)
+def test_review_of_a_player_with_only_a_cube_decision(
+    service: Service, script: deque[int], language: str, said: str
+) -> None:
+    """Bob doubles on his first turn, Alice takes, Bob resigns: his review judges his double
+    and says he had no checker play, not "checker play — over 0 moves"."""
+    script.extend([3, 1])  # Alice opens with 3-1
+    service.settings_command(BOB, DM, language=language)
+    made = service.challenge(ALICE, CHANNEL, BOB, rated=False)
+    press(service, BOB, made, "Accept")
+    played = service.move(ALICE, CHANNEL, "8/5 6/5")
+    press(service, ALICE, press(service, BOB, played, "Double"), "Take")
+    over = press(service, ALICE, service.resign(BOB, CHANNEL, 1), "Accept")
+    assert "🏁" in over.text
+    bob = next(
+        line
+        for line in service.review(BOB, CHANNEL, over.game_id).text.splitlines()
+        if line.startswith("**Bob**")
+    )
+    assert said in bob and "over 0" not in bob and "sur 0" not in bob
