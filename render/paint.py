@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 from PIL import Image, ImageChops, ImageDraw
 
 from render import geometry as g
-from render import sprites
+from render import png, sprites
 from render.board import palette
 
 if TYPE_CHECKING:  # Pillow's own images, under its Image objects (no such name at run time)
@@ -179,18 +179,8 @@ def _digest(im: Image.Image, box: Box) -> int:
 
 
 def _raw(im: Core, box: Box) -> bytes:
-    """The bytes of ``box`` of ``im`` (8 bits a pixel), read by Pillow's raw encoder straight
-    from the box (no copy of it cropped first)."""
-    encoder = Image._getencoder(im.mode, "raw", (im.mode, 0, 1))
-    encoder.setimage(im, box)
-    size = (box[2] - box[0]) * (box[3] - box[1])
-    chunks = []
-    while True:
-        _, status, data = encoder.encode(size)
-        chunks.append(data)
-        if status:
-            break
-    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+    """The bytes of ``box`` of ``im`` (8 bits a pixel), read straight from the box."""
+    return png.raw(im, box, box[2] - box[0])
 
 
 def _clip(box: Box, size: XY) -> Box:

@@ -21,8 +21,12 @@ from __future__ import annotations
 import struct
 import zlib
 from types import ModuleType
+from typing import TYPE_CHECKING
 
 from PIL import Image
+
+if TYPE_CHECKING:
+    from PIL._imaging import ImagingCore as Core
 
 __all__ = ["DEFLATE", "LEVEL", "RGB_LEVEL", "encode", "encode_rgb", "rows"]
 
@@ -70,9 +74,20 @@ def _padded(im: Image.Image) -> bytes:
     encoder given a stride one byte longer than a row (one pass, in C); a zero in front and
     the last one dropped make PNG's rows, each after its filter byte."""
     row = im.width * len(im.getbands())
-    encoder = Image._getencoder(im.mode, "raw", (im.mode, row + 1, 1))
-    encoder.setimage(im.im, (0, 0, im.width, im.height))
-    size = (row + 1) * im.height
+    return raw(im.im, (0, 0, im.width, im.height), row + 1)
+
+
+def raw(core: Core, box: tuple[int, int, int, int], stride: int) -> bytes:
+    """The bytes of ``box`` of Pillow's own image ``core``, ``stride`` bytes a row (a row's
+    bytes, then zeros), read by Pillow's raw encoder straight from the box: no copy of it
+    cropped first.
+
+    >>> raw(Image.new("P", (3, 2), 7).im, (1, 0, 3, 2), 3)
+    b'\\x07\\x07\\x00\\x07\\x07\\x00'
+    """
+    encoder = Image._getencoder(core.mode, "raw", (core.mode, stride, 1))
+    encoder.setimage(core, box)
+    size = stride * (box[3] - box[1])
     chunks = []
     while True:
         _, status, data = encoder.encode(size)
@@ -80,7 +95,7 @@ def _padded(im: Image.Image) -> bytes:
         if status:
             break
     if status < 0:
-        raise ValueError(f"encoder error {status} writing the rows")
+        raise ValueError(f"encoder error {status} reading the pixels")
     return chunks[0] if len(chunks) == 1 else b"".join(chunks)
 
 
