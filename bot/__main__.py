@@ -49,7 +49,7 @@ def build_service(config: Config, db_url: str | None = None):  # type: ignore[no
 
 def _play(args: argparse.Namespace, config: Config) -> int:
     from bot import heavy
-    from bot.prompt import Interrupts, Terminated, on_sigterm, prompt_lines
+    from bot.prompt import Interrupts, Terminated, leave_by, on_sigterm, prompt_lines
     from bot.terminal import Terminal
 
     service = build_service(config, args.db)
@@ -81,6 +81,7 @@ def _play(args: argparse.Namespace, config: Config) -> int:
         if web is not None:
             web.stop()
         heavy.POOLS.close()  # no thread left waiting for work: the exit waits for none
+        leave_by()  # nor forever for a thread an interrupt left stuck
     return 0
 
 

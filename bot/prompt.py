@@ -11,6 +11,7 @@ it, at the latest at the next timeout (the kernel may give the signal to another
 
 from __future__ import annotations
 
+import os
 import queue
 import signal
 import sys
@@ -111,6 +112,26 @@ def _interrupt(signum: int, frame: FrameType | None) -> None:
     # leaves must not raise in the middle of the exit.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     raise KeyboardInterrupt
+
+
+GRACE = 10.0  # seconds the interpreter's own exit may take once the session has left
+
+
+def leave_by(seconds: float = GRACE) -> None:
+    """The session has left (the game is saved after every action): if the interpreter's exit,
+    which waits for every thread, is still not over after ``seconds``, end the process with
+    code 0. A Ctrl-C lands anywhere in the main thread, also between a lock's acquire and its
+    release in the standard library's code; a thread then waiting for that lock would hold the
+    exit forever (seen, rarely, as a terminal that did not leave after Ctrl-C)."""
+
+    def end() -> None:
+        for stream in (sys.stdout, sys.stderr):
+            stream.flush()
+        os._exit(0)
+
+    timer = threading.Timer(seconds, end)
+    timer.daemon = True  # it does not hold the exit itself
+    timer.start()
 
 
 def prompt_lines(interrupts: Interrupts) -> Iterator[str]:

@@ -3,6 +3,8 @@ there reaches the main thread, which would otherwise wait for a line forever."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
 
 import pytest
@@ -36,3 +38,22 @@ def test_what_input_raises_in_the_reader_thread_is_raised_in_the_main_thread(
     assert interrupts.read_line() == "/help"  # the reader is still there
     with pytest.raises(EOFError):
         interrupts.read_line()
+
+
+STUCK = """
+import sys, threading
+from bot.prompt import leave_by
+threading.Thread(target=threading.Event().wait).start()  # never ends, holds the exit
+print("left the session", flush=True)
+leave_by(0.5)
+"""
+
+
+def test_a_thread_stuck_forever_does_not_hold_the_exit() -> None:
+    """A thread that never ends (as one left waiting for a lock an interrupt did not release)
+    would hold the interpreter's exit forever: after the session leaves, the process ends
+    anyway, with code 0 and what it printed flushed."""
+    done = subprocess.run(
+        [sys.executable, "-c", STUCK], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0 and done.stdout == "left the session\n"
