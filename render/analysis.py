@@ -56,17 +56,7 @@ def review_chart(
     if player not in (0, 1):
         raise ValueError(f"player must be 0 or 1, not {player!r}")
     match = bool(review.match_length)
-    values: list[float] = []
-    separators: list[int] = []
-    labels: list[str] = []
-    game = None
-    for c in review.chances:
-        if c.game != game and game is not None:
-            separators.append(len(values))
-            labels.append(label(lang, "game_n", n=c.game + 1))
-        game = c.game
-        p0 = c.match_win if match and c.match_win is not None else c.game_win
-        values.append(p0 if player == 0 else 1.0 - p0)
+    values, separators, labels, ticks = _series(review, player, lang)
     if not values:
         raise ValueError("the review holds no chances to draw")
     key = "match_chances_of" if match else "chances_of"
@@ -77,7 +67,43 @@ def review_chart(
         labels=labels,
         title=label(lang, key, name=names[player]),
         legend=(label(lang, "ahead", name=ahead[0]), label(lang, "ahead", name=ahead[1])),
+        ticks=ticks,
     )
+
+
+_Series = tuple[list[float], list[int], list[str], list[tuple[int, str]]]
+
+
+def _series(review: Review, player: int, lang: str) -> _Series:
+    """The chart's values (``player``'s chances after each play), where each game after the
+    first starts and its label, and the numbered moves (as the cards count them)."""
+    match = bool(review.match_length)
+    values: list[float] = []
+    separators: list[int] = []
+    labels: list[str] = []
+    ticks: list[tuple[int, str]] = []
+    step = _tick_step(len(review.chances))
+    game: int | None = None
+    last: tuple[int, int] | None = None  # the previous point's game and move
+    for c in review.chances:
+        if c.game != game and game is not None:
+            separators.append(len(values))
+            labels.append(label(lang, "game_n", n=c.game + 1))
+        if c.move and c.move % step == 0 and (c.game, c.move) != last:
+            ticks.append((len(values), str(c.move)))  # the move's number, as on the cards
+        game, last = c.game, (c.game, c.move)
+        p0 = c.match_win if match and c.match_win is not None else c.game_win
+        values.append(p0 if player == 0 else 1.0 - p0)
+    return values, separators, labels, ticks
+
+
+def _tick_step(points: int) -> int:
+    """Every how many moves a number goes under the chart: about a dozen at most.
+
+    >>> _tick_step(30), _tick_step(90), _tick_step(400)
+    (5, 10, 50)
+    """
+    return next((s for s in (5, 10, 20, 50, 100) if points / s <= 12), 200)
 
 
 def mistake_card(

@@ -26,6 +26,7 @@ _PAD_L, _PAD_R, _PAD_T, _PAD_B = 70, 24, 48, 40
 _BG = (36, 39, 46)
 _GRID = (70, 75, 86)
 _TEXT = (225, 228, 235)
+_DIM = (150, 156, 170)  # the moves' numbers under the plot
 _LINE = (255, 196, 61)
 _DOT = (255, 255, 255)
 _ABOVE = (255, 196, 61)  # the player whose chances are drawn, when he is the favourite
@@ -119,6 +120,7 @@ def chances_chart(
     labels: Sequence[str] = (),
     title: str = "",
     legend: tuple[str, str] = ("", ""),
+    ticks: Sequence[tuple[int, str]] = (),
 ) -> bytes:
     """Winning chances move by move as PNG bytes: a 0-100 % chart, the area above its dashed
     50 % line in gold (the player whose chances these are leads), below it in blue.
@@ -128,12 +130,11 @@ def chances_chart(
         is drawn just before each, with the matching entry of ``labels`` (e.g. "Game 2").
     :param legend: who leads above and below the 50 % line (*Ann ahead*), under the plot beside
         a swatch of the area's colour, only for an area the chart has (see :func:`_shown`).
+    :param ticks: ``(index in chances, text)``: a mark under the plot at that point, with its
+        text (a move's number), left out where it would meet a game's label or another mark's.
     :raises ValueError: when there is nothing to draw or a chance is outside 0..1.
     """
-    if not chances:
-        raise ValueError("a chart needs at least one value")
-    if any(not 0.0 <= c <= 1.0 for c in chances):
-        raise ValueError("chances are probabilities, from 0 to 1")
+    _check(chances)
     im = Image.new("RGB", (_W, CHANCES_H), _BG)
     draw = ImageDraw.Draw(im)
     small, big = regular(16), bold(22)
@@ -145,23 +146,55 @@ def chances_chart(
         for (x0, y0), (x1, y1) in pairwise(game):
             _fill_segment(draw, x0, y0, x1, y1, mid)
     _draw_grid(draw, small)
-    _draw_cuts(draw, cut_xs, labels, small)
+    placed = _draw_cuts(draw, cut_xs, labels, small)
+    _draw_ticks(draw, [(_x_of(i, len(chances)), text) for i, text in ticks], placed, small)
     _draw_curves(draw, games)
     left, _, _, bottom = chances_plot_box()
     _legend(draw, _shown(legend, games, mid), (left, bottom + 36), small)
     return encode_rgb(im)
 
 
+def _check(chances: Sequence[float]) -> None:
+    if not chances:
+        raise ValueError("a chart needs at least one value")
+    if any(not 0.0 <= c <= 1.0 for c in chances):
+        raise ValueError("chances are probabilities, from 0 to 1")
+
+
 def _games(chances: Sequence[float], separators: Sequence[int]) -> tuple[list[Pts], list[float]]:
     """The chances as points of the plot, a list per game, and where each new game's dashed
     line goes (halfway between its first point and the previous one)."""
-    left, right, _, _ = chances_plot_box()
     n = len(chances)
-    xs = [left + (right - left) * (i / (n - 1) if n > 1 else 0.5) for i in range(n)]
+    xs = [_x_of(i, n) for i in range(n)]
     points = [(x, _y_of(c)) for x, c in zip(xs, chances, strict=True)]
     cuts = sorted({i for i in separators if 0 < i < n})
     games = [points[a:b] for a, b in zip([0, *cuts], [*cuts, n], strict=True)]
     return games, [(xs[index - 1] + xs[index]) / 2 for index in cuts]
+
+
+def _x_of(index: int, n: int) -> float:
+    """Where the point ``index`` of ``n`` goes across the chances chart's plot."""
+    left, right, _, _ = chances_plot_box()
+    return left + (right - left) * (index / (n - 1) if n > 1 else 0.5)
+
+
+def _draw_ticks(
+    draw: ImageDraw.ImageDraw,
+    ticks: list[tuple[float, str]],
+    taken: list[tuple[float, float]],
+    font: ImageFont.FreeTypeFont,
+) -> None:
+    """A short mark under the plot at each tick, its text centred under it, unless the text
+    would meet what is already written there (``taken``: spans of the games' labels)."""
+    _, _, _, bottom = chances_plot_box()
+    spans = list(taken)
+    for x, text in ticks:
+        half = text_width(font, text) / 2
+        if any(x - half - 6 < b and a < x + half + 6 for a, b in spans):
+            continue
+        spans.append((x - half, x + half))
+        draw.line([(x, bottom), (x, bottom + 4)], fill=_GRID, width=1)
+        draw.text((x, bottom + 6), text, fill=_DIM, font=font, anchor="mt")
 
 
 def _draw_curves(draw: ImageDraw.ImageDraw, games: list[Pts]) -> None:
@@ -179,14 +212,18 @@ def _draw_cuts(
     cut_xs: list[float],
     labels: Sequence[str],
     font: ImageFont.FreeTypeFont,
-) -> None:
-    """A dashed line before each new game, its label under the plot (no curve there)."""
+) -> list[tuple[float, float]]:
+    """A dashed line before each new game, its label under the plot (no curve there); the
+    spans across the chart that the labels take."""
     _, right, top, bottom = chances_plot_box()
     for x in cut_xs:
         for yd in range(top, bottom, 10):
             draw.line([(x, yd), (x, min(yd + 5, bottom))], fill=_TEXT, width=1)
+    spans = []
     for x, text in label_places(cut_xs, labels, lambda t: text_width(font, t), right):
         draw.text((x, bottom + 6), text, fill=_TEXT, font=font)
+        spans.append((x, x + text_width(font, text)))
+    return spans
 
 
 def _y_of(p: float) -> float:

@@ -534,3 +534,33 @@ def test_the_readme_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
     exec(compile(code, "README.md", "exec"), {})
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("24/13 ") and out[3] == "No double, take"
+
+
+def _under_the_plot(png: bytes) -> int:
+    """How many colours lie between the plot's bottom and the legend (where moves' numbers
+    go): one where nothing is drawn."""
+    from render.chart import chances_plot_box
+
+    left, _, _, bottom = chances_plot_box()
+    im = Image.open(io.BytesIO(png)).convert("RGB").crop((left, bottom + 1, 800, bottom + 26))
+    return len(im.getcolors(1 << 16) or [])
+
+
+def test_the_chances_chart_numbers_the_moves_where_there_is_room() -> None:
+    values = [0.5 + 0.3 * ((i % 7) - 3) / 3 for i in range(40)]
+    plain = _under_the_plot(chances_chart(values))
+    numbered = _under_the_plot(chances_chart(values, ticks=[(10, "10"), (20, "20")]))
+    assert plain == 1 and numbered > 3  # marks and numbers drawn
+    # A number that would meet a game's label is left out: the picture is the label's alone.
+    labelled = {"separators": [10], "labels": ["Game 2"]}
+    alone = chances_chart(values, **labelled)  # type: ignore[arg-type]
+    assert chances_chart(values, ticks=[(11, "1")], **labelled) == alone  # type: ignore[arg-type]
+
+
+def test_the_review_chart_numbers_the_moves_as_the_cards_do() -> None:
+    bots = (get_bot("beginner", rng=5, engine="fallback"), get_bot("expert", engine="fallback"))
+    review = review_match(
+        play_match(bots, random.Random(2), length=0, cube=False), engine="fallback"
+    )
+    assert len(review.chances) > 20
+    assert _under_the_plot(review_chart(review, names=("Ann", "Bob"))) > 3
