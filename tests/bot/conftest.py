@@ -241,3 +241,21 @@ async def client(service: Service, links: Any) -> AsyncIterator[Any]:
     await web.start_server()
     yield web
     await web.close()
+
+
+def play_args(tmp_path: Path, *extra: str) -> list[str]:
+    """``python -m bot play``'s arguments for a terminal test run in a subprocess: its own
+    SQLite file and pictures folder under ``tmp_path``, as Ann; ``extra`` after them."""
+    db = f"sqlite:///{tmp_path / 't.sqlite3'}"
+    return [
+        "-m",
+        "bot",
+        "play",
+        "--db",
+        db,
+        "--images",
+        str(tmp_path / "boards"),
+        "--user",
+        "Ann",
+        *extra,
+    ]

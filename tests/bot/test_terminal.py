@@ -15,6 +15,7 @@ import pytest
 from bot.service import Service
 from bot.terminal import Terminal, user_id
 from engine import Position, decode_match_id
+from tests.bot.conftest import play_args
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -49,19 +50,7 @@ class Player:
             env.pop(key, None)
         env["LANG"] = "C.UTF-8"
         self.proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "bot",
-                "play",
-                "--db",
-                f"sqlite:///{tmp_path / 't.sqlite3'}",
-                "--images",
-                str(tmp_path / "boards"),
-                "--user",
-                "Ann",
-                *extra,
-            ],
+            [sys.executable, *play_args(tmp_path, *extra)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,

@@ -16,27 +16,12 @@ from pathlib import Path
 import pytest
 
 from bot.i18n import t
+from tests.bot.conftest import play_args
 
 PATIENCE = 120.0  # a generous bound for a busy machine: the tests wait for output, not a time
 # Ann on roll with a checker on the bar against a closed board, no cube: her dice are rolled
 # for her, she cannot enter, and the computer plays at once (its first search).
 DANCE = "XGID=----DEE-----------cbbbbbbA:0:0:1:00:0:0:0:0:10"
-
-
-def _play(tmp_path: Path, lang: str) -> list[str]:
-    return [
-        "-m",
-        "bot",
-        "play",
-        "--db",
-        f"sqlite:///{tmp_path / 't.sqlite3'}",
-        "--images",
-        str(tmp_path / "boards"),
-        "--user",
-        "Ann",
-        "--lang",
-        lang,
-    ]
 
 
 def _env() -> dict[str, str]:
@@ -81,7 +66,7 @@ def test_sigterm_while_reading_a_fifo_leaves_cleanly_and_keeps_the_game(
     writer = os.open(fifo, os.O_WRONLY)
     os.set_blocking(reader, True)
     proc = subprocess.Popen(
-        [sys.executable, *_play(tmp_path, lang)],
+        [sys.executable, *play_args(tmp_path, "--lang", lang)],
         stdin=reader,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -103,7 +88,7 @@ def test_sigterm_while_reading_a_fifo_leaves_cleanly_and_keeps_the_game(
     assert "Traceback" not in err and "KeyboardInterrupt" not in err
     # The game was kept: the next session shows it again.
     again = subprocess.run(
-        [sys.executable, *_play(tmp_path, lang)],
+        [sys.executable, *play_args(tmp_path, "--lang", lang)],
         input=b"",
         capture_output=True,
         cwd=tmp_path,
@@ -134,7 +119,7 @@ raise SystemExit(main(sys.argv[1:]))
 
 def test_ctrl_c_as_the_first_search_thread_starts_still_leaves(tmp_path: Path) -> None:
     proc = subprocess.Popen(
-        [sys.executable, "-c", LATE_THREAD, *_play(tmp_path, "en")[2:]],
+        [sys.executable, "-c", LATE_THREAD, *play_args(tmp_path, "--lang", "en")[2:]],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

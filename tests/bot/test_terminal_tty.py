@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from bot.i18n import t
+from tests.bot.conftest import play_args
 
 pty = pytest.importorskip("pty")
 termios = pytest.importorskip("termios")
@@ -43,8 +44,7 @@ class Tty:
         self.master, slave = pty.openpty()
         env = {**os.environ, "PYTHONUNBUFFERED": "1", "LOG_LEVEL": "WARNING", "TERM": "xterm"}
         env.pop("DISCORD_TOKEN", None)
-        play = ["-m", "bot", "play", "--db", f"sqlite:///{tmp_path / 't.sqlite3'}"]
-        play += ["--images", str(tmp_path / "boards"), "--user", "Ann", "--lang", lang]
+        play = play_args(tmp_path, "--lang", lang)
         self.proc = subprocess.Popen(
             [sys.executable, *(argv or play)],
             stdin=slave,
