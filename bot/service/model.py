@@ -82,6 +82,16 @@ class UiState:
     resign_menu: bool = False
     resigner: int | None = None
 
+    def menu_seat(self, turn: int) -> int:
+        """The seat the resign menu is for: who asked, or the player to act (``turn``).
+
+        >>> UiState(resign_menu=True).menu_seat(1)
+        1
+        >>> UiState(resign_menu=True, resigner=0).menu_seat(1)
+        0
+        """
+        return turn if self.resigner is None else self.resigner
+
 
 @dataclass(frozen=True)
 class Shot:

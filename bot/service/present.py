@@ -329,8 +329,7 @@ def _prompt(table: Table, lang: str, ui: UiState) -> str:
     if turn is None:
         return ""
     if ui.resign_menu:  # the menu of whoever asked to resign, in turn or not
-        resigner = turn if ui.resigner is None else ui.resigner
-        return t("prompt.resign_menu", lang, name=table.seats[resigner].name)
+        return t("prompt.resign_menu", lang, name=table.seats[ui.menu_seat(turn)].name)
     seat = table.seats[turn]
     if seat.is_computer:
         return t("game.computer_thinking", lang)
@@ -412,7 +411,7 @@ def components(table: Table, lang: str, ui: UiState) -> list[list[Component]]:
         return [[button(table, lang, Press.REMATCH)]] if over else []
     turn = game.turn
     if ui.resign_menu and turn is not None:
-        return [_resign_menu(table, lang, turn if ui.resigner is None else ui.resigner)]
+        return [_resign_menu(table, lang, ui.menu_seat(turn))]
     if turn is None or table.seats[turn].is_computer:
         return []
     claim: list[list[Component]] = []
