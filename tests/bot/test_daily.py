@@ -5,15 +5,13 @@ how the server voted."""
 
 from __future__ import annotations
 
-import os
 import threading
-import uuid
 from collections.abc import Iterator
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from sqlalchemy import make_url, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.service import Service, Where
@@ -22,6 +20,7 @@ from db.connection import make_engine, make_session_factory
 from db.migrate import upgrade
 from db.models import DailyPost, Puzzle
 from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, Clock, within_discord_limits
+from tests.pg import postgres_schema
 
 OTHER = Where(channel_id=7000, guild_id=9100, guild_locale="fr", manager=True)
 MANAGED = replace(CHANNEL, manager=True)  # where the person may manage the server
@@ -134,24 +133,14 @@ def test_two_services_on_one_sqlite_file(factory: sessionmaker[Session], tmp_pat
 
 @pytest.fixture
 def pg_factories() -> Iterator[tuple[sessionmaker[Session], sessionmaker[Session]]]:
-    raw = os.environ.get("TEST_POSTGRES_URL")
-    if not raw:
-        pytest.skip("TEST_POSTGRES_URL is not set")
-    schema = f"daily_{uuid.uuid4().hex[:10]}"
-    admin = make_engine(raw)
-    with admin.begin() as conn:
-        conn.exec_driver_sql(f'CREATE SCHEMA "{schema}"')
-    url = make_url(raw).update_query_dict({"options": f"-csearch_path={schema}"})
-    engines = [make_engine(url.render_as_string(hide_password=False)) for _ in range(2)]
-    try:
-        upgrade(engines[0])
-        yield make_session_factory(engines[0]), make_session_factory(engines[1])
-    finally:
-        for engine in engines:
-            engine.dispose()
-        with admin.begin() as conn:
-            conn.exec_driver_sql(f'DROP SCHEMA "{schema}" CASCADE')
-        admin.dispose()
+    with postgres_schema("daily") as url:
+        engines = [make_engine(url.render_as_string(hide_password=False)) for _ in range(2)]
+        try:
+            upgrade(engines[0])
+            yield make_session_factory(engines[0]), make_session_factory(engines[1])
+        finally:
+            for engine in engines:
+                engine.dispose()
 
 
 @pytest.mark.postgres

@@ -7,16 +7,14 @@ week's summary picture; both languages."""
 from __future__ import annotations
 
 import io
-import os
 import threading
-import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 from PIL import Image
-from sqlalchemy import make_url, select, update
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.service import Actor, Reply, Service
@@ -27,6 +25,7 @@ from db.connection import make_engine, make_session_factory
 from db.migrate import upgrade
 from db.models import DrillAnswer, DrillCard, Puzzle
 from tests.bot.conftest import ALICE, BOB, CHANNEL, DM, Clock, within_discord_limits
+from tests.pg import postgres_schema
 
 CLAIRE = Actor(505, "Claire", locale="fr")
 
@@ -221,28 +220,14 @@ def shared(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Pair]:
         for engine in engines:
             engine.dispose()
         return
-    raw = os.environ.get("TEST_POSTGRES_URL")
-    if not raw:
-        pytest.skip("TEST_POSTGRES_URL is not set")
-    schema = f"drills_{uuid.uuid4().hex[:10]}"
-    admin = make_engine(raw)
-    try:
-        with admin.begin() as conn:
-            conn.exec_driver_sql(f'CREATE SCHEMA "{schema}"')
-    except Exception as exc:  # a server that does not answer
-        admin.dispose()
-        pytest.skip(f"PostgreSQL does not answer: {type(exc).__name__}")
-    url = make_url(raw).update_query_dict({"options": f"-csearch_path={schema}"})
-    engines = [make_engine(url.render_as_string(hide_password=False)) for _ in range(2)]
-    try:
-        upgrade(engines[0])
-        yield make_session_factory(engines[0]), make_session_factory(engines[1])
-    finally:
-        for engine in engines:
-            engine.dispose()
-        with admin.begin() as conn:
-            conn.exec_driver_sql(f'DROP SCHEMA "{schema}" CASCADE')
-        admin.dispose()
+    with postgres_schema("drills") as url:
+        engines = [make_engine(url.render_as_string(hide_password=False)) for _ in range(2)]
+        try:
+            upgrade(engines[0])
+            yield make_session_factory(engines[0]), make_session_factory(engines[1])
+        finally:
+            for engine in engines:
+                engine.dispose()
 
 
 def test_two_processes_answering_together_change_the_schedule_once(

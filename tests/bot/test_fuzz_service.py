@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import uuid
 from collections import deque
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,7 +15,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sqlalchemy import func, make_url, select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.service import Reply, Service
@@ -25,6 +24,7 @@ from db.migrate import upgrade
 from db.models import Challenge, GameEvent
 from db.models import Game as GameRow
 from tests.bot.conftest import ALICE, BOB, CHANNEL, DM, press
+from tests.pg import postgres_schema
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "150"))
 FUZZ = settings(
@@ -92,22 +92,13 @@ def factory(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[sessionm
         yield make_session_factory(engine)
         engine.dispose()
         return
-    raw = os.environ.get("TEST_POSTGRES_URL")
-    if not raw:
-        pytest.skip("TEST_POSTGRES_URL is not set")
-    schema = f"fuzz_{os.getpid()}_{uuid.uuid4().hex[:8]}"
-    admin = make_engine(raw)
-    with admin.begin() as conn:
-        conn.exec_driver_sql(f'CREATE SCHEMA "{schema}"')
-    engine = make_engine(make_url(raw).update_query_dict({"options": f"-csearch_path={schema}"}))
-    try:
-        upgrade(engine)
-        yield make_session_factory(engine)
-    finally:
-        engine.dispose()
-        with admin.begin() as conn:
-            conn.exec_driver_sql(f'DROP SCHEMA "{schema}" CASCADE')
-        admin.dispose()
+    with postgres_schema("fuzz") as url:
+        engine = make_engine(url)
+        try:
+            upgrade(engine)
+            yield make_session_factory(engine)
+        finally:
+            engine.dispose()
 
 
 def snapshot(factory: sessionmaker[Session]) -> tuple[object, ...]:

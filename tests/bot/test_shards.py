@@ -7,15 +7,13 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import make_url
 
 from bench.crash import _consistent, _events, _row
-from db.connection import make_engine
+from tests.pg import postgres_schema
 
 ROOT = Path(__file__).resolve().parents[2]
 HANG = 1800  # seconds: a guard against a hung worker only, however busy the machine
@@ -23,20 +21,8 @@ HANG = 1800  # seconds: a guard against a hung worker only, however busy the mac
 
 @pytest.fixture
 def pg_url() -> Iterator[str]:
-    raw = os.environ.get("TEST_POSTGRES_URL")
-    if not raw:
-        pytest.skip("TEST_POSTGRES_URL is not set")
-    schema = f"shards_{uuid.uuid4().hex[:10]}"
-    admin = make_engine(raw)
-    with admin.begin() as conn:
-        conn.exec_driver_sql(f'CREATE SCHEMA "{schema}"')
-    url = make_url(raw).update_query_dict({"options": f"-csearch_path={schema}"})
-    try:
+    with postgres_schema("shards") as url:
         yield url.render_as_string(hide_password=False)
-    finally:
-        with admin.begin() as conn:
-            conn.exec_driver_sql(f'DROP SCHEMA "{schema}" CASCADE')
-        admin.dispose()
 
 
 def worker(db: str, *extra: str) -> subprocess.Popen[str]:

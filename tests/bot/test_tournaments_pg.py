@@ -11,13 +11,11 @@ import random
 import subprocess
 import sys
 import threading
-import uuid
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.service import Actor, Service
@@ -28,6 +26,7 @@ from db.models import TournamentStatus
 from tests.bot.conftest import Clock
 from tests.bot.test_tournaments import HERE, check_consistent, open_tournament
 from tests.bot.tournament_players import people, playing, resign_one, tournament_of
+from tests.pg import postgres_schema
 
 ROOT = Path(__file__).resolve().parents[2]
 HANG = 1800  # seconds: a guard against a hung worker only
@@ -36,20 +35,8 @@ GUARD = 20_000  # actions at most per instance: a guard against a hang only
 
 @pytest.fixture
 def pg_url() -> Iterator[str]:
-    raw = os.environ.get("TEST_POSTGRES_URL")
-    if not raw:
-        pytest.skip("TEST_POSTGRES_URL is not set")
-    schema = f"tourney_{uuid.uuid4().hex[:10]}"
-    admin = make_engine(raw)
-    with admin.begin() as conn:
-        conn.exec_driver_sql(f'CREATE SCHEMA "{schema}"')
-    url = make_url(raw).update_query_dict({"options": f"-csearch_path={schema}"})
-    try:
+    with postgres_schema("tourney") as url:
         yield url.render_as_string(hide_password=False)
-    finally:
-        with admin.begin() as conn:
-            conn.exec_driver_sql(f'DROP SCHEMA "{schema}" CASCADE')
-        admin.dispose()
 
 
 def instance(url: str, clock: Clock) -> tuple[Service, sessionmaker[Session]]:

@@ -9,8 +9,6 @@ deleted after each test.
 
 from __future__ import annotations
 
-import os
-import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
@@ -21,31 +19,16 @@ from sqlalchemy.orm import Session, sessionmaker
 from db.connection import make_engine, make_session_factory
 from db.migrate import upgrade
 from db.models import Base
+from tests.pg import postgres_schema
 
 NOW = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
-
-
-def postgres_url() -> URL | None:
-    raw = os.environ.get("TEST_POSTGRES_URL")
-    return make_url(raw) if raw else None
 
 
 @pytest.fixture(scope="session")
 def pg_schema_url() -> Iterator[URL]:
     """A PostgreSQL URL whose connections work in a fresh schema of their own."""
-    base = postgres_url()
-    if base is None:
-        pytest.skip("TEST_POSTGRES_URL is not set")
-    schema = f"test_{os.getpid()}_{uuid.uuid4().hex[:8]}"
-    admin = make_engine(base)
-    with admin.begin() as conn:
-        conn.exec_driver_sql(f'CREATE SCHEMA "{schema}"')
-    try:
-        yield base.update_query_dict({"options": f"-csearch_path={schema}"})
-    finally:
-        with admin.begin() as conn:
-            conn.exec_driver_sql(f'DROP SCHEMA "{schema}" CASCADE')
-        admin.dispose()
+    with postgres_schema("test") as url:
+        yield url
 
 
 @pytest.fixture(
@@ -77,16 +60,8 @@ def empty_url(db_kind: str, request: pytest.FixtureRequest) -> Iterator[URL]:
         yield make_url(f"sqlite:///{tmp_path / 'empty.sqlite3'}")
         return
     base: URL = request.getfixturevalue("pg_schema_url")
-    schema = f"{base.query['options'].split('=', 1)[1]}_{uuid.uuid4().hex[:6]}"
-    admin = make_engine(base)
-    with admin.begin() as conn:
-        conn.exec_driver_sql(f'CREATE SCHEMA "{schema}"')
-    try:
-        yield base.update_query_dict({"options": f"-csearch_path={schema}"})
-    finally:
-        with admin.begin() as conn:
-            conn.exec_driver_sql(f'DROP SCHEMA "{schema}" CASCADE')
-        admin.dispose()
+    with postgres_schema("empty", base) as url:
+        yield url
 
 
 @pytest.fixture
