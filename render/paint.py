@@ -42,8 +42,11 @@ __all__ = ["PIECES", "Canvas", "Pen", "layer", "overlay", "piece", "to_palette"]
 Box = tuple[int, int, int, int]
 XY = tuple[int, int]
 
-PIECES = 1024
-"""How many pieces are kept at most (a stack of five checkers weighs ~50 KB)."""
+PIECES = 4096
+"""How many pieces are kept at most: a bound on the count of keys; the bytes of their pixels
+(:data:`PIECE_BYTES`) bind first (about 1,800 pieces of a busy worker's mix fill them). With
+1,024 the count bound bound first, at 8 MB: a new board missed a third more of its stacks,
+and drew them again."""
 
 PIECE_BYTES = 16 << 20
 """How many bytes of pixels (indices and masks) the kept pieces take at most: the oldest go
@@ -53,10 +56,15 @@ them kept a busy drawing worker held 90 MB of names (the benchmark's 2,000 live 
 a game's names were long evicted when its next board came. Stacks, dice and the others are a
 few kilobytes."""
 
-OVERLAYS = 1024
-"""How many drawings over the pieces are kept: a ghost, a hit ring, a checker drawn again
-(~10 KB each with its mask), and the parts of an arrow's edges that lie over pieces (a
-checker's width or two, ~5 KB): about 10 MB at most."""
+OVERLAYS = 4096
+"""How many drawings over the pieces are kept at most: a ghost, a hit ring, a checker drawn
+again (~10 KB each with its mask), and the parts of an arrow's edges that lie over pieces (a
+checker's width or two, ~5 KB); :data:`OVERLAY_BYTES` binds first (about 2,300 of a busy
+worker's mix). With 1,024 (7 MB) a new board drew a fifth more of them again."""
+
+OVERLAY_BYTES = 16 << 20
+"""How many bytes of pixels (indices and masks) the kept drawings over the pieces take at
+most: the oldest go first."""
 
 ARROWS = 512
 """How many arrows drawn over the bare layer are kept (an arrow's box, ~25 KB on average,
@@ -67,6 +75,7 @@ _pieces: OrderedDict[Hashable, _Kept] = OrderedDict()
 _pieces_bytes = [0]  # of the kept pieces' pixels
 _pieces_lock = threading.Lock()
 _drawn_over: OrderedDict[Hashable, tuple[Core, Core]] = OrderedDict()
+_drawn_over_bytes = [0]  # of the kept drawings' pixels
 WHOLE_ARROWS = 256
 """How many arrows are kept as drawn over what lay under them (~25 KB each, 100 KB for the
 longest): about 7 MB at most."""
@@ -268,9 +277,7 @@ def overlay(
             return
     indices, mask = _drawn(canvas, box, draw, None if covered is None else covered.im)
     if full is not None:
-        _drawn_over[full] = indices, mask
-        if len(_drawn_over) > OVERLAYS:
-            _drawn_over.popitem(last=False)
+        _keep_over(full, (indices, mask))
     canvas.put(indices, mask, box[:2])
 
 
@@ -364,10 +371,22 @@ def _kept_over(
         _drawn_over.move_to_end(full)
         return kept
     kept = _drawn(canvas, box, draw, covered)
-    _drawn_over[full] = kept
-    if len(_drawn_over) > OVERLAYS:
-        _drawn_over.popitem(last=False)
+    _keep_over(full, kept)
     return kept
+
+
+def _keep_over(full: Hashable, kept: tuple[Core, Core]) -> None:
+    """Keep a drawing over the pieces; forget the oldest beyond :data:`OVERLAYS` drawings or
+    :data:`OVERLAY_BYTES`."""
+    with _pieces_lock:
+        if full in _drawn_over:  # another thread drew it meanwhile
+            return
+        _drawn_over[full] = kept
+        _drawn_over_bytes[0] += _size((*kept, (0, 0)))
+        while len(_drawn_over) > OVERLAYS or (
+            _drawn_over_bytes[0] > OVERLAY_BYTES and len(_drawn_over) > 1
+        ):
+            _drawn_over_bytes[0] -= _size((*_drawn_over.popitem(last=False)[1], (0, 0)))
 
 
 def _over_bare(canvas: Canvas, box: Box, draw: Draw) -> Core:
@@ -426,6 +445,7 @@ def forget() -> None:
     with _pieces_lock:
         _pieces.clear()
         _pieces_bytes[0] = 0
-    _drawn_over.clear()
+        _drawn_over.clear()
+        _drawn_over_bytes[0] = 0
     _bare_arrows.clear()
     _whole_arrows.clear()
