@@ -17,7 +17,10 @@ of reviews fills it and an ordinary press waits for them (issue 20: 87.6 s). So:
   for the first's result instead of computing it again), a per-user limit, and a clear
   :class:`Busy` outcome when full. A job whose caller gave up before it started is skipped;
 - the computer's searches go through :func:`compute`, which runs them on at most ``cores``
-  threads (:data:`POOLS.searches`), so that a stream of world-class moves cannot take every core;
+  threads (:data:`POOLS.searches`), each at niceness :data:`SEARCH_NICENESS` (Linux schedules a
+  thread on its own): two world-class searches can fill both cores, and a press's thread, the
+  event loop or the drawing worker waking beside them then takes a core at once instead of
+  sharing it;
 - :meth:`Pools.patience` and :meth:`HeavyPool.crowded` say how long the adapter may wait for new
   work before it acknowledges the interaction: ``defer_after`` usually, not at all when the work
   must wait for a thread, :data:`CROWDED_PATIENCE` when it starts at once beside as many
@@ -610,7 +613,9 @@ class Pools:
 
     def _on_compute(self, fn: Callable[[], T]) -> T:
         me = threading.get_ident()
-        self._compute_threads.add(me)
+        if me not in self._compute_threads:
+            lower_thread_priority(SEARCH_NICENESS)
+            self._compute_threads.add(me)
         return fn()
 
 
@@ -635,6 +640,16 @@ def _start_worker(warm: Callable[[], None]) -> None:
 
 
 WORKER_NICENESS = 10  # the review workers' scheduling priority, below the bot's (0)
+SEARCH_NICENESS = 5  # the computer's search threads', below the presses' threads (0)
+
+
+def lower_thread_priority(niceness: int) -> None:
+    """Give the calling thread alone this niceness (Linux schedules each thread on its own;
+    elsewhere, or when refused, nothing changes)."""
+    if not sys.platform.startswith("linux"):
+        return
+    with contextlib.suppress(OSError, AttributeError):
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), niceness)
 
 
 def _warm_worker() -> None:

@@ -8,6 +8,8 @@ while the fakes are still blocked.
 from __future__ import annotations
 
 import asyncio
+import os
+import sys
 import threading
 from collections import deque
 from collections.abc import Callable
@@ -145,6 +147,23 @@ def test_compute_runs_on_the_search_threads() -> None:
     assert name.startswith("search")
     nested = pools.compute(lambda: pools.compute(lambda: threading.current_thread().name))
     assert nested.startswith("search")  # a search inside a search does not wait for itself
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="per-thread niceness: Linux")
+def test_searches_run_below_the_presses_priority() -> None:
+    """A search thread is niced (the presses' threads and the event loop's are not): with
+    both cores searching, a press, the loop and the drawing worker still get a core at once."""
+
+    def niceness() -> int:
+        return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+    pools = heavy.Pools(compute_threads=1)
+    mine = niceness()
+    searching = pools.compute(niceness)
+    assert searching == min(19, mine + heavy.SEARCH_NICENESS)
+    assert niceness() == mine  # the calling thread keeps its own
+    assert pools.compute(niceness) == searching  # niced once, not again on each search
+    pools.close()
 
 
 def test_no_more_review_processes_than_reviews_run_at_once() -> None:
