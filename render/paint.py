@@ -26,7 +26,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from PIL import Image, ImageChops, ImageDraw
 
@@ -41,6 +41,7 @@ __all__ = ["PIECES", "Canvas", "Pen", "layer", "overlay", "piece", "to_palette"]
 
 Box = tuple[int, int, int, int]
 XY = tuple[int, int]
+V = TypeVar("V")
 
 PIECES = 4096
 """How many pieces are kept at most: a bound on the count of keys; the bytes of their pixels
@@ -270,9 +271,8 @@ def overlay(
     full: Hashable = None
     if key is not None:
         full = (canvas.key, key, box, _digest(canvas.im, box))
-        kept = _drawn_over.get(full)
+        kept = _hit(_drawn_over, full)
         if kept is not None:
-            _drawn_over.move_to_end(full)
             canvas.put(*kept, box[:2])
             return
     indices, mask = _drawn(canvas, box, draw, None if covered is None else covered.im)
@@ -302,9 +302,8 @@ def arrow(
         return
     covered, edges = masks[0].im, masks[1].im
     full = (canvas.key, key, box, _digest(canvas.im, box))
-    kept = _whole_arrows.get(full)
+    kept = _hit(_whole_arrows, full)
     if kept is not None:
-        _whole_arrows.move_to_end(full)
         canvas.put(kept, covered, box[:2])
         return
     changed = _changed(_crop(canvas.im, box), _crop(layer(*canvas.key)[1], box))
@@ -316,9 +315,7 @@ def arrow(
     canvas.put(_bare(canvas, box, draw, key), covered, box[:2])
     for sub, indices, mask in again:
         canvas.put(indices, mask, sub[:2])
-    _whole_arrows[full] = _crop(canvas.im, box)
-    if len(_whole_arrows) > WHOLE_ARROWS:
-        _whole_arrows.popitem(last=False)
+    _put(_whole_arrows, full, _crop(canvas.im, box), WHOLE_ARROWS)
 
 
 def _shift(sub: Box, box: Box) -> Box:
@@ -366,13 +363,30 @@ def _kept_over(
     """:func:`_drawn` over ``box``, kept by what lies under it."""
     # Which pixels to draw follows from what lies under.
     full = (canvas.key, key, box, _digest(canvas.im, box))
-    kept = _drawn_over.get(full)
+    kept = _hit(_drawn_over, full)
     if kept is not None:
-        _drawn_over.move_to_end(full)
         return kept
     kept = _drawn(canvas, box, draw, covered)
     _keep_over(full, kept)
     return kept
+
+
+def _hit(kept: OrderedDict[Hashable, V], full: Hashable) -> V | None:
+    """What ``kept`` holds for ``full``, now its newest; under the lock, since another thread
+    may be evicting it (boards are drawn in the press threads when the drawing worker fails)."""
+    with _pieces_lock:
+        found = kept.get(full)
+        if found is not None:
+            kept.move_to_end(full)
+        return found
+
+
+def _put(kept: OrderedDict[Hashable, V], full: Hashable, value: V, most: int) -> None:
+    """Keep ``value`` for ``full``, forgetting the oldest beyond ``most``."""
+    with _pieces_lock:
+        kept[full] = value
+        if len(kept) > most:
+            kept.popitem(last=False)
 
 
 def _keep_over(full: Hashable, kept: tuple[Core, Core]) -> None:
@@ -400,13 +414,10 @@ def _over_bare(canvas: Canvas, box: Box, draw: Draw) -> Core:
 def _bare(canvas: Canvas, box: Box, draw: Draw, key: Hashable) -> Core:
     """The indices of ``box`` with ``key`` drawn over the bare layer (kept)."""
     full = (canvas.key, key, box)
-    kept = _bare_arrows.get(full)
+    kept = _hit(_bare_arrows, full)
     if kept is None:
-        kept = _bare_arrows[full] = _over_bare(canvas, box, draw)
-        if len(_bare_arrows) > ARROWS:
-            _bare_arrows.popitem(last=False)
-    else:
-        _bare_arrows.move_to_end(full)
+        kept = _over_bare(canvas, box, draw)
+        _put(_bare_arrows, full, kept, ARROWS)
     return kept
 
 
