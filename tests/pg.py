@@ -10,8 +10,10 @@ from contextlib import contextmanager
 
 import pytest
 from sqlalchemy import URL, make_url
+from sqlalchemy.orm import Session, sessionmaker
 
-from db.connection import make_engine
+from db.connection import make_engine, make_session_factory
+from db.migrate import upgrade
 
 
 @contextmanager
@@ -38,3 +40,16 @@ def postgres_schema(prefix: str, base: URL | None = None) -> Iterator[URL]:
         with admin.begin() as conn:
             conn.exec_driver_sql(f'DROP SCHEMA "{schema}" CASCADE')
         admin.dispose()
+
+
+@contextmanager
+def two_processes(url: str | URL) -> Iterator[tuple[sessionmaker[Session], sessionmaker[Session]]]:
+    """Two processes' session factories (two engines) on the database at ``url``, migrated
+    first; the engines disposed afterwards."""
+    engines = [make_engine(url) for _ in range(2)]
+    try:
+        upgrade(engines[0])
+        yield make_session_factory(engines[0]), make_session_factory(engines[1])
+    finally:
+        for engine in engines:
+            engine.dispose()

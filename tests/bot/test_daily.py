@@ -17,10 +17,9 @@ from sqlalchemy.orm import Session, sessionmaker
 from bot.service import Service, Where
 from bot.service.timers import Notice
 from db.connection import make_engine, make_session_factory
-from db.migrate import upgrade
 from db.models import DailyPost, Puzzle
 from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, Clock, within_discord_limits
-from tests.pg import postgres_schema
+from tests.pg import postgres_schema, two_processes
 
 OTHER = Where(channel_id=7000, guild_id=9100, guild_locale="fr", manager=True)
 MANAGED = replace(CHANNEL, manager=True)  # where the person may manage the server
@@ -133,14 +132,8 @@ def test_two_services_on_one_sqlite_file(factory: sessionmaker[Session], tmp_pat
 
 @pytest.fixture
 def pg_factories() -> Iterator[tuple[sessionmaker[Session], sessionmaker[Session]]]:
-    with postgres_schema("daily") as url:
-        engines = [make_engine(url.render_as_string(hide_password=False)) for _ in range(2)]
-        try:
-            upgrade(engines[0])
-            yield make_session_factory(engines[0]), make_session_factory(engines[1])
-        finally:
-            for engine in engines:
-                engine.dispose()
+    with postgres_schema("daily") as url, two_processes(url) as factories:
+        yield factories
 
 
 @pytest.mark.postgres

@@ -21,11 +21,9 @@ from bot.service import Actor, Reply, Service
 from bot.service.commands import by_name
 from bot.service.customid import PuzzleAction
 from bot.service.drills import PER_DAY
-from db.connection import make_engine, make_session_factory
-from db.migrate import upgrade
 from db.models import DrillAnswer, DrillCard, Puzzle
 from tests.bot.conftest import ALICE, BOB, CHANNEL, DM, Clock, within_discord_limits
-from tests.pg import postgres_schema
+from tests.pg import postgres_schema, two_processes
 
 CLAIRE = Actor(505, "Claire", locale="fr")
 
@@ -214,20 +212,11 @@ Pair = tuple[sessionmaker[Session], sessionmaker[Session]]
 def shared(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Pair]:
     """Two processes' session factories (two engines) on one database."""
     if request.param == "sqlite":
-        engines = [make_engine(f"sqlite:///{tmp_path / 'race.sqlite3'}") for _ in range(2)]
-        upgrade(engines[0])
-        yield make_session_factory(engines[0]), make_session_factory(engines[1])
-        for engine in engines:
-            engine.dispose()
+        with two_processes(f"sqlite:///{tmp_path / 'race.sqlite3'}") as factories:
+            yield factories
         return
-    with postgres_schema("drills") as url:
-        engines = [make_engine(url.render_as_string(hide_password=False)) for _ in range(2)]
-        try:
-            upgrade(engines[0])
-            yield make_session_factory(engines[0]), make_session_factory(engines[1])
-        finally:
-            for engine in engines:
-                engine.dispose()
+    with postgres_schema("drills") as url, two_processes(url) as factories:
+        yield factories
 
 
 def test_two_processes_answering_together_change_the_schedule_once(
