@@ -237,13 +237,27 @@ def _prepared(canvas: Canvas, box: Box, draw: Draw, whole: bool) -> _Kept:
 
 def _keep(full: Hashable, kept: _Kept) -> None:
     """Keep a piece; forget the oldest beyond :data:`PIECES` pieces or :data:`PIECE_BYTES`."""
+    _keep_bounded(_pieces, _pieces_bytes, full, kept, _size, (PIECES, PIECE_BYTES))
+
+
+def _keep_bounded(
+    kept: OrderedDict[Hashable, V],
+    used: list[int],
+    full: Hashable,
+    value: V,
+    weigh: Callable[[V], int],
+    most: tuple[int, int],
+) -> None:
+    """Keep ``value`` for ``full`` in ``kept``, whose bytes ``used`` counts (each value's by
+    ``weigh``); forget the oldest beyond ``most``: a count of values and of bytes (the newest
+    stays, however large)."""
     with _pieces_lock:
-        if full in _pieces:  # another thread drew it meanwhile
+        if full in kept:  # another thread drew it meanwhile
             return
-        _pieces[full] = kept
-        _pieces_bytes[0] += _size(kept)
-        while len(_pieces) > PIECES or (_pieces_bytes[0] > PIECE_BYTES and len(_pieces) > 1):
-            _pieces_bytes[0] -= _size(_pieces.popitem(last=False)[1])
+        kept[full] = value
+        used[0] += weigh(value)
+        while len(kept) > most[0] or (used[0] > most[1] and len(kept) > 1):
+            used[0] -= weigh(kept.popitem(last=False)[1])
 
 
 def _size(kept: _Kept) -> int:
@@ -392,15 +406,11 @@ def _put(kept: OrderedDict[Hashable, V], full: Hashable, value: V, most: int) ->
 def _keep_over(full: Hashable, kept: tuple[Core, Core]) -> None:
     """Keep a drawing over the pieces; forget the oldest beyond :data:`OVERLAYS` drawings or
     :data:`OVERLAY_BYTES`."""
-    with _pieces_lock:
-        if full in _drawn_over:  # another thread drew it meanwhile
-            return
-        _drawn_over[full] = kept
-        _drawn_over_bytes[0] += _size((*kept, (0, 0)))
-        while len(_drawn_over) > OVERLAYS or (
-            _drawn_over_bytes[0] > OVERLAY_BYTES and len(_drawn_over) > 1
-        ):
-            _drawn_over_bytes[0] -= _size((*_drawn_over.popitem(last=False)[1], (0, 0)))
+    _keep_bounded(_drawn_over, _drawn_over_bytes, full, kept, _over_size, (OVERLAYS, OVERLAY_BYTES))
+
+
+def _over_size(kept: tuple[Core, Core]) -> int:
+    return _size((*kept, (0, 0)))
 
 
 def _over_bare(canvas: Canvas, box: Box, draw: Draw) -> Core:
