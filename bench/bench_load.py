@@ -42,6 +42,9 @@ acknowledged at once); ``BENCH_LOAD_THREADS`` the threads of ordinary interactio
 freezes them, :func:`bot.heavy.freeze_heap`); ``BENCH_LOAD_DRAW_PROCESSES`` the worker processes
 drawing the boards (by default what ``run_bot`` starts, :mod:`bot.drawers`; 0 draws in the
 press's thread, as before them); ``BENCH_LOAD_REVIEWS=0`` runs without the four reviewers;
+``BENCH_LOAD_CUBE_PROCESS=0`` makes the computer's cube searches in the bot's threads (by
+default in a process of their own, as ``run_bot`` does with review processes:
+:meth:`bot.heavy.Pools.use_cube_process`);
 ``BENCH_LOAD_THROUGHPUT=0`` skips the throughput figures; ``BENCH_LOAD_PROFILE=FILE`` profiles
 the event loop's thread in the last level. ``BENCH_LOAD_SIZES=2000`` is the issue's size (the
 targets are checked at the largest size from 1,000 games: first response p95 50 ms, final
@@ -585,6 +588,9 @@ def _open(db_url: str) -> tuple[Any, Service, Any]:
             heavy.POOLS.crowd = min(heavy.CORES, int(threads))
             heavy.POOLS.ordinary_threads = int(threads)
         heavy.POOLS.use_processes(processes)
+        # as run_bot does: the computer's cube searches in a process of their own
+        cube = os.environ.get("BENCH_LOAD_CUBE_PROCESS")
+        heavy.POOLS.use_cube_process(bool(int(cube)) if cube else processes > 0)
     except ImportError:  # before the heavy pools existed
         pass
     try:  # as run_bot does: boards drawn in worker processes (DRAW_PROCESSES)

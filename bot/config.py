@@ -88,7 +88,8 @@ class Config:
     metrics_port: int | None = None  # METRICS_PORT: /healthz and /metrics (off when unset)
     metrics_host: str = "127.0.0.1"  # METRICS_HOST (0.0.0.0 in a container)
     analysis_processes: int = field(default_factory=lambda: os.cpu_count() or 1)
-    # ANALYSIS_PROCESSES: worker processes for reviews (0: in a thread of the bot's process)
+    # ANALYSIS_PROCESSES: worker processes for reviews, and then one more for the computer's
+    # cube searches (0: both in threads of the bot's process)
     draw_processes: int = field(default_factory=_draw_default)
     # DRAW_PROCESSES: worker processes drawing the boards (0: in the press's thread)
     web_port: int | None = None  # WEB_PORT: the web board (off when unset)

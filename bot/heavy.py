@@ -30,11 +30,15 @@ of reviews fills it and an ordinary press waits for them (issue 20: 87.6 s). So:
   start-up built out of the garbage collector's sight; review worker processes run at a lower
   priority (niceness 10), no more of them than reviews run at once.
 
-Computer searches stay in threads: bgsage releases the GIL while it searches (measured: with
-four world-class searches in threads, the event loop's longest stall was 13 ms, its p99 3 ms),
-and they run inside the game's unit of work, whose database session cannot cross a process
-boundary. A review is mostly Python and holds the GIL: its computation (pure and picklable)
-goes to worker processes through :meth:`Pools.analyse` when the bot asks for them
+Computer searches of checker plays stay in threads: bgsage releases the GIL while it searches
+(measured: with four world-class searches in threads, the event loop's longest stall was 13 ms,
+its p99 3 ms), and they run inside the game's unit of work, whose database session cannot cross
+a process boundary. Its cube searches do not release it while they load their networks (about
+40 ms a decision): when the bot asks for it (:meth:`Pools.use_cube_process`), they go to a
+worker process of their own, which the press's thread waits for without the GIL.
+
+A review is mostly Python and holds the GIL: its computation (pure and picklable) goes to worker
+processes through :meth:`Pools.analyse` when the bot asks for them
 (``ANALYSIS_PROCESSES``; the Discord bot does, the terminal and the tests compute in the thread).
 Each worker process holds its own copy of the networks (about 100 MB), so there are never more
 of them than :attr:`Pools.analysis` runs reviews at once. The board pictures of ordinary presses
@@ -57,6 +61,7 @@ import threading
 from collections import Counter, deque
 from collections.abc import Callable, Hashable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -437,6 +442,7 @@ def _run_into(outer: Future[Any], work: Callable[[], Any]) -> None:
         outer.set_result(result)
 
 
+CUBE_PROCESS_LOSSES = 3  # cube processes lost after which cube searches stay in the threads
 CROWDED_PATIENCE = 0.03
 """Seconds an ordinary interaction that starts beside as many others as there are cores may
 take before it is acknowledged (see :meth:`Pools.patience`): a press takes a few milliseconds
@@ -483,6 +489,9 @@ class Pools:
         self._processes: ProcessPoolExecutor | None = None
         self._process_count = 0
         self._process_lock = threading.Lock()
+        self._cube_process: ProcessPoolExecutor | None = None
+        self._cube_in_process = False
+        self._cube_losses = 0  # cube processes that died
 
     @property
     def process_count(self) -> int:
@@ -506,6 +515,48 @@ class Pools:
         if old is not None:
             old.shutdown(wait=False, cancel_futures=True)
 
+    def use_cube_process(self, on: bool) -> None:
+        """Run the computer's cube searches (:func:`engine.bots.sage.cube_analysis`: its cube
+        decisions, the hints' cube advice) in a worker process of their own (False: in the
+        calling thread). It starts on first use and loads the networks once.
+
+        bgsage's cube decision holds the GIL while it rebuilds its networks from their files,
+        about 40 ms of each decision (measured: a thread ticking every millisecond beside one
+        stalled 40 to 45 ms per 2-ply decision, 33 ms per 3-ply one); in the bot's process
+        that stops the event loop and every press for as long, on every turn of the computer.
+        In a process of its own, the bot's threads only wait for the answer, without the GIL.
+        Its results are the same: the same call, in another interpreter."""
+        from engine.bots import sage
+
+        with self._process_lock:
+            old, self._cube_process = self._cube_process, None
+            self._cube_in_process = on and sage.available()
+        if old is not None:
+            old.shutdown(wait=False, cancel_futures=True)
+        sage.run_cube_with(self.cube_search if self._cube_in_process else None)
+
+    def cube_search(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` (a cube search: pure, picklable) in the cube process when
+        :meth:`use_cube_process` asked for it, else in the calling thread. Blocking. A process
+        that died (killed, out of memory) costs no decision: this one runs here, and the next
+        one starts a new process."""
+        with self._process_lock:
+            if self._cube_process is None and self._cube_in_process:
+                self._cube_process = worker_processes(1, _warm_cube_worker)
+            process = self._cube_process
+        if process is None:
+            return fn(*args)
+        try:
+            return process.submit(fn, *args).result()
+        except BrokenProcessPool:
+            with self._process_lock:
+                if self._cube_process is process:
+                    self._cube_process = None
+                    self._cube_losses += 1
+                    # A process that keeps dying (no memory for it) is not started again.
+                    self._cube_in_process = self._cube_losses < CUBE_PROCESS_LOSSES
+            return fn(*args)
+
     def close(self) -> None:
         """The process is leaving (the terminal): every pool stops taking work, drops what
         waits, and wakes its idle threads, which then end; a running job ends first.
@@ -522,6 +573,8 @@ class Pools:
             processes, self._processes, self._process_count = self._processes, None, 0
         if processes is not None:
             processes.shutdown(wait=False, cancel_futures=True)
+        if self._cube_in_process:
+            self.use_cube_process(False)
 
     def analyse(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """A pure, picklable computation (a review): in a worker process when
@@ -669,6 +722,20 @@ def _warm_worker() -> None:
         get_bot("world class").choose_play(Position.initial(), (3, 1))
     except Exception:  # a worker without bgsage still serves the fallback evaluator
         pass
+
+
+def _warm_cube_worker() -> None:
+    """Load the cube searches' analyzers (2 and 3 plies) once, at the search threads'
+    priority: a cube decision is part of a press the player waits for."""
+    with contextlib.suppress(OSError, AttributeError):  # no os.nice on Windows
+        os.nice(SEARCH_NICENESS)
+    with contextlib.suppress(Exception):  # a failure here shows again at the first real call
+        from engine.bots import sage
+        from engine.context import MatchContext
+        from engine.position import Position
+
+        for ply in (2, 3):
+            sage.search_cube(Position.initial(), MatchContext(), ply)
 
 
 POOLS = Pools()

@@ -179,3 +179,63 @@ def test_the_cubeful_analyzer_shares_the_cubeless_search() -> None:
                 (m.board, m.equity) for m in want.moves
             ]
             assert action.equity_nd == own[c].cube_action(board, 2, "player", **score).equity_nd
+
+
+CUBE_CONTEXTS = [
+    MatchContext(),
+    MatchContext(jacoby=True),
+    MatchContext(cube_value=2, cube_owner=0),
+    MatchContext(cube_value=4, cube_owner=1),
+    MatchContext(match_length=5, score=(2, 3)),
+    MatchContext(match_length=7, score=(6, 4), crawford=True),
+    MatchContext(match_length=7, score=(4, 6), cube_value=2, cube_owner=0),
+]
+
+
+@pytest.mark.parametrize("ply", [2, 3])
+def test_cube_search_gives_the_analyzers_answer(ply: int) -> None:
+    # search_cube calls bgsage's cube search without an analyzer (the cube process holds none):
+    # the same equities and chances as the analyzer's cube_action, money and match, every cube
+    # state; a bearoff position too (bgsage's bearoff database).
+    positions = [pos for pos, _ in _sample(5, seed=ply)]
+    positions.append(Position.from_position_id("2wAAAAAAAAAAAA"))  # both sides bearing off
+    analyzer = sage._analyzer(ply).sage
+    for pos in positions:
+        for ctx in CUBE_CONTEXTS:
+            away = ctx.away()
+            r = analyzer.cube_action(
+                sage.to_sage(pos),
+                ctx.cube_value,
+                sage._OWNER[ctx.cube_owner],
+                away1=away[0],
+                away2=away[1],
+                is_crawford=ctx.crawford,
+                jacoby=ctx.jacoby,
+                beaver=False,
+            )
+            cube, probs = sage.search_cube(pos, ctx, ply)
+            assert (cube.no_double, cube.double_take, cube.double_pass) == (
+                r.equity_nd,
+                r.equity_dt,
+                r.equity_dp,
+            ), (pos.position_id(), ctx)
+            assert probs == sage._probs(r.probs)
+
+
+def test_cube_analysis_runs_where_the_runner_says() -> None:
+    calls = []
+
+    def runner(fn, position, ctx, ply):  # type: ignore[no-untyped-def]
+        calls.append((fn, position, ctx, ply))
+        return fn(position, ctx, ply)
+
+    pos = Position.initial()
+    direct = sage.cube_analysis(pos, MatchContext(), 2)
+    sage.run_cube_with(runner)
+    try:
+        assert sage.cube_analysis(pos, MatchContext(), 2) == direct
+    finally:
+        sage.run_cube_with(None)
+    assert calls == [(sage.search_cube, pos, MatchContext(), 2)]
+    sage.cube_analysis(pos, MatchContext(), 2)
+    assert len(calls) == 1  # back in the calling thread

@@ -59,6 +59,7 @@ def run_bot(config: Config) -> int:
     heavy.tune_process()
     bot.freeze_heap = True  # after start-up (setup_hook): see heavy.freeze_heap
     heavy.POOLS.use_processes(config.analysis_processes)  # reviews off the bot's GIL
+    heavy.POOLS.use_cube_process(config.analysis_processes > 0)  # and cube searches
     DRAWERS.start(config.draw_processes)  # board pictures off the bot's GIL
 
     async def main() -> None:

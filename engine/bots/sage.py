@@ -24,8 +24,9 @@ per search depth is built on first use and kept for the life of the process.
 
 from __future__ import annotations
 
+import functools
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib import metadata
 from typing import Any
@@ -60,7 +61,9 @@ __all__ = [
     "rollout_move",
     "rollout_moves",
     "rollout_probs",
+    "run_cube_with",
     "screen_cube",
+    "search_cube",
     "to_sage",
     "version",
 ]
@@ -499,24 +502,91 @@ def cube_equities(position: Position, ctx: MatchContext, ply: int) -> CubeEquiti
     return cube_analysis(position, ctx, ply)[0]
 
 
+CubeRunner = Callable[..., tuple[CubeEquities, Probs]]
+"""Runs ``fn(position, ctx, ply)`` somewhere and returns its result (:func:`run_cube_with`)."""
+
+_cube_runner: CubeRunner | None = None
+
+
+def run_cube_with(runner: CubeRunner | None) -> None:
+    """Make :func:`cube_analysis` hand its search to ``runner`` (None: run it in the calling
+    thread, the default), called as ``runner(fn, position, ctx, ply)`` with a module-level
+    ``fn``, so that the runner may send it to another process.
+
+    Why: bgsage's cube decision rebuilds its networks from their files at every call (about
+    40 ms of a 50 to 90 ms decision) while holding the GIL, which it releases only for the
+    search itself; in a process serving many players every other thread, the event loop
+    included, stops for that long. The bot runs these searches in a worker process of their
+    own (``bot.heavy``); the engine only knows it is handed a function to call.
+    """
+    global _cube_runner
+    _cube_runner = runner
+
+
 def cube_analysis(position: Position, ctx: MatchContext, ply: int) -> tuple[CubeEquities, Probs]:
     """:func:`cube_equities` and the roller's cubeless chances before his roll, at depth ``ply``
-    (one bgsage call gives both)."""
-    analyzer = _analyzer(ply)
+    (one bgsage call gives both), where :func:`run_cube_with` says."""
+    runner = _cube_runner
+    if runner is None:
+        return search_cube(position, ctx, ply)
+    return runner(search_cube, position, ctx, ply)
+
+
+def search_cube(position: Position, ctx: MatchContext, ply: int) -> tuple[CubeEquities, Probs]:
+    """:func:`cube_analysis` in the calling thread (what a runner calls).
+
+    bgsage's own cube search (the one its analyzer's ``cube_action`` makes, with the same
+    arguments: its default networks, bearoff database and threads), called without building an
+    analyzer: the search loads its networks itself at every call, so a process that only
+    decides cubes needs no analyzer's copy of them (about 40 MB a depth). The tests hold it
+    equal to ``cube_action``'s answer."""
+    board = to_sage(position)
     away = ctx.away()
-    with analyzer.lock:
-        r = analyzer.sage.cube_action(
-            to_sage(position),
+    match = away[0] > 0 or away[1] > 0
+    owner = getattr(bgbot_cpp.CubeOwner, _OWNER[ctx.cube_owner].upper())
+    with _cube_lock:  # one search at a time, as under the analyzer's lock before
+        r = bgbot_cpp.cube_decision_nply_unified(
+            board,
             ctx.cube_value,
-            _OWNER[ctx.cube_owner],
+            owner,
+            ply,
+            *_cube_networks(),
+            n_threads=_search_threads(),
             away1=away[0],
             away2=away[1],
             is_crawford=ctx.crawford,
-            jacoby=ctx.jacoby,
+            jacoby=ctx.jacoby and not match,  # as cube_action: no Jacoby rule in a match
             beaver=False,  # the bot's games have no beavers
+            bearoff_db=_bearoff(),
         )
-    cube = CubeEquities(float(r.equity_nd), float(r.equity_dt), float(r.equity_dp))
-    return cube, _probs(r.probs)
+    cube = CubeEquities(float(r["equity_nd"]), float(r["equity_dt"]), float(r["equity_dp"]))
+    # Through bgsage's Probabilities, as cube_action: it keeps each share within the one above
+    # it (the search can return backgammons above gammons in a bear-off).
+    return cube, _probs(bgsage.types.Probabilities.from_list(list(r["probs"])))
+
+
+_cube_lock = threading.Lock()
+
+
+@functools.cache
+def _cube_networks() -> tuple[str, list[str], list[int]]:
+    """bgsage's default networks, as its analyzer passes them to a cube search."""
+    weights = bgsage_analyzer.default_weights()
+    return weights.strategy_type, weights.weight_paths_list, weights.hidden_sizes_list
+
+
+@functools.cache
+def _bearoff() -> Any:
+    """bgsage's bearoff database, loaded once (None where it cannot be, as its analyzer)."""
+    path = bgsage_analyzer.bearoff_db_path()
+    db = bgbot_cpp.BearoffDB()
+    return db if path and db.load(path) else None
+
+
+def _search_threads() -> int:
+    """The threads bgsage's analyzer gives a search of 2 plies or more."""
+    default = getattr(bgsage_analyzer, "_default_parallel_threads", None)
+    return max(2, default() if default is not None else 2)
 
 
 def match_equity(away0: int, away1: int, *, post_crawford: bool) -> float:

@@ -176,6 +176,53 @@ def test_no_more_review_processes_than_reviews_run_at_once() -> None:
     assert pools.process_count == 0
 
 
+def _die_unless_in(pid: int) -> int:
+    """In a worker process, die as a killed one would; in process ``pid``, say where it ran."""
+    if os.getpid() != pid:
+        os._exit(1)
+    return pid
+
+
+needs_bgsage = pytest.mark.skipif(
+    __import__("engine.bots", fromlist=["backend"]).backend() != "bgsage",
+    reason="bgsage is not installed (cube searches then stay in the threads)",
+)
+
+
+@needs_bgsage
+def test_cube_searches_run_in_a_process_of_their_own_with_the_same_answers() -> None:
+    from engine import Position
+    from engine.bots import sage
+    from engine.context import MatchContext
+
+    position, ctx = Position.initial(), MatchContext(match_length=5, score=(1, 3))
+    here = sage.cube_analysis(position, ctx, 2)
+    pools = heavy.Pools()
+    pools.use_cube_process(True)
+    try:
+        assert pools.cube_search(os.getpid) != os.getpid()  # a process of its own
+        assert sage.cube_analysis(position, ctx, 2) == here  # sent there: the same answer
+    finally:
+        pools.close()
+    assert pools.cube_search(os.getpid) == os.getpid()  # closed: in the calling thread
+
+
+@needs_bgsage
+def test_a_dead_cube_process_costs_no_decision_and_is_replaced_then_given_up() -> None:
+    pools = heavy.Pools()
+    pools.use_cube_process(True)
+    me = os.getpid()
+    try:
+        # The process dies: this search runs in the calling thread, the next in a new process.
+        assert pools.cube_search(_die_unless_in, me) == me
+        assert pools.cube_search(os.getpid) != me
+        for _ in range(heavy.CUBE_PROCESS_LOSSES - 1):
+            assert pools.cube_search(_die_unless_in, me) == me
+        assert pools.cube_search(os.getpid) == me  # one that keeps dying is not started again
+    finally:
+        pools.close()
+
+
 def test_freezing_the_heap_leaves_start_up_out_of_full_collections() -> None:
     import gc
 
