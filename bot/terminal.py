@@ -38,7 +38,7 @@ from bot.service.command_spec import (
     command_name,
     press_words,
 )
-from bot.service.commands import COMMANDS, by_name
+from bot.service.commands import COMMANDS, by_name, typed
 from bot.service.customid import (
     Answer,
     ChallengeAction,
@@ -244,19 +244,14 @@ class Terminal:
 
     def welcome(self) -> str:
         """The first line, naming the commands as they are typed in the session's language."""
-
-        def typed(name: str) -> str:
-            command = by_name(name)
-            return f"/{command_name(command, self.lang)}" if command else f"/{name}"
-
         return t(
             "terminal.welcome",
             self.lang,
             name=self.name,
-            help=typed("help"),
-            play=typed("play"),
-            as_command=typed("as"),
-            quit=typed("quit"),
+            help=typed("help", self.lang),
+            play=typed("play", self.lang),
+            as_command=typed("as", self.lang),
+            quit=typed("quit", self.lang),
         )
 
     def _is_quit(self, line: str) -> bool:
@@ -439,7 +434,7 @@ class Terminal:
             return replies[0]
         nothing = f"terminal.no_press.{actions[0]}"  # /decline, /cancel, /rematch: say what
         if nothing in CATALOGS[self.lang]:
-            return Reply(text=t(nothing, self.lang), ephemeral=True)
+            return Reply(text=t(nothing, self.lang, undo=typed("undo", self.lang)), ephemeral=True)
         return self._no_button(actions[0])
 
     def _puzzle_answer(self, actions: tuple[str, ...]) -> str | None:

@@ -937,7 +937,7 @@ MESSAGES: dict[str, str] = {
     "terminal.unknown": "Unknown command {command}. Type /help.",
     "terminal.here": "(in this terminal)",
     "terminal.no_press.decline": "No challenge is waiting for your answer here.",
-    "terminal.no_press.cancel": "Nothing to cancel here: no challenge of yours is waiting, and no menu is open.",
+    "terminal.no_press.cancel": "Nothing to cancel here: no challenge of yours is waiting, and no menu is open. To take back a checker you moved, type {undo}.",
     "terminal.no_press.rematch": "Nothing to rematch here: Rematch comes with the message that ends a game.",
     "terminal.no_button": "“{label}” is neither a command nor a button of the latest message ({buttons}). Type /help for the commands.",
     "terminal.no_button_many": "“{label}” is neither a command nor a button of the latest message: type a button or a play shown above, or /help for the commands.",

@@ -947,7 +947,7 @@ MESSAGES: dict[str, str] = {
     "terminal.unknown": "Commande inconnue : {command}. Tapez /aide.",
     "terminal.here": "(dans ce terminal)",
     "terminal.no_press.decline": "Aucun défi n’attend votre réponse ici.",
-    "terminal.no_press.cancel": "Rien à annuler ici : aucun de vos défis n’attend, et aucun menu n’est ouvert.",
+    "terminal.no_press.cancel": "Rien à annuler ici : aucun de vos défis n’attend, et aucun menu n’est ouvert. Pour reprendre une dame déplacée, tapez {undo}.",
     "terminal.no_press.rematch": "Pas de revanche à proposer ici : la revanche vient avec le message qui termine une partie.",
     "terminal.no_button": "« {label} » n’est ni une commande ni un bouton du dernier message ({buttons}). Tapez /aide pour les commandes.",
     "terminal.no_button_many": "« {label} » n’est ni une commande ni un bouton du dernier message : tapez un bouton ou un coup affiché plus haut, ou /aide pour les commandes.",

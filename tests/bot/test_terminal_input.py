@@ -101,6 +101,23 @@ def test_a_newcomer_is_told_what_is_missing(
     assert reply["ephemeral"] and expected in str(reply["text"]), reply["text"]
 
 
+@pytest.mark.parametrize(
+    ("lang", "line", "undo"),
+    [("en", "/cancel", "/undo"), ("fr", "/annuler", "/reprendre")],
+)
+def test_cancel_with_nothing_to_cancel_points_to_undo(
+    service: Service, script: deque[int], lang: str, line: str, undo: str
+) -> None:
+    """A newcomer types /cancel to take back a checker: the refusal names the command that
+    does (its name in the session's language), before a game and in the middle of a move."""
+    script.extend([6, 5])  # the player wins the opening with 6-5
+    term = session(service, lang)
+    before, _game, moved, during = replies(term, line, "/play", "13", line)
+    assert ("'Undo'" if lang == "en" else "'Reprendre'") in str(moved["buttons"]), moved
+    for reply in (before, during):
+        assert reply["ephemeral"] and f"{undo}." in str(reply["text"]), reply["text"]
+
+
 def test_yes_and_no_in_either_language(service: Service) -> None:
     term = session(service)
     on, off = replies(term, "/settings mirrored:oui", "/settings mirrored:off")
