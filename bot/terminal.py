@@ -180,8 +180,10 @@ class Terminal:
     @property
     def actor(self) -> Actor:
         # The first local player owns the server (the keyboard is his): he organizes
-        # tournaments; the people of /as NAME are ordinary members.
-        person = self._person(self.name, self.lang)
+        # tournaments; the people of /as NAME are ordinary members. His locale is the
+        # session's own (as Discord's client locale stays), not the language shown now: set
+        # back to automatic, his setting falls back to it.
+        person = self._person(self.name, self._asked_lang)
         return replace(person, organizer=self.is_owner, session_lang=self._session_lang)
 
     @property
