@@ -463,7 +463,12 @@ class Terminal:
 
     def _no_button(self, label: str) -> Reply:
         """Neither a command nor a button: short, pointing to /help; the buttons named only
-        when they are few (a long list, 21 points and plays, buried the pointer)."""
+        when they are few (a long list, 21 points and plays, buried the pointer). A number
+        with a numbered menu open is a choice it lacks: the numbers it has."""
+        if self._numbered and label.strip().isdigit():
+            last = max(int(n) for n in self._numbered)
+            key = "terminal.no_choice" if last > 1 else "terminal.no_choice_one"
+            return Reply(text=t(key, self.lang, label=label, last=last), ephemeral=True)
         labels = [self._translated.get(x, {}).get(self.lang, x) for x in self._labels]
         if not labels:
             key = "terminal.no_button_none"

@@ -940,6 +940,8 @@ MESSAGES: dict[str, str] = {
     "terminal.no_press.cancel": "Nothing to cancel here: no challenge of yours is waiting, and no menu is open. To take back a checker you moved, type {undo}.",
     "terminal.no_press.rematch": "Nothing to rematch here: Rematch comes with the message that ends a game.",
     "terminal.no_button": "“{label}” is neither a command nor a button of the latest message ({buttons}). Type /help for the commands.",
+    "terminal.no_choice": "The menu above has no choice {label}: type a number from 1 to {last}.",
+    "terminal.no_choice_one": "The menu above has no choice {label}: its only choice is 1.",
     "terminal.no_button_many": "“{label}” is neither a command nor a button of the latest message: type a button or a play shown above, or /help for the commands.",
     "terminal.no_button_none": "Nothing to press: the latest message has no buttons, and “{label}” is not a command (commands start with /; type /help for the list).",
     "terminal.enter_nothing": "Enter rolls the dice, or confirms a move once it is complete: there is nothing to roll or confirm now.",

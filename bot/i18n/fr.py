@@ -950,6 +950,8 @@ MESSAGES: dict[str, str] = {
     "terminal.no_press.cancel": "Rien à annuler ici : aucun de vos défis n’attend, et aucun menu n’est ouvert. Pour reprendre une dame déplacée, tapez {undo}.",
     "terminal.no_press.rematch": "Pas de revanche à proposer ici : la revanche vient avec le message qui termine une partie.",
     "terminal.no_button": "« {label} » n’est ni une commande ni un bouton du dernier message ({buttons}). Tapez /aide pour les commandes.",
+    "terminal.no_choice": "Le menu ci-dessus n’a pas de choix {label} : tapez un numéro de 1 à {last}.",
+    "terminal.no_choice_one": "Le menu ci-dessus n’a pas de choix {label} : son seul choix est 1.",
     "terminal.no_button_many": "« {label} » n’est ni une commande ni un bouton du dernier message : tapez un bouton ou un coup affiché plus haut, ou /aide pour les commandes.",
     "terminal.no_button_none": "Rien à presser : le dernier message n’a pas de boutons, et « {label} » n’est pas une commande (les commandes commencent par / ; tapez /aide pour la liste).",
     "terminal.enter_nothing": "Entrée lance les dés, ou valide un coup une fois complet : il n’y a rien à lancer ni à valider pour l’instant.",
