@@ -38,7 +38,7 @@ from bot.service.command_spec import (
     command_name,
     press_words,
 )
-from bot.service.commands import COMMANDS, by_name
+from bot.service.commands import COMMANDS, by_name, typed
 from bot.service.customid import (
     Answer,
     ChallengeAction,
@@ -180,8 +180,10 @@ class Terminal:
     @property
     def actor(self) -> Actor:
         # The first local player owns the server (the keyboard is his): he organizes
-        # tournaments; the people of /as NAME are ordinary members.
-        person = self._person(self.name, self.lang)
+        # tournaments; the people of /as NAME are ordinary members. His locale is the
+        # session's own (as Discord's client locale stays), not the language shown now: set
+        # back to automatic, his setting falls back to it.
+        person = self._person(self.name, self._asked_lang)
         return replace(person, organizer=self.is_owner, session_lang=self._session_lang)
 
     @property
@@ -244,19 +246,14 @@ class Terminal:
 
     def welcome(self) -> str:
         """The first line, naming the commands as they are typed in the session's language."""
-
-        def typed(name: str) -> str:
-            command = by_name(name)
-            return f"/{command_name(command, self.lang)}" if command else f"/{name}"
-
         return t(
             "terminal.welcome",
             self.lang,
             name=self.name,
-            help=typed("help"),
-            play=typed("play"),
-            as_command=typed("as"),
-            quit=typed("quit"),
+            help=typed("help", self.lang),
+            play=typed("play", self.lang),
+            as_command=typed("as", self.lang),
+            quit=typed("quit", self.lang),
         )
 
     def _is_quit(self, line: str) -> bool:
@@ -439,7 +436,7 @@ class Terminal:
             return replies[0]
         nothing = f"terminal.no_press.{actions[0]}"  # /decline, /cancel, /rematch: say what
         if nothing in CATALOGS[self.lang]:
-            return Reply(text=t(nothing, self.lang), ephemeral=True)
+            return Reply(text=t(nothing, self.lang, undo=typed("undo", self.lang)), ephemeral=True)
         return self._no_button(actions[0])
 
     def _puzzle_answer(self, actions: tuple[str, ...]) -> str | None:
@@ -466,7 +463,12 @@ class Terminal:
 
     def _no_button(self, label: str) -> Reply:
         """Neither a command nor a button: short, pointing to /help; the buttons named only
-        when they are few (a long list, 21 points and plays, buried the pointer)."""
+        when they are few (a long list, 21 points and plays, buried the pointer). A number
+        with a numbered menu open is a choice it lacks: the numbers it has."""
+        if self._numbered and label.strip().isdigit():
+            last = max(int(n) for n in self._numbered)
+            key = "terminal.no_choice" if last > 1 else "terminal.no_choice_one"
+            return Reply(text=t(key, self.lang, label=label, last=last), ephemeral=True)
         labels = [self._translated.get(x, {}).get(self.lang, x) for x in self._labels]
         if not labels:
             key = "terminal.no_button_none"

@@ -15,7 +15,7 @@ from bot.ladders.rules import ACTIONS as LADDER_ACTIONS
 from bot.ladders.running import Ladders
 from bot.service.analysis import Analysis
 from bot.service.challenges import Challenges
-from bot.service.command_spec import Command, Kind, Label, Option, Surface
+from bot.service.command_spec import Command, Kind, Label, Option, Surface, command_name
 from bot.service.consult import Consult
 from bot.service.daily import Daily
 from bot.service.dashboard import Dashboard
@@ -39,7 +39,7 @@ from bot.tournaments.formats import formats
 from engine import Variant
 from engine.bots import LEVELS
 
-__all__ = ["COMMANDS", "GAME_ID_MAX", "by_name"]
+__all__ = ["COMMANDS", "GAME_ID_MAX", "by_name", "typed"]
 
 GAME_ID_MAX = 2**53 - 1
 
@@ -289,3 +289,14 @@ COMMANDS: tuple[Command, ...] = (
 def by_name(name: str) -> Command | None:
     """The command called ``name`` (its English name)."""
     return next((c for c in COMMANDS if c.name == name), None)
+
+
+def typed(name: str, lang: str) -> str:
+    """The command called ``name`` as a person types it in ``lang``, for a message that names
+    it (``/undo``, ``/reprendre``).
+
+    >>> typed("undo", "en"), typed("undo", "fr"), typed("nosuch", "fr")
+    ('/undo', '/reprendre', '/nosuch')
+    """
+    command = by_name(name)
+    return f"/{command_name(command, lang)}" if command else f"/{name}"

@@ -134,3 +134,26 @@ def test_a_typed_lang_wins_for_the_session_until_the_setting_changes(service: Se
     (changed,) = replies(typed, "/settings language:fr")
     assert "Enregistré." in str(changed["text"]), changed["text"]  # in the one just chosen
     assert "Les règles du backgammon" in str(replies(typed, "/rules")[0]["text"])
+
+
+def test_the_language_set_back_to_automatic_answers_in_the_sessions_own(
+    service: Service,
+) -> None:
+    """``/settings language:auto`` after another language: the whole answer in the language
+    the session started in (it was written in the language just left, under the terminal's
+    "(only you)" in the session's own)."""
+    for lang, other, private, saved in (
+        ("en", "fr", "(only you)", "Saved."),
+        ("fr", "en", "(vous seul)", "Enregistré."),
+    ):
+        term = started(service, lang, json=False)
+        term.user = f"Auto-{lang}"
+        term.run([f"/settings language:{other}"])
+        assert isinstance(term.out, io.StringIO)
+        term.out.seek(0)
+        term.out.truncate()
+        term.handle("/settings language:auto")
+        term.handle("/settings")
+        back, shown = [b for b in printed(term).split("\n\n") if b.strip()][-2:]
+        assert back.startswith(f"{private} {saved}\n"), back
+        assert back.split("\n", 1)[1] == shown.removeprefix(f"{private} "), (back, shown)

@@ -101,6 +101,23 @@ def test_a_newcomer_is_told_what_is_missing(
     assert reply["ephemeral"] and expected in str(reply["text"]), reply["text"]
 
 
+@pytest.mark.parametrize(
+    ("lang", "line", "undo"),
+    [("en", "/cancel", "/undo"), ("fr", "/annuler", "/reprendre")],
+)
+def test_cancel_with_nothing_to_cancel_points_to_undo(
+    service: Service, script: deque[int], lang: str, line: str, undo: str
+) -> None:
+    """A newcomer types /cancel to take back a checker: the refusal names the command that
+    does (its name in the session's language), before a game and in the middle of a move."""
+    script.extend([6, 5])  # the player wins the opening with 6-5
+    term = session(service, lang)
+    before, _game, moved, during = replies(term, line, "/play", "13", line)
+    assert ("'Undo'" if lang == "en" else "'Reprendre'") in str(moved["buttons"]), moved
+    for reply in (before, during):
+        assert reply["ephemeral"] and f"{undo}." in str(reply["text"]), reply["text"]
+
+
 def test_yes_and_no_in_either_language(service: Service) -> None:
     term = session(service)
     on, off = replies(term, "/settings mirrored:oui", "/settings mirrored:off")
@@ -172,7 +189,7 @@ def test_the_numbered_menu_offers_only_what_can_still_be_won(
     (menu,) = replies(term, "/resign")
     assert menu["menu"] == ["1. Single game"] and menu["buttons"] == ["Single game", "Cancel"]
     refused, board = replies(term, "2", "/board")  # no such choice: nothing offered
-    assert refused["ephemeral"] and "neither a command nor a button" in str(refused["text"])
+    assert refused["ephemeral"] and "no choice 2: its only choice is 1." in str(refused["text"])
     assert "offers to resign" not in str(board["text"]) and "menu" not in board
     (offered,) = replies(term, "/resign", "1")[1:]
     assert "offers to resign a single game" in str(offered["text"]), offered["text"]
@@ -184,6 +201,8 @@ def test_the_numbered_menu_in_french(service: Service, script: deque[int]) -> No
     menu = blocks(term, "/jouer", "/abandonner")[-1]
     assert "Tapez le numéro de votre choix :" in menu
     assert "  1. Partie simple" in menu.splitlines(), menu
+    (refused,) = blocks(term, "4")  # the numbers it has, not the buttons' labels
+    assert "n’a pas de choix 4 : tapez un numéro de 1 à 3." in refused, refused
     (offered,) = blocks(term, "3")
     assert "propose d’abandonner (un backgammon)" in offered, offered
 
