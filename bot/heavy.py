@@ -725,8 +725,10 @@ def _warm_worker() -> None:
 
 
 def _warm_cube_worker() -> None:
-    """Load the cube searches' analyzers (2 and 3 plies) once, at the search threads'
-    priority: a cube decision is part of a press the player waits for."""
+    """Import bgsage and load what every cube search shares (its bearoff database, the
+    networks' list) with one search, at the search threads' priority: a cube decision is
+    part of a press the player waits for. (The search loads the networks themselves at each
+    call: there is nothing more to keep.)"""
     with contextlib.suppress(OSError, AttributeError):  # no os.nice on Windows
         os.nice(SEARCH_NICENESS)
     with contextlib.suppress(Exception):  # a failure here shows again at the first real call
@@ -734,8 +736,7 @@ def _warm_cube_worker() -> None:
         from engine.context import MatchContext
         from engine.position import Position
 
-        for ply in (2, 3):
-            sage.search_cube(Position.initial(), MatchContext(), ply)
+        sage.search_cube(Position.initial(), MatchContext(), 2)
 
 
 POOLS = Pools()

@@ -181,17 +181,6 @@ def test_the_cubeful_analyzer_shares_the_cubeless_search() -> None:
             assert action.equity_nd == own[c].cube_action(board, 2, "player", **score).equity_nd
 
 
-CUBE_CONTEXTS = [
-    MatchContext(),
-    MatchContext(jacoby=True),
-    MatchContext(cube_value=2, cube_owner=0),
-    MatchContext(cube_value=4, cube_owner=1),
-    MatchContext(match_length=5, score=(2, 3)),
-    MatchContext(match_length=7, score=(6, 4), crawford=True),
-    MatchContext(match_length=7, score=(4, 6), cube_value=2, cube_owner=0),
-]
-
-
 @pytest.mark.parametrize("ply", [2, 3])
 def test_cube_search_gives_the_analyzers_answer(ply: int) -> None:
     # search_cube calls bgsage's cube search without an analyzer (the cube process holds none):
@@ -201,7 +190,7 @@ def test_cube_search_gives_the_analyzers_answer(ply: int) -> None:
     positions.append(Position.from_position_id("2wAAAAAAAAAAAA"))  # both sides bearing off
     analyzer = sage._analyzer(ply).sage
     for pos in positions:
-        for ctx in CUBE_CONTEXTS:
+        for ctx in CONTEXTS:
             away = ctx.away()
             r = analyzer.cube_action(
                 sage.to_sage(pos),
