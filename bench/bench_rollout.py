@@ -2,8 +2,8 @@
 standard errors in at least 90% of them", on at least 20 positions).
 
 ``python -m bench rollout`` rolls out each position of tests/data/gnubg-rollouts.json (the
-player on roll before his roll; the ten shortest races and the ten shortest contact positions
-of the starter puzzles) with the engine's rollout (:mod:`engine.analysis.rollout`: bgsage
+player on roll before his roll; twenty races from seeded self-play and the twenty shortest
+contact positions of the starter puzzles: :func:`extend` adds more by the same rules) with the engine's rollout (:mod:`engine.analysis.rollout`: bgsage
 1-ply play, variance reduction, cubeless, played to the end) and the file's trials and seed,
 and compares each cubeless equity with GNU Backgammon 1.07's rollout of the same position with
 the same settings (0-ply play, variance reduction, quasi-random dice) stored in the file, then
@@ -55,6 +55,65 @@ def refresh(path: Path = DATA) -> None:
         data[key] = [dataclasses.asdict(r) for r in results]
     cubeful = gnubg_rollouts(data["positions"], data["trials"], data["seed"], cubeful=True)
     data["gnubg_cubeful"] = [dataclasses.asdict(r) for r in cubeful]
+    path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+
+
+PUZZLES = Path(__file__).resolve().parent.parent / "engine" / "data" / "puzzles.jsonl"
+RACE_PIPS = (45, 110)  # each side's pips in a reference race
+
+
+def contact_positions(count: int) -> list[str]:
+    """The ``count`` shortest contact positions (both sides' pips together) of the starter
+    puzzles (engine/data/puzzles.jsonl), each once, ties in the file's order: the file's ten
+    contact positions are the first ten."""
+    from engine import Position
+
+    seen: dict[str, int] = {}
+    for line in PUZZLES.read_text(encoding="utf-8").splitlines():
+        pid = json.loads(line)["position_id"]
+        pos = Position.from_position_id(pid)
+        if pid not in seen and not pos.is_race():
+            seen[pid] = sum(pos.pip_counts())
+    return sorted(seen, key=seen.__getitem__)[:count]
+
+
+def race_positions(count: int, *, seed: str = "rollout-races") -> list[str]:
+    """``count`` races from seeded self-play (expert, bgsage): in each game ``{seed}/{n}``,
+    the first position before a roll where the game is a race and each side has 45 to 110
+    pips."""
+    import random
+
+    from engine import Dice, Play, Position
+    from engine.bots import get_bot
+    from engine.bots.arena import play_game
+
+    bot = get_bot("expert", rng=0, engine="bgsage")
+    out: list[str] = []
+    game = 0
+    found: list[str] = []  # this game's race, once found
+
+    def record(seat: int, pos: Position, dice: Dice, play: Play | None) -> None:
+        low, high = RACE_PIPS
+        if not found and pos.is_race() and all(low <= p <= high for p in pos.pip_counts()):
+            found.append(pos.position_id())
+
+    while len(out) < count:
+        found.clear()
+        play_game((bot, bot), random.Random(f"{seed}/{game}"), on_move=record)
+        game += 1
+        out += [pid for pid in found if pid not in out]
+    return out
+
+
+def extend(path: Path = DATA, *, races: int, contact: int) -> None:
+    """Add to the file the next contact positions of :func:`contact_positions` and the races
+    of :func:`race_positions` it lacks, ``contact`` and ``races`` of each (then refresh it)."""
+    data = load(path)
+    have = list(data["positions"])
+    shortest = contact_positions(sum(1 for p in have if p in contact_positions(10**4)) + contact)
+    new = [p for p in shortest if p not in have][:contact]
+    new += [p for p in race_positions(races) if p not in have and p not in new][:races]
+    data["positions"] = have + new
     path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
 
 
