@@ -70,6 +70,7 @@ import asyncio
 import contextlib
 import contextvars
 import gc
+import heapq
 import json
 import os
 import random
@@ -98,6 +99,7 @@ HUMAN_THINK = 30.0  # seconds between two presses of a game at human pace (mean)
 MACHINE_THINK = 0.2
 HINT_SHARE = 0.05  # presses preceded by a /hint
 REVIEWERS = 4
+SCHEDULER_TICK = 0.01  # seconds: how late at most a simulated press starts (Load.players)
 
 # -- fake Discord --------------------------------------------------------------------------------
 
@@ -396,37 +398,68 @@ class Load:
         """Press buttons in one game until told to stop; start a new game when one ends."""
         await asyncio.sleep(self.rng.uniform(0, table.think))
         while not self.stop.is_set():
-            reply = table.reply
-            if any(b == "Rematch" for b, _ in reply.buttons):
-                actor = next(iter(table.people.values()))
-                label: str | None = "Rematch"
-            else:
-                ids = [i for i in reply.mentions if i in table.people]
-                actor = table.people[ids[0]] if ids else next(iter(table.people.values()))
-                label = _choose(reply)
-            if label is None:
-                table.reply = _seen(await asyncio.to_thread(self.service.board, actor, table.where))
-                if table.reply.ephemeral:
-                    return  # the game is gone: this table stops
-                await asyncio.sleep(table.think)
-                continue
-            if not table.computer and self.rng.random() < HINT_SHARE:
-                self.stats.hint.add(await self._command(actor, table.where, "hint"))
-            custom_id = next(i for b, i in reply.buttons if b == label)
-            timing = await self._press(table, actor, custom_id)
-            (self.stats.computer if table.computer else self.stats.ordinary).add(timing)
-            if timing.reply is None:
-                self.stats.errors += 1
-            elif timing.reply.ephemeral:
-                self.stats.refused += 1
-                table.reply = _seen(await asyncio.to_thread(self.service.board, actor, table.where))
-            else:
-                table.reply = _seen(timing.reply)
-            timing.reply = None  # the picture is Discord's now, not the bot's
-            if table.think > 0:
-                await asyncio.sleep(min(self.rng.expovariate(1 / table.think), table.think * 5))
-            else:
-                await asyncio.sleep(0)
+            pause = await self._turn(table)
+            if pause is None:
+                return
+            await asyncio.sleep(pause)
+
+    async def players(self, tables: list[Table]) -> None:
+        """Every table of ``tables`` played as :meth:`play` plays one, from one list of wake-up
+        times: a game between two presses holds no task, coroutine, future or timer of its own.
+        With a task a game, 2,000 waiting games were about 20,000 objects that every full pass
+        of the collector walked in the bot's process, though a real bot never holds them (its
+        players are on their own machines)."""
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        due = [(now + self.rng.uniform(0, t.think), n) for n, t in enumerate(tables)]
+        heapq.heapify(due)
+        pressing: set[asyncio.Task[None]] = set()
+
+        async def turn(n: int) -> None:
+            pause = await self._turn(tables[n])
+            if pause is not None:
+                heapq.heappush(due, (loop.time() + pause, n))
+
+        while not self.stop.is_set():
+            while due and due[0][0] <= loop.time():
+                task = asyncio.create_task(turn(heapq.heappop(due)[1]))
+                pressing.add(task)
+                task.add_done_callback(pressing.discard)
+            wait = due[0][0] - loop.time() if due else SCHEDULER_TICK
+            # a press that ends may bring a wake-up nearer: look again at least every tick
+            await asyncio.sleep(min(max(wait, 0.0), SCHEDULER_TICK))
+        _check_tasks(await asyncio.gather(*pressing, return_exceptions=True))
+
+    async def _turn(self, table: Table) -> float | None:
+        """One press in ``table``'s game (or a look at the board when there is nothing to
+        press); the think time before the next, or None when the game is gone."""
+        reply = table.reply
+        if any(b == "Rematch" for b, _ in reply.buttons):
+            actor = next(iter(table.people.values()))
+            label: str | None = "Rematch"
+        else:
+            ids = [i for i in reply.mentions if i in table.people]
+            actor = table.people[ids[0]] if ids else next(iter(table.people.values()))
+            label = _choose(reply)
+        if label is None:
+            table.reply = _seen(await asyncio.to_thread(self.service.board, actor, table.where))
+            return None if table.reply.ephemeral else table.think  # ephemeral: the game is gone
+        if not table.computer and self.rng.random() < HINT_SHARE:
+            self.stats.hint.add(await self._command(actor, table.where, "hint"))
+        custom_id = next(i for b, i in reply.buttons if b == label)
+        timing = await self._press(table, actor, custom_id)
+        (self.stats.computer if table.computer else self.stats.ordinary).add(timing)
+        if timing.reply is None:
+            self.stats.errors += 1
+        elif timing.reply.ephemeral:
+            self.stats.refused += 1
+            table.reply = _seen(await asyncio.to_thread(self.service.board, actor, table.where))
+        else:
+            table.reply = _seen(timing.reply)
+        timing.reply = None  # the picture is Discord's now, not the bot's
+        if table.think > 0:
+            return min(self.rng.expovariate(1 / table.think), table.think * 5)
+        return 0.0
 
     async def review(self, index: int) -> None:
         """One reviewer: /review a long finished game, again and again (cache cleared)."""
@@ -704,7 +737,7 @@ async def _levels(
             gc.collect()
             load.stop.clear()
             load.stats = Stats()
-            tasks = [asyncio.create_task(load.play(table)) for table in load.tables]
+            tasks = [asyncio.create_task(load.players(load.tables))]
             tasks.append(asyncio.create_task(load.ticker()))
             if reviews:
                 tasks += [asyncio.create_task(load.review(i)) for i in range(REVIEWERS)]
@@ -834,7 +867,7 @@ async def _throughput(db_url: str, games: int, seconds: float, offset: int) -> d
         await asyncio.to_thread(load.add_games, games, computer_share=0.0, machine=games)
         for table in load.tables:
             table.think = 0.0
-        tasks = [asyncio.create_task(load.play(table)) for table in load.tables]
+        tasks = [asyncio.create_task(load.players(load.tables))]
         await asyncio.sleep(1.0)
         load.stats = Stats()
         started = time.perf_counter()
@@ -990,7 +1023,7 @@ async def _game_memory(db_url: str, games: int) -> list[Figure]:
         for table in load.tables[first:]:
             table.think = 0.0
         load.stop.clear()
-        tasks = [asyncio.create_task(load.play(table)) for table in load.tables[first:]]
+        tasks = [asyncio.create_task(load.players(load.tables[first:]))]
         await asyncio.sleep(3.0)
         load.stop.set()
         _check_tasks(await asyncio.gather(*tasks, return_exceptions=True))
