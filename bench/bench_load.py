@@ -615,11 +615,7 @@ def _open(db_url: str) -> tuple[Any, Service, Any]:
             heavy.POOLS.crowd = int(crowd)
         threads = os.environ.get("BENCH_LOAD_THREADS")  # threads of ordinary interactions
         if threads:
-            from concurrent.futures import ThreadPoolExecutor
-
-            heavy.POOLS.ordinary = ThreadPoolExecutor(int(threads), thread_name_prefix="act")
-            heavy.POOLS.crowd = min(heavy.CORES, int(threads))
-            heavy.POOLS.ordinary_threads = int(threads)
+            heavy.POOLS.set_ordinary_threads(int(threads))
         heavy.POOLS.use_processes(processes)
         # as run_bot does: the computer's cube searches in a process of their own
         cube = os.environ.get("BENCH_LOAD_CUBE_PROCESS")

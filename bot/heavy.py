@@ -4,13 +4,15 @@ An ordinary press takes a few tens of milliseconds of one thread; a review takes
 a world-class move about 150 ms. Run in the thread pool that serves every interaction, a handful
 of reviews fills it and an ordinary press waits for them (issue 20: 87.6 s). So:
 
-- ordinary interactions run in :data:`POOLS.ordinary`, a thread pool of its own (4 threads:
-  they wait on the database or a search at times; more only add GIL contention, memory and
+- ordinary interactions run in :data:`POOLS.ordinary`, a thread pool of its own, 4 at a time
+  (they wait on the database or a search at times; more only add GIL contention, memory and
   SQLite lock waits: with 16, the load benchmark's process grew to 1,028 MB at 1,000 games;
-  from 8 to 4, its event-loop lag p99 fell, see the README). One person's run one at a time
-  (:class:`Turns`) and he has at most :attr:`Pools.ordinary_per_user` in flight; one more is
-  refused at once with ``Busy("busy.actions")`` (issue 27: one user firing 256 ``/export`` at
-  once took the other players' presses from 38 ms to 4.5 s, his queued ahead of theirs);
+  from 8 to 4, its event-loop lag p99 fell, see the README). A press waiting for the
+  computer's search gives its place to the next meanwhile (:meth:`Pools.waiting_for_computer`).
+  One person's run one at a time (:class:`Turns`) and he has at most
+  :attr:`Pools.ordinary_per_user` in flight; one more is refused at once with
+  ``Busy("busy.actions")`` (issue 27: one user firing 256 ``/export`` at once took the other
+  players' presses from 38 ms to 4.5 s, his queued ahead of theirs);
 - analysis (``/review``; later puzzle analysis) and ``/hint`` go through a :class:`HeavyPool` each
   (:attr:`Pools.analysis`, :attr:`Pools.hints`, so a hint does not wait behind reviews): a few
   workers, a bounded queue, one computation per key (a second request for a game's review waits
@@ -59,7 +61,7 @@ import signal
 import sys
 import threading
 from collections import Counter, deque
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -443,6 +445,9 @@ def _run_into(outer: Future[Any], work: Callable[[], Any]) -> None:
 
 
 CUBE_PROCESS_LOSSES = 3  # cube processes lost after which cube searches stay in the threads
+COMPUTER_WAITERS = 8
+"""Presses waiting for the computer's search at once beyond the running ones: threads of the
+ordinary pool that hold no place among them (see :meth:`Pools.waiting_for_computer`)."""
 CROWDED_PATIENCE = 0.03
 """Seconds an ordinary interaction that starts beside as many others as there are cores may
 take before it is acknowledged (see :meth:`Pools.patience`): a press takes a few milliseconds
@@ -466,7 +471,10 @@ class Pools:
     ) -> None:
         if ordinary_per_user < 1:
             raise ValueError("ordinary_per_user must be at least 1")
-        self.ordinary: Executor = ThreadPoolExecutor(ordinary_threads, thread_name_prefix="act")
+        self.ordinary: Executor
+        self._slot = threading.local()  # .held: this thread holds one of the slots
+        self._aside = 0  # presses waiting for the computer, their slot given back
+        self._aside_lock = threading.Lock()
         # Ordinary interactions one person may have running or waiting (one runs at a time).
         # Two: a press and the next one sent before its answer. More from one person at once
         # is a script: refused at once rather than queued (each waiting one costs memory, and
@@ -477,8 +485,7 @@ class Pools:
         # Ordinary interactions in flight from which a new one is acknowledged at once (see
         # crowded): one per core. Beyond, a press shares the CPU with as many others and
         # takes several times its ~10 ms: it would be seen late, so Discord shows it loading.
-        self.crowd = min(CORES, ordinary_threads)
-        self.ordinary_threads = ordinary_threads
+        self.set_ordinary_threads(ordinary_threads)  # sets crowd: one per core
         self._ordinary_jobs = 0  # ordinary interactions running or waiting (event loop only)
         self.searches: Executor = ThreadPoolExecutor(compute_threads, thread_name_prefix="search")
         self.analysis = HeavyPool(analysis_workers, queue=analysis_queue, per_user=per_user)
@@ -492,6 +499,57 @@ class Pools:
         self._cube_process: ProcessPoolExecutor | None = None
         self._cube_in_process = False
         self._cube_losses = 0  # cube processes that died
+
+    def set_ordinary_threads(self, threads: int) -> None:
+        """Run ordinary interactions ``threads`` at a time (before any is submitted), and up to
+        :data:`COMPUTER_WAITERS` more while that many wait for the computer (see
+        :meth:`waiting_for_computer`)."""
+        self.ordinary = ThreadPoolExecutor(threads + COMPUTER_WAITERS, thread_name_prefix="act")
+        self._slots = threading.BoundedSemaphore(threads)
+        self.ordinary_threads = threads
+        self.crowd = min(CORES, threads)
+
+    @contextlib.contextmanager
+    def waiting_for_computer(self) -> Iterator[None]:
+        """Meanwhile, the calling press gives its place among the :attr:`ordinary_threads`
+        running presses to the next one (a no-op outside an ordinary interaction's thread).
+
+        A press in a game against the computer waits for its search (a world-class move, 0.1
+        to 1 s, longer on a busy machine, where the search threads run below the presses'
+        priority) without the GIL; it held one of the four places all that time, and with a
+        fifth of the games against the computer, the presses of people playing each other
+        queued behind those waits (2,000 games beside two busy processes: the board's p50
+        883 ms, the first response deferred at once). It does not take a place again
+        afterwards: what is left (its save and its picture) is short, and waiting for a place
+        could mean waiting behind presses that wait for its own write turn (SQLite)."""
+        if not getattr(self._slot, "held", False):
+            yield
+            return
+        self._slot.held = False
+        with self._aside_lock:
+            self._aside += 1
+        self._slots.release()
+        try:
+            yield
+        finally:
+            with self._aside_lock:
+                self._aside -= 1
+
+    def _in_slot(self, work: Callable[[], T]) -> Callable[[], T]:
+        """``work`` run once one of the running presses' places is free, which it then holds
+        (unless it gives it back while it waits for the computer)."""
+
+        def run() -> T:
+            self._slots.acquire()
+            self._slot.held = True
+            try:
+                return work()
+            finally:
+                if self._slot.held:
+                    self._slot.held = False
+                    self._slots.release()
+
+        return run
 
     @property
     def process_count(self) -> int:
@@ -547,7 +605,9 @@ class Pools:
         if process is None:
             return fn(*args)
         try:
-            return process.submit(fn, *args).result()
+            search = process.submit(fn, *args)
+            with self.waiting_for_computer():
+                return search.result()
         except BrokenProcessPool:
             with self._process_lock:
                 if self._cube_process is process:
@@ -605,7 +665,7 @@ class Pools:
         loop = asyncio.get_running_loop()
         if user is not None and self._ordinary_users[user] >= self.ordinary_per_user:
             raise Busy("busy.actions")
-        work = _bind(contextvars.copy_context().run, fn)
+        work = self._in_slot(_bind(contextvars.copy_context().run, fn))
         self._ordinary_jobs += 1  # counted first: the release may come before submit returns
         if user is None:
             try:
@@ -656,13 +716,16 @@ class Pools:
         return default
 
     def _running_ordinary(self) -> int:
-        return self._ordinary_jobs - self._turns.waiting()
+        # Presses waiting for the computer hold no place: a new one starts beside them at once.
+        return self._ordinary_jobs - self._turns.waiting() - self._aside
 
     def compute(self, fn: Callable[[], T]) -> T:
         """Run a search (blocking, from a worker thread) on the bounded compute threads."""
         if threading.get_ident() in self._compute_threads:
             return fn()  # already on one: no nested submit (it could wait for itself)
-        return self.searches.submit(self._on_compute, fn).result()
+        search = self.searches.submit(self._on_compute, fn)
+        with self.waiting_for_computer():
+            return search.result()
 
     def _on_compute(self, fn: Callable[[], T]) -> T:
         me = threading.get_ident()

@@ -149,6 +149,43 @@ def test_compute_runs_on_the_search_threads() -> None:
     assert nested.startswith("search")  # a search inside a search does not wait for itself
 
 
+async def test_a_press_waiting_for_the_computer_lets_another_press_run() -> None:
+    """Issue 30: a press in a game against the computer held one of the running places while
+    its search ran (0.1 to 1 s, more on a busy machine), and the presses of people playing each
+    other queued behind those waits. With one place: a press waiting for the computer's search
+    gives it up, another person's press runs and is answered meanwhile, and a new one is not
+    told to wait (no deferral at once)."""
+    pools = heavy.Pools(ordinary_threads=1, compute_threads=1)
+    search = Gate()  # the computer's search: blocks until opened
+
+    def against_the_computer() -> str:
+        return str(pools.compute(search("moved")))
+
+    def between_people() -> str:
+        return threading.current_thread().name
+
+    try:
+        waiting = pools.ordinary_submit(against_the_computer, user=1)
+        await until(lambda: search.started == 1)
+        assert pools.patience(SAFETY) == SAFETY and not pools.crowded()  # a place is free
+        other = await asyncio.wait_for(pools.ordinary_submit(between_people, user=2), SAFETY)
+        assert other.startswith("act") and not waiting.done()  # answered while it waits
+        search.open.set()
+        assert await asyncio.wait_for(waiting, SAFETY) == "moved"
+        await until(lambda: pools.patience(SAFETY) == SAFETY)
+    finally:
+        search.open.set()
+        pools.close()
+
+
+def test_a_thread_outside_the_presses_waits_for_the_computer_as_before() -> None:
+    pools = heavy.Pools(ordinary_threads=1, compute_threads=1)
+    with pools.waiting_for_computer():  # holds no place: nothing to give back
+        assert pools.compute(lambda: 7) == 7
+    assert pools.ordinary.submit(pools._in_slot(lambda: 8)).result(SAFETY) == 8  # still free
+    pools.close()
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="per-thread niceness: Linux")
 def test_searches_run_below_the_presses_priority() -> None:
     """A search thread is niced (the presses' threads and the event loop's are not): with
