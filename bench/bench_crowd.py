@@ -178,18 +178,25 @@ class Crowd:
     seconds: float = 1.0
 
 
-def _workers_cpu() -> float:
-    """CPU seconds used so far by the processes this one started (Linux; 0 elsewhere)."""
+def _workers_cpu() -> dict[int, float]:
+    """CPU seconds used so far by each process this one started (Linux; none elsewhere)."""
     from bench.bench_load import descendants
 
-    total = 0
+    out: dict[int, float] = {}
     for pid in descendants():
         try:
             fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            total += int(fields[11]) + int(fields[12])  # utime, stime (clock ticks)
+            out[int(pid)] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
         except (OSError, IndexError, ValueError):
             continue
-    return total / os.sysconf("SC_CLK_TCK")
+    return out
+
+
+def _workers_cpu_since(before: dict[int, float]) -> float:
+    """CPU seconds the processes this one started used since ``before``: a process that ended
+    meanwhile (a previous run's worker leaving) counts nothing rather than taking its whole
+    past CPU off the sum, as a total taken twice did."""
+    return sum(cpu - before.get(pid, 0.0) for pid, cpu in _workers_cpu().items())
 
 
 async def _crowds(db_url: str, sizes: list[int], seconds: float, think: float) -> list[Crowd]:
@@ -221,7 +228,7 @@ async def _window(load: Load, probe: Probe, size: int, seconds: float, think: fl
     await asyncio.sleep(seconds)
     stats, where = load.stats, probe.reset()
     crowd = Crowd(size, stats.ordinary.final, where, stats.errors)
-    crowd.cpu, crowd.workers_cpu = time.process_time() - cpu, _workers_cpu() - workers
+    crowd.cpu, crowd.workers_cpu = time.process_time() - cpu, _workers_cpu_since(workers)
     crowd.seconds = time.perf_counter() - started
     load.stop.set()
     _check_tasks(await asyncio.gather(*tasks, return_exceptions=True))
