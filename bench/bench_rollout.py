@@ -3,8 +3,9 @@ standard errors in at least 90% of them", on at least 20 positions).
 
 ``python -m bench rollout`` rolls out each position of tests/data/gnubg-rollouts.json (the
 player on roll before his roll; twenty races from seeded self-play and the twenty shortest
-contact positions of the starter puzzles: :func:`extend` adds more by the same rules) with the engine's rollout (:mod:`engine.analysis.rollout`: bgsage
-1-ply play, variance reduction, cubeless, played to the end) and the file's trials and seed,
+contact positions of the starter puzzles: :func:`extend` adds more by the same rules) with
+the engine's rollout (:mod:`engine.analysis.rollout`: bgsage 1-ply play, variance reduction,
+cubeless, played to the end) and the file's trials and seed,
 and compares each cubeless equity with GNU Backgammon 1.07's rollout of the same position with
 the same settings (0-ply play, variance reduction, quasi-random dice) stored in the file, then
 the same without variance reduction, then each cubeful equity with gnubg's cubeful rollout (the

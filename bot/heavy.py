@@ -471,7 +471,6 @@ class Pools:
     ) -> None:
         if ordinary_per_user < 1:
             raise ValueError("ordinary_per_user must be at least 1")
-        self.ordinary: Executor
         self._slot = threading.local()  # .held: this thread holds one of the slots
         self._aside = 0  # presses waiting for the computer, their slot given back
         self._aside_lock = threading.Lock()
@@ -504,7 +503,9 @@ class Pools:
         """Run ordinary interactions ``threads`` at a time (before any is submitted), and up to
         :data:`COMPUTER_WAITERS` more while that many wait for the computer (see
         :meth:`waiting_for_computer`)."""
-        self.ordinary = ThreadPoolExecutor(threads + COMPUTER_WAITERS, thread_name_prefix="act")
+        self.ordinary: Executor = ThreadPoolExecutor(
+            threads + COMPUTER_WAITERS, thread_name_prefix="act"
+        )
         self._slots = threading.BoundedSemaphore(threads)
         self.ordinary_threads = threads
         self.crowd = min(CORES, threads)
