@@ -414,21 +414,27 @@ class Load:
         due = [(now + self.rng.uniform(0, t.think), n) for n, t in enumerate(tables)]
         heapq.heapify(due)
         pressing: set[asyncio.Task[None]] = set()
+        failed: list[BaseException] = []  # a table whose turn failed stops, as in play()
 
         async def turn(n: int) -> None:
             pause = await self._turn(tables[n])
             if pause is not None:
                 heapq.heappush(due, (loop.time() + pause, n))
 
+        def over(task: asyncio.Task[None]) -> None:
+            pressing.discard(task)
+            if not task.cancelled() and task.exception() is not None:
+                failed.append(task.exception())  # type: ignore[arg-type]
+
         while not self.stop.is_set():
             while due and due[0][0] <= loop.time():
                 task = asyncio.create_task(turn(heapq.heappop(due)[1]))
                 pressing.add(task)
-                task.add_done_callback(pressing.discard)
+                task.add_done_callback(over)
             wait = due[0][0] - loop.time() if due else SCHEDULER_TICK
             # a press that ends may bring a wake-up nearer: look again at least every tick
             await asyncio.sleep(min(max(wait, 0.0), SCHEDULER_TICK))
-        _check_tasks(await asyncio.gather(*pressing, return_exceptions=True))
+        _check_tasks([*failed, *await asyncio.gather(*pressing, return_exceptions=True)])
 
     async def _turn(self, table: Table) -> float | None:
         """One press in ``table``'s game (or a look at the board when there is nothing to

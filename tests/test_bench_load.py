@@ -7,6 +7,8 @@ import asyncio
 import gc
 from types import SimpleNamespace
 
+import pytest
+
 from bench.bench_load import Load, _choose, _seen
 from bot.service.replies import Button, Choice, Reply, Select
 
@@ -37,7 +39,9 @@ def test_what_a_player_keeps_is_left_out_of_the_collectors_walks() -> None:
     assert not gc.is_tracked(seen.buttons) and not gc.is_tracked(seen.mentions)
 
 
-def test_the_players_play_every_table_from_one_task_while_they_wait() -> None:
+def test_the_players_play_every_table_from_one_task_while_they_wait(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     # Load.players: each table's turns, the think time between them, a table left when its
     # turn says so; between presses no task per game (2,000 of them, with their coroutines,
     # futures and timers, were a third of what the bot's full collections walked).
@@ -48,13 +52,15 @@ def test_the_players_play_every_table_from_one_task_while_they_wait() -> None:
         table.turns += 1
         if table is tables[0]:
             return None  # its game is gone: never pressed again
+        if table is tables[1]:
+            raise RuntimeError("the press broke")  # told at the end; this table stops
         return 0.05 if table.turns == 1 else 3600.0  # then a long think
 
     load._turn = turn  # type: ignore[method-assign]
 
     async def main() -> int:
         players = asyncio.create_task(load.players(tables))  # type: ignore[arg-type]
-        while any(t.turns < 2 for t in tables[1:]):
+        while any(t.turns < 2 for t in tables[2:]):
             await asyncio.sleep(0.01)
         thinking = len(asyncio.all_tasks())  # every game is thinking now
         load.stop.set()
@@ -62,4 +68,5 @@ def test_the_players_play_every_table_from_one_task_while_they_wait() -> None:
         return thinking
 
     assert asyncio.run(main()) == 2  # this one and the players' own
-    assert [t.turns for t in tables] == [1] + [2] * 49
+    assert [t.turns for t in tables] == [1, 1] + [2] * 48
+    assert "the press broke" in capsys.readouterr().err
