@@ -111,8 +111,7 @@ def extend(path: Path = DATA, *, races: int, contact: int) -> None:
     of :func:`race_positions` it lacks, ``contact`` and ``races`` of each (then refresh it)."""
     data = load(path)
     have = list(data["positions"])
-    shortest = contact_positions(sum(1 for p in have if p in contact_positions(10**4)) + contact)
-    new = [p for p in shortest if p not in have][:contact]
+    new = [p for p in contact_positions(len(have) + contact) if p not in have][:contact]
     new += [p for p in race_positions(races) if p not in have and p not in new][:races]
     data["positions"] = have + new
     path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
