@@ -221,7 +221,7 @@ async def _window(load: Load, probe: Probe, size: int, seconds: float, think: fl
     load.stop.clear()
     for table in load.tables:
         table.think = think
-    tasks = [asyncio.create_task(load.play(table)) for table in load.tables[:size]]
+    tasks = [asyncio.create_task(load.players(load.tables[:size]))]
     await asyncio.sleep(RAMP)
     load.stats, _ = Stats(), probe.reset()
     cpu, workers, started = time.process_time(), _workers_cpu(), time.perf_counter()

@@ -77,7 +77,7 @@ async def _window(
     """The two people press for ``seconds`` (after a short ramp), alongside the flood."""
     load.stop.clear()
     load.stats = Stats()
-    players = [asyncio.create_task(load.play(table)) for table in load.tables]
+    players = [asyncio.create_task(load.players(load.tables))]
     flooding = [asyncio.ensure_future(flood_task())] if flood_task else []
     await asyncio.sleep(min(1.0, seconds / 3))  # the flood fills up; not measured
     load.stats = Stats()

@@ -99,7 +99,7 @@ HUMAN_THINK = 30.0  # seconds between two presses of a game at human pace (mean)
 MACHINE_THINK = 0.2
 HINT_SHARE = 0.05  # presses preceded by a /hint
 REVIEWERS = 4
-SCHEDULER_TICK = 0.01  # seconds: how late at most a simulated press starts (Load.players)
+LOOK_AGAIN = 0.1  # seconds: how long the players wait at most before looking at stop again
 
 # -- fake Discord --------------------------------------------------------------------------------
 
@@ -394,17 +394,9 @@ class Load:
         interaction.timing.reply = None  # only its times are wanted
         return interaction.timing
 
-    async def play(self, table: Table) -> None:
-        """Press buttons in one game until told to stop; start a new game when one ends."""
-        await asyncio.sleep(self.rng.uniform(0, table.think))
-        while not self.stop.is_set():
-            pause = await self._turn(table)
-            if pause is None:
-                return
-            await asyncio.sleep(pause)
-
     async def players(self, tables: list[Table]) -> None:
-        """Every table of ``tables`` played as :meth:`play` plays one, from one list of wake-up
+        """Press buttons in each game of ``tables`` until told to stop, starting a new game when
+        one ends, a think time between presses (none at machine pace), from one list of wake-up
         times: a game between two presses holds no task, coroutine, future or timer of its own.
         With a task a game, 2,000 waiting games were about 20,000 objects that every full pass
         of the collector walked in the bot's process, though a real bot never holds them (its
@@ -414,12 +406,18 @@ class Load:
         due = [(now + self.rng.uniform(0, t.think), n) for n, t in enumerate(tables)]
         heapq.heapify(due)
         pressing: set[asyncio.Task[None]] = set()
-        failed: list[BaseException] = []  # a table whose turn failed stops, as in play()
+        failed: list[BaseException] = []  # a table whose turn failed stops
+        sleep: list[asyncio.Future[None]] = []  # the wait for the next wake-up
+
+        def wake() -> None:  # at the next wake-up, or when a turn ends (its next may be nearer)
+            if sleep and not sleep[0].done():
+                sleep[0].set_result(None)
 
         async def turn(n: int) -> None:
             pause = await self._turn(tables[n])
             if pause is not None:
                 heapq.heappush(due, (loop.time() + pause, n))
+                wake()
 
         def over(task: asyncio.Task[None]) -> None:
             pressing.discard(task)
@@ -431,9 +429,11 @@ class Load:
                 task = asyncio.create_task(turn(heapq.heappop(due)[1]))
                 pressing.add(task)
                 task.add_done_callback(over)
-            wait = due[0][0] - loop.time() if due else SCHEDULER_TICK
-            # a press that ends may bring a wake-up nearer: look again at least every tick
-            await asyncio.sleep(min(max(wait, 0.0), SCHEDULER_TICK))
+            wait = due[0][0] - loop.time() if due else LOOK_AGAIN
+            sleep[:] = [loop.create_future()]
+            timer = loop.call_later(min(max(wait, 0.0), LOOK_AGAIN), wake)
+            await sleep[0]
+            timer.cancel()
         _check_tasks([*failed, *await asyncio.gather(*pressing, return_exceptions=True)])
 
     async def _turn(self, table: Table) -> float | None:
