@@ -119,6 +119,7 @@ class HeavyPool:
     :param per_user: jobs one user may have running or waiting; one more is refused with
         ``Busy("busy.user")``.
     :param executor: where the jobs run (default: a thread pool of ``workers`` threads).
+    :param niceness: its own threads' scheduling priority (Linux; 0: the presses' own).
     """
 
     def __init__(
@@ -128,13 +129,15 @@ class HeavyPool:
         queue: int = 8,
         per_user: int = 1,
         executor: Executor | None = None,
+        niceness: int = 0,
     ) -> None:
         if workers < 1 or queue < 0 or per_user < 1:
             raise ValueError("workers and per_user must be at least 1, queue at least 0")
         self.workers = workers
         self.capacity = workers + queue
         self.per_user = per_user
-        self._executor = executor or ThreadPoolExecutor(workers, thread_name_prefix="heavy")
+        niced = functools.partial(lower_thread_priority, niceness) if niceness else None
+        self._executor = executor or ThreadPoolExecutor(workers, "heavy", initializer=niced)
         self._slots = threading.BoundedSemaphore(workers)
         self._jobs = 0  # running or waiting (event loop only)
         self._running = 0
@@ -474,22 +477,21 @@ class Pools:
         self._slot = threading.local()  # .held: this thread holds one of the slots
         self._aside = 0  # presses waiting for the computer, their slot given back
         self._aside_lock = threading.Lock()
-        # Ordinary interactions one person may have running or waiting (one runs at a time).
-        # Two: a press and the next one sent before its answer. More from one person at once
-        # is a script: refused at once rather than queued (each waiting one costs memory, and
-        # all of them would end up refused as out of date or answered far too late).
+        # A person's ordinary interactions running or waiting (one runs at a time). Two: a
+        # press and the next sent before its answer. More is a script: refused, not queued
+        # (each waiting costs memory, and all would be refused as out of date or answered late).
         self.ordinary_per_user = ordinary_per_user
         self._ordinary_users: Counter[Hashable] = Counter()  # (event loop only)
         self._turns = Turns()
-        # Ordinary interactions in flight from which a new one is acknowledged at once (see
-        # crowded): one per core. Beyond, a press shares the CPU with as many others and
-        # takes several times its ~10 ms: it would be seen late, so Discord shows it loading.
         self.set_ordinary_threads(ordinary_threads)  # sets crowd: one per core
         self._ordinary_jobs = 0  # ordinary interactions running or waiting (event loop only)
         self.searches: Executor = ThreadPoolExecutor(compute_threads, thread_name_prefix="search")
-        self.analysis = HeavyPool(analysis_workers, queue=analysis_queue, per_user=per_user)
-        # Hints take tens of milliseconds: a lane of their own, not behind the reviews.
-        self.hints = HeavyPool(1, queue=hint_queue, per_user=per_user)
+        # Both lanes search (a hint at 3 plies; a review or rollout when not in a process), so
+        # below the presses' priority. Hints take tens of milliseconds: not behind the reviews.
+        lane = functools.partial(HeavyPool, per_user=per_user, niceness=SEARCH_NICENESS)
+        self.analysis = lane(analysis_workers, queue=analysis_queue)
+        self.hints = lane(1, queue=hint_queue)
+        self._searches_warm = False  # see warm_searches
         self.flights = SingleFlight()
         self._compute_threads: set[int] = set()
         self._processes: ProcessPoolExecutor | None = None
@@ -508,6 +510,9 @@ class Pools:
         )
         self._slots = threading.BoundedSemaphore(threads)
         self.ordinary_threads = threads
+        # Ordinary interactions in flight from which a new one is acknowledged at once (see
+        # crowded): one per core. Beyond, a press shares the CPU with as many others and
+        # takes several times its ~10 ms: it would be seen late, so Discord shows it loading.
         self.crowd = min(CORES, threads)
 
     @contextlib.contextmanager
@@ -728,6 +733,20 @@ class Pools:
         with self.waiting_for_computer():
             return search.result()
 
+    def warm_searches(self) -> None:
+        """Play one move of each level that searches (expert, world class) on a search thread,
+        once per process (blocking; the bot's start-up calls it).
+
+        bgsage starts a deep search's helper threads at its first search and keeps them, and
+        Linux gives a new thread its creator's niceness. Started by a hint's or a press's
+        thread, they searched at the presses' priority for the rest of the process, whichever
+        thread asked (measured: 44% of a world-class game's search CPU runs in them), and
+        which thread searched first depended on the first minutes' presses."""
+        if self._searches_warm:
+            return
+        self._searches_warm = True
+        self.compute(_warm_searches)
+
     def _on_compute(self, fn: Callable[[], T]) -> T:
         me = threading.get_ident()
         if me not in self._compute_threads:
@@ -786,6 +805,15 @@ def _warm_worker() -> None:
         get_bot("world class").choose_play(Position.initial(), (3, 1))
     except Exception:  # a worker without bgsage still serves the fallback evaluator
         pass
+
+
+def _warm_searches() -> None:
+    with contextlib.suppress(Exception):  # without bgsage nothing searches in helper threads
+        from engine.bots import get_bot
+        from engine.position import Position
+
+        for level in ("expert", "world class"):
+            get_bot(level).choose_play(Position.initial(), (3, 1))
 
 
 def _warm_cube_worker() -> None:

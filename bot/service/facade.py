@@ -239,12 +239,16 @@ class Service:
 
     def warm_up(self) -> None:
         """Draw one board and build the default computer player, so that the first player of
-        the day does not wait for the caches (about half a second)."""
+        the day does not wait for the caches (about half a second); start the searching
+        levels' helper threads at the search threads' priority
+        (:meth:`bot.heavy.Pools.warm_searches`)."""
+        from bot import heavy
         from bot.service.computer import computer_for
         from render import render_board
 
         render_board(Position.initial())
         computer_for("intermediate")
+        heavy.POOLS.warm_searches()
 
 
 def _owners(features: Iterable[object]) -> dict[Callable[..., object], object]:

@@ -203,6 +203,71 @@ def test_searches_run_below_the_presses_priority() -> None:
     pools.close()
 
 
+async def test_the_analysis_and_hint_lanes_search_below_the_presses_priority() -> None:
+    def niceness() -> int:
+        return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+    pools = heavy.Pools(compute_threads=1)
+    searching = pools.compute(niceness)
+    try:
+        assert await pools.hints.run(niceness) == searching != niceness()
+        assert await pools.analysis.run(niceness) == searching
+        assert await heavy.HeavyPool(1).run(niceness) == niceness()  # by default: unchanged
+    finally:
+        pools.close()
+
+
+_HELPERS = """
+import glob, json, os, sys, threading
+from bot import heavy
+from engine import Position
+from engine.analysis.hints import hint
+
+def threads():
+    out = {}
+    for path in glob.glob(f"/proc/{os.getpid()}/task/*/stat"):
+        fields = open(path).read().rsplit(")", 1)[1].split()
+        out[path.split("/")[-2]] = (int(fields[16]), int(fields[11]) + int(fields[12]))
+    return out
+
+pools = heavy.Pools(compute_threads=1)
+if sys.argv[1] == "warm":
+    pools.warm_searches()
+searching = pools.compute(lambda: os.getpriority(os.PRIO_PROCESS, threading.get_native_id()))
+before = threads()
+for dice in ((3, 1), (6, 5), (4, 2), (5, 5)):
+    hint(Position.initial(), dice, plies=3)  # in the main thread, at its priority
+me = str(threading.get_native_id())
+after = threads()
+helpers = [n for tid, (n, cpu) in after.items() if tid != me and cpu > before.get(tid, (0, 0))[1]]
+print(json.dumps({"searching": searching, "helpers": helpers}))
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="per-thread niceness: Linux")
+@pytest.mark.parametrize("warm", [True, False])
+def test_a_deep_searchs_helper_threads_run_at_the_search_priority_once_warmed(warm: bool) -> None:
+    """bgsage keeps the helper threads of its first deep search, at the niceness of the thread
+    that started them: warmed on a search thread, a later hint's search (a thread at the
+    presses' priority here) still runs its helpers below the presses; not warmed, above."""
+    import json
+    import subprocess
+
+    from engine.bots import sage
+
+    if not sage.available():
+        pytest.skip("bgsage is not installed: no helper threads")
+    mode = "warm" if warm else "cold"
+    run = subprocess.run(
+        [sys.executable, "-c", _HELPERS, mode], capture_output=True, text=True, timeout=300
+    )
+    assert run.returncode == 0, run.stderr
+    seen = json.loads(run.stdout.splitlines()[-1])
+    assert seen["helpers"], "the search used no helper thread"
+    niced = [nice == seen["searching"] for nice in seen["helpers"]]
+    assert all(niced) if warm else not any(niced)
+
+
 def test_no_more_review_processes_than_reviews_run_at_once() -> None:
     pools = heavy.Pools(analysis_workers=2)
     pools.use_processes(8)  # each would hold a copy of the networks, and 6 would stay idle
