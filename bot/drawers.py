@@ -36,7 +36,7 @@ from multiprocessing.process import BaseProcess
 from multiprocessing.reduction import ForkingPickler
 from typing import Any, cast
 
-from bot.heavy import release_free_memory
+from bot.heavy import release_free_memory, renice_from_parent
 from engine import Position
 from render import BoardView, render_board
 
@@ -214,6 +214,7 @@ def _serve(conn: Connection, warm: Callable[[], None]) -> None:
     ``(False, error)``; leave when the bot closes its end. Ctrl-C in the terminal reaches every
     process of its foreground group, the workers too: they ignore it, the bot stops them."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    renice_from_parent(0)  # at the presses' priority, whichever thread started it
     warm()
     while True:
         try:

@@ -22,7 +22,9 @@ of reviews fills it and an ordinary press waits for them (issue 20: 87.6 s). So:
   threads (:data:`POOLS.searches`), each at niceness :data:`SEARCH_NICENESS` (Linux schedules a
   thread on its own): two world-class searches can fill both cores, and a press's thread, the
   event loop or the drawing worker waking beside them then takes a core at once instead of
-  sharing it;
+  sharing it. The hints' lane searches at that niceness too, and the bot's start-up makes the
+  first deep search on a search thread (:meth:`Pools.warm_searches`: bgsage's helper threads
+  keep the niceness of the thread that started them);
 - :meth:`Pools.patience` and :meth:`HeavyPool.crowded` say how long the adapter may wait for new
   work before it acknowledges the interaction: ``defer_after`` usually, not at all when the work
   must wait for a thread, :data:`CROWDED_PATIENCE` when it starts at once beside as many
@@ -30,7 +32,8 @@ of reviews fills it and an ordinary press waits for them (issue 20: 87.6 s). So:
 - :func:`tune_process` (called by ``run_bot``) shortens the GIL's switch interval and caps
   glibc's malloc arenas, and :func:`freeze_heap` (at the end of the bot's start-up) moves what
   start-up built out of the garbage collector's sight; review worker processes run at a lower
-  priority (niceness 10), no more of them than reviews run at once.
+  priority (niceness 10 above the bot's, whichever thread started them:
+  :func:`renice_from_parent`), no more of them than reviews run at once.
 
 Computer searches of checker plays stay in threads: bgsage releases the GIL while it searches
 (measured: with four world-class searches in threads, the event loop's longest stall was 13 ms,
@@ -486,11 +489,10 @@ class Pools:
         self.set_ordinary_threads(ordinary_threads)  # sets crowd: one per core
         self._ordinary_jobs = 0  # ordinary interactions running or waiting (event loop only)
         self.searches: Executor = ThreadPoolExecutor(compute_threads, thread_name_prefix="search")
-        # Both lanes search (a hint at 3 plies; a review or rollout when not in a process), so
-        # below the presses' priority. Hints take tens of milliseconds: not behind the reviews.
-        lane = functools.partial(HeavyPool, per_user=per_user, niceness=SEARCH_NICENESS)
-        self.analysis = lane(analysis_workers, queue=analysis_queue)
-        self.hints = lane(1, queue=hint_queue)
+        self.analysis = HeavyPool(analysis_workers, queue=analysis_queue, per_user=per_user)
+        # Hints take tens of milliseconds: not behind the reviews. A hint searches (3 plies),
+        # so below the presses' priority, as the computer's searches.
+        self.hints = HeavyPool(1, queue=hint_queue, per_user=per_user, niceness=SEARCH_NICENESS)
         self._searches_warm = False  # see warm_searches
         self.flights = SingleFlight()
         self._compute_threads: set[int] = set()
@@ -788,6 +790,19 @@ def lower_thread_priority(niceness: int) -> None:
         os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), niceness)
 
 
+def renice_from_parent(by: int) -> None:
+    """Give the calling worker process the niceness of the bot's process (its parent's main
+    thread) plus ``by``.
+
+    A process inherits the niceness of the thread that started it, and workers start when
+    first needed: a review worker started by a thread at the search priority added its own
+    10 to that thread's 5 and reviewed at 15 (a busy machine left it a twentieth of a core). Going
+    back up to the target needs the privilege to (root); without it, the worker stays lower."""
+    with contextlib.suppress(OSError, AttributeError):  # Unix only
+        target = min(19, os.getpriority(os.PRIO_PROCESS, os.getppid()) + by)
+        os.setpriority(os.PRIO_PROCESS, 0, target)
+
+
 def _warm_worker() -> None:
     """Lower the worker process's priority, then load the networks once (the first search
     loads them).
@@ -796,8 +811,7 @@ def _warm_worker() -> None:
     deferred); on a busy machine it must not take the CPU from the bot's process, where
     ordinary presses wait for it: at niceness 10 the kernel gives it about a tenth of a core
     when both want one, and all of an idle one."""
-    with contextlib.suppress(OSError, AttributeError):  # no os.nice on Windows
-        os.nice(WORKER_NICENESS)
+    renice_from_parent(WORKER_NICENESS)
     try:
         from engine.bots import get_bot
         from engine.position import Position
@@ -821,8 +835,7 @@ def _warm_cube_worker() -> None:
     networks' list) with one search, at the search threads' priority: a cube decision is
     part of a press the player waits for. (The search loads the networks themselves at each
     call: there is nothing more to keep.)"""
-    with contextlib.suppress(OSError, AttributeError):  # no os.nice on Windows
-        os.nice(SEARCH_NICENESS)
+    renice_from_parent(SEARCH_NICENESS)
     with contextlib.suppress(Exception):  # a failure here shows again at the first real call
         from engine.bots import sage
         from engine.context import MatchContext

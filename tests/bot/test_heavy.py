@@ -203,18 +203,43 @@ def test_searches_run_below_the_presses_priority() -> None:
     pools.close()
 
 
-async def test_the_analysis_and_hint_lanes_search_below_the_presses_priority() -> None:
-    def niceness() -> int:
-        return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+def _niceness() -> int:
+    return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
 
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="per-thread niceness: Linux")
+async def test_hints_search_below_the_presses_priority() -> None:
     pools = heavy.Pools(compute_threads=1)
-    searching = pools.compute(niceness)
+    searching = pools.compute(_niceness)
     try:
-        assert await pools.hints.run(niceness) == searching != niceness()
-        assert await pools.analysis.run(niceness) == searching
-        assert await heavy.HeavyPool(1).run(niceness) == niceness()  # by default: unchanged
+        assert await pools.hints.run(_niceness) == searching != _niceness()
+        # The analysis lane only waits for its worker processes: it would start them niced.
+        assert await pools.analysis.run(_niceness) == _niceness()
+        assert await heavy.HeavyPool(1).run(_niceness) == _niceness()  # by default: unchanged
     finally:
         pools.close()
+
+
+def _worker_niceness(by: int) -> int:
+    heavy.renice_from_parent(by)
+    return _niceness()
+
+
+@pytest.mark.skipif(
+    not sys.platform.startswith("linux") or os.geteuid() != 0,
+    reason="per-thread niceness (Linux); a worker goes back up to its target only as root",
+)
+def test_a_worker_started_by_a_niced_thread_takes_its_niceness_from_the_bot() -> None:
+    """A process inherits the niceness of the thread that starts it: a review worker started
+    from a search thread (5) would have reviewed at 5 + 10."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    pools = heavy.Pools(compute_threads=1)
+    context = __import__("multiprocessing").get_context("spawn")
+    with ProcessPoolExecutor(1, mp_context=context) as workers:
+        started = pools.compute(lambda: workers.submit(_worker_niceness, 10).result(SAFETY))
+    pools.close()
+    assert started == min(19, _niceness() + 10)
 
 
 _HELPERS = """
