@@ -77,6 +77,7 @@ import random
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -675,6 +676,11 @@ def _full_collections() -> Iterator[tuple[list[float], list[float]]]:
         else:
             passes.append((time.perf_counter() - began[0]) * 1000)
             cpu.append((time.thread_time() - began[1]) * 1000)
+            print(
+                f"  full pass {passes[-1]:.1f} ms ({cpu[-1]:.1f} ms CPU) in "
+                f"{threading.current_thread().name} at niceness {_niceness()}",
+                file=sys.stderr,
+            )
 
     cpu: list[float] = []
     gc.callbacks.append(callback)
@@ -682,6 +688,13 @@ def _full_collections() -> Iterator[tuple[list[float], list[float]]]:
         yield passes, cpu
     finally:
         gc.callbacks.remove(callback)
+
+
+def _niceness() -> int | str:
+    try:
+        return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+    except (OSError, AttributeError):  # not on Linux
+        return "?"
 
 
 @contextlib.contextmanager
