@@ -796,7 +796,7 @@ def renice_from_parent(by: int) -> None:
 
     A process inherits the niceness of the thread that started it, and workers start when
     first needed: a review worker started by a thread at the search priority added its own
-    10 to that thread's 5 and reviewed at 15 (a busy machine left it a twentieth of a core). Going
+    10 to that thread's 5 and reviewed at 15 (a busy machine left it a fifteenth of a core). Going
     back up to the target needs the privilege to (root); without it, the worker stays lower."""
     with contextlib.suppress(OSError, AttributeError):  # Unix only
         target = min(19, os.getpriority(os.PRIO_PROCESS, os.getppid()) + by)
