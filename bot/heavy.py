@@ -822,10 +822,12 @@ def _warm_worker() -> None:
 
 
 def _warm_searches() -> None:
-    with contextlib.suppress(Exception):  # without bgsage nothing searches in helper threads
-        from engine.bots import get_bot
-        from engine.position import Position
+    from engine.bots import get_bot, sage
+    from engine.position import Position
 
+    if not sage.available():  # the fallback has no helper threads (and searches slowly)
+        return
+    with contextlib.suppress(Exception):  # a failure here shows again at the first real search
         for level in ("expert", "world class"):
             get_bot(level).choose_play(Position.initial(), (3, 1))
 
