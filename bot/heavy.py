@@ -613,9 +613,8 @@ class Pools:
         if process is None:
             return fn(*args)
         try:
-            search = process.submit(fn, *args)
             with self.waiting_for_computer():
-                return search.result()
+                return process.submit(fn, *args).result()
         except BrokenProcessPool:
             with self._process_lock:
                 if self._cube_process is process:
@@ -731,9 +730,9 @@ class Pools:
         """Run a search (blocking, from a worker thread) on the bounded compute threads."""
         if threading.get_ident() in self._compute_threads:
             return fn()  # already on one: no nested submit (it could wait for itself)
-        search = self.searches.submit(self._on_compute, fn)
+        # The place is given back before the search is sent: once it runs, it is free.
         with self.waiting_for_computer():
-            return search.result()
+            return self.searches.submit(self._on_compute, fn).result()
 
     def warm_searches(self) -> None:
         """Play one move of each level that searches (expert, world class) on a search thread,

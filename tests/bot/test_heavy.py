@@ -358,7 +358,9 @@ def test_freezing_the_heap_leaves_start_up_out_of_full_collections() -> None:
     import gc
 
     try:
-        assert heavy.freeze_heap() == gc.get_freeze_count() > 1000  # modules, classes, ...
+        frozen = heavy.freeze_heap()
+        # Then only fewer: a thread of an earlier test still ending frees some of them.
+        assert frozen >= gc.get_freeze_count() > 1000  # modules, classes, ...
         assert len(gc.get_objects(generation=2)) < gc.get_freeze_count()
     finally:
         gc.unfreeze()  # the rest of the suite collects as usual
