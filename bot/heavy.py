@@ -488,14 +488,16 @@ class Pools:
         self._turns = Turns()
         self.set_ordinary_threads(ordinary_threads)  # sets crowd: one per core
         self._ordinary_jobs = 0  # ordinary interactions running or waiting (event loop only)
-        self.searches: Executor = ThreadPoolExecutor(compute_threads, thread_name_prefix="search")
+        self._compute_threads: set[int] = set()  # the search threads' idents
+        self.searches: Executor = ThreadPoolExecutor(
+            compute_threads, "search", initializer=self._search_thread
+        )
         self.analysis = HeavyPool(analysis_workers, queue=analysis_queue, per_user=per_user)
         # Hints take tens of milliseconds: not behind the reviews. A hint searches (3 plies),
         # so below the presses' priority, as the computer's searches.
         self.hints = HeavyPool(1, queue=hint_queue, per_user=per_user, niceness=SEARCH_NICENESS)
         self._searches_warm = False  # see warm_searches
         self.flights = SingleFlight()
-        self._compute_threads: set[int] = set()
         self._processes: ProcessPoolExecutor | None = None
         self._process_count = 0
         self._process_lock = threading.Lock()
@@ -732,7 +734,7 @@ class Pools:
             return fn()  # already on one: no nested submit (it could wait for itself)
         # The place is given back before the search is sent: once it runs, it is free.
         with self.waiting_for_computer():
-            return self.searches.submit(self._on_compute, fn).result()
+            return self.searches.submit(fn).result()
 
     def warm_searches(self) -> None:
         """Play one move of each level that searches (expert, world class) on a search thread,
@@ -748,12 +750,10 @@ class Pools:
         self._searches_warm = True
         self.compute(_warm_searches)
 
-    def _on_compute(self, fn: Callable[[], T]) -> T:
-        me = threading.get_ident()
-        if me not in self._compute_threads:
-            lower_thread_priority(SEARCH_NICENESS)
-            self._compute_threads.add(me)
-        return fn()
+    def _search_thread(self) -> None:
+        """A search thread starting: below the presses' priority, and known (see compute)."""
+        lower_thread_priority(SEARCH_NICENESS)
+        self._compute_threads.add(threading.get_ident())
 
 
 def worker_processes(count: int, warm: Callable[[], None]) -> ProcessPoolExecutor:
@@ -811,24 +811,27 @@ def _warm_worker() -> None:
     ordinary presses wait for it: at niceness 10 the kernel gives it about a tenth of a core
     when both want one, and all of an idle one."""
     renice_from_parent(WORKER_NICENESS)
-    try:
-        from engine.bots import get_bot
-        from engine.position import Position
-
-        get_bot("world class").choose_play(Position.initial(), (3, 1))
-    except Exception:  # a worker without bgsage still serves the fallback evaluator
-        pass
+    with contextlib.suppress(Exception):  # a worker without bgsage serves the fallback
+        _first_moves("world class")
 
 
 def _warm_searches() -> None:
-    from engine.bots import get_bot, sage
-    from engine.position import Position
+    from engine.bots import sage
 
-    if not sage.available():  # the fallback has no helper threads (and searches slowly)
+    if not sage.available():  # the fallback has no helper threads
         return
     with contextlib.suppress(Exception):  # a failure here shows again at the first real search
-        for level in ("expert", "world class"):
-            get_bot(level).choose_play(Position.initial(), (3, 1))
+        _first_moves("expert", "world class")
+
+
+def _first_moves(*levels: str) -> None:
+    """One opening move (3-1) of each level: its networks loaded, bgsage's helper threads
+    started."""
+    from engine.bots import get_bot
+    from engine.position import Position
+
+    for level in levels:
+        get_bot(level).choose_play(Position.initial(), (3, 1))
 
 
 def _warm_cube_worker() -> None:
