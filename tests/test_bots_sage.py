@@ -181,6 +181,56 @@ def test_the_cubeful_analyzer_shares_the_cubeless_search() -> None:
             assert action.equity_nd == own[c].cube_action(board, 2, "player", **score).equity_nd
 
 
+class _Strategy:
+    """A stand-in for bgsage's n-ply strategy: a cache of ``size`` entries, its clears counted."""
+
+    def __init__(self, size: int) -> None:
+        self.size, self.clears = size, 0
+
+    def cache_size(self) -> int:
+        return self.size
+
+    def clear_cache(self) -> None:
+        self.clears += 1
+        self.size = 0
+
+    def n_plies(self) -> int:
+        return 3
+
+
+def test_an_empty_position_cache_is_not_cleared_again() -> None:
+    # bgsage clears the cache after every search, about 4 ms with the GIL held even when it is
+    # empty: the wrapper passes a clear on only when something is cached.
+    empty, filled = _Strategy(0), _Strategy(12)
+    for strategy in (empty, filled):
+        wrapped = sage._ClearOnlyWhenFilled(strategy)
+        wrapped.clear_cache()
+        wrapped.clear_cache()
+        assert wrapped.n_plies() == 3  # everything else is the strategy's own
+    assert (empty.clears, filled.clears, filled.size) == (0, 1, 0)
+
+
+@pytest.mark.parametrize("ply", [2, 3])
+def test_the_shared_search_clears_only_a_filled_cache_and_plays_the_same(ply: int) -> None:
+    # The analyzers' search is wrapped once (the cubeful twin shares it) and finds what a fresh
+    # bgsage analyzer finds, calls interleaved with cube actions (which fill and clear the cache).
+    plain, cubeful = sage._analyzer(ply), sage._analyzer(ply, True)
+    strategy = plain.sage._analyzer._strategy_nply
+    assert isinstance(strategy, sage._ClearOnlyWhenFilled)
+    assert cubeful.sage._analyzer._inner._strategy_nply is strategy
+    own = bgsage.BgBotAnalyzer(eval_level=f"{ply}ply", cubeful=False)
+    bear_off = Position.from_position_id("2wAAAAAAAAAAAA")  # where bgsage saw stale values
+    for pos, dice in [*_sample(4, seed=10 + ply), (bear_off, (6, 1)), (bear_off, (2, 1))]:
+        board = sage.to_sage(pos)
+        with plain.lock:
+            got = plain.sage.checker_play(board, *dice)
+            action = plain.sage.cube_action(board, 1, "centered")
+        assert [(m.board, m.equity) for m in got.moves] == [
+            (m.board, m.equity) for m in own.checker_play(board, *dice).moves
+        ]
+        assert action.equity_nd == own.cube_action(board, 1, "centered").equity_nd
+
+
 @pytest.mark.parametrize("ply", [2, 3])
 def test_cube_search_gives_the_analyzers_answer(ply: int) -> None:
     # search_cube calls bgsage's cube search without an analyzer (the cube process holds none):
