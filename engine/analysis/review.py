@@ -27,7 +27,8 @@ the same in every cube and at every score, like GNU Backgammon's "EMG" figures):
   drop counts as a cube decision; a roll without a double counts only when the decision was
   close: ``max(ND, min(DT, DP)) - min(DT, 1) < 0.16``, as GNU Backgammon counts them (a missed
   double is always close), so trivial no-doubles do not dilute the rate. No-doubles that a cheap
-  screen finds far from any cube decision skip the full analysis (:data:`SCREEN_MARGIN`).
+  screen finds far from any cube decision skip the full analysis
+  (:data:`engine.bots.decisions.SCREEN_MARGIN`).
 * **Error rates** are in millipoints (thousandths of the cube's value) per decision: checker
   play per unforced move, cube per cube decision, and overall: all errors over unforced moves
   plus cube decisions. The **rating** names the overall rate on GNU Backgammon's scale
@@ -55,7 +56,13 @@ from typing import Any, Literal, get_args
 from engine.analysis.evaluator import ROLLS, Evaluator, PlayValue, get_evaluator
 from engine.analysis.hints import CubeHint, rank_plays
 from engine.analysis.replay import Step, StepKind, replay
-from engine.bots.decisions import CubeEquities, match_equity_after, to_match_equity
+from engine.bots.decisions import (
+    CLOSE_CUBE,
+    CubeEquities,
+    far_from_doubling,
+    match_equity_after,
+    to_match_equity,
+)
 from engine.context import MatchContext
 from engine.game import Game
 from engine.match import Match
@@ -101,21 +108,6 @@ LUCK_RATINGS: tuple[tuple[float, str], ...] = (
 )
 """GNU Backgammon's luck scale, in millipoints of luck per roll: below -60 "Go to bed", below -30
 "Bad dice, man!", up to +30 "None", up to +60 "Good dice, man!", above "Go to Las Vegas"."""
-
-CLOSE_CUBE = 0.16
-"""A no-double counts as a cube decision when the best cube action is worth less than this much
-more than doubling (DT, capped at the cash): GNU Backgammon's ``isCloseCubedecision``."""
-
-SCREEN_MARGIN = 0.15
-"""How far from a cube decision a no-double must be, by a cheap screen, to skip the full cube
-analysis (the screen: :func:`engine.bots.sage.screen_cube` at 2 plies at most, Janowski's
-interpolation on cubeless chances): the screen's no-double must beat doubling by this much, and
-miss :data:`CLOSE_CUBE` by this much too. A skipped no-double keeps the screen's equities, counts
-as no decision and loses nothing. On 411 positions from self-play (money and match play) where a
-double was possible, the screen skipped 313 and misjudged none, against the full analysis at 2
-plies and at 3; its equities were within 0.003 of the full ones at the median, and off by up to
-0.40 far from the doubling window."""
-
 
 Steps = tuple[tuple[int, int, int, bool], ...]
 
@@ -661,15 +653,7 @@ class _GameReview:
         in ``steps``), with the screen's equities: they need no full cube analysis."""
         index = [k for k, s in enumerate(steps) if s.kind == "no double"]
         cheap = self.ev.screen_cube([(steps[k].position, steps[k].ctx) for k in index])
-        far = {}
-        for k, c in zip(index, cheap, strict=True):
-            optimal = max(c.no_double, min(c.double_take, c.double_pass))
-            if (
-                optimal - min(c.double_take, 1.0) >= CLOSE_CUBE + SCREEN_MARGIN
-                and c.no_double - min(c.double_take, c.double_pass) >= SCREEN_MARGIN
-            ):
-                far[k] = c
-        return far
+        return {k: c for k, c in zip(index, cheap, strict=True) if far_from_doubling(c)}
 
     def run(self) -> None:
         steps = list(replay(self.game))
