@@ -8,7 +8,7 @@ import pytest
 
 from engine import Position, legal_plays
 from engine.bots import backend
-from engine.bots.decisions import to_match_equity
+from engine.bots.decisions import CubeEquities, to_match_equity
 from engine.context import MatchContext
 from tests.conftest import load_corpus
 
@@ -259,6 +259,33 @@ def test_cube_search_gives_the_analyzers_answer(ply: int) -> None:
                 r.equity_dp,
             ), (pos.position_id(), ctx)
             assert probs == sage._probs(r.probs)
+
+
+def test_the_screen_gives_bgsages_batch_evaluation() -> None:
+    # screen_cube keeps one strategy per depth instead of bgsage.batch_evaluate's new one per
+    # call: the same equities, money (with and without the Jacoby rule) and match play, in one
+    # mixed batch and one position at a time, twice (the kept strategy is not changed by use).
+    items = [(pos, ctx) for (pos, _), ctx in zip(_sample(7, seed=5), CONTEXTS, strict=True)]
+    want = []
+    for jacoby in (False, True):
+        group = [(k, item) for k, item in enumerate(items) if bool(item[1].jacoby) is jacoby]
+        results = bgsage.batch_evaluate(
+            [sage._batch_item(*item) for _, item in group],
+            eval_level="2ply",
+            jacoby=jacoby,
+            beaver=False,
+        )
+        pairs = zip(group, results, strict=True)
+        want += [(k, (r.equity_nd, r.equity_dt, r.equity_dp)) for (k, _), r in pairs]
+    expected = [cube for _, cube in sorted(want)]
+    for _ in range(2):
+        assert [_triple(c) for c in sage.screen_cube(items, 2)] == expected
+    alone = [_triple(sage.screen_cube([item], 2)[0]) for item in items[:3]]
+    assert alone == expected[:3]
+
+
+def _triple(cube: CubeEquities) -> tuple[float, float, float]:
+    return (cube.no_double, cube.double_take, cube.double_pass)
 
 
 def test_cube_analysis_runs_where_the_runner_says() -> None:

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from importlib import metadata
 from typing import Any
 
-from engine.bots.decisions import CubeEquities, Probs
+from engine.bots.decisions import CubeEquities, Probs, far_from_doubling
 from engine.bots.possible import possible_probs
 from engine.context import MatchContext
 from engine.movegen import Dice, Play, legal_plays
@@ -47,6 +47,7 @@ except ImportError:  # pragma: no cover - exercised on platforms without bgsage 
     bgsage_analyzer = None
 
 __all__ = [
+    "SCREEN_PLY",
     "PlayEvaluation",
     "Probs",
     "analyse_plays",
@@ -54,6 +55,7 @@ __all__ = [
     "best_play_equities",
     "cube_analysis",
     "cube_equities",
+    "double_analysis",
     "equity",
     "evaluate_plays",
     "match_equity",
@@ -63,6 +65,7 @@ __all__ = [
     "rollout_probs",
     "run_cube_with",
     "screen_cube",
+    "screened_cube",
     "search_cube",
     "to_sage",
     "version",
@@ -511,26 +514,75 @@ def rollout_probs(position: Position) -> Probs:
 
 def screen_cube(items: Sequence[tuple[Position, MatchContext]], ply: int) -> list[CubeEquities]:
     """Cheap cube equities for many positions at once (player on roll, before his roll):
-    Janowski's interpolation on bgsage's cubeless chances at depth ``ply`` (its
-    ``batch_evaluate``), about twenty times cheaper than :func:`cube_equities`' cubeful search.
-    They agree closely near the doubling window and can be off by a few tenths far from it, so
-    they serve to find the positions that are far from any cube decision."""
-    if not items:
-        return []
+    Janowski's interpolation on bgsage's cubeless chances at depth ``ply`` (what its
+    ``batch_evaluate`` gives), about twenty times cheaper than :func:`cube_equities`' cubeful
+    search. They agree closely near the doubling window and can be off by a few tenths far from
+    it, so they serve to find the positions that are far from any cube decision."""
     out: list[CubeEquities | None] = [None] * len(items)
     for jacoby in (False, True):
         index = [k for k, (_, ctx) in enumerate(items) if bool(ctx.jacoby) is jacoby]
         if not index:
             continue
-        results = bgsage.batch_evaluate(
-            [_batch_item(*items[k]) for k in index],
-            eval_level=f"{ply}ply",
-            jacoby=jacoby,
-            beaver=False,
-        )
-        for k, r in zip(index, results, strict=True):
-            out[k] = CubeEquities(float(r.equity_nd), float(r.equity_dt), float(r.equity_dp))
+        group = [items[k] for k in index]
+        if ply < 2:
+            results = bgsage.batch_evaluate(
+                [_batch_item(*item) for item in group],
+                eval_level=f"{ply}ply",
+                jacoby=jacoby,
+                beaver=False,
+            )
+            cubes = [_cube(r.equity_nd, r.equity_dt, r.equity_dp) for r in results]
+        else:
+            cubes = _screen_batch(group, ply, jacoby)
+        for k, cube in zip(index, cubes, strict=True):
+            out[k] = cube
     return [c for c in out if c is not None]
+
+
+def _screen_batch(
+    items: Sequence[tuple[Position, MatchContext]], ply: int, jacoby: bool
+) -> list[CubeEquities]:
+    """``bgsage.batch_evaluate`` at ``ply`` (2 or more) on a strategy built once: the function
+    builds a new one, its 24 networks read from their files, at every call (about 42 ms of CPU,
+    where a position at 2 plies takes 5), which the computer's screen of each double paid."""
+    match = any(ctx.match_length for _, ctx in items)  # as batch_evaluate: a match in the batch
+    positions = []
+    for position, ctx in items:
+        item = _batch_item(position, ctx)
+        owner = bgsage_analyzer.resolve_owner(item["cube_owner"])
+        extra = (item["away1"], item["away2"], item["is_crawford"]) if "away1" in item else ()
+        positions.append((item["board"], item["cube_value"], owner, *extra))
+    with _screen_lock:  # one strategy: its position cache is not to be shared between threads
+        raw = bgbot_cpp.batch_evaluate_positions(
+            positions, _screen_strategy(ply), 0, jacoby=jacoby and not match, beaver=False
+        )
+    return [_cube(r["equity_nd"], r["equity_dt"], r["equity_dp"]) for r in raw]
+
+
+def _cube(nd: Any, dt: Any, dp: Any) -> CubeEquities:
+    return CubeEquities(float(nd), float(dt), float(dp))
+
+
+_screen_lock = threading.Lock()
+
+
+@functools.cache
+def _screen_strategy(ply: int) -> Any:
+    """The n-ply strategy ``bgsage.batch_evaluate`` builds for ``ply`` (its default networks,
+    filter and threads), built once per process."""
+    weights = bgsage_analyzer.default_weights()
+    settings = {
+        "n_plies": ply,
+        "filter_max_moves": 5,
+        "filter_threshold": 0.08,
+        "parallel_evaluate": False,
+        "parallel_threads": 0,
+    }
+    if isinstance(weights, bgsage_analyzer.WeightConfigPair):
+        paths, hiddens = weights.weight_args
+        kind = getattr(weights, "strategy_type", "pair")
+        return bgbot_cpp.create_multipy(kind, paths, hiddens, **settings)
+    return bgbot_cpp.create_multipy_5nn(*weights.weight_args, **settings)
 
 
 def cube_equities(position: Position, ctx: MatchContext, ply: int) -> CubeEquities:
@@ -538,7 +590,7 @@ def cube_equities(position: Position, ctx: MatchContext, ply: int) -> CubeEquiti
     return cube_analysis(position, ctx, ply)[0]
 
 
-CubeRunner = Callable[..., tuple[CubeEquities, Probs]]
+CubeRunner = Callable[..., Any]
 """Runs ``fn(position, ctx, ply)`` somewhere and returns its result (:func:`run_cube_with`)."""
 
 _cube_runner: CubeRunner | None = None
@@ -565,7 +617,32 @@ def cube_analysis(position: Position, ctx: MatchContext, ply: int) -> tuple[Cube
     runner = _cube_runner
     if runner is None:
         return search_cube(position, ctx, ply)
-    return runner(search_cube, position, ctx, ply)
+    result: tuple[CubeEquities, Probs] = runner(search_cube, position, ctx, ply)
+    return result
+
+
+SCREEN_PLY = 2
+"""The depth of the cheap screen before a deeper search of a double (:func:`double_analysis`)."""
+
+
+def double_analysis(position: Position, ctx: MatchContext, ply: int) -> CubeEquities | None:
+    """:func:`cube_equities` at depth ``ply`` to decide whether to double, or None when a cheap
+    screen (:func:`screen_cube` at :data:`SCREEN_PLY`) finds the player on roll far from any
+    cube decision (:func:`~engine.bots.decisions.far_from_doubling`), where :func:`run_cube_with`
+    says. Deeper than the screen, most decisions end there: a 3-ply search costs about four
+    times a 2-ply screen, and most rolls of a game are far from doubling."""
+    runner = _cube_runner
+    if runner is None:
+        return screened_cube(position, ctx, ply)
+    result: CubeEquities | None = runner(screened_cube, position, ctx, ply)
+    return result
+
+
+def screened_cube(position: Position, ctx: MatchContext, ply: int) -> CubeEquities | None:
+    """:func:`double_analysis` in the calling thread (what a runner calls)."""
+    if ply > SCREEN_PLY and far_from_doubling(screen_cube([(position, ctx)], SCREEN_PLY)[0]):
+        return None
+    return search_cube(position, ctx, ply)[0]
 
 
 def search_cube(position: Position, ctx: MatchContext, ply: int) -> tuple[CubeEquities, Probs]:
