@@ -12,6 +12,7 @@ import pytest
 
 from engine import Position
 from engine.bots import get_bot, level_spec, sage
+from engine.bots.decisions import CubeEquities, can_double_usefully
 from engine.context import MatchContext
 
 DATA: dict[str, Any] = json.loads(
@@ -44,3 +45,67 @@ def test_world_class_decides_like_gnubg_where_2_ply_does_not(row: dict[str, Any]
     decide = "should_double" if row["decision"] == "double" else "should_take"
     assert getattr(expert, decide)(position, ctx) != gnubg_choice(row)  # the 2-ply miss
     assert getattr(world, decide)(position, ctx) == gnubg_choice(row)
+
+
+def _doubles(count: int) -> list[tuple[Position, MatchContext]]:
+    rows = [r for r in DATA["decisions"] if r["decision"] == "double"]
+    cases = [
+        (Position.from_position_id(r["position_id"]), MatchContext.from_dict(r["ctx"]))
+        for r in rows
+    ]
+    return [(p, c) for p, c in cases if can_double_usefully(c)][:count]
+
+
+def _recording(calls: list[tuple[Any, Any]]) -> Any:
+    def runner(fn, *args):  # type: ignore[no-untyped-def]
+        result = fn(*args)
+        calls.append((fn, result))
+        return result
+
+    return runner
+
+
+@pytest.mark.skipif(not sage.available(), reason="bgsage is not installed")
+def test_world_class_screens_its_doubles_and_decides_as_the_full_search() -> None:
+    # The 2-ply screen ends most double decisions without the 3-ply search, and changes none:
+    # on sampled double decisions, world class doubles exactly where the full search would.
+    world = get_bot("world class", rng=1)
+    screened = 0
+    for position, ctx in _doubles(16):
+        calls: list[tuple[Any, Any]] = []
+        sage.run_cube_with(_recording(calls))
+        try:
+            doubles = world.should_double(position, ctx)
+        finally:
+            sage.run_cube_with(None)
+        assert [fn for fn, _ in calls] == [sage.screened_cube]
+        screened += calls[0][1] is None
+        full = sage.search_cube(position, ctx, 3)[0]
+        assert doubles == (min(full.double_take, full.double_pass) > full.no_double), ctx
+    assert 0 < screened < 16
+
+
+@pytest.mark.skipif(not sage.available(), reason="bgsage is not installed")
+@pytest.mark.parametrize(
+    ("level", "ctx", "searched"),
+    [
+        ("world class", MatchContext(), "screened_cube"),
+        ("expert", MatchContext(), "screened_cube"),  # at 2 plies: no screen, the search itself
+        ("advanced", MatchContext(), "search_cube"),  # noisy: may double where the screen is far
+        ("world class", MatchContext(match_length=7, score=(4, 6)), "search_cube"),  # free double
+    ],
+)
+def test_which_double_decisions_are_screened(level: str, ctx: MatchContext, searched: str) -> None:
+    calls: list[Any] = []
+
+    def runner(fn, position, ctx, ply):  # type: ignore[no-untyped-def]
+        calls.append((fn.__name__, ply))
+        no_double = CubeEquities(0.1, -0.4, 1.0)
+        return no_double if fn is sage.screened_cube else (no_double, (0.5, 0.1, 0.0, 0.1, 0.0))
+
+    sage.run_cube_with(runner)
+    try:
+        get_bot(level, rng=1).should_double(Position.initial(), ctx)
+    finally:
+        sage.run_cube_with(None)
+    assert calls == [(searched, level_spec(level).cube_ply)]

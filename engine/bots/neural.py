@@ -36,5 +36,11 @@ class SagePlayer(LevelPlayer):
     def cube_equities(self, position: Position, ctx: MatchContext) -> CubeEquities:
         return sage.cube_equities(position, ctx, self.spec.cube_ply)
 
+    def double_equities(self, position: Position, ctx: MatchContext) -> CubeEquities | None:
+        # Screened only without noise: a noisy level may double where the screen says it is far.
+        if self.spec.noise > 0:
+            return self.cube_equities(position, ctx)
+        return sage.double_analysis(position, ctx, self.spec.cube_ply)
+
     def match_equity(self, away0: int, away1: int, *, post_crawford: bool) -> float:
         return sage.match_equity(away0, away1, post_crawford=post_crawford)
