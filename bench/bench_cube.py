@@ -179,6 +179,45 @@ def _ours(
     return figures
 
 
+def _screened(
+    decisions: Sequence[tuple[str, Position, MatchContext]], ref: Sequence[CubeEquities]
+) -> list[Figure]:
+    """World class's double decisions through its screen (:func:`engine.bots.sage.double_analysis`:
+    a 2-ply screen, the 3-ply search only where the position is not far from doubling) against
+    the full 3-ply search: how many the screen ends, how many it changes (none, as a target), the
+    mean cost by gnubg 2-ply, and the CPU time per decision both ways."""
+    from engine.bots import level_spec, sage
+    from engine.bots.decisions import can_double_usefully
+
+    ply = level_spec("world class").cube_ply
+    rows = [
+        (p, c, r)
+        for (kind, p, c), r in zip(decisions, ref, strict=True)
+        if kind == "double" and can_double_usefully(c)
+    ]
+    ended = changed = 0
+    costs, full_ms, screened_ms = [], [], []
+    for position, ctx, r in rows:
+        used = time.process_time()
+        full = sage.search_cube(position, ctx, ply)[0]
+        full_ms.append((time.process_time() - used) * 1000)
+        used = time.process_time()
+        screened = sage.screened_cube(position, ctx, ply)
+        screened_ms.append((time.process_time() - used) * 1000)
+        ended += screened is None
+        chooser = screened or CubeEquities(1.0, -1.0, -1.0)  # ended: no double
+        changed += cost("double", chooser, full) != cost("double", full, full)
+        costs.append(cost("double", chooser, r))
+    n = max(1, len(rows))
+    return [
+        Figure(NAME, "world class double decisions ended by the 2-ply screen", ended, f"of {n}"),
+        check(NAME, "world class double decisions the screen changes", changed, "", at_most=0),
+        Figure(NAME, "world class screened vs gnubg 2-ply (doubles)", 1000 * sum(costs) / n, "mp"),
+        Figure(NAME, "double decision CPU, full 3-ply search (mean)", sum(full_ms) / n, "ms"),
+        Figure(NAME, "double decision CPU, screened (mean)", sum(screened_ms) / n, "ms"),
+    ]
+
+
 def run(quick: bool = False) -> list[Figure]:
     from engine.bots import sage
     from tests.tools._gnubg import gnubg_binary
@@ -204,6 +243,7 @@ def run(quick: bool = False) -> list[Figure]:
             )
         )
     figures += _ours(decisions, kinds, ref, gnubg1)
+    figures += _screened(decisions, ref)
     out = os.environ.get("CUBE_OUT")
     if out:
         rows = [
