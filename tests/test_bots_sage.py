@@ -8,7 +8,7 @@ import pytest
 
 from engine import Position, legal_plays
 from engine.bots import backend
-from engine.bots.decisions import CubeEquities, to_match_equity
+from engine.bots.decisions import CubeEquities, far_from_doubling, to_match_equity
 from engine.context import MatchContext
 from tests.conftest import load_corpus
 
@@ -286,6 +286,17 @@ def test_the_screen_gives_bgsages_batch_evaluation() -> None:
 
 def _triple(cube: CubeEquities) -> tuple[float, float, float]:
     return (cube.no_double, cube.double_take, cube.double_pass)
+
+
+def test_a_bear_off_is_searched_even_where_the_screen_is_far() -> None:
+    # In bgsage's bearoff database the search has exact chances, the screen only the networks'.
+    far = Position.from_position_id("EAAAwB0AAAAAAA")  # the mover trails in a bear-off
+    ctx = MatchContext()
+    assert sage._in_bearoff_database(far)
+    assert far_from_doubling(sage.screen_cube([(far, ctx)], 2)[0])
+    assert sage.screened_cube(far, ctx, 3) == sage.search_cube(far, ctx, 3)[0]
+    contact = _sample(1, seed=2)[0][0]
+    assert not sage._in_bearoff_database(contact)
 
 
 def test_cube_analysis_runs_where_the_runner_says() -> None:

@@ -639,10 +639,21 @@ def double_analysis(position: Position, ctx: MatchContext, ply: int) -> CubeEqui
 
 
 def screened_cube(position: Position, ctx: MatchContext, ply: int) -> CubeEquities | None:
-    """:func:`double_analysis` in the calling thread (what a runner calls)."""
-    if ply > SCREEN_PLY and far_from_doubling(screen_cube([(position, ctx)], SCREEN_PLY)[0]):
+    """:func:`double_analysis` in the calling thread (what a runner calls). A bear-off is not
+    screened: the search reads its exact chances in bgsage's bearoff database, the screen has
+    only the networks' estimates, which can be far off there (gammons)."""
+    if (
+        ply > SCREEN_PLY
+        and not _in_bearoff_database(position)
+        and far_from_doubling(screen_cube([(position, ctx)], SCREEN_PLY)[0])
+    ):
         return None
     return search_cube(position, ctx, ply)[0]
+
+
+def _in_bearoff_database(position: Position) -> bool:
+    db = _bearoff()
+    return db is not None and bool(db.is_bearoff(to_sage(position)))
 
 
 def search_cube(position: Position, ctx: MatchContext, ply: int) -> tuple[CubeEquities, Probs]:
