@@ -584,8 +584,9 @@ class Pools:
             old.shutdown(wait=False, cancel_futures=True)
 
     def use_cube_process(self, on: bool) -> None:
-        """Run the computer's cube searches (:func:`engine.bots.sage.cube_analysis`: its cube
-        decisions, the hints' cube advice) in a worker process of their own (False: in the
+        """Run the computer's cube searches (:func:`engine.bots.sage.cube_analysis` and
+        :func:`~engine.bots.sage.double_analysis`: its cube decisions, the hints' cube advice)
+        in a worker process of their own (False: in the
         calling thread). It starts on first use and loads the networks once.
 
         bgsage's cube decision holds the GIL while it rebuilds its networks from their files,
@@ -836,15 +837,16 @@ def _first_moves(*levels: str) -> None:
 
 def _warm_cube_worker() -> None:
     """Import bgsage and load what every cube search shares (its bearoff database, the
-    networks' list) with one search, at the search threads' priority: a cube decision is
-    part of a press the player waits for. (The search loads the networks themselves at each
-    call: there is nothing more to keep.)"""
+    networks' list, the screen's strategy) with one screened search, at the search threads'
+    priority: a cube decision is part of a press the player waits for. (The search loads the
+    networks themselves at each call.)"""
     renice_from_parent(SEARCH_NICENESS)
     with contextlib.suppress(Exception):  # a failure here shows again at the first real call
         from engine.bots import sage
         from engine.context import MatchContext
         from engine.position import Position
 
+        sage.screened_cube(Position.initial(), MatchContext(), sage.SCREEN_PLY + 1)
         sage.search_cube(Position.initial(), MatchContext(), 2)
 
 
