@@ -187,13 +187,13 @@ def _screened(
     the full 3-ply search: how many the screen ends, how many it changes (none, as a target), the
     mean cost by gnubg 2-ply, and the CPU time per decision both ways."""
     from engine.bots import level_spec, sage
-    from engine.bots.decisions import can_double_usefully
+    from engine.bots.decisions import _free_double, can_double_usefully
 
     ply = level_spec("world class").cube_ply
-    rows = [
+    rows = [  # the decisions should_double screens: a free double is searched
         (p, c, r)
         for (kind, p, c), r in zip(decisions, ref, strict=True)
-        if kind == "double" and can_double_usefully(c)
+        if kind == "double" and can_double_usefully(c) and not _free_double(c)
     ]
     ended = changed = 0
     costs, full_ms, screened_ms = [], [], []

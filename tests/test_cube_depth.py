@@ -12,7 +12,7 @@ import pytest
 
 from engine import Position
 from engine.bots import get_bot, level_spec, sage
-from engine.bots.decisions import CubeEquities, can_double_usefully
+from engine.bots.decisions import CubeEquities, _free_double, can_double_usefully
 from engine.context import MatchContext
 
 DATA: dict[str, Any] = json.loads(
@@ -53,7 +53,8 @@ def _doubles(count: int) -> list[tuple[Position, MatchContext]]:
         (Position.from_position_id(r["position_id"]), MatchContext.from_dict(r["ctx"]))
         for r in rows
     ]
-    return [(p, c) for p, c in cases if can_double_usefully(c)][:count]
+    # The decisions should_double screens (a free double past Crawford is searched).
+    return [(p, c) for p, c in cases if can_double_usefully(c) and not _free_double(c)][:count]
 
 
 def _recording(calls: list[tuple[Any, Any]]) -> Any:
