@@ -586,8 +586,8 @@ class Pools:
     def use_cube_process(self, on: bool) -> None:
         """Run the computer's cube searches (:func:`engine.bots.sage.cube_analysis` and
         :func:`~engine.bots.sage.double_analysis`: its cube decisions, the hints' cube advice)
-        in a worker process of their own (False: in the
-        calling thread). It starts on first use and loads the networks once.
+        in a worker process of their own (False: in the calling thread). It starts on first use
+        and loads the networks once.
 
         bgsage's cube decision holds the GIL while it rebuilds its networks from their files,
         about 40 ms of each decision (measured: a thread ticking every millisecond beside one

@@ -252,14 +252,12 @@ class CubeDecisions(ABC):
     def should_double(self, position: Position, ctx: MatchContext) -> bool:
         if not can_double_usefully(ctx):
             return False
-        if _free_double(ctx):
-            cube: CubeEquities | None = self.cube_equities(position, ctx)
-        else:
-            cube = self.double_equities(position, ctx)
+        free = _free_double(ctx)  # searched whatever a screen says: see below
+        cube = self.cube_equities(position, ctx) if free else self.double_equities(position, ctx)
         if cube is None:
             return False
         gain = min(cube.double_take, cube.double_pass) - cube.no_double
-        if _free_double(ctx) and gain >= -TIE:
+        if free and gain >= -TIE:
             # Post-Crawford against a leader 1-away, the cube can never come back: a deeper
             # search values waiting (to double next turn) exactly as doubling now, and the
             # tie goes to doubling at once, as the theory of the free double says.

@@ -683,7 +683,7 @@ def search_cube(position: Position, ctx: MatchContext, ply: int) -> tuple[CubeEq
             beaver=False,  # the bot's games have no beavers
             bearoff_db=_bearoff(),
         )
-    cube = CubeEquities(float(r["equity_nd"]), float(r["equity_dt"]), float(r["equity_dp"]))
+    cube = _cube(r["equity_nd"], r["equity_dt"], r["equity_dp"])
     # Through bgsage's Probabilities, as cube_action: it keeps each share within the one above
     # it (the search can return backgammons above gammons in a bear-off).
     return cube, _probs(bgsage.types.Probabilities.from_list(list(r["probs"])))
