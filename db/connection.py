@@ -11,6 +11,7 @@ import logging
 import os
 import sqlite3
 import threading
+import time
 from collections.abc import Mapping
 from functools import partial
 from typing import Any, Literal
@@ -120,11 +121,30 @@ def _sqlite_on_connect(synchronous: str, dbapi_connection: Any, _record: Any) ->
     cursor = dbapi_connection.cursor()
     try:
         cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        cursor.execute("PRAGMA journal_mode = WAL")  # 'memory' for in-memory databases
+        _use_wal(cursor)
         cursor.execute(f"PRAGMA synchronous = {synchronous}")
         cursor.execute("PRAGMA foreign_keys = ON")
     finally:
         cursor.close()
+
+
+def _use_wal(cursor: sqlite3.Cursor) -> None:
+    """Switch the file to write-ahead logging ('memory' for an in-memory database).
+
+    The switch needs the file to itself. When another connection holds a write lock on a file
+    still in the old journal mode (processes starting together on a new file), SQLite answers
+    "database is locked" at once, without waiting the busy timeout: try again until it has
+    waited that long. The other connection's own switch usually settles it within
+    milliseconds, and the file is then found in WAL mode already."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if exc.sqlite_errorcode != sqlite3.SQLITE_BUSY or time.monotonic() > deadline:
+                raise
+        time.sleep(0.005)
 
 
 log = logging.getLogger(__name__)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 from pathlib import Path
 from typing import Any
@@ -63,6 +64,53 @@ def test_sqlite_connections_get_wal_full_sync_foreign_keys_and_a_busy_timeout(
         "foreign_keys": 1,
         "busy_timeout": BUSY_TIMEOUT_MS,
     }
+
+
+def test_a_connection_waits_for_another_holding_a_new_file_before_its_switch_to_wal(
+    tmp_path: Path,
+) -> None:
+    """Processes starting together on a new file: SQLite refuses the switch to WAL at once
+    ("database is locked", without its busy wait) while another connection holds a write lock
+    on the file in its old journal mode. The new connection tries again instead of failing."""
+    path = tmp_path / "new.sqlite3"
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("CREATE TABLE t (x INTEGER)")  # the old journal mode ('delete')
+    other.execute("BEGIN IMMEDIATE")
+    engine = make_engine(f"sqlite:///{path}")
+    tries: list[str] = []
+    tried = threading.Event()
+
+    def watch(dbapi_connection: Any, _record: Any) -> None:
+        def trace(statement: str) -> None:
+            if "journal_mode" in statement:
+                tries.append(statement)
+                tried.set()
+
+        dbapi_connection.set_trace_callback(trace)
+
+    event.listen(engine, "connect", watch, insert=True)  # before the engine's own set-up
+    modes: list[object] = []
+    errors: list[BaseException] = []
+
+    def connect() -> None:
+        try:
+            with engine.connect() as conn:
+                modes.append(conn.exec_driver_sql("PRAGMA journal_mode").scalar())
+        except BaseException as exc:
+            errors.append(exc)
+
+    thread = threading.Thread(target=connect)
+    thread.start()
+    try:
+        assert tried.wait(60), "the new connection never tried to switch"
+        assert thread.is_alive()  # refused, and still trying rather than failed
+    finally:
+        other.execute("COMMIT")
+        other.close()
+        thread.join(60)
+        engine.dispose()
+    assert errors == [] and modes == ["wal"]
+    assert len(tries) >= 2
 
 
 def test_postgresql_urls_build_a_psycopg_engine() -> None:
