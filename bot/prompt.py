@@ -16,6 +16,7 @@ import queue
 import signal
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from types import FrameType
 from typing import Any
@@ -46,6 +47,7 @@ class Interrupts:
             return
         self._modes = termios.tcgetattr(sys.stdin.fileno())
         signal.signal(signal.SIGINT, _interrupt)
+        _raise_dropped_again()
         self._reader = threading.Thread(target=self._read, name="prompt", daemon=True)
         self._reader.start()
 
@@ -98,20 +100,70 @@ def on_sigterm() -> None:
     :mod:`signal` requires), wherever it waits: at the prompt, in a read of a pipe or a FIFO
     (the read is interrupted), or while a command runs."""
     signal.signal(signal.SIGTERM, _terminate)
+    _raise_dropped_again()
+
+
+# The exception the last handler raised: until something catches it, the session has not left.
+_raised: list[KeyboardInterrupt] = []
 
 
 def _terminate(signum: int, frame: FrameType | None) -> None:
     # The session is leaving: a second signal must not raise in the middle of the exit.
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    raise Terminated
+    _raised[:] = [Terminated()]
+    raise _raised[0]
 
 
 def _interrupt(signum: int, frame: FrameType | None) -> None:
     # Ignored from the first one on: the session is leaving, a second Ctrl-C typed while it
     # leaves must not raise in the middle of the exit.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    raise KeyboardInterrupt
+    _raised[:] = [KeyboardInterrupt()]
+    raise _raised[0]
+
+
+def _raise_dropped_again() -> None:
+    """A handler runs wherever the main thread is when the signal lands, also in a weakref
+    callback or a ``__del__``: Python prints what those raise and goes on, and the session,
+    its signals now ignored, waited in its read forever. What one of our handlers raised and
+    Python dropped is raised again: the handler is put back and the signal sent again to the
+    main thread once it has left the hook (again if it lands in another such callback)."""
+    previous = sys.unraisablehook
+    if getattr(previous, "raises_dropped_signals", False):
+        return
+
+    def hook(unraisable: Any) -> None:
+        if not _raised or unraisable.exc_value is not _raised[0]:
+            previous(unraisable)
+            return
+        _raised.clear()
+        again = signal.SIGTERM if isinstance(unraisable.exc_value, Terminated) else signal.SIGINT
+        signal.signal(again, _terminate if again == signal.SIGTERM else _interrupt)
+        # Not sent from here: the main thread would run the handler inside this hook, and
+        # Python would drop that raise too.
+        threading.Thread(
+            target=_signal_main_after, args=(sys._getframe(), again), daemon=True
+        ).start()
+
+    hook.raises_dropped_signals = True  # type: ignore[attr-defined]
+    sys.unraisablehook = hook
+
+
+def _signal_main_after(hook: FrameType, signum: int) -> None:
+    main = threading.main_thread().ident
+    assert main is not None
+    while _on_stack(sys._current_frames().get(main), hook):
+        time.sleep(0.001)
+    signal.pthread_kill(main, signum)
+
+
+def _on_stack(frame: FrameType | None, wanted: FrameType) -> bool:
+    while frame is not None:
+        if frame is wanted:
+            return True
+        frame = frame.f_back
+    return False
 
 
 GRACE = 10.0  # seconds the interpreter's own exit may take once the session has left

@@ -3,6 +3,7 @@ there reaches the main thread, which would otherwise wait for a line forever."""
 
 from __future__ import annotations
 
+import signal
 import subprocess
 import sys
 import threading
@@ -57,3 +58,53 @@ def test_a_thread_stuck_forever_does_not_hold_the_exit() -> None:
         [sys.executable, "-c", STUCK], capture_output=True, text=True, timeout=120
     )
     assert done.returncode == 0 and done.stdout == "left the session\n"
+
+
+SWALLOWED = """
+import os, signal, sys, weakref
+from bot.prompt import _interrupt, on_sigterm
+on_sigterm()
+signal.signal(signal.SIGINT, _interrupt)  # as Interrupts.install() does at a terminal
+
+def gone(_ref):
+    os.kill(os.getpid(), {signum})
+    for _ in range(100_000):  # the handler runs here, in the callback, whose raise is dropped
+        pass
+
+class Thing:
+    pass
+
+thing = Thing()
+ref = weakref.ref(thing, gone)
+try:
+    del thing
+    os.read(0, 1)  # a read that never ends: the signal must interrupt it, or nothing will
+except KeyboardInterrupt as stop:
+    print(type(stop).__name__, flush=True)
+"""
+
+
+@pytest.mark.parametrize(
+    ("signum", "raised"), [(signal.SIGTERM, "Terminated"), (signal.SIGINT, "KeyboardInterrupt")]
+)
+def test_a_signal_whose_raise_python_drops_is_raised_again(signum: int, raised: str) -> None:
+    """A signal landing in a weakref callback (or a ``__del__``): Python prints the handler's
+    exception and drops it, and the session then waited in its read forever (SIGTERM and
+    SIGINT are ignored once raised). The dropped raise is raised again where it can leave."""
+    proc = subprocess.Popen(
+        [sys.executable, "-c", SWALLOWED.format(signum=int(signum))],
+        stdin=subprocess.PIPE,  # kept open, never written: the read waits
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        code = proc.wait(timeout=120)  # a bound for a hang only: it ends as the signal lands
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        code = proc.wait()
+    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+    proc.stdin.close()
+    out, err = proc.stdout.read(), proc.stderr.read()
+    assert out == f"{raised}\n", err
+    assert code == 0 and "Traceback" not in err
