@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import threading
 
 import pytest
 
@@ -286,6 +287,26 @@ def test_the_screen_gives_bgsages_batch_evaluation() -> None:
 
 def _triple(cube: CubeEquities) -> tuple[float, float, float]:
     return (cube.no_double, cube.double_take, cube.double_pass)
+
+
+def test_a_screen_does_not_wait_for_another_threads_screen() -> None:
+    """In one process (the terminal) a world-class double's screen of one position went behind
+    a review's screen of a whole game, on one strategy behind a lock. Each thread now screens
+    on a strategy of its own while it screens, and strategies are kept for the next."""
+    item = (_sample(1, seed=3)[0][0], MatchContext())
+    expected = _triple(sage.screen_cube([item], 2)[0])
+    with sage._screen_strategy(2) as held:  # another thread's screen, in progress
+        answers: list[tuple[float, float, float]] = []
+        thread = threading.Thread(
+            target=lambda: answers.append(_triple(sage.screen_cube([item], 2)[0]))
+        )
+        thread.start()
+        thread.join(120)  # a guard against a hang only: it ends as soon as its screen is done
+        assert answers == [expected]
+    kept = list(sage._idle_screens[2])
+    assert len(kept) >= 2 and any(s is held for s in kept)
+    with sage._screen_strategy(2) as again:  # an idle one, not a new one
+        assert any(s is again for s in kept)
 
 
 def test_a_bear_off_is_searched_even_where_the_screen_is_far() -> None:

@@ -24,9 +24,10 @@ per search depth is built on first use and kept for the life of the process.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from importlib import metadata
 from typing import Any
@@ -542,9 +543,10 @@ def screen_cube(items: Sequence[tuple[Position, MatchContext]], ply: int) -> lis
 def _screen_batch(
     items: Sequence[tuple[Position, MatchContext]], ply: int, jacoby: bool
 ) -> list[CubeEquities]:
-    """``bgsage.batch_evaluate`` at ``ply`` (2 or more) on a strategy built once: the function
-    builds a new one, its 24 networks read from their files, at every call (about 42 ms of CPU,
-    where a position at 2 plies takes 5), which the computer's screen of each double paid."""
+    """``bgsage.batch_evaluate`` at ``ply`` (2 or more) on strategies kept between calls: the
+    function builds a new one, its 24 networks read from their files, at every call (about 42
+    ms of CPU, where a position at 2 plies takes 5), which the computer's screen of each double
+    paid."""
     match = any(ctx.match_length for _, ctx in items)  # as batch_evaluate: a match in the batch
     positions = []
     for position, ctx in items:
@@ -552,9 +554,9 @@ def _screen_batch(
         owner = bgsage_analyzer.resolve_owner(item["cube_owner"])
         extra = (item["away1"], item["away2"], item["is_crawford"]) if "away1" in item else ()
         positions.append((item["board"], item["cube_value"], owner, *extra))
-    with _screen_lock:  # one strategy: its position cache is not to be shared between threads
+    with _screen_strategy(ply) as strategy:
         raw = bgbot_cpp.batch_evaluate_positions(
-            positions, _screen_strategy(ply), 0, jacoby=jacoby and not match, beaver=False
+            positions, strategy, 0, jacoby=jacoby and not match, beaver=False
         )
     return [_cube(r["equity_nd"], r["equity_dt"], r["equity_dp"]) for r in raw]
 
@@ -563,13 +565,33 @@ def _cube(nd: Any, dt: Any, dp: Any) -> CubeEquities:
     return CubeEquities(float(nd), float(dt), float(dp))
 
 
-_screen_lock = threading.Lock()
+# Idle screen strategies by depth. A strategy's position cache is not to be shared between
+# threads, and one strategy behind a lock made a world-class double (a position) wait for a
+# review's screen of a whole game when both ran in one process (the terminal).
+_idle_screens: dict[int, list[Any]] = {}
+_idle_lock = threading.Lock()
 
 
-@functools.cache
-def _screen_strategy(ply: int) -> Any:
+@contextlib.contextmanager
+def _screen_strategy(ply: int) -> Iterator[Any]:
+    """An n-ply strategy for this thread alone while it screens: an idle one, or a new one
+    when every one is in use (so a process holds as many as it ever screened with at once:
+    one, where each worker process does one thing at a time)."""
+    with _idle_lock:
+        idle = _idle_screens.setdefault(ply, [])
+        strategy = idle.pop() if idle else None
+    if strategy is None:
+        strategy = _new_screen_strategy(ply)
+    try:
+        yield strategy
+    finally:
+        with _idle_lock:
+            _idle_screens[ply].append(strategy)
+
+
+def _new_screen_strategy(ply: int) -> Any:
     """The n-ply strategy ``bgsage.batch_evaluate`` builds for ``ply`` (its default networks,
-    filter and threads), built once per process."""
+    filter and threads): about 42 ms of CPU, its 24 networks read from their files."""
     weights = bgsage_analyzer.default_weights()
     settings = {
         "n_plies": ply,
