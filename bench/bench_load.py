@@ -754,8 +754,10 @@ async def _levels(
             load.stats = Stats()
             tasks = [asyncio.create_task(load.players(load.tables))]
             tasks.append(asyncio.create_task(load.ticker()))
-            if reviews:
-                tasks += [asyncio.create_task(load.review(i)) for i in range(REVIEWERS)]
+            reviewing = [
+                asyncio.create_task(load.review(i)) for i in range(REVIEWERS if reviews else 0)
+            ]
+            tasks += reviewing
             await asyncio.sleep(min(HUMAN_THINK, seconds) / 3)  # ramp up, not measured
             load.stats = Stats()
             started, cpu = time.perf_counter(), time.process_time()
@@ -769,6 +771,11 @@ async def _levels(
             level.pss, level.processes = total_pss_mb()
             levels.append(level)
             load.stop.set()
+            if size == sizes[-1]:
+                # Measured: a review still running (minutes at niceness 10 on a busy machine)
+                # is not waited for.
+                for task in reviewing:
+                    task.cancel()
             _check_tasks(await asyncio.gather(*tasks, return_exceptions=True))
             print(f"  {size} games: {_summary(levels[-1])}", file=sys.stderr, flush=True)
     finally:
