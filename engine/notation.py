@@ -99,13 +99,18 @@ def _check_text(text: object) -> None:
 
 
 def _word_at(text: str, pos: int, longest: int = 24) -> str:
-    """The word, as typed, that holds ``text[pos]`` (its whitespace-separated piece), cut to
-    ``longest`` characters: what a refusal quotes, never a piece of two words.
+    """The word, as typed, that holds ``text[pos]`` (its whitespace-separated piece), or the
+    next word when ``text[pos]`` is a space, cut to ``longest`` characters: what a refusal
+    quotes, never a piece of two words.
 
     >>> _word_at("1. bar/20", 1)
     '1.'
+    >>> _word_at("13/7 extra", 4)  # the reader stops at the space before what it cannot read
+    'extra'
     """
-    start = len(text[:pos].rstrip()) if text[pos].isspace() else pos
+    start = pos
+    while start < len(text) - 1 and text[start].isspace():
+        start += 1
     while start and not text[start - 1].isspace():
         start -= 1
     end = start
@@ -116,7 +121,8 @@ def _word_at(text: str, pos: int, longest: int = 24) -> str:
 
 
 _HINT_NUMBER = re.compile(r"^\s*\d+\.\s+")  # "2. " before a play copied from a hint
-_HINT_TAIL = re.compile(r"\s+[+-]?\d*\.\d+(?:\s.*)?$")  # " -0.122 (-0.060) · 45.7 %" after it
+# " -0.122 (-0.060) · 45.7 %" after it, or in French " -0,122 (-0,060) · 45,7 %"
+_HINT_TAIL = re.compile(r"\s+[+-]?\d*[.,]\d{2,}(?:\s.*)?$")  # an equity: 3 decimals
 
 
 def _hint_play(text: str) -> str:
@@ -125,6 +131,8 @@ def _hint_play(text: str) -> str:
 
     >>> _hint_play("2. 13/7 9/7 -0.166 (-0.060) · 45.7 %")
     '13/7 9/7'
+    >>> _hint_play("1. 24/21 13/11 +0,007 · 50,1 %")  # a French hint
+    '24/21 13/11'
     """
     return _HINT_TAIL.sub("", _HINT_NUMBER.sub("", text, count=1), count=1)
 

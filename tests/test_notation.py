@@ -181,3 +181,20 @@ def test_a_line_copied_from_a_hint_reads_as_its_play() -> None:
     line = "1. bar/20 24/20 -0.122 (-0.060) · 45.7 %"
     assert parse_segments(line) == parse_segments("bar/20 24/20")
     assert parse_segments("2. 13/7 9/7 +0.166") == parse_segments("13/7 9/7")
+
+
+def test_a_refusal_quotes_the_word_it_could_not_read() -> None:
+    # "13/7 extra" was refused as "I cannot read 13/7": the play the player wrote right.
+    for line, word in [("13/7 extra", "extra"), ("13/8 13/11 please", "please")]:
+        with pytest.raises(PlaySyntaxError) as refused:
+            parse_segments(line)
+        assert refused.value.params["rest"] == word
+
+
+def test_a_line_copied_from_a_french_hint_reads_as_its_play() -> None:
+    # French hints write their decimals with commas.
+    line = "1. 24/21 13/11 +0,007 · 50,1 %"
+    assert parse_segments(line) == parse_segments("24/21 13/11")
+    assert parse_segments("2. 13/7 9/7 -0,166 (-0,060) · 45,7 %") == parse_segments("13/7 9/7")
+    with pytest.raises(PlaySyntaxError):  # not an equity: not dropped
+        parse_segments("8/5 6,5")
