@@ -21,6 +21,7 @@ import contextlib
 import json
 import re
 import sys
+import unicodedata
 import zlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
@@ -78,7 +79,52 @@ def _command_names() -> dict[str, Command]:
     return commands
 
 
+def _folded(word: str) -> str:
+    """Lower-cased, accents dropped: ``/déplacer`` as typed on a keyboard without them.
+
+    >>> _folded("Déplacer")
+    'deplacer'
+    """
+    decomposed = unicodedata.normalize("NFKD", word.lower())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def _with_folded(words: dict[str, Any]) -> dict[str, Any]:
+    """``words`` and each of them without its accents (no two commands differ by accents only:
+    ``tests/bot/test_terminal_french.py``)."""
+    return {**{_folded(w): v for w, v in words.items()}, **words}
+
+
+def _nearest(typed: str, names: Iterable[str]) -> str | None:
+    """The name one typo away from ``typed`` (two for a long name): a letter missing, added,
+    changed, or two letters swapped; accents do not count. None when none is that near.
+
+    >>> _nearest("mvoe", ["move", "vote", "roll"])
+    'move'
+    """
+    typed = _folded(typed)
+    allowed = 1 if len(typed) < 6 else 2
+    scored = [(_typos(typed, _folded(name)), name) for name in names]
+    best = min(scored, default=(allowed + 1, ""))
+    return best[1] if best[0] <= allowed else None
+
+
+def _typos(a: str, b: str) -> int:
+    """Damerau's distance (letters inserted, deleted, changed, or two neighbours swapped)."""
+    rows = [list(range(len(b) + 1))]
+    for i, x in enumerate(a, 1):
+        row = [i]
+        for j, y in enumerate(b, 1):
+            cost = min(rows[-1][j] + 1, row[j - 1] + 1, rows[-1][j - 1] + (x != y))
+            if i > 1 and j > 1 and x == b[j - 2] and a[i - 2] == y:
+                cost = min(cost, rows[-2][j - 2] + 1)
+            row.append(cost)
+        rows.append(row)
+    return rows[-1][-1]
+
+
 _COMMANDS = _command_names()
+_TYPED_COMMANDS = _with_folded(_COMMANDS)
 
 
 def _button_keys() -> dict[str, list[tuple[str, int | None]]]:
@@ -116,6 +162,7 @@ def translations(label: str, custom_id: str) -> dict[str, str]:
 
 # The press commands in every language (/double, /doubler), and the actions each may mean.
 _PRESS_WORDS = {w: a for lang in reversed(LANGUAGES) for w, a in press_words(lang).items()}
+_TYPED_PRESS_WORDS = _with_folded(_PRESS_WORDS)
 # A cube puzzle's answers, by the press command that gives them (/double, /take, /pass).
 # The press commands that also act on the person's game without its message (not Rematch: the
 # game is over; not Cancel, which only closes a menu; not Decline: a challenge's).
@@ -299,6 +346,14 @@ class Terminal:
         me = Actor(user_id(self.name), self.name, locale=self._asked_lang)
         self.lang = self._session_lang or self.service.deps.language_of(me)
 
+    def _unknown(self, word: str) -> Reply:
+        """An unknown command, with the nearest one when a typo is likely (``/mvoe``)."""
+        near = _nearest(word[1:], [*_COMMANDS, *_PRESS_WORDS])
+        if near is None:
+            return Reply(text=t("terminal.unknown", self.lang, command=word), ephemeral=True)
+        text = t("terminal.unknown_near", self.lang, command=word, near=f"/{near}")
+        return Reply(text=text, ephemeral=True)
+
     def _dispatch(self, line: str) -> Reply | None:
         if not self.json_mode:
             key = self._key(line)
@@ -312,11 +367,12 @@ class Terminal:
             return self._press_label(line)
         word, _, rest = line.partition(" ")
         name = word.lower()[1:]
-        if name in _PRESS_WORDS:
-            return self._press_action(_PRESS_WORDS[name], rest.strip())
-        command = _COMMANDS.get(name)
+        name = name if name in _TYPED_COMMANDS or name in _TYPED_PRESS_WORDS else _folded(name)
+        if name in _TYPED_PRESS_WORDS:
+            return self._press_action(_TYPED_PRESS_WORDS[name], rest.strip())
+        command = _TYPED_COMMANDS.get(name)
         if command is None:
-            return Reply(text=t("terminal.unknown", self.lang, command=word), ephemeral=True)
+            return self._unknown(word)
         values = parse_command(command, rest, self.lang)
         for option in command.options:
             if option.kind is Kind.USER and values[option.keyword] is not None:

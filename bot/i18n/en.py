@@ -935,6 +935,7 @@ MESSAGES: dict[str, str] = {
     "terminal.quit": "Goodbye.",
     "terminal.terminated": "Stopped (SIGTERM). Your game is saved: start again to go on with it.",
     "terminal.unknown": "Unknown command {command}. Type /help.",
+    "terminal.unknown_near": "Unknown command {command}. Did you mean {near}? Type /help.",
     "terminal.here": "(in this terminal)",
     "terminal.no_press.decline": "No challenge is waiting for your answer here.",
     "terminal.no_press.cancel": "Nothing to cancel here: no challenge of yours is waiting, and no menu is open. To take back a checker you moved, type {undo}.",

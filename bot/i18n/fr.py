@@ -945,6 +945,7 @@ MESSAGES: dict[str, str] = {
     "terminal.quit": "Au revoir.",
     "terminal.terminated": "Arrêté (SIGTERM). Votre partie est enregistrée : relancez pour la reprendre.",
     "terminal.unknown": "Commande inconnue : {command}. Tapez /aide.",
+    "terminal.unknown_near": "Commande inconnue : {command}. Vouliez-vous dire {near} ? Tapez /aide.",
     "terminal.here": "(dans ce terminal)",
     "terminal.no_press.decline": "Aucun défi n’attend votre réponse ici.",
     "terminal.no_press.cancel": "Rien à annuler ici : aucun de vos défis n’attend, et aucun menu n’est ouvert. Pour reprendre une dame déplacée, tapez {undo}.",

@@ -45,6 +45,31 @@ def test_unknown_command_points_to_the_help_in_french(service: Service) -> None:
     assert reply["text"] == "Commande inconnue : /truc. Tapez /aide."
 
 
+def test_commands_typed_without_their_accents_are_taken(service: Service) -> None:
+    # On a keyboard without accents: /deplacer, /regles, /des, /decliner.
+    term = session(service)
+    for word in ("/regles", "/des", "/Reglages", "/decliner", "/défi"):
+        (reply,) = replies(term, word)[:1]
+        assert "Commande inconnue" not in str(reply["text"]), word
+    assert replies(term, "/regles") == replies(term, "/règles")
+
+
+def test_no_two_commands_differ_by_their_accents_only() -> None:
+    from bot.terminal import _COMMANDS, _PRESS_WORDS, _folded
+
+    for words in (_COMMANDS, _PRESS_WORDS):
+        by_folded: dict[str, object] = {}
+        for word, meaning in words.items():
+            assert by_folded.setdefault(_folded(word), meaning) == meaning, word
+
+
+def test_a_typo_gets_the_nearest_command(service: Service) -> None:
+    (fr,) = replies(session(service), "/deplacr 13/9")
+    assert fr["text"] == "Commande inconnue : /deplacr. Vouliez-vous dire /déplacer ? Tapez /aide."
+    (en,) = replies(session(service, "en"), "/mvoe 13/9")
+    assert en["text"] == "Unknown command /mvoe. Did you mean /move? Type /help."
+
+
 def test_a_french_player_types_an_english_boards_buttons_in_either_language(
     service: Service, script: deque[int]
 ) -> None:
