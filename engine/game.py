@@ -22,6 +22,7 @@ refuses (it raises a :class:`~engine.errors.GameStateError` or an
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -30,7 +31,7 @@ from engine.context import MatchContext
 from engine.errors import AmbiguousPlayError, BackgammonError, GameStateError, IllegalPlayError
 from engine.ids import GameState, MatchKey, encode_match_id
 from engine.movegen import Dice, Move, Play, validate_dice
-from engine.notation import format_play, parse_play
+from engine.notation import format_play, parse_play, parse_segments
 from engine.position import Position
 from engine.refusals import why_illegal
 from engine.turn import Turn
@@ -375,7 +376,7 @@ class Game:
             try:
                 play = parse_play(f"{made} {text}", self.position, turn.dice)
             except BackgammonError:
-                raise whole from None  # what the text says, read as a whole play
+                raise _rest_refusal(text, turn, whole) from None
         self.play(play)
         return play
 
@@ -745,3 +746,30 @@ class Game:
             Phase.RESIGNED: f"cannot {action} now: a resignation waits for an answer",
             Phase.OVER: f"cannot {action}: the game is over",
         }[self.phase]
+
+
+def _rest_refusal(text: str, turn: Turn, whole: BackgammonError) -> BackgammonError:
+    """Why ``text`` is neither a whole play nor the rest of the one begun: what the text says
+    read as a whole play, unless it is too short for one and moves only by dice already
+    played (``23/17`` after the 6 of 6-5 was played: "the 6 is played, 5 is left", not "both
+    dice can be played")."""
+    if whole.code not in ("illegal.partial", "illegal.partial_double"):
+        return whole
+    try:
+        segments = parse_segments(text)
+    except BackgammonError:
+        return whole
+    pairs = [pair for seg in segments for pair in itertools.pairwise(seg.points)]
+    gaps = [a - b for a, b in pairs]
+    left = turn.remaining_dice()
+    if not gaps or any(b == 0 for _, b in pairs):  # bearing off may take a larger die
+        return whole
+    if any(not 1 <= gap <= 6 or gap in left for gap in gaps):
+        return whole
+    return IllegalPlayError(
+        f"{text!r} moves by {gaps[0]}, a die already played: {left} left",
+        code="illegal.die_played",
+        text=text,
+        gap=gaps[0],
+        left="-".join(map(str, left)),
+    )

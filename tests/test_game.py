@@ -378,3 +378,19 @@ def test_the_rest_of_a_play_after_steps_made() -> None:
         k.play_text("24/23")
     assert "24/23" in str(refused.value)
     assert k.partial.steps  # nothing played, the step made still there
+
+
+def test_the_rest_of_a_play_by_a_die_already_played_says_which_die_is_left() -> None:
+    # 6-5 opening, the 6 played with the buttons (13/7), then /move 24/18: another 6. It was
+    # refused as "plays only one die, but both dice can be played", which is not the point.
+    g = Game()
+    g.opening_roll(6, 5)
+    g.step(13, 6)
+    with pytest.raises(IllegalPlayError) as refused:
+        g.play_text("24/18")
+    assert refused.value.code == "illegal.die_played"
+    assert refused.value.params == {"text": "24/18", "gap": 6, "left": "5"}
+    with pytest.raises(IllegalPlayError) as whole:  # a 5 that cannot be played: as before
+        g.play_text("24/19")
+    assert whole.value.code != "illegal.die_played"
+    assert str(g.play_text("13/8")) == "13/8 13/7"

@@ -395,6 +395,7 @@ MESSAGES: dict[str, str] = {
     "{point}, and {dice} moves a checker {most} at most.",
     "engine.illegal.dice": "`{text}` does not fit your dice: {dice} cannot make all these moves "
     "together.",
+    "engine.illegal.die_played": "`{text}` is a move of {gap}, but your {gap} is already played: {left} is left to play.",
     "engine.illegal.partial": "`{text}` plays only one die, but both dice of {dice} can be played "
     "here: the rules ask you to play both.",
     "engine.illegal.partial_double": "`{text}` plays {written} of the four dice of {dice}, but "

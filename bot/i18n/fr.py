@@ -404,6 +404,7 @@ MESSAGES: dict[str, str] = {
     "moins {point}, et avec {dice} une dame avance de {most} au plus.",
     "engine.illegal.dice": "`{text}` ne correspond pas à vos dés : {dice} ne permet pas tous "
     "ces déplacements ensemble.",
+    "engine.illegal.die_played": "`{text}` est un déplacement de {gap}, mais votre {gap} est déjà joué : il reste {left} à jouer.",
     "engine.illegal.partial": "`{text}` ne joue qu’un dé, mais les deux dés de {dice} peuvent "
     "être joués ici : la règle impose de jouer les deux.",
     "engine.illegal.partial_double": "`{text}` joue {written} des quatre dés de {dice}, mais "
