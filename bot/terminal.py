@@ -400,9 +400,10 @@ class Terminal:
         keys = self._keys
         if not line:
             press = keys.enter
-            if press is None:  # said, not silent: a new player pressing Enter mid-move waits
-                text = t("terminal.enter_nothing", self.lang)
-                return lambda: Reply(text=text, ephemeral=True)
+            if press is None:  # said, not silent: a new player pressing Enter mid-move waited
+                # and why, as /confirm says it: how many checkers are left to move, or how to
+                # start a game when there is none.
+                return lambda: self._without_button((Press.CONFIRM.value,))
             return lambda: self._press_id(press)
         if line.strip(ESCAPE) == "" or line.lower() in ("esc", "échap"):
             return lambda: self.service.undo(self.actor, self.where, everything=True)

@@ -946,7 +946,6 @@ MESSAGES: dict[str, str] = {
     "terminal.no_choice_one": "The menu above has no choice {label}: its only choice is 1.",
     "terminal.no_button_many": "“{label}” is neither a command nor a button of the latest message: type a button or a play shown above, or /help for the commands.",
     "terminal.no_button_none": "Nothing to press: the latest message has no buttons, and “{label}” is not a command (commands start with /; type /help for the list).",
-    "terminal.enter_nothing": "Enter rolls the dice, or confirms a move once it is complete: there is nothing to roll or confirm now.",
     "terminal.file": "[file: {path}]",
     "terminal.image": "[image: {path}]",
     "terminal.buttons": "Buttons: {buttons}",

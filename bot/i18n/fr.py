@@ -956,7 +956,6 @@ MESSAGES: dict[str, str] = {
     "terminal.no_choice_one": "Le menu ci-dessus n’a pas de choix {label} : son seul choix est 1.",
     "terminal.no_button_many": "« {label} » n’est ni une commande ni un bouton du dernier message : tapez un bouton ou un coup affiché plus haut, ou /aide pour les commandes.",
     "terminal.no_button_none": "Rien à presser : le dernier message n’a pas de boutons, et « {label} » n’est pas une commande (les commandes commencent par / ; tapez /aide pour la liste).",
-    "terminal.enter_nothing": "Entrée lance les dés, ou valide un coup une fois complet : il n’y a rien à lancer ni à valider pour l’instant.",
     "terminal.file": "[fichier : {path}]",
     "terminal.image": "[image : {path}]",
     "terminal.buttons": "Boutons : {buttons}",

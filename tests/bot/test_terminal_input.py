@@ -301,13 +301,17 @@ def test_enter_a_digit_for_the_die_and_escape(service: Service, script: deque[in
 
 
 @pytest.mark.parametrize(
-    ("lang", "said"),
-    [("en", "nothing to roll or confirm now"), ("fr", "rien à lancer ni à valider")],
+    ("lang", "said", "over"),
+    [
+        ("en", "2 more checkers to move", "Start one with /play"),
+        ("fr", "encore 2 dames à déplacer", "Lancez-en une avec /jouer"),
+    ],
 )
-def test_enter_with_nothing_to_roll_or_confirm_says_so(
-    service: Service, script: deque[int], lang: str, said: str
+def test_enter_with_nothing_to_roll_or_confirm_says_why(
+    service: Service, script: deque[int], lang: str, said: str, over: str
 ) -> None:
-    # Enter before the move is complete printed nothing at all: a new player waited.
+    # Enter before the move is complete printed nothing at all: a new player waited. Then it
+    # said only that there was nothing to roll or confirm; now why, as /confirm does.
     term = session(service, lang, json_mode=False)
     term.user = "Ann"
     script.extend([6, 5])
@@ -315,6 +319,9 @@ def test_enter_with_nothing_to_roll_or_confirm_says_so(
     (answer,) = blocks(term, "")
     assert said in answer, answer
     assert service.text_board(term.actor, term.where) is not None  # the game goes on
+    blocks(term, "/resign 1")
+    (ended,) = blocks(term, "")  # after the game: how to start another
+    assert over in ended, ended
 
 
 def test_the_text_board_shows_the_die_picked(service: Service, script: deque[int]) -> None:
