@@ -170,8 +170,12 @@ def _footer(view: BoardView) -> list[str]:
         if view.dice_left is not None or view.playable_dice is not None:
             # Only the dice a legal play can still use: a die that cannot be played is not "to
             # play", even while the others are.
-            left = " ".join(str(d) for d in view.playable()) or "-"
-            text += f", {label(lang, 'to_play')}{colon}{left}"
+            left = " ".join(str(d) for d in view.playable())
+            text += (
+                f", {label(lang, 'to_play')}{colon}{left}"
+                if left
+                else f", {label(lang, 'all_played')}"
+            )
         if view.selected_die is not None:
             text += f", {label(lang, 'chosen_die')}{colon}{view.selected_die}"
         lines.append(text)

@@ -116,6 +116,16 @@ def test_cube_score_dice_and_last_play_are_written() -> None:
 
 
 @pytest.mark.parametrize(
+    ("lang", "said"),
+    [("en", "rolled 6-5, every die played"), ("fr", "dés 6-5, tous les dés joués")],
+)
+def test_a_move_with_every_die_played_says_so(lang: str, said: str) -> None:
+    # It read "to play: -" once the last checker had moved, before the move was confirmed.
+    view = BoardView(names=("Ann", "Bob"), dice=(6, 5), dice_left=(), lang=lang)
+    assert said in text_board(Position.initial(), view=view).splitlines()
+
+
+@pytest.mark.parametrize(
     ("option", "en", "fr"),
     [
         ({"double_offered_by": "mover"}, "Ann offers a double", "Ann propose de doubler"),
