@@ -759,9 +759,13 @@ def _rest_refusal(text: str, turn: Turn, whole: BackgammonError) -> BackgammonEr
         segments = parse_segments(text)
     except BackgammonError:
         return whole
+    left = turn.remaining_dice()
+    if not left:  # every die played: nothing is the rest of this play
+        return IllegalPlayError(
+            "the turn is complete: confirm it or undo a move", code="turn.complete"
+        )
     pairs = [pair for seg in segments for pair in itertools.pairwise(seg.points)]
     gaps = [a - b for a, b in pairs]
-    left = turn.remaining_dice()
     if not gaps or any(b == 0 for _, b in pairs):  # bearing off may take a larger die
         return whole
     if any(not 1 <= gap <= 6 or gap in left for gap in gaps):

@@ -394,3 +394,21 @@ def test_the_rest_of_a_play_by_a_die_already_played_says_which_die_is_left() -> 
         g.play_text("24/19")
     assert whole.value.code != "illegal.die_played"
     assert str(g.play_text("13/8")) == "13/8 13/7"
+
+
+def test_more_after_every_die_is_played_says_the_move_is_complete() -> None:
+    # It read "is a move of 6, but your 6 is already played:  is left to play" (nothing left).
+    g = Game()
+    g.opening_roll(6, 5)
+    for step in ((13, 6), (13, 5)):
+        g.step(*step)
+    with pytest.raises(IllegalPlayError) as refused:
+        g.play_text("24/18")
+    assert refused.value.code == "turn.complete"
+    g.play_text("13/7 13/8")  # the whole play, as moved: played
+    g.roll((4, 4))
+    for step in ((13, 4), (13, 4), (6, 4), (6, 4)):
+        g.step(*step)
+    with pytest.raises(IllegalPlayError) as doubles:
+        g.play_text("6/2")
+    assert doubles.value.code == "turn.complete"

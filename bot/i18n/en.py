@@ -395,7 +395,7 @@ MESSAGES: dict[str, str] = {
     "{point}, and {dice} moves a checker {most} at most.",
     "engine.illegal.dice": "`{text}` does not fit your dice: {dice} cannot make all these moves "
     "together.",
-    "engine.illegal.die_played": "`{text}` is a move of {gap}, but your {gap} is already played: {left} is left to play.",
+    "engine.illegal.die_played": "`{text}` is a move of {gap}, but you have already played your {gap}: the {left} is left to play.",
     "engine.illegal.partial": "`{text}` plays only one die, but both dice of {dice} can be played "
     "here: the rules ask you to play both.",
     "engine.illegal.partial_double": "`{text}` plays {written} of the four dice of {dice}, but "
@@ -937,6 +937,7 @@ MESSAGES: dict[str, str] = {
     "terminal.terminated": "Stopped (SIGTERM). Your game is saved: start again to go on with it.",
     "terminal.unknown": "Unknown command {command}. Type /help.",
     "terminal.unknown_near": "Unknown command {command}. Did you mean {near}? Type /help.",
+    "terminal.enter_nothing": "Enter rolls the dice, or confirms a move once it is complete: there is nothing to roll or confirm now.",
     "terminal.here": "(in this terminal)",
     "terminal.no_press.decline": "No challenge is waiting for your answer here.",
     "terminal.no_press.cancel": "Nothing to cancel here: no challenge of yours is waiting, and no menu is open. To take back a checker you moved, type {undo}.",

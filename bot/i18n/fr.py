@@ -404,7 +404,7 @@ MESSAGES: dict[str, str] = {
     "moins {point}, et avec {dice} une dame avance de {most} au plus.",
     "engine.illegal.dice": "`{text}` ne correspond pas à vos dés : {dice} ne permet pas tous "
     "ces déplacements ensemble.",
-    "engine.illegal.die_played": "`{text}` est un déplacement de {gap}, mais votre {gap} est déjà joué : il reste {left} à jouer.",
+    "engine.illegal.die_played": "`{text}` est un déplacement de {gap}, mais vous avez déjà joué votre {gap} : il vous reste le {left} à jouer.",
     "engine.illegal.partial": "`{text}` ne joue qu’un dé, mais les deux dés de {dice} peuvent "
     "être joués ici : la règle impose de jouer les deux.",
     "engine.illegal.partial_double": "`{text}` joue {written} des quatre dés de {dice}, mais "
@@ -947,6 +947,7 @@ MESSAGES: dict[str, str] = {
     "terminal.terminated": "Arrêté (SIGTERM). Votre partie est enregistrée : relancez pour la reprendre.",
     "terminal.unknown": "Commande inconnue : {command}. Tapez /aide.",
     "terminal.unknown_near": "Commande inconnue : {command}. Vouliez-vous dire {near} ? Tapez /aide.",
+    "terminal.enter_nothing": "Entrée lance les dés, ou valide un coup une fois complet : il n’y a rien à lancer ni à valider pour l’instant.",
     "terminal.here": "(dans ce terminal)",
     "terminal.no_press.decline": "Aucun défi n’attend votre réponse ici.",
     "terminal.no_press.cancel": "Rien à annuler ici : aucun de vos défis n’attend, et aucun menu n’est ouvert. Pour reprendre une dame déplacée, tapez {undo}.",
