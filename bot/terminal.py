@@ -95,18 +95,27 @@ def _with_folded(words: dict[str, Any]) -> dict[str, Any]:
     return {**{_folded(w): v for w, v in words.items()}, **words}
 
 
-def _nearest(typed: str, names: Iterable[str]) -> str | None:
+def _nearest(typed: str, *groups: Iterable[str]) -> str | None:
     """The name one typo away from ``typed`` (two for a long name): a letter missing, added,
-    changed, or two letters swapped; accents do not count. None when none is that near.
+    changed, or two letters swapped; accents do not count. None when none is that near. Of
+    names as near, one of the first group (the player's language), then of the closest length.
 
     >>> _nearest("mvoe", ["move", "vote", "roll"])
     'move'
+    >>> _nearest("confirme", ["confirmer"], ["confirm"])
+    'confirmer'
     """
     typed = _folded(typed)
     allowed = 1 if len(typed) < 6 else 2
-    scored = [(_typos(typed, _folded(name)), name) for name in names]
-    best = min(scored, default=(allowed + 1, ""))
-    return best[1] if best[0] <= allowed else None
+    names = [(rank, name) for rank, group in enumerate(groups) for name in group]
+    if len(typed) > max((len(name) for _, name in names), default=0) + allowed:
+        return None  # no name is that near, and long text would take long to compare
+    scored = [
+        (_typos(typed, _folded(name)), rank, abs(len(name) - len(typed)), name)
+        for rank, name in names
+    ]
+    best = min(scored, default=(allowed + 1, 0, 0, ""))
+    return best[3] if best[0] <= allowed else None
 
 
 def _typos(a: str, b: str) -> int:
@@ -348,7 +357,8 @@ class Terminal:
 
     def _unknown(self, word: str) -> Reply:
         """An unknown command, with the nearest one when a typo is likely (``/mvoe``)."""
-        near = _nearest(word[1:], [*_COMMANDS, *_PRESS_WORDS])
+        mine = [name for name, c in _COMMANDS.items() if name == command_name(c, self.lang).lower()]
+        near = _nearest(word[1:], [*mine, *press_words(self.lang)], [*_COMMANDS, *_PRESS_WORDS])
         if near is None:
             return Reply(text=t("terminal.unknown", self.lang, command=word), ephemeral=True)
         text = t("terminal.unknown_near", self.lang, command=word, near=f"/{near}")
@@ -401,9 +411,7 @@ class Terminal:
         if not line:
             press = keys.enter
             if press is None:  # said, not silent: a new player pressing Enter mid-move waited
-                # and why, as /confirm says it: how many checkers are left to move, or how to
-                # start a game when there is none.
-                return lambda: self._without_button((Press.CONFIRM.value,))
+                return self._why_no_enter
             return lambda: self._press_id(press)
         if line.strip(ESCAPE) == "" or line.lower() in ("esc", "échap"):
             return lambda: self.service.undo(self.actor, self.where, everything=True)
@@ -419,6 +427,21 @@ class Terminal:
         if not (word.isdigit() or ("/" in word and word[:1].isdigit())):
             return False
         return any(p.channel_id == TERMINAL_CHANNEL for p in self.service.consult_polls())
+
+    def _why_no_enter(self) -> Reply:
+        """Enter with nothing to roll or confirm: why, pressing nothing. /confirm's refusal
+        where it is sure to be one (the board mid-move: how many checkers are left; no game
+        here: how to start one), else the keys' general word (a menu over a complete move:
+        confirming it from there would surprise)."""
+        if self._mid_move() or not self._has_game():
+            return self._without_button((Press.CONFIRM.value,))
+        return Reply(text=t("terminal.enter_nothing", self.lang), ephemeral=True)
+
+    def _mid_move(self) -> bool:
+        """Whether the latest message is a board with checkers still to move (steps to take,
+        no Confirm)."""
+        actions = {a.action for a in map(GameAction.parse, self._buttons.values()) if a}
+        return bool(actions & {Press.POINT, Press.DIE}) and Press.CONFIRM not in actions
 
     def _has_game(self) -> bool:
         """Whether the acting person has a game in this channel (``/move`` plays in it)."""

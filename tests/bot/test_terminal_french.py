@@ -68,6 +68,17 @@ def test_a_typo_gets_the_nearest_command(service: Service) -> None:
     assert fr["text"] == "Commande inconnue : /deplacr. Vouliez-vous dire /déplacer ? Tapez /aide."
     (en,) = replies(session(service, "en"), "/mvoe 13/9")
     assert en["text"] == "Unknown command /mvoe. Did you mean /move? Type /help."
+    # As near in both languages: the player's own first (not /confirm, /pass for French).
+    for typed, fr_near, en_near in (
+        ("/confirme", "/confirmer", "/confirm"),
+        ("/passe", "/passer", "/pass"),
+    ):
+        (said_fr,) = replies(session(service), typed)
+        assert f"Vouliez-vous dire {fr_near} ?" in str(said_fr["text"])
+        (said_en,) = replies(session(service, "en"), typed)
+        assert f"Did you mean {en_near}?" in str(said_en["text"])
+    (long,) = replies(session(service), "/" + "x" * 2000)  # no suggestion, and at once
+    assert long["text"].startswith("Commande inconnue")
 
 
 def test_a_french_player_types_an_english_boards_buttons_in_either_language(

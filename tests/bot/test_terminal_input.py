@@ -324,6 +324,20 @@ def test_enter_with_nothing_to_roll_or_confirm_says_why(
     assert over in ended, ended
 
 
+def test_enter_under_a_menu_does_not_confirm_the_move(service: Service, script: deque[int]) -> None:
+    # The move complete, then the Resign menu: Enter confirmed the move from under the menu.
+    term = session(service, "en", json_mode=False)
+    term.user = "Ann"
+    script.extend([6, 5])
+    blocks(term, "/play level:beginner", "13", "13")  # 13/8 with the 5, 13/7 with the 6
+    before = service.text_board(term.actor, term.where)
+    assert before is not None and "every die played" in before
+    blocks(term, "/resign")  # the numbered menu: Cancel is its only button
+    (said,) = blocks(term, "")
+    assert "nothing to roll or confirm now" in said, said
+    assert service.text_board(term.actor, term.where) == before  # not confirmed
+
+
 def test_the_text_board_shows_the_die_picked(service: Service, script: deque[int]) -> None:
     """The text board's footer names the die the message is about, not the default one."""
     for lang, prompt, footer in (
