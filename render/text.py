@@ -171,11 +171,10 @@ def _footer(view: BoardView) -> list[str]:
             # Only the dice a legal play can still use: a die that cannot be played is not "to
             # play", even while the others are.
             left = " ".join(str(d) for d in view.playable())
-            text += (
-                f", {label(lang, 'to_play')}{colon}{left}"
-                if left
-                else f", {label(lang, 'all_played')}"
-            )
+            if left:
+                text += f", {label(lang, 'to_play')}{colon}{left}"
+            else:  # a die may be left that no legal play can use
+                text += f", {label(lang, 'none_playable' if view.left() else 'all_played')}"
         if view.selected_die is not None:
             text += f", {label(lang, 'chosen_die')}{colon}{view.selected_die}"
         lines.append(text)

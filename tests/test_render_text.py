@@ -123,6 +123,12 @@ def test_a_move_with_every_die_played_says_so(lang: str, said: str) -> None:
     # It read "to play: -" once the last checker had moved, before the move was confirmed.
     view = BoardView(names=("Ann", "Bob"), dice=(6, 5), dice_left=(), lang=lang)
     assert said in text_board(Position.initial(), view=view).splitlines()
+    # The 6 played, and the 5 that no legal play can use: not "every die played".
+    stuck = BoardView(
+        names=("Ann", "Bob"), dice=(6, 5), dice_left=(5,), playable_dice=(), lang=lang
+    )
+    nothing = {"en": "nothing more can be played", "fr": "plus rien n’est jouable"}[lang]
+    assert f"{said.split(',')[0]}, {nothing}" in text_board(Position.initial(), view=stuck)
 
 
 @pytest.mark.parametrize(
