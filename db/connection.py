@@ -142,7 +142,8 @@ def _use_wal(cursor: sqlite3.Cursor) -> None:
             cursor.execute("PRAGMA journal_mode = WAL")
             return
         except sqlite3.OperationalError as exc:
-            if exc.sqlite_errorcode != sqlite3.SQLITE_BUSY or time.monotonic() > deadline:
+            busy = exc.sqlite_errorcode & 0xFF == sqlite3.SQLITE_BUSY  # extended codes too
+            if not busy or time.monotonic() > deadline:
                 raise
         time.sleep(0.005)
 
