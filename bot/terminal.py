@@ -476,7 +476,24 @@ class Terminal:
             return self._press_id(self._puzzle_menu, label.strip())
         if "/" in key:  # a play typed without /move: the game's, else the drill due (the service's)
             return self.service.move(self.actor, self.where, label.strip())
+        point = self._unlit_point(key)
+        if point is not None:  # the engine says why that checker cannot move with this die
+            return self._press_id(point)
         return self._no_button(label)
+
+    def _unlit_point(self, key: str) -> str | None:
+        """A point typed that the board does not light up for the die in hand (``24`` when 21
+        is held): the press of that point with that die, which the game refuses with its
+        reason, where "neither a command nor a button" said nothing of it. None when ``key`` is
+        no point, or the board lights up none."""
+        if not key.isdigit() or not 1 <= int(key) <= 25:
+            return None
+        for custom_id in self._buttons.values():
+            lit = GameAction.parse(custom_id)
+            if lit is not None and lit.action is Press.POINT and lit.arg:
+                die = lit.arg.rsplit("-", 1)[-1]
+                return replace(lit, arg=f"{int(key)}-{die}").custom_id
+        return None
 
     def _press_action(self, actions: tuple[str, ...], arg: str) -> Reply:
         """``/roll`` and friends: press the button of the latest message with that action (a

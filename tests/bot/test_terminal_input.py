@@ -465,3 +465,21 @@ def test_a_long_user_name_keeps_its_settings(service: Service, tmp_path: Path) -
     replies(term, "/settings language:fr")
     (unknown,) = replies(term, "/xyz")
     assert "Commande inconnue" in str(unknown["text"]), unknown["text"]
+
+
+@pytest.mark.parametrize(
+    ("lang", "why"),
+    [("en", "You have no checker on point 5."), ("fr", "Vous n’avez pas de dame sur la case 5.")],
+)
+def test_a_point_not_lit_up_gets_the_games_reason(
+    service: Service, script: deque[int], lang: str, why: str
+) -> None:
+    # "5" mid-move was "neither a command nor a button", which said nothing of the point.
+    term = session(service, lang, json_mode=False)
+    term.user = "Ann"
+    script.extend([6, 3])
+    blocks(term, "/play level:beginner")
+    (said,) = blocks(term, "5")
+    assert why in said, said
+    moved = "".join(blocks(term, "24"))  # a lit point still moves: one die is left
+    assert ("to play: 3" if lang == "en" else "à jouer : 3") in moved, moved
