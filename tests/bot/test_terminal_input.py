@@ -24,6 +24,17 @@ def session(service: Service, lang: str = "en", *, json_mode: bool = True) -> Te
     )
 
 
+def playing(
+    service: Service, script: deque[int], dice: tuple[int, int], lang: str = "en"
+) -> tuple[Terminal, list[str]]:
+    """Ann in text mode, a game against the beginner started, the opening roll ``dice`` hers
+    (the higher first); the terminal and what the start printed."""
+    term = session(service, lang, json_mode=False)
+    term.user = "Ann"
+    script.extend(dice)
+    return term, blocks(term, "/play level:beginner")
+
+
 def blocks(term: Terminal, *lines: str) -> list[str]:
     """Type ``lines`` in text mode; what each printed (blank-line separated)."""
     out = term.out
@@ -277,10 +288,7 @@ def test_the_menu_button_of_an_impossible_value_is_refused(
 
 
 def test_enter_a_digit_for_the_die_and_escape(service: Service, script: deque[int]) -> None:
-    term = session(service, json_mode=False)
-    term.user = "Ann"
-    script.extend([6, 5])  # Ann wins the opening with 6-5
-    (opening,) = blocks(term, "/play level:beginner")
+    term, (opening,) = playing(service, script, (6, 5))  # Ann wins the opening with 6-5
     assert "[Die 5]" in opening
     # "5" is the die (Ann has no checker on her 5-point), then 13 the point.
     picked, moved = blocks(term, "5", "13")
@@ -312,10 +320,7 @@ def test_enter_with_nothing_to_roll_or_confirm_says_why(
 ) -> None:
     # Enter before the move is complete printed nothing at all: a new player waited. Then it
     # said only that there was nothing to roll or confirm; now why, as /confirm does.
-    term = session(service, lang, json_mode=False)
-    term.user = "Ann"
-    script.extend([6, 5])
-    blocks(term, "/play level:beginner")
+    term, _ = playing(service, script, (6, 5), lang)
     (answer,) = blocks(term, "")
     assert said in answer, answer
     assert service.text_board(term.actor, term.where) is not None  # the game goes on
@@ -326,10 +331,8 @@ def test_enter_with_nothing_to_roll_or_confirm_says_why(
 
 def test_enter_under_a_menu_does_not_confirm_the_move(service: Service, script: deque[int]) -> None:
     # The move complete, then the Resign menu: Enter confirmed the move from under the menu.
-    term = session(service, "en", json_mode=False)
-    term.user = "Ann"
-    script.extend([6, 5])
-    blocks(term, "/play level:beginner", "13", "13")  # 13/8 with the 5, 13/7 with the 6
+    term, _ = playing(service, script, (6, 5))
+    blocks(term, "13", "13")  # 13/8 with the 5, 13/7 with the 6
     before = service.text_board(term.actor, term.where)
     assert before is not None and "every die played" in before
     blocks(term, "/resign")  # the numbered menu: Cancel is its only button
@@ -475,10 +478,7 @@ def test_a_point_not_lit_up_gets_the_games_reason(
     service: Service, script: deque[int], lang: str, why: str
 ) -> None:
     # "5" mid-move was "neither a command nor a button", which said nothing of the point.
-    term = session(service, lang, json_mode=False)
-    term.user = "Ann"
-    script.extend([6, 3])
-    blocks(term, "/play level:beginner")
+    term, _ = playing(service, script, (6, 3), lang)
     (said,) = blocks(term, "5")
     assert why in said, said
     moved = "".join(blocks(term, "24"))  # a lit point still moves: one die is left
