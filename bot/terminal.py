@@ -89,10 +89,10 @@ def _folded(word: str) -> str:
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
-def _with_folded(words: dict[str, Any]) -> dict[str, Any]:
-    """``words`` and each of them without its accents (no two commands differ by accents only:
-    ``tests/bot/test_terminal_french.py``)."""
-    return {**{_folded(w): v for w, v in words.items()}, **words}
+def _by_folded(words: dict[str, Any]) -> dict[str, Any]:
+    """``words`` by their folded form, as they are looked up (no two commands differ by accents
+    only: ``tests/bot/test_terminal_french.py``)."""
+    return {_folded(w): v for w, v in words.items()}
 
 
 def _nearest(typed: str, *groups: Iterable[str]) -> str | None:
@@ -133,7 +133,7 @@ def _typos(a: str, b: str) -> int:
 
 
 _COMMANDS = _command_names()
-_TYPED_COMMANDS = _with_folded(_COMMANDS)
+_TYPED_COMMANDS = _by_folded(_COMMANDS)
 
 
 def _button_keys() -> dict[str, list[tuple[str, int | None]]]:
@@ -171,7 +171,7 @@ def translations(label: str, custom_id: str) -> dict[str, str]:
 
 # The press commands in every language (/double, /doubler), and the actions each may mean.
 _PRESS_WORDS = {w: a for lang in reversed(LANGUAGES) for w, a in press_words(lang).items()}
-_TYPED_PRESS_WORDS = _with_folded(_PRESS_WORDS)
+_TYPED_PRESS_WORDS = _by_folded(_PRESS_WORDS)
 # A cube puzzle's answers, by the press command that gives them (/double, /take, /pass).
 # The press commands that also act on the person's game without its message (not Rematch: the
 # game is over; not Cancel, which only closes a menu; not Decline: a challenge's).
@@ -376,8 +376,7 @@ class Terminal:
                 return self.service.move(self.actor, self.where, line.strip())
             return self._press_label(line)
         word, _, rest = line.partition(" ")
-        name = word.lower()[1:]
-        name = name if name in _TYPED_COMMANDS or name in _TYPED_PRESS_WORDS else _folded(name)
+        name = _folded(word[1:])
         if name in _TYPED_PRESS_WORDS:
             return self._press_action(_TYPED_PRESS_WORDS[name], rest.strip())
         command = _TYPED_COMMANDS.get(name)
