@@ -755,15 +755,13 @@ def _rest_refusal(text: str, turn: Turn, whole: BackgammonError) -> BackgammonEr
     dice can be played")."""
     if whole.code not in ("illegal.partial", "illegal.partial_double"):
         return whole
-    try:
-        segments = parse_segments(text)
-    except BackgammonError:
-        return whole
     left = turn.remaining_dice()
     if not left:  # every die played: nothing is the rest of this play
         return IllegalPlayError(
             "the turn is complete: confirm it or undo a move", code="turn.complete"
         )
+    # Read as a whole play already (that is what refused it), so it is notation.
+    segments = parse_segments(text)
     pairs = [pair for seg in segments for pair in itertools.pairwise(seg.points)]
     gaps = [a - b for a, b in pairs]
     if not gaps or any(b == 0 for _, b in pairs):  # bearing off may take a larger die
