@@ -955,8 +955,9 @@ MESSAGES: dict[str, str] = {
     # -- rules and help ---------------------------------------------------------------------------------
     "rules.text": (
         "**Backgammon rules, as this bot plays them**\n"
-        "**Goal**: bring your 15 checkers into your home board (your points 1 to 6), then bear "
-        "them all off. You move from your 24-point toward your 1-point.\n"
+        "**Goal**: bring all your checkers (15; 3 in hypergammon) into your home board (your "
+        "points 1 to 6), then bear them all off. You move from your 24-point toward your "
+        "1-point.\n"
         "**Opening**: each player rolls one die; the higher die plays first with both dice. "
         "Equal dice: roll again.\n"
         "**Moving**: each die moves one checker that many points, to a point not held by two or "
@@ -967,7 +968,7 @@ MESSAGES: dict[str, str] = {
         "**Hitting**: landing on a single opposing checker (a blot) sends it to the bar. A "
         "checker on the bar must re-enter in the opposing home board before anything else "
         "moves.\n"
-        "**Bearing off**: only with all 15 checkers home: remove a checker from the point the "
+        "**Bearing off**: only with all your checkers home: remove a checker from the point the "
         "die shows, or with a higher die from your highest occupied point.\n"
         "**Doubling cube**: before rolling, you may offer to double the stake. Your opponent "
         "takes (and owns the cube: only he may redouble) or drops (and loses the current "
@@ -977,6 +978,11 @@ MESSAGES: dict[str, str] = {
         "home board) three times. You may offer to resign a single game, gammon or backgammon.\n"
         "**Matches**: first to N points. When a player first reaches N−1, the next game (the "
         "**Crawford game**) is played without the cube; doubling resumes after it."
+    ),
+    "rules.variants": (
+        "**Variants**: the same rules, from another start. **Nackgammon**: two checkers on your "
+        "24-point and two on your 23-point, four on the 13-point, three on the 8-point and four "
+        "on the 6-point. **Hypergammon**: three checkers each, on your 24-, 23- and 22-points."
     ),
     "help.title": "**Backgammon bot: commands**",
     "help.line": "`{usage}`: {text}",

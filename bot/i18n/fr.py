@@ -965,8 +965,8 @@ MESSAGES: dict[str, str] = {
     # -- règles et aide ---------------------------------------------------------------------------------
     "rules.text": (
         "**Les règles du backgammon, telles que ce bot les applique**\n"
-        "**But** : amener vos 15 dames dans votre jan intérieur (vos cases 1 à 6), puis les "
-        "sortir toutes. Vous avancez de votre case 24 vers votre case 1.\n"
+        "**But** : amener toutes vos dames (15 ; 3 en hypergammon) dans votre jan intérieur "
+        "(vos cases 1 à 6), puis les sortir toutes. Vous avancez de votre case 24 vers votre case 1.\n"
         "**Ouverture** : chaque joueur lance un dé ; le plus fort commence et joue les deux dés. "
         "Égalité : on relance.\n"
         "**Déplacements** : chaque dé avance une dame d’autant de cases, vers une case qui "
@@ -977,8 +977,8 @@ MESSAGES: dict[str, str] = {
         "coup possible : vous passez.\n"
         "**Prise** : s’arrêter sur une dame adverse seule l’envoie sur la barre. Une dame sur la "
         "barre doit rentrer dans le jan intérieur adverse avant tout autre déplacement.\n"
-        "**Sortie** : seulement quand vos 15 dames sont rentrées : sortez une dame de la case "
-        "indiquée par le dé, ou avec un dé plus fort, de votre case occupée la plus haute.\n"
+        "**Sortie** : seulement quand toutes vos dames sont rentrées : sortez une dame de la "
+        "case indiquée par le dé, ou avec un dé plus fort, de votre case occupée la plus haute.\n"
         "**Videau** : avant de lancer, vous pouvez proposer de doubler l’enjeu. L’adversaire "
         "accepte (et possède le videau : lui seul pourra redoubler) ou refuse (et perd l’enjeu "
         "en cours). Le videau s’arrête à 64.\n"
@@ -989,6 +989,12 @@ MESSAGES: dict[str, str] = {
         "**Matchs** : le premier à N points gagne. Quand un joueur atteint N−1 pour la première "
         "fois, la partie suivante (la **partie Crawford**) se joue sans videau ; on peut de "
         "nouveau doubler ensuite."
+    ),
+    "rules.variants": (
+        "**Variantes** : les mêmes règles, depuis un autre départ. **Nackgammon** : deux dames "
+        "sur votre case 24 et deux sur votre case 23, quatre sur la case 13, trois sur la case 8 "
+        "et quatre sur la case 6. **Hypergammon** : trois dames chacun, sur vos cases 24, 23 "
+        "et 22."
     ),
     "help.title": "**Bot de backgammon : les commandes**",
     "help.line": "`{usage}` : {text}",

@@ -143,21 +143,27 @@ class Info:
             return player_repo.player_names(s, player_ids)
 
     def rules(self, actor: Actor, where: Where) -> Reply:
-        """``/rules``: the rules of backgammon as this bot plays them."""
-        return Reply(text=t("rules.text", self.deps.language_of(actor)), ephemeral=True)
+        """``/rules``: the rules of backgammon as this bot plays them, and its variants."""
+        lang = self.deps.language_of(actor)
+        return private_parts(t("rules.text", lang) + "\n" + t("rules.variants", lang))
 
     def help(self, actor: Actor, where: Where, surface: Surface = Surface.DISCORD) -> Reply:
         """``/help``: every command of this adapter (``surface``) and how a turn goes."""
         text = help_text(self.deps.language_of(actor), surface, self.commands)
         if surface is not Surface.DISCORD:
             return Reply(text=text, ephemeral=True)
-        # Discord shows at most 2,000 characters a message: the rest in private follow-ups.
-        first, *rest = message_parts(text)
-        more = [Reply(text=part, ephemeral=True) for part in rest]
-        return Reply(text=first, ephemeral=True, followups=more)
+        return private_parts(text)
 
 
 MESSAGE_LIMIT = 2000  # characters in one Discord message
+
+
+def private_parts(text: str) -> Reply:
+    """``text`` in private: Discord shows at most 2,000 characters a message, so the rest
+    comes in private follow-ups (the terminal prints them one after another)."""
+    first, *rest = message_parts(text)
+    more = [Reply(text=part, ephemeral=True) for part in rest]
+    return Reply(text=first, ephemeral=True, followups=more)
 
 
 def message_parts(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
