@@ -36,12 +36,18 @@ __all__ = ["text_board"]
 ROWS = 5  # checker rows per half, as in the picture
 
 
-def text_board(position: Position, *, view: BoardView | None = None) -> str:
+def text_board(
+    position: Position, *, view: BoardView | None = None, position_id: bool = True
+) -> str:
     """The board as monospace text (GNU Backgammon's layout), in ``view.lang``.
 
     Takes the same arguments as :func:`render.render_board` and shows the same things, except
     the colours, the highlights and the arrows (the last play is written in standard notation
-    instead).
+    instead). ``position_id``: the line of the Position ID above the board, which a message
+    that gives the IDs already leaves out.
+
+    >>> text_board(Position.initial(), position_id=False).splitlines()[0]
+    ' +13-14-15-16-17-18------19-20-21-22-23-24-+     O: opponent'
 
     >>> from engine import Position
     >>> text_board(Position.initial(), view=BoardView(lang="fr")).splitlines()[-1].strip()
@@ -54,7 +60,7 @@ def text_board(position: Position, *, view: BoardView | None = None) -> str:
     colon = label(view.lang, "colon")
     # In the middle of a move the position drawn is the one so far: its ID says so.
     name = label(view.lang, "position_id_so_far" if view.moving() else "position_id")
-    lines = [f"{name}{colon}{position.position_id()}"]
+    lines = [f"{name}{colon}{position.position_id()}"] if position_id else []
     for row, text in enumerate(board):
         extra = info.get(row, "")
         lines.append(f"{text}     {extra}".rstrip() if extra else text)

@@ -218,8 +218,14 @@ def _message(
         match_id=table.game.match_id(),
         mentions=mentions,
         game_id=table.game_id,
-        # The same view as the picture (the die chosen...), drawn as the terminal draws it.
-        board_text=text_board(position, view=replace(view, mirrored=False, caption=())),
+        # The same view as the picture (the die chosen...), drawn as the terminal draws it;
+        # under the text's IDs, its own Position ID only in the middle of a move (the one so
+        # far: the text's are the turn's start).
+        board_text=text_board(
+            position,
+            view=replace(view, mirrored=False, caption=()),
+            position_id=view.moving(),
+        ),
     )
 
 

@@ -133,14 +133,15 @@ def test_in_the_middle_of_a_move_each_position_id_says_which_it_is(
     lang: str, start: str, so_far: str
 ) -> None:
     """The message's IDs are the turn's start (the dice in its Match ID), the text board's the
-    checkers moved so far: both were written ``Position ID``, one reply giving two of them."""
+    checkers moved so far: both were written ``Position ID``, one reply giving two of them.
+    Out of a move the text board gives none: it would repeat the message's, just above."""
     table = Table(7, 3, (Seat("Ann", user_id=1), Seat("Bob", user_id=2)), Match(length=3))
     table.match.game.opening_roll(6, 1)
     before = board_reply(table, lang, Notes(), with_image=False)
     ids = before.text.splitlines()[-1]
     assert ids.startswith(f"-# Position ID `{before.position_id}`"), ids
-    assert before.board_text and before.board_text.splitlines()[0].startswith("Position ID")
-    assert before.board_text.splitlines()[0].endswith(f" {before.position_id}")
+    assert before.board_text and before.board_text.startswith(" +13-14-15-")
+    assert "Position ID" not in before.board_text
     table.game.step(8, 6)  # one checker moved, the 1 still to play
     moving = board_reply(table, lang, Notes(), with_image=False)
     ids = moving.text.splitlines()[-1]
@@ -152,10 +153,11 @@ def test_in_the_middle_of_a_move_each_position_id_says_which_it_is(
     table.game.step(6, 1)  # the move complete, not confirmed: still in the middle of it
     complete = board_reply(table, lang, Notes(), with_image=False)
     assert complete.text.splitlines()[-1].startswith(start)
+    assert complete.board_text and complete.board_text.startswith(so_far)
     table.game.confirm()
     after = board_reply(table, lang, Notes(), with_image=False)
     assert after.text.splitlines()[-1].startswith(f"-# Position ID `{after.position_id}`")
-    assert after.board_text and not after.board_text.startswith(so_far)
+    assert after.board_text and "Position ID" not in after.board_text
 
 
 def test_the_double_offer_names_the_player_to_take_or_drop() -> None:
