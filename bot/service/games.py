@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 from bot.i18n import LANGUAGES, Text, t
 from bot.service.deps import Deps, answers, shared_lang
 from bot.service.model import Notes, Seat, Table, UiState
-from bot.service.newgame import NewGames
+from bot.service.newgame import NewGames, renumbered
 from bot.service.people import Actor, Prefs, Where
 from bot.service.present import board_reply, text_picture
 from bot.service.refusal import Refusal
@@ -116,7 +116,7 @@ class Games:
             match = self.new.match(length, cube, position_id, match_id, variant=variant)
             seats = (Seat(actor.name, user_id=actor.id), Seat("", level=level_name))
             table = Table(0, 0, seats, match)
-            notes = _new_game_notes(actor, level_name, match, from_position=bool(position_id))
+            notes = _new_game_notes(actor, level_name, match, (position_id, match_id))
             new = NewGame(
                 player0_id=actor.id,
                 player1_id=None,
@@ -317,12 +317,21 @@ def _redrawn(here: Seated, notes: Notes, ui: UiState) -> Reply:
     )
 
 
-def _new_game_notes(actor: Actor, level: str, match: Match, *, from_position: bool) -> Notes:
+def _new_game_notes(
+    actor: Actor, level: str, match: Match, typed: tuple[str | None, str | None]
+) -> Notes:
+    """Who sits down, and for a practice game (``typed``: the Position ID and Match ID typed,
+    if any) the IDs it starts from and which side the person plays: the one whose decision it
+    is, whichever the IDs put on roll (and why the Match ID changed, when it did)."""
     notes = Notes()
     notes.add("note.new_computer_game", name=actor.name, level=Text(f"level.{level}"))
-    if from_position:
-        game = match.game
-        notes.add("note.from_position", position_id=game.position_id(), match_id=game.match_id())
+    if typed[0]:
+        ids = {"position_id": match.game.position_id(), "match_id": match.game.match_id()}
+        given = renumbered(*typed)
+        if given is None:
+            notes.add("note.from_position", **ids)
+        else:
+            notes.add("note.from_position_renumbered", **ids, given=given)
     return notes
 
 

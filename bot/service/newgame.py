@@ -23,7 +23,7 @@ from engine import Match, MatchKey, Variant, decode_match_id, encode_match_id
 from engine.movegen import nobody_can_move
 from engine.xgid import Xgid, is_xgid
 
-__all__ = ["NewGames"]
+__all__ = ["NewGames", "renumbered"]
 
 
 class NewGames:
@@ -150,6 +150,17 @@ def _ids(position_id: str | None, match_id: str | None) -> tuple[str | None, str
             raise Refusal("error.ids_and_match_id")
         match_id = match_id or joined
     return position_id, match_id
+
+
+def renumbered(position_id: str | None, match_id: str | None) -> str | None:
+    """The Match ID typed (alone or after a Position ID and a colon), when the bot numbers its
+    players the other way (the decision was its player 1's): the new game's own Match ID
+    differs from it, and the practice note says why. None for an XGID (its Match ID is the
+    bot's reading, not something typed) and for a Match ID kept as typed."""
+    if not position_id or is_xgid(position_id):
+        return None
+    given = (_ids(position_id, match_id)[1] or "").strip()
+    return given if given and _decider_first(given) != given else None
 
 
 def _decider_first(match_id: str) -> str:

@@ -73,6 +73,35 @@ def test_a_match_id_with_player_1_on_roll(service: Service) -> None:
     assert "**Alice** rolled 5-2" in reply.text
 
 
+@pytest.mark.parametrize(
+    ("typed", "renumbered"),
+    [
+        ({"match_id": "cIkKAAAAAAAA"}, True),  # player 1 on roll: numbered the other way
+        ({"match_id": "MIEKAAAAAAAA"}, False),  # player 0 on roll: kept as typed
+        ({"position_id": "4HPwATDgc/ABMA:cIkKAAAAAAAA"}, True),  # pasted after a colon
+        ({"position_id": README_XGID}, False),  # no Match ID typed
+    ],
+)
+def test_the_practice_note_says_which_side_the_person_plays(
+    service: Service, typed: dict[str, str], renumbered: bool
+) -> None:
+    """Without a word the person got the roll of a Match ID whose player 0 (GNU Backgammon's
+    computer) was on roll, and a Match ID other than the one typed: the note says he plays the
+    side whose decision it is, and why the Match ID changed when it did."""
+    ids = {"position_id": "4HPwATDgc/ABMA", **typed}
+    reply = service.play(ALICE, CHANNEL, **ids)
+    _decision_is_alices(reply)
+    note = next(line for line in reply.text.splitlines() if "Practice from" in line)
+    assert "you play the side whose decision it is" in note
+    started = decode_match_id(reply.match_id or "")
+    if renumbered:
+        given = typed.get("match_id") or typed["position_id"].split(":")[1]
+        assert decode_match_id(given) == started.swap_players()
+        assert f"that is `{given}` with its players numbered the other way" in note
+    else:
+        assert "numbered the other way" not in note
+
+
 def test_the_bots_own_xgids_come_back_to_the_same_side(service: Service) -> None:
     """An XGID shown under the board at the person's decision, pasted into /play position:,
     gives him the same side: the board shows the very same XGID."""
