@@ -574,7 +574,7 @@ MESSAGES: dict[str, str] = {
     "settings.off": "off",
     "settings.lang_en": "English",
     "settings.lang_fr": "French",
-    "settings.lang_auto": "Discord's language",
+    "settings.lang_auto": "automatic (your app's language)",
     "theme.classic": "classic",
     "theme.ocean": "ocean",
     "theme.redblack": "red and black",

@@ -584,7 +584,7 @@ MESSAGES: dict[str, str] = {
     "settings.off": "non",
     "settings.lang_en": "anglais",
     "settings.lang_fr": "français",
-    "settings.lang_auto": "langue de Discord",
+    "settings.lang_auto": "automatique (langue de votre application)",
     "theme.classic": "classique",
     "theme.ocean": "océan",
     "theme.redblack": "rouge et noir",

@@ -303,7 +303,7 @@ def test_settings_choose_a_theme_and_refuse_unknown_values(
     chosen, plaid, xx = (json.loads(line)["text"] for line in out.getvalue().splitlines())
     assert "Saved" in chosen and f"Board theme: {theme_label(theme, 'en')}" in chosen
     assert "not a valid theme" in plaid and all(theme_label(n, "en") in plaid for n in THEMES)
-    assert "not a valid language" in xx and "English, French, Discord's language" in xx
+    assert "not a valid language" in xx and "English, French, automatic (your app's language)" in xx
     term.run(["/play level:beginner"])  # the player's boards are drawn in his theme
     assert themes and set(themes) == {theme}
 
