@@ -390,7 +390,7 @@ class Terminal:
             return self._own(command, values)
         if command.name == "move" and self._puzzle_menu and not self._has_game():
             return self._press_id(self._puzzle_menu, str(values["notation"]))
-        if command.name == "help":
+        if command.name in ("help", "rules"):  # whole, not in Discord's message lengths
             values["surface"] = Surface.TERMINAL
         token = PROGRESS.set(self._progress)  # a rollout's progress, shown as it goes
         try:

@@ -142,17 +142,17 @@ class Info:
         with self.deps.unit() as s:
             return player_repo.player_names(s, player_ids)
 
-    def rules(self, actor: Actor, where: Where) -> Reply:
-        """``/rules``: the rules of backgammon as this bot plays them, and its variants."""
+    def rules(self, actor: Actor, where: Where, surface: Surface = Surface.DISCORD) -> Reply:
+        """``/rules``: the rules of backgammon as this bot plays them, and its variants (in
+        Discord's messages of 2,000 characters, for ``surface`` Discord)."""
         lang = self.deps.language_of(actor)
-        return private_parts(t("rules.text", lang) + "\n" + t("rules.variants", lang))
+        text = t("rules.text", lang) + "\n" + t("rules.variants", lang)
+        return private_parts(text) if surface is Surface.DISCORD else Reply(text, ephemeral=True)
 
     def help(self, actor: Actor, where: Where, surface: Surface = Surface.DISCORD) -> Reply:
         """``/help``: every command of this adapter (``surface``) and how a turn goes."""
         text = help_text(self.deps.language_of(actor), surface, self.commands)
-        if surface is not Surface.DISCORD:
-            return Reply(text=text, ephemeral=True)
-        return private_parts(text)
+        return private_parts(text) if surface is Surface.DISCORD else Reply(text, ephemeral=True)
 
 
 MESSAGE_LIMIT = 2000  # characters in one Discord message

@@ -9,6 +9,7 @@ import pytest
 
 from bot.i18n import t
 from bot.service import Service
+from bot.service.command_spec import Surface
 from bot.service.info import MESSAGE_LIMIT
 from engine import Variant
 from tests.bot.conftest import ALICE, CHANNEL, Actor
@@ -49,3 +50,27 @@ def test_the_rules_give_each_variant_its_own_start(
         board = variant.initial_position().board
         filled = {p for p in range(1, 25) if board[p] > 0}
         assert {int(n) for n in re.findall(word, sentence)} == filled, sentence
+
+
+def test_the_terminal_prints_the_rules_in_one_reply(service: Service) -> None:
+    """The terminal has no message length: the French rules come whole, in one private reply,
+    as the terminal's /help does."""
+    whole = service.rules(FRENCH, CHANNEL, Surface.TERMINAL)
+    assert whole.ephemeral and not whole.followups
+    assert whole.text == t("rules.text", "fr") + "\n" + t("rules.variants", "fr")
+    assert service.rules(FRENCH, CHANNEL).followups  # in Discord: two messages
+
+
+def test_the_terminals_rules_command_asks_for_them_whole(service: Service) -> None:
+    import io
+    import json
+    from pathlib import Path
+
+    from bot.terminal import Terminal
+
+    out = io.StringIO()
+    term = Terminal(service, out=out, json_mode=True, lang="fr", images=Path("/tmp/unused"))
+    term.run(["/règles"])
+    texts = [json.loads(line)["text"] for line in out.getvalue().splitlines()]
+    (whole,) = texts  # one reply (without the markdown: the terminal's text is plain)
+    assert whole.startswith("Les règles") and whole.endswith("cases 24, 23 et 22.")
