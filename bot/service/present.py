@@ -210,6 +210,7 @@ def _message(
     mentions, ping = _turn_ping(table, acting, lang)
     return Reply(
         text=_message_text(table, lang, notes, ui),
+        events=tuple(note.render(lang) for note in notes.lines),
         rows=components(table, lang, ui),
         edit=edit,
         ping=ping,

@@ -175,6 +175,8 @@ class Reply:
     :param event: a tournament's Discord scheduled event to publish or to move on.
     :param board_text: the board drawn, as monospace text from the same view as the picture
         (the die chosen, the dice left), for the terminal; None when the reply has no board.
+    :param events: a game message's lines of what happened (the opponent's roll and play, a
+        take, a forced move), each also in :attr:`text`: the web board shows them apart.
     :param poll: a consultation's vote to show with the message (see :class:`Poll`).
     :param ends_poll: the message id of a consultation's poll the service has closed: the
         adapter ends it (Discord's poll would otherwise stay open for its whole hour).
@@ -202,6 +204,7 @@ class Reply:
     channel_id: int | None = None
     event: TournamentEvent | None = None
     board_text: str | None = None
+    events: tuple[str, ...] = ()
     poll: Poll | None = None
     ends_poll: int | None = None
     later: Callable[[Reply], None] | None = field(default=None, repr=False, compare=False)

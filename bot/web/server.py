@@ -346,7 +346,11 @@ class WebServer:
             raise self._refuse(request, 429, "web.busy") from None
         state = await self._read_state(game_id, user, lang, None)
         ok = not reply.ephemeral
-        return web.json_response({"ok": ok, "text": "" if ok else reply.text, "state": state})
+        # What happened on the way (the computer's roll and play, its take, forced moves):
+        # the state alone shows only where it led.
+        events = list(reply.events) if ok else []
+        answer = {"ok": ok, "text": "" if ok else reply.text, "events": events, "state": state}
+        return web.json_response(answer)
 
     async def _custom_id(self, request: web.Request, game_id: int) -> str:
         try:

@@ -117,6 +117,34 @@ async def test_a_player_moves_through_the_service(
     assert body["state"]["version"] == after["version"]  # nothing changed
 
 
+async def test_an_action_answers_with_what_happened_on_the_way(
+    client: TestClient[Any, Any], service: Service, links: Links, script: deque[int]
+) -> None:
+    """Against the computer a confirmed move leads through its roll and play: the page was
+    shown only where they led. The action's answer gives the lines the message gives."""
+    script.extend([3, 1])  # the person opens with 3-1
+    started = service.play(ALICE, CHANNEL, level="beginner")
+    assert started.game_id is not None
+    url = path(links.player_url(started.game_id, ALICE.id))
+    page, state = await page_token(client, url)
+    for arg in ("8-3", "6-1"):  # from a point, by a die
+        status, body = await act(
+            client, url, page, version=state["version"], action="move", arg=arg
+        )
+        assert status == 200 and body["ok"], body
+        state = body["state"]
+    script.extend([6, 4])  # the computer's roll
+    status, body = await act(client, url, page, version=state["version"], action="confirm")
+    assert status == 200 and body["ok"], body
+    events = body["events"]
+    assert "Alice played **8/5 6/5**." in events
+    assert any(line.startswith("Computer (beginner) rolled 6-4 and played") for line in events)
+    assert body["state"]["prompt"] not in events  # the prompt is the state's, shown apart
+    # A refusal tells no events: nothing happened.
+    status, body = await act(client, url, page, version=state["version"], action="confirm")
+    assert not body["ok"] and body["events"] == []
+
+
 async def test_refusals_come_from_the_service(
     client: TestClient[Any, Any], service: Service, links: Links, script: deque[int]
 ) -> None:

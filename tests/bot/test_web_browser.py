@@ -6,6 +6,7 @@ distribution's Chromium is not installed)."""
 
 from __future__ import annotations
 
+import re
 from collections import deque
 from collections.abc import Iterator
 from pathlib import Path
@@ -120,18 +121,31 @@ def test_a_game_against_the_computer_played_by_clicks_then_replayed(
     drawn(browser)
     from selenium.common.exceptions import StaleElementReferenceException
 
+    told: list[str] = []  # what happened on the way, as the page listed it
     for _ in range(600):
         refusal = browser.find_element(*by("#refusal"))
         assert not refusal.is_displayed(), refusal.text
         try:
             if not one_click(browser):
                 break
+            events = browser.find_element(*by("#events"))
+            if events.is_displayed():
+                told += [li.text for li in events.find_elements(*by("li"))]
         except StaleElementReferenceException:
             continue  # drawn again meanwhile (the live stream): look again
     else:
         pytest.fail("the game did not end")
     state = service.web_state(board.game_id, ALICE.id, "en")
     assert state["over"]
+    # The computer's rolls and plays were told, without the message's markdown.
+    assert any(
+        re.match(r"Computer \(beginner\) rolled \d-\d and played [^*]+\.$", line) for line in told
+    )
+    # The last message (its dice seed, 64 digits in one word) wraps: no sideways scroll.
+    browser.set_window_size(360, 740)
+    wide = "return document.documentElement.scrollWidth > document.documentElement.clientWidth"
+    assert not browser.execute_script(wide)
+    browser.set_window_size(1200, 900)
     check_replay(service, web, browser, board.game_id)
 
 

@@ -338,6 +338,18 @@
     box.hidden = !text;
   }
 
+  // What the last action led through (the computer's roll and play, a take, a forced move):
+  // kept until the next action, since the board shows only where it led.
+  function tell(lines) {
+    const box = $("events");
+    box.replaceChildren(...lines.map((line) => {
+      const li = document.createElement("li");
+      li.textContent = plain(line);
+      return li;
+    }));
+    box.hidden = !lines.length;
+  }
+
   // One POST at a time (/act, /review): its refusal shown, the state it answers with drawn.
   async function send(path, headers, body) {
     if (busy) return;
@@ -352,6 +364,7 @@
       });
       const answer = await response.json();
       if (!answer.ok) refuse(answer.text);
+      else if (answer.events) tell(answer.events);
       if (answer.state) draw(answer.state);
     } catch (e) {
       refuse(words.offline);
