@@ -242,6 +242,8 @@ MESSAGES: dict[str, str] = {
     "error.cannot_resign_now": "You can offer to resign only during play, not now.",
     "error.roll_first": "Roll the dice first.",
     "error.cannot_move_now": "There is nothing to move now.",
+    "error.move_answer_double": "Your opponent doubles to {value}: take or drop before you move.",
+    "error.move_answer_resignation": "Your opponent offers to resign: accept or reject before you move.",
     "error.nothing_to_undo": "There is no checker move to undo.",
     "error.die_not_playable": "The {die} cannot be played now.",
     "error.scope": "The scope is 'server' or 'global'.",
@@ -253,7 +255,8 @@ MESSAGES: dict[str, str] = {
     "error.flag_value": "The option {option} takes yes or no (also on/off, true/false), not “{value}”.",
     "error.integer_value": "The option {option} takes a whole number, not “{value}”.",
     "error.choice_value": "“{value}” is not a valid {option}. Choose one of: {values}.",
-    "error.resign_counts_no_more": "More than a {most} would not change the result (the match score, or the Jacoby rule): offer a {most}.",
+    "error.resign_counts_no_more_score": "More than {most} would not change the result ({most} already wins your opponent the match): offer {most}.",
+    "error.resign_counts_no_more_jacoby": "More than {most} would not change the result (with the Jacoby rule, gammons count only once the cube has been turned): offer {most}.",
     "error.resign_no_gammon": "You have already borne off a checker: your opponent can no "
     "longer win a gammon, so you can only resign a single game.",
     "error.resign_no_backgammon": "Your opponent can no longer win a backgammon: you have no "
@@ -404,7 +407,7 @@ MESSAGES: dict[str, str] = {
     "engine.illegal.forced_die": "`{text}`: only one die can be played, and it must be the {die}.",
     "engine.illegal.other": "`{text}` is not a legal play of {dice} here.",
     "engine.ambiguous": "`{text}` could mean {candidates}: write the one you mean.",
-    "engine.turn.incomplete": "The move is not complete: {left} more {left:checker|checkers} to move.",
+    "engine.turn.incomplete": "The move is not complete: {left} more {left:die|dice} to play.",
     "engine.turn.no_die": "There is no {die} left to play.",
     "engine.turn.complete": "The move is complete: confirm it or undo.",
     "engine.turn.no_checker": "You have no checker on point {point}.",

@@ -248,6 +248,8 @@ MESSAGES: dict[str, str] = {
     "maintenant.",
     "error.roll_first": "Lancez d’abord les dés.",
     "error.cannot_move_now": "Il n’y a rien à jouer maintenant.",
+    "error.move_answer_double": "Votre adversaire double à {value} : acceptez ou refusez avant de jouer.",
+    "error.move_answer_resignation": "Votre adversaire propose d’abandonner : acceptez ou refusez avant de jouer.",
     "error.nothing_to_undo": "Il n’y a aucun déplacement à reprendre.",
     "error.die_not_playable": "Le {die} ne peut pas être joué maintenant.",
     "error.scope": "La portée est « server » ou « global ».",
@@ -260,7 +262,8 @@ MESSAGES: dict[str, str] = {
     "error.integer_value": "L’option {option} prend un nombre entier, pas « {value} ».",
     "error.choice_value": "« {value} » n’est pas accepté pour {option}. Choisissez parmi : "
     "{values}.",
-    "error.resign_counts_no_more": "Plus qu’un {most} ne changerait rien au résultat (le score du match, ou la règle Jacoby) : proposez un {most}.",
+    "error.resign_counts_no_more_score": "Proposer plus qu’{most} ne changerait rien au résultat ({most} fait déjà gagner le match à votre adversaire) : proposez {most}.",
+    "error.resign_counts_no_more_jacoby": "Proposer plus qu’{most} ne changerait rien au résultat (avec la règle Jacoby, les gammons ne comptent qu’une fois le videau tourné) : proposez {most}.",
     "error.resign_no_gammon": "Vous avez déjà sorti une dame : votre adversaire ne peut plus "
     "gagner de gammon, vous ne pouvez donc abandonner qu’une partie simple.",
     "error.resign_no_backgammon": "Votre adversaire ne peut plus gagner de backgammon : vous "
@@ -413,7 +416,7 @@ MESSAGES: dict[str, str] = {
     "engine.illegal.forced_die": "`{text}` : un seul dé peut être joué, et ce doit être le {die}.",
     "engine.illegal.other": "`{text}` n’est pas un coup permis avec {dice} ici.",
     "engine.ambiguous": "`{text}` peut vouloir dire {candidates} : précisez lequel.",
-    "engine.turn.incomplete": "Le coup n’est pas complet : encore {left} {left:dame|dames} à déplacer.",
+    "engine.turn.incomplete": "Le coup n’est pas complet : encore {left} {left:dé|dés} à jouer.",
     "engine.turn.no_die": "Il ne reste pas de {die} à jouer.",
     "engine.turn.complete": "Le coup est complet : confirmez-le ou reprenez-le.",
     "engine.turn.no_checker": "Vous n’avez pas de dame sur la case {point}.",

@@ -191,6 +191,10 @@ class Games:
                 raise Refusal("error.not_your_turn")
             if game.phase is Phase.ROLL:
                 raise Refusal("error.roll_first")
+            if game.phase is Phase.DOUBLED:  # the player's to answer: say what first
+                raise Refusal("error.move_answer_double", value=game.cube_value * 2)
+            if game.phase is Phase.RESIGNED:
+                raise Refusal("error.move_answer_resignation")
             if game.phase is not Phase.MOVE:
                 raise Refusal("error.cannot_move_now")
             play = game.play_text(notation)

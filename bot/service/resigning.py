@@ -77,7 +77,11 @@ def check_possible(game: Game, seat: int, value: int) -> None:
         return
     most = _counting(game, seat)
     if value > most:
-        raise Refusal("error.resign_counts_no_more", most=Text(f"resign.{RESIGN_NAMES[most]}"))
+        # Why, in its own words: a match's score, or a money game's Jacoby rule.
+        ctx = game.context(seat)
+        why = "jacoby" if ctx.jacoby and ctx.cube_owner is None and ctx.cube_value == 1 else "score"
+        text = Text(f"resign.offer_{RESIGN_NAMES[most]}")  # with its article: "une partie"
+        raise Refusal(f"error.resign_counts_no_more_{why}", most=text)
     if value >= 2 and game.position_for(seat).borne_off()[0]:
         raise Refusal("error.resign_no_gammon")
     raise Refusal("error.resign_no_backgammon")

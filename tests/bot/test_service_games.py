@@ -106,6 +106,43 @@ def test_move_command_and_its_refusals(
     assert none_here.ephemeral and "no game in this channel" in none_here.text
 
 
+@pytest.mark.parametrize(
+    ("offer", "answer", "said"),
+    [
+        ("Double", "Take", "Your opponent doubles to 2: take or drop before you move."),
+        (
+            "Single game",
+            "Reject",
+            "Your opponent offers to resign: accept or reject before you move.",
+        ),
+    ],
+)
+def test_a_move_typed_before_answering_an_offer_says_to_answer_it(
+    service: Service,
+    script: deque[int],
+    factory: sessionmaker[Session],
+    offer: str,
+    answer: str,
+    said: str,
+) -> None:
+    """ "There is nothing to move now" left the player to guess that an offer waited."""
+    made = service.challenge(ALICE, CHANNEL, BOB)
+    script.extend([5, 2])
+    board = press(service, BOB, made, "Accept")
+    board = service.move(ALICE, CHANNEL, "13/8 13/11")  # Alice's opening; Bob to roll
+    if offer == "Double":
+        offered = press(service, BOB, board, "Double")
+    else:
+        offered = press(service, BOB, press(service, BOB, board, "Resign"), offer)
+    assert answer in labels(offered), labels(offered)
+    game_id = offered.game_id
+    assert game_id is not None
+    version = row(factory, game_id).version
+    refused = service.move(ALICE, CHANNEL, "24/18")
+    assert refused.ephemeral and refused.text == said
+    assert row(factory, game_id).version == version
+
+
 def test_autocomplete_lists_matching_legal_plays(service: Service, script: deque[int]) -> None:
     script.extend([3, 1])
     service.play(ALICE, DM, level="beginner")
@@ -217,6 +254,17 @@ def test_cube_take_redouble_and_drop(
     game_id = dropped.game_id
     assert game_id is not None
     assert row(factory, game_id).status is GameStatus.FINISHED
+
+
+def test_a_resignation_refused_under_the_jacoby_rule_says_so(service: Service) -> None:
+    # A money game with the Jacoby rule (the XGID's rules field: 1), the cube centred.
+    xgid = "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:1:0:10"
+    assert not service.play(ALICE, DM, position_id=xgid).ephemeral
+    refused = service.resign(ALICE, DM, 2)
+    assert refused.ephemeral and refused.text == (
+        "More than a single game would not change the result (with the Jacoby rule, gammons "
+        "count only once the cube has been turned): offer a single game."
+    )
 
 
 def test_resignation_offer_and_answers(

@@ -311,8 +311,8 @@ def test_enter_a_digit_for_the_die_and_escape(service: Service, script: deque[in
 @pytest.mark.parametrize(
     ("lang", "said", "over"),
     [
-        ("en", "2 more checkers to move", "Start one with /play"),
-        ("fr", "encore 2 dames à déplacer", "Lancez-en une avec /jouer"),
+        ("en", "2 more dice to play", "Start one with /play"),
+        ("fr", "encore 2 dés à jouer", "Lancez-en une avec /jouer"),
     ],
 )
 def test_enter_with_nothing_to_roll_or_confirm_says_why(

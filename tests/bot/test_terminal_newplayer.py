@@ -196,6 +196,9 @@ def test_the_resign_menu_leaves_out_levels_that_change_nothing(service: Service)
         assert [b for b in menu["buttons"] if b != "Cancel"] == offered, menu  # type: ignore[union-attr]
         (refused,) = replies(term, "/resign value:3")
         assert refused["ephemeral"] and "would not change the result" in str(refused["text"])
+        # The reason is the match's score: a match has no Jacoby rule to name.
+        assert "already wins your opponent the match" in str(refused["text"])
+        assert "Jacoby" not in str(refused["text"])
         replies(term, "/resign value:1", "/quit")
 
 
