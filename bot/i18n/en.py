@@ -936,6 +936,7 @@ MESSAGES: dict[str, str] = {
     "terminal.usage": "{missing} is missing. Write {usage} (words in capitals are required; options in brackets may be added as name:value).",
     "terminal.usage_plain": "{missing} is missing. Write {usage}.",
     "terminal.as": "You are now {name}.",
+    "terminal.as_computer": "“{name}” is the computer's name: choose another, so that every table says who is who.",
     "terminal.as_cut": "(A name has {most} characters at most, as on Discord.)",
     "terminal.quit": "Goodbye.",
     "terminal.terminated": "Stopped (SIGTERM). Your game is saved: start again to go on with it.",

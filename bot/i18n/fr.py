@@ -946,6 +946,7 @@ MESSAGES: dict[str, str] = {
     "terminal.usage": "Il manque {missing}. Tapez {usage} (les mots en capitales sont obligatoires ; les options entre crochets s’ajoutent sous la forme nom:valeur).",
     "terminal.usage_plain": "Il manque {missing}. Tapez {usage}.",
     "terminal.as": "Vous êtes maintenant {name}.",
+    "terminal.as_computer": "« {name} » est le nom de l’ordinateur : choisissez-en un autre, pour que chaque table dise qui est qui.",
     "terminal.as_cut": "(Un nom a {most} caractères au plus, comme sur Discord.)",
     "terminal.quit": "Au revoir.",
     "terminal.terminated": "Arrêté (SIGTERM). Votre partie est enregistrée : relancez pour la reprendre.",

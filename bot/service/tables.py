@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 
 from sqlalchemy.orm import Session
 
-from bot.i18n import t
+from bot.i18n import LANGUAGES, t
 from bot.service.deps import Deps, Who, shared_lang
 from bot.service.model import Seat, Table
 from bot.service.people import Actor, Prefs, Where
@@ -22,10 +22,12 @@ from db.gamestate import load_match
 from db.models import Game as GameRow
 from db.models import GameStatus
 from engine import Phase
+from engine.bots import LEVELS
 
 __all__ = [
     "Seated",
     "current_game",
+    "is_computer_name",
     "load_table",
     "localized",
     "no_game_here",
@@ -85,6 +87,23 @@ def seat_names(table: Table, lang: str) -> tuple[str, str]:
         for seat in table.seats
     ]
     return names[0], names[1]
+
+
+def is_computer_name(name: str) -> bool:
+    """Whether ``name`` reads as the computer's, in either language: a person by that name
+    would sit at a table as "Computer (intermediate) vs Computer (intermediate)".
+
+    >>> [is_computer_name(n) for n in ("computer (EXPERT)", "Ordinateur", "Ann")]
+    [True, True, False]
+    """
+    folded = " ".join(name.split()).casefold()
+    for lang in LANGUAGES:
+        word = t("computer.name", lang, level="").split("(")[0].strip().casefold()
+        levels = {t(f"level.{level}", lang) for level in LEVELS} | set(LEVELS)
+        names = {t("computer.name", lang, level=level).casefold() for level in levels}
+        if folded == word or folded in names:
+            return True
+    return False
 
 
 def localized(table: Table, lang: str) -> Table:

@@ -183,6 +183,23 @@ def test_two_people_on_one_keyboard(service: Service, script) -> None:  # type: 
     assert replies[-1]["buttons"] == ["Rematch"]
 
 
+def test_nobody_takes_the_computers_name(service: Service) -> None:
+    """A person called "Computer (intermediate)" sat at "Computer (intermediate) vs Computer
+    (intermediate)": /as refuses the computer's names, in either language, and keeps the
+    player as he was."""
+    out = io.StringIO()
+    term = Terminal(service, out=out, json_mode=True, images=Path("/tmp/unused"), user="Ann")
+    term.run(
+        ["/as Computer (intermediate)", "/as  ordinateur   (EXPERT) ", "/as Computer", "/play"]
+    )
+    replies = [json.loads(line) for line in out.getvalue().splitlines()]
+    for refused in replies[:3]:
+        assert refused["ephemeral"] and "is the computer's name" in refused["text"]
+    assert "Ann ⚪ vs Computer (intermediate) ⚫" in replies[3]["text"]
+    term.run(["/as Computer Science Club"])  # a name that only begins like it is a name
+    assert "You are now Computer Science Club." in out.getvalue().splitlines()[-1]
+
+
 def test_a_play_typed_without_move_is_played(service: Service) -> None:
     # As /hint lists plays: "13/11 12/11" alone is /move 13/11 12/11 when it is his move, even
     # with no menu of plays to pick it from (2-1 here has 58 plays: more than a menu holds).
@@ -353,3 +370,15 @@ def test_a_puzzle_is_answered_by_typing_a_play_of_its_menu(service: Service) -> 
     term.run([asked["plays"][-1]])
     answered = json.loads(out.getvalue().splitlines()[-1])
     assert "best answer" in answered["text"] and "Puzzle rating" in answered["text"]
+
+
+def test_a_long_line_is_quoted_back_cut(service: Service) -> None:
+    """A pasted page came back whole in the refusal: 100,134 characters in one message."""
+    out = io.StringIO()
+    term = Terminal(service, out=out, json_mode=True, images=Path("/tmp/unused"), user="Ann")
+    term.run(["x" * 100_000, "/" + "y" * 100_000, "/play", "z" * 100_000])
+    replies = [json.loads(line) for line in out.getvalue().splitlines()]
+    refusals = [r["text"] for r in replies if r.get("ephemeral")]
+    assert len(refusals) == 3 and all(len(text) < 400 for text in refusals), refusals
+    assert "x" * 39 + "…" in refusals[0]
+    assert "/" + "y" * 38 + "…" in refusals[1] and "z" * 39 + "…" in refusals[2]
