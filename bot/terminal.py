@@ -50,6 +50,7 @@ from bot.service.customid import (
 )
 from bot.service.options import parse_command
 from bot.service.present import xgid_of
+from bot.service.puzzles import ANSWER_PICTURE
 from bot.service.puzzleview import CUBE_LABELS
 from bot.service.refusal import Refusal
 from bot.service.replies import PROGRESS, Button
@@ -216,6 +217,7 @@ class Terminal:
     _resumed: bool = False  # the game in progress is shown once, when the session starts
     _names: dict[int, str] = field(default_factory=dict)  # local ids, for <@id> mentions
     _puzzle_menu: str | None = None  # the latest message's menu of a checker puzzle's plays
+    _puzzle_answered: bool = False  # its puzzle answered: only its own plays still read
     _numbered: dict[str, str] = field(default_factory=dict)  # a menu's numbers: custom ids
     # The game of the latest board shown: /move, /undo, /resign, /hint... act on it (one
     # channel holds a casual game and a tournament's match; /board game:N switches).
@@ -389,8 +391,9 @@ class Terminal:
                 values[option.keyword] = self._person(str(values[option.keyword]), self.lang)
         if command.method is None:
             return self._own(command, values)
-        if command.name == "move" and self._puzzle_menu and not self._has_game():
-            return self._press_id(self._puzzle_menu, str(values["notation"]))
+        puzzle = self._asking_puzzle()
+        if command.name == "move" and puzzle and not self._has_game():
+            return self._press_id(puzzle, str(values["notation"]))
         if command.name in ("help", "rules"):  # whole, not in Discord's message lengths
             values["surface"] = Surface.TERMINAL
         token = PROGRESS.set(self._progress)  # a rollout's progress, shown as it goes
@@ -466,6 +469,12 @@ class Terminal:
             return Reply(text=text, ephemeral=True)
         return Reply(text=t("terminal.quit", self.lang), ephemeral=True)
 
+    def _asking_puzzle(self) -> str | None:
+        """The menu of the puzzle that text typed answers: the latest message's, not answered
+        yet (answered, its menu's plays still show their answers; other text and a /move
+        without a game are what they would be without it)."""
+        return None if self._puzzle_answered else self._puzzle_menu
+
     def _press_label(self, label: str) -> Reply:
         key = label.strip().lower()
         if key in self._numbered:  # a numbered menu's choice (the Resign button's)
@@ -474,8 +483,9 @@ class Terminal:
             return self._press_id(self._buttons[key])
         if key in self._selects:
             return self._press_id(self._selects[key], label.strip())
-        if self._puzzle_menu:  # a play in other notation: the puzzle reads it, or lists its own
-            return self._press_id(self._puzzle_menu, label.strip())
+        puzzle = self._asking_puzzle()
+        if puzzle:  # a play in other notation: the puzzle reads it, or lists its own
+            return self._press_id(puzzle, label.strip())
         if "/" in key:  # a play typed without /move: the game's, else the drill due (the service's)
             return self.service.move(self.actor, self.where, label.strip())
         point = self._unlit_point(key)
@@ -588,7 +598,7 @@ class Terminal:
             self._buttons = {}
             self._selects = {}
             self._labels = []
-            self._puzzle_menu = None
+            self._puzzle_menu, self._puzzle_answered = None, False
             self._remember(reply.buttons)
             self._numbered = {number: b.custom_id for number, b in numbered_menu(reply)}
             for select in reply.selects:
@@ -601,6 +611,8 @@ class Terminal:
         elif reply.edit and not reply.ephemeral:
             self._buttons, self._selects, self._labels = {}, {}, []
             self._keys, self._puzzle_menu, self._numbered = Keys(), None, {}
+        elif reply.image_name == ANSWER_PICTURE:
+            self._puzzle_answered = True
         image_path = self._save_image(reply)
         files = self._save_attachments(reply)
         if self.json_mode:

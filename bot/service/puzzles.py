@@ -48,9 +48,13 @@ from engine import BackgammonError, Position, parse_play
 from engine.analysis import Review
 from engine.analysis.puzzle import review_puzzles
 
-__all__ = ["Puzzles", "choice_index", "drawn_later"]
+__all__ = ["ANSWER_PICTURE", "Puzzles", "choice_index", "drawn_later"]
 
 log = logging.getLogger(__name__)
+
+ANSWER_PICTURE = "puzzle-answer.png"
+"""The name of an answer's picture: an adapter knows by it that the puzzle was answered (its
+menu stays, to see the other answers, but stray text is no longer an answer to it)."""
 
 CONFIRM_PLIES = 3
 """A reviewed decision becomes a puzzle only when an analysis at this depth (bgsage's numbering:
@@ -176,7 +180,7 @@ class Puzzles:
         return Reply(
             text="\n".join(lines),
             later=drawn_later(best_picture, puzzle, lang),
-            image_name="puzzle-answer.png",
+            image_name=ANSWER_PICTURE,
             ephemeral=True,
         )
 

@@ -370,6 +370,14 @@ def test_a_puzzle_is_answered_by_typing_a_play_of_its_menu(service: Service) -> 
     term.run([asked["plays"][-1]])
     answered = json.loads(out.getvalue().splitlines()[-1])
     assert "best answer" in answered["text"] and "Puzzle rating" in answered["text"]
+    # Answered, the puzzle reads nothing more: a word typed, a move without a game.
+    term.run(["hello", "/move 13/7"])
+    stray, move = (json.loads(line) for line in out.getvalue().splitlines()[-2:])
+    assert "puzzle" not in stray["text"] and "neither a command nor a button" in stray["text"]
+    assert move["text"] == "You have no game in this channel. Start one with /play or /challenge."
+    term.run([asked["plays"][0]])  # a play of its menu still shows its answer, as in Discord
+    again = json.loads(out.getvalue().splitlines()[-1])
+    assert "best answer" in again["text"] and "answered this puzzle already" in again["text"]
 
 
 def test_a_long_line_is_quoted_back_cut(service: Service) -> None:
