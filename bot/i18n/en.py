@@ -50,6 +50,7 @@ MESSAGES: dict[str, str] = {
     "prompt.pick_point": "**{name}** rolled {d1}-{d2}: pick a highlighted point to move with the "
     "{die}.",
     "prompt.resign_menu": "**{name}**, what do you offer to resign?",
+    "prompt.web_pick": "**{name}** rolled {d1}-{d2}: drag a checker from a highlighted point to a lit one, or tap it then its destination.",
     # -- what happened --------------------------------------------------------------------------
     "note.new_computer_game": "{name} sits down against the computer ({level}).",
     "note.challenge_accepted": "{name} accepts the challenge.",

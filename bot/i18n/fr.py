@@ -49,6 +49,7 @@ MESSAGES: dict[str, str] = {
     "prompt.pick_point": "**{name}** a fait {d1}-{d2} : choisissez une case en surbrillance pour "
     "jouer le {die}.",
     "prompt.resign_menu": "**{name}**, que proposez-vous d’abandonner ?",
+    "prompt.web_pick": "**{name}** a fait {d1}-{d2} : faites glisser une dame d’une case en surbrillance vers une case éclairée, ou touchez-la puis sa destination.",
     # -- ce qui s’est passé -------------------------------------------------------------------------
     "note.new_computer_game": "{name} s’assoit face à l’ordinateur (niveau {level}).",
     "note.challenge_accepted": "{name} accepte le défi.",

@@ -298,8 +298,17 @@ def headline(table: Table, lang: str, moment: tuple[tuple[int, int], bool] | Non
 
 
 def prompt(table: Table, lang: str, ui: UiState) -> str:
-    """What the game waits for, or its result (the web board's)."""
-    return _prompt(table, lang, ui)
+    """What the game waits for, or its result (the web board's). In the middle of a roll it
+    says how the page moves a checker: the page lights every point the checker may reach,
+    with either die, where a message has the player choose a die."""
+    game, seat = table.game, table.game.turn
+    if game.is_over or seat is None or game.phase is not Phase.MOVE or ui.resign_menu:
+        return _prompt(table, lang, ui)
+    turn = game.partial
+    forced = turn.forced_die() is not None and not turn.steps
+    if table.seats[seat].is_computer or turn.is_complete() or forced:
+        return _prompt(table, lang, ui)
+    return t("prompt.web_pick", lang, name=table.seats[seat].name, **high_first(turn.dice))
 
 
 def _headline(table: Table, lang: str, moment: tuple[tuple[int, int], bool] | None = None) -> str:

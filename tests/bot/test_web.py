@@ -106,6 +106,11 @@ async def test_a_player_moves_through_the_service(
     url = path(links.player_url(game, ALICE.id))
     page, state = await page_token(client, url)
     assert state["seat"] == 0 and [13, 8, 5] in state["moves"]
+    # The page's own way to move: it lights both dice's points, no die is chosen.
+    assert state["prompt"] == (
+        "**Alice** rolled 5-2: drag a checker from a highlighted point to a lit one, or tap it "
+        "then its destination."
+    )
     status, body = await act(client, url, page, version=state["version"], action="move", arg="13-5")
     assert status == 200 and body["ok"], body
     after = body["state"]
