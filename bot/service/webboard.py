@@ -20,7 +20,7 @@ from typing import Any
 from bot.i18n import t
 from bot.service.customid import GameAction, Press
 from bot.service.deps import Deps
-from bot.service.model import Table, UiState
+from bot.service.model import RESIGN_NAMES, Table, UiState
 from bot.service.present import components, headline, prompt, xgid_of
 from bot.service.prstats import pr_line
 from bot.service.refusal import aware
@@ -290,6 +290,13 @@ def _replay_line(event: GameEvent | None, table: Table, lang: str) -> str:
     kind = t(f"web.kind.{event.kind}", lang) if event.kind in _KINDS else event.kind
     if event.kind == EventKind.OPENING.value and not who:  # a tie: nobody won it
         kind = t("web.kind.opening_tie", lang)
+    elif event.kind == EventKind.OPENING.value and event.die1 and event.die2:
+        high, low = max(event.die1, event.die2), min(event.die1, event.die2)
+        kind = t("web.kind.opening_dice", lang, d1=high, d2=low)
+    elif event.kind == END_KIND and event.points and event.cube_value:
+        # As the live message says it: a gammon is a gammon, and what it scored.
+        level = RESIGN_NAMES.get(event.points // event.cube_value, "single")
+        kind = t(f"web.kind.end_{level}", lang, points=event.points)
     line = t("web.replay_line", lang, seq=event.seq + 1, name=who, kind=kind, play=event.play or "")
     return " ".join(line.split())
 

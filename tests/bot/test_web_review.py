@@ -225,7 +225,7 @@ def test_a_turn_that_could_not_move_says_so_and_is_not_graded() -> None:
     ("lang", "expected"),
     [
         ("en", {
-            "opening": "Action 1: Alice wins the opening roll",
+            "opening": "Action 1: Alice wins the opening roll, 5-2",
             "tie": "Action 1: Opening roll: a tie, rolled again",
             "move": "Action 2: Alice plays 13/8 13/11",
             "roll": "Action 2: Alice rolls",
@@ -237,9 +237,11 @@ def test_a_turn_that_could_not_move_says_so_and_is_not_graded() -> None:
             "reject": "Action 2: Alice rejects",
             "forfeit": "Action 2: Alice forfeits",
             "end": "Action 2: Alice wins the game",
+            "end_gammon": "Action 2: Alice wins a gammon: 4 points",
+            "end_single": "Action 2: Alice wins a single game: 1 point",
         }),
         ("fr", {
-            "opening": "Action 1 : Alice remporte le lancer d’ouverture",
+            "opening": "Action 1 : Alice remporte le lancer d’ouverture, 5-2",
             "tie": "Action 1 : Lancer d’ouverture : égalité, on relance",
             "move": "Action 2 : Alice joue 13/8 13/11",
             "roll": "Action 2 : Alice lance les dés",
@@ -251,25 +253,32 @@ def test_a_turn_that_could_not_move_says_so_and_is_not_graded() -> None:
             "reject": "Action 2 : Alice refuse",
             "forfeit": "Action 2 : Alice déclare forfait",
             "end": "Action 2 : Alice gagne la partie",
+            "end_gammon": "Action 2 : Alice gagne un gammon : 4 points",
+            "end_single": "Action 2 : Alice gagne une partie simple : 1 point",
         }),
     ],
 )  # fmt: skip
 def test_every_replay_caption_reads_as_a_sentence(lang: str, expected: dict[str, str]) -> None:
-    # "Action 1 : Alice lancer d'ouverture" had no verb (nor "Alice end of the game").
+    # "Action 1 : Alice lancer d'ouverture" had no verb (nor "Alice end of the game"). The
+    # end says what the live message said ("wins a gammon: 4 points", not "wins the game");
+    # an end row without its points (none is written so) keeps the plain words.
     from types import SimpleNamespace
 
     from bot.service import webboard
 
     table: Any = SimpleNamespace(seats=(SimpleNamespace(name="Alice"), SimpleNamespace(name="B")))
     for name, line in expected.items():
-        kind = "opening" if name == "tie" else name
+        kind = "opening" if name == "tie" else name.split("_")[0]
         first = kind == "opening"
+        points, cube = {"end_gammon": (4, 2), "end_single": (1, 1)}.get(name, (None, None))
         event = SimpleNamespace(
             seq=0 if first else 1,
             player=-1 if name == "tie" else 0,
             kind=kind,
             play="13/8 13/11" if kind == "move" else "",
-            die1=5,
-            die2=2,
+            die1=2,
+            die2=5,
+            points=points,
+            cube_value=cube,
         )
         assert webboard._replay_line(event, table, lang) == line  # type: ignore[arg-type]
