@@ -146,6 +146,9 @@ def test_a_game_against_the_computer_played_by_clicks_then_replayed(
     wide = "return document.documentElement.scrollWidth > document.documentElement.clientWidth"
     assert not browser.execute_script(wide)
     browser.set_window_size(1200, 900)
+    # Over: no "drag a checker" any more, no live mark, no clock.
+    for gone in ("#role", "#status", "#clock"):
+        assert not browser.find_element(*by(gone)).is_displayed(), gone
     check_replay(service, web, browser, board.game_id)
 
 

@@ -30,7 +30,8 @@
     return node;
   }
 
-  // -- geometry: viewBox 600 x 440; the viewer's home is bottom right ------------------------
+  // -- geometry: a board of 600 x 440 (the frame 12 more above and below, for the point
+  // numbers); the viewer's home is bottom right ------------------------
   function pointX(p) {
     if (p <= 6) return 290 + (6 - p) * 40;
     if (p <= 12) return 10 + (12 - p) * 40;
@@ -62,11 +63,12 @@
   // -- drawing -------------------------------------------------------------------------------
   function drawBoard() {
     const svg = el("svg", {
-      viewBox: "0 0 600 440", id: "svg", role: "img",
+      // The frame reaches 12 further above and below, where the point numbers are read.
+      viewBox: "0 -12 600 464", id: "svg", role: "img",
       "data-position-id": state.position_id || "", "data-match-id": state.match_id || "",
       "aria-label": plain(state.headline),
     });
-    el("rect", { x: 0, y: 0, width: 600, height: 440, rx: 8, class: "frame" }, svg);
+    el("rect", { x: 0, y: -12, width: 600, height: 464, rx: 8, class: "frame" }, svg);
     el("rect", { x: 10, y: 10, width: 240, height: 420, class: "felt" }, svg);
     el("rect", { x: 290, y: 10, width: 240, height: 420, class: "felt" }, svg);
     const targets = new Set(selected === null ? [] : movesFrom(selected).map((m) => m[1]));
@@ -91,7 +93,7 @@
     const tip = low ? 250 : 190, foot = low ? 430 : 10;
     el("rect", { x: x, y: low ? 250 : 10, width: 40, height: 180, class: "hit" }, g);
     el("polygon", { points: `${x},${foot} ${x + 40},${foot} ${x + 20},${tip}`, class: "tri " + (p % 2 ? "odd" : "even") }, g);
-    el("text", { x: x + 20, y: low ? 439 : 8, class: "num" }, g).textContent = p;
+    el("text", { x: x + 20, y: low ? 447 : 5, class: "num" }, g).textContent = p;
     const mine = state.mine[p - 1], theirs = state.theirs[24 - p];
     stack(g, p, mine > 0 ? mine : theirs, mine > 0 ? "me" : "them");
   }
@@ -205,6 +207,10 @@
     $("mid").textContent = state.match_id || "";
     $("xgid").textContent = state.xgid || "-";
     $("role").textContent = state.seat === null ? words.spectator : words.player;
+    // A finished game is replayed, not played: no way to move, no live stream, no clock.
+    for (const e of [$("role"), $("status"), $("clock"), document.querySelector("dt[data-word=clock]")]) {
+      e.hidden = state.over;
+    }
     drawButtons();
     drawReplay();
     drawReview();
@@ -444,6 +450,7 @@
     const response = await fetch(base + "/state" + query({ at: at }));
     if (!response.ok) return;
     draw(await response.json());
+    tell([]);  // the last action's events belong to the end, not to a step of the replay
     const q = new URLSearchParams(location.search);
     q.set("at", at);
     history.replaceState(null, "", "?" + q.toString());
