@@ -391,7 +391,9 @@ def test_the_page_speaks_french_in_the_terminal_s_terms() -> None:
     french = " ".join(v for k, v in MESSAGES.items() if k.startswith("web."))
     assert " pion" not in french and "points de course" not in french
     assert t("web.pips", "fr") in counted("fr", "pips", 2)
-    assert "message" not in t("web.stale", "en") and "rechargez" in t("web.stale", "fr")
+    # The page draws the game as it is with the refusal: no "reload" (the page has).
+    assert "message" not in t("web.stale", "en") and "telle qu’elle est" in t("web.stale", "fr")
+    assert "reload" not in t("web.stale", "en") and "recharg" not in t("web.stale", "fr")
 
 
 def test_the_page_posts_through_one_send_function() -> None:

@@ -180,6 +180,11 @@ def check_replay(service: Service, web: Links, browser: Any, game_id: int) -> No
     browser.find_element(*by("body")).send_keys("\ue014")  # the right arrow key
     wait_for(browser, lambda d: at(d) == "1")
     assert ids(browser) == rows[0]
+    # Pressed faster than the server answers (and than its limit lets through), every step
+    # counts: ten presses at once land on the tenth action, none lost.
+    browser.find_element(*by("body")).send_keys("\ue014" * 10)
+    wait_for(browser, lambda d: at(d) == "11")
+    assert ids(browser) == rows[10]
     middle = len(rows) // 2
     browser.get(web.game_url(game_id, at=middle))  # a link to one move
     drawn(browser)

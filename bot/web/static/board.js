@@ -444,19 +444,34 @@
   }
 
   // -- replay ----------------------------------------------------------------------------------
+  // One step fetched at a time: keys held down or pressed fast ask for steps faster than the
+  // server answers (and than its limit lets through); the latest asked is shown next, and
+  // each press counts from the step asked last, not the one drawn.
+  let wanted = null, fetching = false;
   async function show(at) {
-    const n = state.actions_count;
-    at = Math.max(0, Math.min(n, at));
-    const response = await fetch(base + "/state" + query({ at: at }));
-    if (!response.ok) return;
-    draw(await response.json());
-    tell([]);  // the last action's events belong to the end, not to a step of the replay
-    const q = new URLSearchParams(location.search);
-    q.set("at", at);
-    history.replaceState(null, "", "?" + q.toString());
+    wanted = Math.max(0, Math.min(state.actions_count, at));
+    if (fetching) return;
+    fetching = true;
+    try {
+      while (wanted !== null) {
+        const target = wanted;
+        const response = await fetch(base + "/state" + query({ at: target }));
+        if (response.status === 429) { await new Promise((r) => setTimeout(r, 300)); continue; }
+        if (wanted === target) wanted = null;
+        if (!response.ok) continue;
+        draw(await response.json());
+        tell([]);  // the last action's events belong to the end, not to a step of the replay
+        const q = new URLSearchParams(location.search);
+        q.set("at", target);
+        history.replaceState(null, "", "?" + q.toString());
+      }
+    } finally {
+      fetching = false;
+    }
   }
   function step(word) {
-    const now = state.at === null ? state.actions_count : state.at;
+    const drawn = state.at === null ? state.actions_count : state.at;
+    const now = wanted === null ? drawn : wanted;
     const to = { first: 0, prev: now - 1, next: now + 1, last: state.actions_count }[word];
     show(to);
   }
