@@ -64,6 +64,25 @@ def _missing(command: Command, option: Option, lang: str) -> Refusal:
     return Refusal(key, missing=missing, usage=usage(command, lang))
 
 
+def _is_value(command: Command, option: Option, text: str, lang: str) -> bool:
+    """Whether ``text`` is a value ``option`` takes."""
+    try:
+        option_value(command, option, text, lang)
+    except Refusal:
+        return False
+    return True
+
+
+def _without_value(command: Command, option: Option, lang: str) -> Refusal:
+    """An option named alone: how to give it a value (and its values, when it has a few)."""
+    name = option_name(command, option, lang)
+    values = ", ".join(t(label.key, lang) for label in option.choices)
+    key = "error.option_without_value_choices" if values else "error.option_without_value"
+    if option.kind is Kind.INTEGER:
+        key = "error.option_without_number"
+    return Refusal(key, name=name, values=values)
+
+
 def _given(command: Command, rest: str, lang: str) -> dict[str, str]:
     """``{option name: raw text}`` from the line (see the module's rules)."""
     first = command.options[0] if command.options else None
@@ -81,6 +100,11 @@ def _given(command: Command, rest: str, lang: str) -> dict[str, str]:
                 continue
             if first is None:
                 raise Refusal("error.no_options", command=_typed(command, lang))
+            named = _option_named(command, text.strip())
+            if named is not None and not _is_value(command, first, text.strip(), lang):
+                # "/settings theme": an option named without its value, not a language (but
+                # "/tournament start" is its action, and "/stats player" may name a person).
+                raise _without_value(command, named, lang)
             given.setdefault(first.name, text)
             continue
         option = _option_named(command, key)

@@ -119,3 +119,29 @@ def test_the_french_start_of_a_tournament_is_not_the_roll_button() -> None:
     for typed in ("démarrer", "lancer", "Démarrer"):
         assert parse_command(command, typed, "fr")["action"] == "start"
     assert parse_command(command, "start", "en")["action"] == "start"
+
+
+@pytest.mark.parametrize(
+    ("name", "typed", "lang", "said"),
+    [
+        ("settings", "theme", "en", "theme needs a value after a colon, like theme:VALUE; its"),
+        ("settings", "thème", "fr", "thème attend une valeur après un deux-points, comme thème:"),
+        ("settings", "language", "en", "language needs a value after a colon"),
+        ("play", "level", "en", "level needs a value after a colon"),
+        ("hint", "rollout", "en", "rollout needs a whole number after a colon, like rollout:N."),
+    ],
+)  # fmt: skip
+def test_an_option_named_alone_asks_for_its_value(
+    name: str, typed: str, lang: str, said: str
+) -> None:
+    """ "/settings theme" answered that "theme" is not a language: the first option took it."""
+    command = next(c for c in COMMANDS if c.name == name)
+    with pytest.raises(Refusal) as refused:
+        parse_command(command, typed, lang)
+    assert refused.value.text.render(lang).startswith(said)
+
+
+def test_a_first_option_that_may_be_anything_takes_its_own_name() -> None:
+    # A person may be called "player": /stats player is about him.
+    command = next(c for c in COMMANDS if c.name == "stats")
+    assert parse_command(command, "player", "en")[command.options[0].keyword] == "player"
