@@ -155,7 +155,7 @@ MESSAGES: dict[str, str] = {
     "button.claim": "Claim the game",
     "error.cannot_claim": "You can claim the game only when your opponent has run out of time.",
     "note.from_position": "Practice from Position ID `{position_id}`, Match ID `{match_id}`: you play the side whose decision it is, the computer the other.",
-    "note.from_position_renumbered": "Practice from Position ID `{position_id}`, Match ID `{match_id}`: that is `{given}` with its players numbered the other way, since you play the side whose decision it is (player 0 here); the computer plays the other.",
+    "note.from_position_renumbered": "Practice from Position ID `{position_id}`, Match ID `{match_id}` (the `{given}` you gave, seen from your side of the table): you play the side whose decision it is, the computer the other.",
     "error.match_id_alone": "A Match ID goes with a Position ID: give both (position and match).",
     "error.position_over": "In that position a player has borne off all his checkers: the game is over. Give a position of a game being played.",
     "engine.match.not_playing": "That Match ID describes a game that is over: give one of a game being played.",

@@ -155,7 +155,7 @@ MESSAGES: dict[str, str] = {
     "button.claim": "Réclamer la partie",
     "error.cannot_claim": "Vous ne pouvez réclamer la partie que si votre adversaire a dépassé son temps.",
     "note.from_position": "Entraînement à partir du Position ID `{position_id}`, Match ID `{match_id}` : vous jouez le camp qui a la décision, l’ordinateur l’autre.",
-    "note.from_position_renumbered": "Entraînement à partir du Position ID `{position_id}`, Match ID `{match_id}` : c’est `{given}` avec ses joueurs numérotés dans l’autre sens, puisque vous jouez le camp qui a la décision (le joueur 0 ici) ; l’ordinateur joue l’autre.",
+    "note.from_position_renumbered": "Entraînement à partir du Position ID `{position_id}`, Match ID `{match_id}` (le `{given}` donné, vu de votre côté de la table) : vous jouez le camp qui a la décision, l’ordinateur l’autre.",
     "error.match_id_alone": "Un Match ID va avec un Position ID : donnez les deux (position et match).",
     "error.position_over": "Dans cette position, un joueur a déjà sorti toutes ses dames : la partie est finie. Donnez la position d’une partie en cours.",
     "engine.match.not_playing": "Ce Match ID décrit une partie terminée : donnez celui d’une partie en cours.",

@@ -97,9 +97,9 @@ def test_the_practice_note_says_which_side_the_person_plays(
     if renumbered:
         given = typed.get("match_id") or typed["position_id"].split(":")[1]
         assert decode_match_id(given) == started.swap_players()
-        assert f"that is `{given}` with its players numbered the other way" in note
+        assert f"(the `{given}` you gave, seen from your side of the table)" in note
     else:
-        assert "numbered the other way" not in note
+        assert "you gave" not in note
 
 
 def test_the_bots_own_xgids_come_back_to_the_same_side(service: Service) -> None:
