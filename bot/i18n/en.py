@@ -872,7 +872,7 @@ MESSAGES: dict[str, str] = {
     "pr.band.casual": "Casual",
     "pr.band.beginner": "Beginner",
     "pr.band.distracted": "Distracted",
-    "pr.stats": "PR over {games:your last counted game|your last {games} counted games}: **{pr:.1f}** ({band})",
+    "pr.stats": "PR over {games:your last reviewed game|your last {games} reviewed games}: **{pr:.1f}** ({band})",
     "pr.chart_title": "PR per game (lower is better)",
     "cmd.puzzle.name": "puzzle",
     "cmd.puzzle.description": "A puzzle from a real blunder, near your puzzle rating.",

@@ -882,7 +882,7 @@ MESSAGES: dict[str, str] = {
     "pr.band.casual": "Occasionnel",
     "pr.band.beginner": "Débutant",
     "pr.band.distracted": "Distrait",
-    "pr.stats": "PR sur {games:votre dernière partie comptée|vos {games} dernières parties comptées} : **{pr:.1f}** ({band})",
+    "pr.stats": "PR sur {games:votre dernière partie analysée|vos {games} dernières parties analysées} : **{pr:.1f}** ({band})",
     "pr.chart_title": "PR par partie (plus bas, c’est mieux)",
     "cmd.puzzle.name": "problème",
     "cmd.puzzle.description": "Un problème tiré d’une vraie erreur, proche de votre classement.",

@@ -45,7 +45,7 @@ def test_every_plural_agrees_with_its_count(lang: str, key: str, field: str) -> 
         texts[count] = t(key, lang, **params)
     spec = next(s for _, f, s, _ in string.Formatter().parse(message) if f == field and s)
     one, many = spec.split("|")
-    # A form may hold the count itself: "your last counted game|your last {games} counted games"
+    # A form may hold the count itself: "your last reviewed game|your last {games} reviewed games"
     one, many = one.replace(f"{{{field}}}", "1"), many.replace(f"{{{field}}}", "2")
     assert one in texts[1] and many in texts[2]
     assert texts[1] != texts[2]
