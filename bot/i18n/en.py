@@ -291,6 +291,7 @@ MESSAGES: dict[str, str] = {
     "web.kind.end_gammon": "wins a gammon: {points} {points:point|points}",
     "web.kind.end_backgammon": "wins a backgammon: {points} {points:point|points}",
     "web.kind.opening_dice": "wins the opening roll, {d1}-{d2}",
+    "web.resign_offer": "{offer} ({points} {points:point|points})",
     "web.first": "First",
     "web.prev": "Previous",
     "web.next": "Next",

@@ -222,7 +222,10 @@ def _buttons(table: Table, lang: str, *, resign: bool = False) -> list[dict[str,
             if action is None:
                 continue
             if resign and action.action is Press.RESIGN:
-                out.append({"action": "resign", "arg": action.arg, "label": item.label})
+                # What each offer gives away, on the page where one tap makes it.
+                points = int(action.arg or 1) * table.game.cube_value
+                label = t("web.resign_offer", lang, offer=item.label, points=points)
+                out.append({"action": "resign", "arg": action.arg, "label": label})
             elif not resign and action.action in WEB_PRESSES:
                 word = WEB_PRESSES[action.action]
                 out.append({"action": word, "arg": action.arg, "label": item.label})

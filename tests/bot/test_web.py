@@ -106,6 +106,9 @@ async def test_a_player_moves_through_the_service(
     url = path(links.player_url(game, ALICE.id))
     page, state = await page_token(client, url)
     assert state["seat"] == 0 and [13, 8, 5] in state["moves"]
+    # One tap offers a resignation: each offer says what it gives away.
+    offers = [b["label"] for b in state["resign"]]
+    assert offers == ["Single game (1 point)", "Gammon (2 points)", "Backgammon (3 points)"]
     # The page's own way to move: it lights both dice's points, no die is chosen.
     assert state["prompt"] == (
         "**Alice** rolled 5-2: drag a checker from a highlighted point to a lit one, or tap it "
