@@ -100,11 +100,11 @@ def _given(command: Command, rest: str, lang: str) -> dict[str, str]:
                 continue
             if first is None:
                 raise Refusal("error.no_options", command=_typed(command, lang))
-            named = _option_named(command, text.strip())
-            if named is not None and not _is_value(command, first, text.strip(), lang):
+            alone = _option_named(command, text.strip())
+            if alone is not None and not _is_value(command, first, text.strip(), lang):
                 # "/settings theme": an option named without its value, not a language (but
                 # "/tournament start" is its action, and "/stats player" may name a person).
-                raise _without_value(command, named, lang)
+                raise _without_value(command, alone, lang)
             given.setdefault(first.name, text)
             continue
         option = _option_named(command, key)
