@@ -52,7 +52,7 @@ from bot.service.options import parse_command
 from bot.service.present import xgid_of
 from bot.service.puzzles import ANSWER_PICTURE
 from bot.service.puzzleview import CUBE_LABELS
-from bot.service.refusal import Refusal
+from bot.service.refusal import Refusal, quoted
 from bot.service.replies import PROGRESS, Button
 from bot.service.tables import is_computer_name
 from bot.web.links import Links
@@ -230,6 +230,8 @@ class Terminal:
         self._asked_lang = self.lang
         self._session_lang = self.lang if self.lang_given else None
         self.user = _cut_name(self.user or "") or DEFAULT_NAME
+        if is_computer_name(self.user):  # --user "Computer (expert)": as /as refuses it
+            self.user = DEFAULT_NAME
         self._owner = user_id(self.user)  # the first local player: the server's owner
 
     @property
@@ -363,8 +365,10 @@ class Terminal:
         mine = [name for name, c in _COMMANDS.items() if name == command_name(c, self.lang).lower()]
         near = _nearest(word[1:], [*mine, *press_words(self.lang)], [*_COMMANDS, *_PRESS_WORDS])
         if near is None:
-            return Reply(text=t("terminal.unknown", self.lang, command=_cut(word)), ephemeral=True)
-        text = t("terminal.unknown_near", self.lang, command=_cut(word), near=f"/{near}")
+            return Reply(
+                text=t("terminal.unknown", self.lang, command=quoted(word)), ephemeral=True
+            )
+        text = t("terminal.unknown_near", self.lang, command=quoted(word), near=f"/{near}")
         return Reply(text=text, ephemeral=True)
 
     def _dispatch(self, line: str) -> Reply | None:
@@ -458,7 +462,7 @@ class Terminal:
         """The terminal's own commands: ``/as NAME`` (``/quit`` ends :meth:`run`)."""
         if command.name == "as":
             typed = str(values["name"]).strip()
-            if is_computer_name(typed):  # two "Computer (expert)" at one table: whose move?
+            if is_computer_name(_cut_name(typed)):  # two "Computer (expert)": whose move?
                 return Reply(text=t("terminal.as_computer", self.lang, name=typed), ephemeral=True)
             self.user = _cut_name(typed)
             self._follow_language()
@@ -577,7 +581,7 @@ class Terminal:
         if self._numbered and label.strip().isdigit():
             last = max(int(n) for n in self._numbered)
             key = "terminal.no_choice" if last > 1 else "terminal.no_choice_one"
-            return Reply(text=t(key, self.lang, label=_cut(label), last=last), ephemeral=True)
+            return Reply(text=t(key, self.lang, label=quoted(label), last=last), ephemeral=True)
         labels = [self._translated.get(x, {}).get(self.lang, x) for x in self._labels]
         if not labels:
             key = "terminal.no_button_none"
@@ -586,7 +590,7 @@ class Terminal:
         else:
             key = "terminal.no_button"
         buttons = " ".join(f"[{x}]" for x in labels)
-        return Reply(text=t(key, self.lang, label=_cut(label), buttons=buttons), ephemeral=True)
+        return Reply(text=t(key, self.lang, label=quoted(label), buttons=buttons), ephemeral=True)
 
     # -- printing -------------------------------------------------------------------------------
 
@@ -850,19 +854,6 @@ def last_number(folder: Path) -> int:
 # One pass: an escaped mark (bot.i18n.markdown.escape_name) is the mark itself, as Discord
 # shows it; bold and code marks go.
 _MARKDOWN = re.compile(r"\\([\\*_~`|\[\]<>#\-+.:])|\*\*|`")
-
-
-QUOTED = 40  # characters of a line quoted back in a refusal
-
-
-def _cut(typed: str) -> str:
-    """What a refusal quotes of a line typed: its first :data:`QUOTED` characters (a pasted
-    page came back whole, 100,000 characters in one message).
-
-    >>> _cut("x" * 100)
-    'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…'
-    """
-    return typed if len(typed) <= QUOTED else typed[: QUOTED - 1] + "…"
 
 
 def _cut_name(name: str) -> str:

@@ -50,7 +50,7 @@ MESSAGES: dict[str, str] = {
     "prompt.pick_point": "**{name}** rolled {d1}-{d2}: pick a highlighted point to move with the "
     "{die}.",
     "prompt.resign_menu": "**{name}**, what do you offer to resign?",
-    "prompt.web_pick": "**{name}** rolled {d1}-{d2}: drag a checker from a highlighted point to a lit one, or tap it then its destination.",
+    "prompt.web_pick": "**{name}** rolled {d1}-{d2}: drag a checker from a highlighted point to where it goes, or tap it, then one of the points that light up.",
     # -- what happened --------------------------------------------------------------------------
     "note.new_computer_game": "{name} sits down against the computer ({level}).",
     "note.challenge_accepted": "{name} accepts the challenge.",
@@ -873,7 +873,7 @@ MESSAGES: dict[str, str] = {
     "pr.band.casual": "Casual",
     "pr.band.beginner": "Beginner",
     "pr.band.distracted": "Distracted",
-    "pr.stats": "PR over {games:your last reviewed game|your last {games} reviewed games}: **{pr:.1f}** ({band})",
+    "pr.stats": "PR over {games:your last reviewed game long enough to count|your last {games} reviewed games long enough to count}: **{pr:.1f}** ({band})",
     "pr.chart_title": "PR per game (lower is better)",
     "cmd.puzzle.name": "puzzle",
     "cmd.puzzle.description": "A puzzle from a real blunder, near your puzzle rating.",
@@ -943,6 +943,7 @@ MESSAGES: dict[str, str] = {
     "terminal.usage_plain": "{missing} is missing. Write {usage}.",
     "error.option_without_value": "{name} needs a value after a colon, like {name}:VALUE.",
     "error.option_without_number": "{name} needs a whole number after a colon, like {name}:N.",
+    "error.option_without_colon": "An option and its value are joined by a colon: write {written}.",
     "error.option_without_value_choices": "{name} needs a value after a colon, like {name}:VALUE; its values: {values}.",
     "terminal.as": "You are now {name}.",
     "terminal.as_computer": "“{name}” is the computer's name: choose another, so that every table says who is who.",

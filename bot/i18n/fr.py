@@ -49,7 +49,7 @@ MESSAGES: dict[str, str] = {
     "prompt.pick_point": "**{name}** a fait {d1}-{d2} : choisissez une case en surbrillance pour "
     "jouer le {die}.",
     "prompt.resign_menu": "**{name}**, que proposez-vous d’abandonner ?",
-    "prompt.web_pick": "**{name}** a fait {d1}-{d2} : faites glisser une dame d’une case en surbrillance vers une case éclairée, ou touchez-la puis sa destination.",
+    "prompt.web_pick": "**{name}** a fait {d1}-{d2} : faites glisser une dame d’une case en surbrillance jusqu’à sa destination, ou touchez-la, puis une des cases qui s’éclairent.",
     # -- ce qui s’est passé -------------------------------------------------------------------------
     "note.new_computer_game": "{name} s’assoit face à l’ordinateur (niveau {level}).",
     "note.challenge_accepted": "{name} accepte le défi.",
@@ -883,7 +883,7 @@ MESSAGES: dict[str, str] = {
     "pr.band.casual": "Occasionnel",
     "pr.band.beginner": "Débutant",
     "pr.band.distracted": "Distrait",
-    "pr.stats": "PR sur {games:votre dernière partie analysée|vos {games} dernières parties analysées} : **{pr:.1f}** ({band})",
+    "pr.stats": "PR sur {games:votre dernière partie analysée assez longue pour compter|vos {games} dernières parties analysées assez longues pour compter} : **{pr:.1f}** ({band})",
     "pr.chart_title": "PR par partie (plus bas, c’est mieux)",
     "cmd.puzzle.name": "problème",
     "cmd.puzzle.description": "Un problème tiré d’une vraie erreur, proche de votre classement.",
@@ -953,6 +953,7 @@ MESSAGES: dict[str, str] = {
     "terminal.usage_plain": "Il manque {missing}. Tapez {usage}.",
     "error.option_without_value": "{name} attend une valeur après un deux-points, comme {name}:VALEUR.",
     "error.option_without_number": "{name} attend un nombre entier après un deux-points, comme {name}:N.",
+    "error.option_without_colon": "Une option et sa valeur sont reliées par un deux-points : tapez {written}.",
     "error.option_without_value_choices": "{name} attend une valeur après un deux-points, comme {name}:VALEUR ; ses valeurs : {values}.",
     "terminal.as": "Vous êtes maintenant {name}.",
     "terminal.as_computer": "« {name} » est le nom de l’ordinateur : choisissez-en un autre, pour que chaque table dise qui est qui.",

@@ -18,7 +18,7 @@ from typing import Any
 
 from bot.i18n import LANGUAGES, t
 from bot.service.command_spec import Command, Kind, Label, Option, option_name, usage
-from bot.service.refusal import Refusal
+from bot.service.refusal import Refusal, quoted
 
 __all__ = ["FLAG_WORDS", "parse_command"]
 
@@ -78,9 +78,20 @@ def _without_value(command: Command, option: Option, lang: str) -> Refusal:
     name = option_name(command, option, lang)
     values = ", ".join(t(label.key, lang) for label in option.choices)
     key = "error.option_without_value_choices" if values else "error.option_without_value"
-    if option.kind is Kind.INTEGER:
+    if option.kind is Kind.INTEGER and not values:
         key = "error.option_without_number"
     return Refusal(key, name=name, values=values)
+
+
+def _without_colon(command: Command, text: str, lang: str) -> Refusal | None:
+    """``theme ocean`` typed for ``theme:ocean``: an option's name, then one of its values,
+    without the colon between them (None when the text is not that)."""
+    head, _, tail = text.strip().partition(" ")
+    option = _option_named(command, head)
+    if option is None or not tail.strip() or not _is_value(command, option, tail.strip(), lang):
+        return None
+    name = option_name(command, option, lang)
+    return Refusal("error.option_without_colon", written=f"{name}:{quoted(tail.strip())}")
 
 
 def _given(command: Command, rest: str, lang: str) -> dict[str, str]:
@@ -100,11 +111,16 @@ def _given(command: Command, rest: str, lang: str) -> dict[str, str]:
                 continue
             if first is None:
                 raise Refusal("error.no_options", command=_typed(command, lang))
-            alone = _option_named(command, text.strip())
-            if alone is not None and not _is_value(command, first, text.strip(), lang):
+            if not _is_value(command, first, text.strip(), lang):
                 # "/settings theme": an option named without its value, not a language (but
-                # "/tournament start" is its action, and "/stats player" may name a person).
-                raise _without_value(command, alone, lang)
+                # "/tournament start" is its action, and "/stats player" may name a person);
+                # "/settings theme ocean": the colon left out.
+                alone = _option_named(command, text.strip())
+                if alone is not None:
+                    raise _without_value(command, alone, lang)
+                colon = _without_colon(command, text, lang)
+                if colon is not None:
+                    raise colon
             given.setdefault(first.name, text)
             continue
         option = _option_named(command, key)
@@ -153,7 +169,9 @@ def _unknown_option(command: Command, name: str, lang: str) -> Refusal:
     if not command.options:
         return Refusal("error.no_options", command=_typed(command, lang))
     names = ", ".join(f"{option_name(command, o, lang)}:" for o in command.options)
-    return Refusal("error.unknown_option", command=_typed(command, lang), name=name, options=names)
+    return Refusal(
+        "error.unknown_option", command=_typed(command, lang), name=quoted(name), options=names
+    )
 
 
 def _typed(command: Command, lang: str) -> str:
@@ -168,13 +186,13 @@ def option_value(command: Command, option: Option, raw: str, lang: str) -> objec
     if option.kind is Kind.FLAG:
         flag = FLAG_WORDS.get(raw.lower())
         if flag is None:
-            raise Refusal("error.flag_value", option=name, value=raw)
+            raise Refusal("error.flag_value", option=name, value=quoted(raw))
         return flag
     if option.kind is Kind.INTEGER:
         try:
             return int(raw)
         except ValueError:
-            raise Refusal("error.integer_value", option=name, value=raw) from None
+            raise Refusal("error.integer_value", option=name, value=quoted(raw)) from None
     return raw
 
 
@@ -185,7 +203,7 @@ def _choice(option: Option, name: str, raw: str, lang: str) -> object:
         if wanted in {_norm(w) for w in _spellings(label)}:
             return label.value
     values = ", ".join(t(label.key, lang) for label in option.choices)
-    raise Refusal("error.choice_value", option=name, value=raw, values=values)
+    raise Refusal("error.choice_value", option=name, value=quoted(raw), values=values)
 
 
 def _spellings(label: Label) -> set[str]:

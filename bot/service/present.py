@@ -297,12 +297,15 @@ def headline(table: Table, lang: str, moment: tuple[tuple[int, int], bool] | Non
     return _headline(table, lang, moment)
 
 
-def prompt(table: Table, lang: str, ui: UiState) -> str:
-    """What the game waits for, or its result (the web board's). In the middle of a roll it
-    says how the page moves a checker: the page lights every point the checker may reach,
-    with either die, where a message has the player choose a die."""
+def prompt(table: Table, lang: str, ui: UiState, viewer: int | None) -> str:
+    """What the game waits for, or its result (the web board's, for the page of ``viewer``:
+    a seat, or None for a spectator's). To the player moving it says how his page moves a
+    checker: it lights every point the checker may reach, with either die, where a message
+    has the player choose a die; other pages get the message's words."""
     game, seat = table.game, table.game.turn
-    if game.is_over or seat is None or game.phase is not Phase.MOVE or ui.resign_menu:
+    if game.is_over or seat is None or seat != viewer or game.phase is not Phase.MOVE:
+        return _prompt(table, lang, ui)
+    if ui.resign_menu:
         return _prompt(table, lang, ui)
     turn = game.partial
     forced = turn.forced_die() is not None and not turn.steps

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from bot.i18n import Text
 from bot.service.customid import row_id
 
-__all__ = ["Refusal", "aware", "check_game_id", "int_arg", "point_arg"]
+__all__ = ["Refusal", "aware", "check_game_id", "int_arg", "point_arg", "quoted"]
 
 
 class Refusal(Exception):
@@ -17,6 +17,19 @@ class Refusal(Exception):
     def __init__(self, key: str, /, **params: object) -> None:
         super().__init__(key)
         self.text = Text(key, **params)
+
+
+QUOTED = 40  # characters of something typed that a refusal quotes back
+
+
+def quoted(typed: str) -> str:
+    """What a refusal quotes of something typed: its first :data:`QUOTED` characters (a page
+    pasted into the terminal came back whole, 100,000 characters in one message).
+
+    >>> quoted("x" * 100)
+    'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…'
+    """
+    return typed if len(typed) <= QUOTED else typed[: QUOTED - 1] + "…"
 
 
 def aware(moment: datetime) -> datetime:

@@ -15,6 +15,7 @@ from bot.i18n import Text
 from bot.service.model import RESIGN_NAMES
 from bot.service.refusal import Refusal, int_arg
 from engine import Game, Position
+from engine.context import MatchContext
 
 __all__ = [
     "check_possible",
@@ -54,12 +55,18 @@ def _counting(game: Game, seat: int) -> int:
     (1, 3)
     """
     ctx = game.context(seat)
-    if ctx.jacoby and ctx.cube_owner is None and ctx.cube_value == 1:
+    if _jacoby_holds(ctx):
         return 1
     need = ctx.away()[1]
     if not need:
         return 3
     return next((v for v in (1, 2) if v * ctx.cube_value >= need), 3)
+
+
+def _jacoby_holds(ctx: MatchContext) -> bool:
+    """Whether the Jacoby rule makes gammons count as single games now: a money game
+    played with it, the cube never turned."""
+    return ctx.jacoby and ctx.cube_owner is None and ctx.cube_value == 1
 
 
 def _backgammon_possible(mine: Position) -> bool:
@@ -78,8 +85,7 @@ def check_possible(game: Game, seat: int, value: int) -> None:
     most = _counting(game, seat)
     if value > most:
         # Why, in its own words: a match's score, or a money game's Jacoby rule.
-        ctx = game.context(seat)
-        why = "jacoby" if ctx.jacoby and ctx.cube_owner is None and ctx.cube_value == 1 else "score"
+        why = "jacoby" if _jacoby_holds(game.context(seat)) else "score"
         text = Text(f"resign.offer_{RESIGN_NAMES[most]}")  # with its article: "une partie"
         raise Refusal(f"error.resign_counts_no_more_{why}", most=text)
     if value >= 2 and game.position_for(seat).borne_off()[0]:

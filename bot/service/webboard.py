@@ -156,7 +156,7 @@ def _live(
         "turn": None if game.turn is None else ("me" if game.turn == viewer else "them"),
         "phase": game.phase.value,
         "headline": headline(table, lang),
-        "prompt": prompt(table, lang, UiState()),
+        "prompt": prompt(table, lang, UiState(), seat),
         "arrows": _arrows(game, viewer),
         "moves": _moves(game) if ours and game.phase is Phase.MOVE else [],
         "buttons": _buttons(table, lang) if ours else [],

@@ -48,6 +48,7 @@ def test_french_is_not_english() -> None:
             "board.row",
             "hint.line",
             "rollout.line",
+            "web.resign_offer",  # "Gammon (2 points)" in both
         )
     ]
     assert same == []
@@ -75,6 +76,8 @@ def test_key_families_built_at_run_time_exist() -> None:
     families += [f"resign.{v}" for v in ("single", "gammon", "backgammon")]
     families += [f"history.kind_{k.value}" for k in ResultKind]
     families += [f"settings.lang_{v}" for v in ("en", "fr", "auto")]
+    families += [f"error.resign_counts_no_more_{why}" for why in ("score", "jacoby")]
+    families += [f"web.kind.end_{v}" for v in ("single", "gammon", "backgammon")]
     assert [k for k in families if k not in en.MESSAGES] == []
 
 

@@ -78,10 +78,12 @@ def test_french_grammar_the_new_player_reported() -> None:
     assert refused == "« triple » n’est pas accepté pour valeur. Choisissez parmi : gammon."
     assert "n’est pas une valeur possible" not in refused
     one = t("pr.stats", "fr", games=1, pr=4.0, band="b")
-    assert one.startswith("PR sur votre dernière partie analysée : **4,0**")
+    assert one.startswith(
+        "PR sur votre dernière partie analysée assez longue pour compter : **4,0**"
+    )
     assert t("pr.stats", "fr", games=3, pr=4.0, band="b").startswith("PR sur vos 3 dernières ")
     assert t("pr.stats", "en", games=1, pr=4.0, band="b").startswith(
-        "PR over your last reviewed game:"
+        "PR over your last reviewed game long enough to count:"
     )
     blocked = IllegalPlayError("x", code="illegal.blocked", text="13/7", point=7)
     assert error_text(blocked, "fr") == "`13/7` : votre case 7 est tenue par l’adversaire."

@@ -365,7 +365,7 @@ def test_pr_in_review_and_in_stats_with_its_trend(service: Service) -> None:
     counted = [p for p in prs if p.counts_in_trend]
     stats = service.stats(ALICE, CHANNEL)
     if counted:
-        assert f"PR over your last {len(counted)} reviewed games" in stats.text
+        assert f"PR over your last {len(counted)} reviewed games long enough to count" in stats.text
     if len(counted) == 2:
         assert any(a.name == "pr.png" for a in stats.attachments) or stats.image
 

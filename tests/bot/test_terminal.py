@@ -189,15 +189,19 @@ def test_nobody_takes_the_computers_name(service: Service) -> None:
     player as he was."""
     out = io.StringIO()
     term = Terminal(service, out=out, json_mode=True, images=Path("/tmp/unused"), user="Ann")
-    term.run(
-        ["/as Computer (intermediate)", "/as  ordinateur   (EXPERT) ", "/as Computer", "/play"]
-    )
+    names = ["Computer (intermediate)", " ordinateur   (EXPERT) ", "Computer", "@Computer (expert)"]
+    term.run([*(f"/as {name}" for name in names), "/play"])
     replies = [json.loads(line) for line in out.getvalue().splitlines()]
-    for refused in replies[:3]:
+    for refused in replies[:4]:
         assert refused["ephemeral"] and "is the computer's name" in refused["text"]
-    assert "Ann ⚪ vs Computer (intermediate) ⚫" in replies[3]["text"]
+    assert "Ann ⚪ vs Computer (intermediate) ⚫" in replies[4]["text"]
     term.run(["/as Computer Science Club"])  # a name that only begins like it is a name
     assert "You are now Computer Science Club." in out.getvalue().splitlines()[-1]
+    # Nor from the command line: --user "Computer (expert)" plays as the default name.
+    named = Terminal(
+        service, out=io.StringIO(), images=Path("/tmp/unused"), user="Computer (expert)"
+    )
+    assert named.name == "Player"
 
 
 def test_a_play_typed_without_move_is_played(service: Service) -> None:

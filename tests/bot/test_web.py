@@ -111,9 +111,13 @@ async def test_a_player_moves_through_the_service(
     assert offers == ["Single game (1 point)", "Gammon (2 points)", "Backgammon (3 points)"]
     # The page's own way to move: it lights both dice's points, no die is chosen.
     assert state["prompt"] == (
-        "**Alice** rolled 5-2: drag a checker from a highlighted point to a lit one, or tap it "
-        "then its destination."
+        "**Alice** rolled 5-2: drag a checker from a highlighted point to where it goes, or tap "
+        "it, then one of the points that light up."
     )
+    # Bob's page and a spectator's say whose move it is, as the message does.
+    for other in (links.player_url(game, BOB.id), links.game_url(game)):
+        _, theirs = await page_token(client, path(other))
+        assert theirs["prompt"].startswith("**Alice** rolled 5-2: pick a highlighted point")
     status, body = await act(client, url, page, version=state["version"], action="move", arg="13-5")
     assert status == 200 and body["ok"], body
     after = body["state"]
@@ -147,7 +151,9 @@ async def test_an_action_answers_with_what_happened_on_the_way(
     events = body["events"]
     assert "Alice played **8/5 6/5**." in events
     assert any(line.startswith("Computer (beginner) rolled 6-4 and played") for line in events)
-    assert body["state"]["prompt"] not in events  # the prompt is the state's, shown apart
+    # What happened only: the headline, the prompt and the IDs are the state's, shown apart.
+    assert not any("Position ID" in line or "roll the dice" in line for line in events)
+    assert not any(line.startswith("**Alice** ⚪") for line in events)
     # A refusal tells no events: nothing happened.
     status, body = await act(client, url, page, version=state["version"], action="confirm")
     assert not body["ok"] and body["events"] == []

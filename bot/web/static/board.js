@@ -447,9 +447,9 @@
   // One step fetched at a time: keys held down or pressed fast ask for steps faster than the
   // server answers (and than its limit lets through); the latest asked is shown next, and
   // each press counts from the step asked last, not the one drawn.
-  let wanted = null, fetching = false;
+  let wanted = null, asked = null, fetching = false;
   async function show(at) {
-    wanted = Math.max(0, Math.min(state.actions_count, at));
+    wanted = asked = Math.max(0, Math.min(state.actions_count, at));
     if (fetching) return;
     fetching = true;
     try {
@@ -457,21 +457,23 @@
         const target = wanted;
         const response = await fetch(base + "/state" + query({ at: target }));
         if (response.status === 429) { await new Promise((r) => setTimeout(r, 300)); continue; }
-        if (wanted === target) wanted = null;
-        if (!response.ok) continue;
-        draw(await response.json());
-        tell([]);  // the last action's events belong to the end, not to a step of the replay
-        const q = new URLSearchParams(location.search);
-        q.set("at", target);
-        history.replaceState(null, "", "?" + q.toString());
+        if (response.ok) {
+          draw(await response.json());
+          tell([]);  // the last action's events belong to the end, not to a step of the replay
+          const q = new URLSearchParams(location.search);
+          q.set("at", target);
+          history.replaceState(null, "", "?" + q.toString());
+        }
+        if (wanted === target) wanted = null;  // asked again meanwhile: fetch that next
       }
     } finally {
       fetching = false;
+      asked = null;  // the step drawn is the one asked last
     }
   }
   function step(word) {
     const drawn = state.at === null ? state.actions_count : state.at;
-    const now = wanted === null ? drawn : wanted;
+    const now = asked === null ? drawn : asked;
     const to = { first: 0, prev: now - 1, next: now + 1, last: state.actions_count }[word];
     show(to);
   }
