@@ -292,6 +292,7 @@ MESSAGES: dict[str, str] = {
     "web.kind.end_backgammon": "wins a backgammon: {points} {points:point|points}",
     "web.kind.opening_dice": "wins the opening roll, {d1}-{d2}",
     "web.resign_offer": "{offer} ({points} {points:point|points})",
+    "web.xgid_turn": "XGID at the turn's start",
     "web.first": "First",
     "web.prev": "Previous",
     "web.next": "Next",

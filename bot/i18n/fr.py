@@ -300,6 +300,7 @@ MESSAGES: dict[str, str] = {
     "web.kind.end_backgammon": "gagne un backgammon : {points} {points:point|points}",
     "web.kind.opening_dice": "remporte le lancer d’ouverture, {d1}-{d2}",
     "web.resign_offer": "{offer} ({points} {points:point|points})",
+    "web.xgid_turn": "XGID au début du tour",
     "web.first": "Début",
     "web.prev": "Précédent",
     "web.next": "Suivant",

@@ -66,7 +66,7 @@ PRESSES = {
 }
 PAGE_WORDS = (
     "spectator", "player", "first", "prev", "next", "last", "pips", "score", "cube", "clock",
-    "live", "offline", "mat", "replay", "live_page", "other_lang", "die_in_use",
+    "live", "offline", "mat", "replay", "live_page", "other_lang", "die_in_use", "xgid_turn",
 )  # fmt: skip
 STATIC = resources.files("bot.web") / "static"
 _TYPES = {".js": "text/javascript", ".css": "text/css", ".html": "text/html"}

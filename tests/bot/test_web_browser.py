@@ -210,6 +210,8 @@ def test_a_checker_moved_by_dragging(service: Service, web: Links, browser: Any)
     source.find_elements(*by(".checker.me"))[-1].click()  # ...and puts it back
     assert not browser.find_elements(*by(".target"))
     before_checkers = service.web_state(board.game_id, BOB.id, "en")["mine"]
+    xgid_name = browser.find_element(*by("#xgid-name"))
+    assert xgid_name.text == "XGID"
     before = version(browser)
     checker = browser.find_element(*by(f'[data-point="{src}"]')).find_elements(*by(".checker.me"))[
         -1
@@ -222,6 +224,9 @@ def test_a_checker_moved_by_dragging(service: Service, web: Links, browser: Any)
     after = service.web_state(board.game_id, BOB.id, "en")
     assert not browser.find_element(*by("#refusal")).is_displayed()
     assert after["mine"] != before_checkers  # the checker moved, through the service
+    # The Position ID is now the position drawn; the XGID stays the turn's start, and says so.
+    assert browser.find_element(*by("#xgid-name")).text == "XGID at the turn's start"
+    assert browser.find_element(*by("#pid")).text == after["position_id"]
 
 
 def accepted(service: Service, script: deque[int]) -> Reply:
