@@ -218,6 +218,7 @@ class Terminal:
     _names: dict[int, str] = field(default_factory=dict)  # local ids, for <@id> mentions
     _puzzle_menu: str | None = None  # the latest message's menu of a checker puzzle's plays
     _puzzle_answered: bool = False  # its puzzle answered: only its own plays still read
+    _progress_private: bool = False  # the command reporting progress answers privately
     _numbered: dict[str, str] = field(default_factory=dict)  # a menu's numbers: custom ids
     # The game of the latest board shown: /move, /undo, /resign, /hint... act on it (one
     # channel holds a casual game and a tournament's match; /board game:N switches).
@@ -400,7 +401,10 @@ class Terminal:
             return self._press_id(puzzle, str(values["notation"]))
         if command.name in ("help", "rules"):  # whole, not in Discord's message lengths
             values["surface"] = Surface.TERMINAL
-        token = PROGRESS.set(self._progress)  # a rollout's progress, shown as it goes
+        # A rollout's progress, shown as it goes; marked private as its answer will be (on
+        # Discord it edits the private "thinking" message).
+        self._progress_private = command.private
+        token = PROGRESS.set(self._progress)
         try:
             reply = self.service.run(command, self.actor, self.where, **values)
         finally:
@@ -753,6 +757,8 @@ class Terminal:
     def _progress(self, text: str) -> None:
         """A progress line: rewritten in place on a terminal, a line of its own otherwise
         (JSON: ``{"progress": text}``)."""
+        if self._progress_private and not self.json_mode:
+            text = t("terminal.private", self.lang) + " " + text
         if self.json_mode:
             self.out.write(json.dumps({"progress": self._plain(text)}, ensure_ascii=False) + "\n")
         elif self._tty():

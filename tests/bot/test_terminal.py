@@ -394,3 +394,23 @@ def test_a_long_line_is_quoted_back_cut(service: Service) -> None:
     assert len(refusals) == 3 and all(len(text) < 400 for text in refusals), refusals
     assert "x" * 39 + "…" in refusals[0]
     assert "/" + "y" * 38 + "…" in refusals[1] and "z" * 39 + "…" in refusals[2]
+
+
+def test_a_private_commands_progress_is_marked_private(
+    service: Service, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A rollout's progress lines came unmarked before its private answer: on Discord they
+    edit the private "thinking" message; in the terminal they say "(only you)" too."""
+    from bot.service.replies import PROGRESS, Reply
+
+    def run(command, actor, where, **values):  # type: ignore[no-untyped-def]
+        PROGRESS.get()("🎲 Rolling out… 4 of 12 trials")
+        return Reply(text="done", ephemeral=command.private)
+
+    monkeypatch.setattr(service, "run", run)
+    out = io.StringIO()
+    term = Terminal(service, out=out, images=Path("/tmp/unused"), user="Ann")
+    term.handle("/hint rollout:12")  # private
+    term.handle("/leaderboard")  # public: its progress would be public too
+    lines = [line for line in out.getvalue().splitlines() if "Rolling out" in line]
+    assert lines == ["(only you) 🎲 Rolling out… 4 of 12 trials", "🎲 Rolling out… 4 of 12 trials"]
