@@ -401,18 +401,22 @@ class Terminal:
             return self._press_id(puzzle, str(values["notation"]))
         if command.name in ("help", "rules"):  # whole, not in Discord's message lengths
             values["surface"] = Surface.TERMINAL
-        # A rollout's progress, shown as it goes; marked private as its answer will be (on
-        # Discord it edits the private "thinking" message).
-        self._progress_private = command.private
-        token = PROGRESS.set(self._progress)
-        try:
-            reply = self.service.run(command, self.actor, self.where, **values)
-        finally:
-            PROGRESS.reset(token)
-            self._progress_over()
+        reply = self._run(command, values)
         if command.name == "settings" and values.get("language") is not None:
             self._session_lang = None  # a language chosen here wins over --lang from now on
         return reply
+
+    def _run(self, command: Command, values: dict[str, Any]) -> Reply:
+        """The service's answer to ``command``, its progress (a rollout's) shown as it goes,
+        marked private as its answer will be (on Discord it edits the private "thinking"
+        message)."""
+        self._progress_private = command.private
+        token = PROGRESS.set(self._progress)
+        try:
+            return self.service.run(command, self.actor, self.where, **values)
+        finally:
+            PROGRESS.reset(token)
+            self._progress_over()
 
     def _key(self, line: str) -> Callable[[], Reply] | None:
         """The original program's keys: Enter rolls (or confirms a complete move), a digit
