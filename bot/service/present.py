@@ -242,8 +242,7 @@ def _message_text(table: Table, lang: str, notes: Notes, ui: UiState) -> str:
     # A finished game has no XGID: its line names the two IDs only. In the middle of a move
     # they stay those of the turn's start (with the dice in the Match ID, what GNU Backgammon
     # and XG analyse), and the line says so: the board shows the checkers moved so far.
-    moving = game.phase is Phase.MOVE and bool(game.partial.steps)
-    key = "game.ids_turn" if moving else "game.ids"
+    key = "game.ids_turn" if mid_move(game) else "game.ids"
     ids_line = t(key, lang, **ids, xgid=xgid) if xgid != "-" else t("game.ids_only", lang, **ids)
     tail = [_prompt(table, lang, ui), ids_line]
     lines = head + events + tail
@@ -297,21 +296,20 @@ def headline(table: Table, lang: str, moment: tuple[tuple[int, int], bool] | Non
     return _headline(table, lang, moment)
 
 
+def mid_move(game: Game) -> bool:
+    """Whether checkers of this roll were moved already: the position drawn is then the one
+    so far, while the IDs of a message (the XGID of the web board's panel) stay the turn's
+    start, the decision GNU Backgammon and XG analyse."""
+    return game.phase is Phase.MOVE and bool(game.partial.steps)
+
+
 def prompt(table: Table, lang: str, ui: UiState, viewer: int | None) -> str:
     """What the game waits for, or its result (the web board's, for the page of ``viewer``:
     a seat, or None for a spectator's). To the player moving it says how his page moves a
     checker: it lights every point the checker may reach, with either die, where a message
     has the player choose a die; other pages get the message's words."""
-    game, seat = table.game, table.game.turn
-    if game.is_over or seat is None or seat != viewer or game.phase is not Phase.MOVE:
-        return _prompt(table, lang, ui)
-    if ui.resign_menu:
-        return _prompt(table, lang, ui)
-    turn = game.partial
-    forced = turn.forced_die() is not None and not turn.steps
-    if table.seats[seat].is_computer or turn.is_complete() or forced:
-        return _prompt(table, lang, ui)
-    return t("prompt.web_pick", lang, name=table.seats[seat].name, **high_first(turn.dice))
+    acting = viewer is not None and viewer == table.game.turn
+    return _prompt(table, lang, ui, page=acting)
 
 
 def _headline(table: Table, lang: str, moment: tuple[tuple[int, int], bool] | None = None) -> str:
@@ -340,7 +338,8 @@ def prompt_line(table: Table, lang: str) -> str:
     return _prompt(table, lang, PLAIN)
 
 
-def _prompt(table: Table, lang: str, ui: UiState) -> str:
+def _prompt(table: Table, lang: str, ui: UiState, *, page: bool = False) -> str:
+    """What the game waits for (``page``: on the web page of the player to act)."""
     game = table.game
     if game.is_over:
         return _result(table, lang)
@@ -366,7 +365,7 @@ def _prompt(table: Table, lang: str, ui: UiState) -> str:
             offer=t(f"resign.offer_{RESIGN_NAMES[game.resign_value]}", lang),
             points=game.resign_value * game.cube_value,
         )
-    return _move_prompt(game, name, lang, ui)
+    return _move_prompt(game, name, lang, ui, page)
 
 
 def _result(table: Table, lang: str) -> str:
@@ -389,7 +388,7 @@ def _result(table: Table, lang: str) -> str:
     return line
 
 
-def _move_prompt(game: Game, name: str, lang: str, ui: UiState) -> str:
+def _move_prompt(game: Game, name: str, lang: str, ui: UiState, page: bool) -> str:
     turn = game.partial
     rolled = high_first(turn.dice)
     if turn.is_complete():
@@ -397,6 +396,8 @@ def _move_prompt(game: Game, name: str, lang: str, ui: UiState) -> str:
     forced = turn.forced_die()
     if forced is not None and not turn.steps:
         return t("prompt.forced_die", lang, name=name, **rolled, die=forced)
+    if page:  # the page lights every point a checker may reach, with either die
+        return t("prompt.web_pick", lang, name=name, **rolled)
     playable = turn.playable_dice()
     if len(playable) > 1:
         die = _selected_die(playable, ui.die)

@@ -21,7 +21,7 @@ from bot.i18n import t
 from bot.service.customid import GameAction, Press
 from bot.service.deps import Deps
 from bot.service.model import RESIGN_NAMES, Table, UiState
-from bot.service.present import components, headline, prompt, xgid_of
+from bot.service.present import components, headline, mid_move, prompt, xgid_of
 from bot.service.prstats import pr_line
 from bot.service.refusal import aware
 from bot.service.replies import Button
@@ -166,6 +166,7 @@ def _live(
         "position_id": position.position_id(),
         "match_id": game.match_id(),
         "xgid": xgid_of(game.position_id(), game.match_id()),
+        "mid_move": mid_move(game),  # the XGID row then says it is the turn's start
         "seconds_left": left,
         "at": None,
     }

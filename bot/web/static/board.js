@@ -208,9 +208,7 @@
     $("xgid").textContent = state.xgid || "-";
     // In the middle of a move the Position ID is the position drawn, the XGID the turn's
     // start (the decision, with its dice): the row says so, as the message's line does.
-    const dice = state.dice || [];
-    const moving = dice.length === 2 && (state.dice_left || []).length < (dice[0] === dice[1] ? 4 : 2);
-    $("xgid-name").textContent = moving ? words.xgid_turn : "XGID";
+    $("xgid-name").textContent = state.mid_move ? words.xgid_turn : "XGID";
     $("role").textContent = state.seat === null ? words.spectator : words.player;
     // A finished game is replayed, not played: no way to move, no live stream, no clock.
     for (const e of [$("role"), $("status"), $("clock"), document.querySelector("dt[data-word=clock]")]) {
