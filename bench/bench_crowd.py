@@ -40,7 +40,18 @@ from typing import Any
 
 from sqlalchemy import event
 
-from bench.bench_load import _BOX, Load, Stats, Timing, _check_tasks, _open, _pg_url, _start
+from bench.bench_load import (
+    _BOX,
+    Load,
+    Stats,
+    Timing,
+    _check_tasks,
+    _open,
+    _pg_url,
+    _start,
+    workers_cpu,
+    workers_cpu_since,
+)
 from bench.common import Figure, percentile
 
 RAMP = 2.0  # seconds of play before each window, not measured
@@ -178,27 +189,6 @@ class Crowd:
     seconds: float = 1.0
 
 
-def _workers_cpu() -> dict[int, float]:
-    """CPU seconds used so far by each process this one started (Linux; none elsewhere)."""
-    from bench.bench_load import descendants
-
-    out: dict[int, float] = {}
-    for pid in descendants():
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            out[int(pid)] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-        except (OSError, IndexError, ValueError):
-            continue
-    return out
-
-
-def _workers_cpu_since(before: dict[int, float]) -> float:
-    """CPU seconds the processes this one started used since ``before``: a process that ended
-    meanwhile (a previous run's worker leaving) counts nothing rather than taking its whole
-    past CPU off the sum, as a total taken twice did."""
-    return sum(cpu - before.get(pid, 0.0) for pid, cpu in _workers_cpu().items())
-
-
 async def _crowds(db_url: str, sizes: list[int], seconds: float, think: float) -> list[Crowd]:
     bot, service, engine = _open(db_url)
     await _start(bot)
@@ -224,11 +214,11 @@ async def _window(load: Load, probe: Probe, size: int, seconds: float, think: fl
     tasks = [asyncio.create_task(load.players(load.tables[:size]))]
     await asyncio.sleep(RAMP)
     load.stats, _ = Stats(), probe.reset()
-    cpu, workers, started = time.process_time(), _workers_cpu(), time.perf_counter()
+    cpu, workers, started = time.process_time(), workers_cpu(), time.perf_counter()
     await asyncio.sleep(seconds)
     stats, where = load.stats, probe.reset()
     crowd = Crowd(size, stats.ordinary.final, where, stats.errors)
-    crowd.cpu, crowd.workers_cpu = time.process_time() - cpu, _workers_cpu_since(workers)
+    crowd.cpu, crowd.workers_cpu = time.process_time() - cpu, workers_cpu_since(workers)
     crowd.seconds = time.perf_counter() - started
     load.stop.set()
     _check_tasks(await asyncio.gather(*tasks, return_exceptions=True))

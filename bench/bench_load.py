@@ -565,6 +565,52 @@ def descendants(pid: int | None = None) -> list[int]:
     return found
 
 
+def workers_cpu() -> dict[int, float]:
+    """CPU seconds used so far by each process this one started (Linux; none elsewhere)."""
+    out: dict[int, float] = {}
+    for pid in descendants():
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            out[int(pid)] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except (OSError, IndexError, ValueError):
+            continue
+    return out
+
+
+def workers_cpu_since(before: dict[int, float]) -> float:
+    """CPU seconds the processes this one started used since ``before``: a process that ended
+    meanwhile (a previous run's worker leaving) counts nothing rather than taking its whole
+    past CPU off the sum, as a total taken twice did."""
+    return sum(cpu - before.get(pid, 0.0) for pid, cpu in workers_cpu().items())
+
+
+@dataclass(frozen=True)
+class MachineCpu:
+    """The whole machine's CPU seconds so far, from ``/proc/stat`` (Linux; zeros elsewhere):
+    busy (every program, the kernel included), waiting on the disk, and stolen by the host of
+    a virtual machine (time a core was ready to run here but ran another machine)."""
+
+    busy: float = 0.0
+    iowait: float = 0.0
+    steal: float = 0.0
+
+    @classmethod
+    def now(cls) -> MachineCpu:
+        try:
+            first = Path("/proc/stat").read_text().split("\n", 1)[0].split()
+        except OSError:
+            return cls()
+        # cpu user nice system idle iowait irq softirq steal ...
+        user, nice, system, _idle, iowait, irq, softirq, steal = (int(x) for x in first[1:9])
+        tick = os.sysconf("SC_CLK_TCK")
+        return cls((user + nice + system + irq + softirq) / tick, iowait / tick, steal / tick)
+
+    def since(self, before: MachineCpu) -> MachineCpu:
+        return MachineCpu(
+            self.busy - before.busy, self.iowait - before.iowait, self.steal - before.steal
+        )
+
+
 def pss_mb(pid: int | str = "self") -> float:
     """Proportional set size of a process (Linux; 0 elsewhere): its private pages plus its share
     of each page it shares with other processes, so that the PSS of several processes adds up
@@ -595,6 +641,8 @@ class Level:
     rss: float
     workers: float = 0.0  # the review and drawing worker processes' RSS
     cpu: float = 0.0  # CPU seconds of this process (every thread) over the window
+    workers_cpu: float = 0.0  # of the worker processes it started
+    machine: MachineCpu = field(default_factory=MachineCpu)  # the whole machine's
     pss: float = 0.0  # the bot's process and its worker processes together (PSS)
     processes: int = 0  # worker processes (started by the bot's process)
     gc_passes: list[float] = field(default_factory=list)  # full collections' durations (ms)
@@ -761,12 +809,15 @@ async def _levels(
             await asyncio.sleep(min(HUMAN_THINK, seconds) / 3)  # ramp up, not measured
             load.stats = Stats()
             started, cpu = time.perf_counter(), time.process_time()
+            machine_cpu, workers = MachineCpu.now(), workers_cpu()
             with _full_collections() as (passes, gc_cpu), _profiled(size == sizes[-1]):
                 await asyncio.sleep(seconds)
             elapsed = time.perf_counter() - started
             stats = load.stats
             level = Level(size, elapsed, stats, rss_mb(), workers_rss_mb(), gc_passes=passes)
             level.cpu = time.process_time() - cpu
+            level.workers_cpu = workers_cpu_since(workers)
+            level.machine = MachineCpu.now().since(machine_cpu)
             level.gc_cpu = gc_cpu
             level.pss, level.processes = total_pss_mb()
             levels.append(level)
@@ -827,6 +878,15 @@ def _figures(levels: list[Level]) -> list[Figure]:
         # What the process used (the bot, the searches and the simulated players; not the
         # review workers): how close it came to the machine's cores.
         fig("CPU of the process (cores)", level.cpu / level.seconds, "", None)
+        fig("CPU of its worker processes (cores)", level.workers_cpu / level.seconds, "", None)
+        # What else ran on the machine meanwhile: a run that misses its targets on a machine
+        # that other programs or the host took from says so (seen: a run right after the test
+        # suite used a third more CPU per press than the quiet runs before and after it).
+        others = level.machine.busy - level.cpu - level.workers_cpu
+        machine = level.machine
+        fig("machine: CPU of other programs (cores)", max(others, 0.0) / level.seconds, "", None)
+        fig("machine: CPU stolen by the host (cores)", machine.steal / level.seconds, "", None)
+        fig("machine: waiting on the disk (cores)", machine.iowait / level.seconds, "", None)
         for q in (50, 95, 99, 100):
             label = "max" if q == 100 else f"p{q}"
             bound = {95: 50.0, 99: 150.0}.get(q)
@@ -1100,7 +1160,7 @@ def _pg_url() -> str | None:
     return f"{url}{sep}options=-csearch_path%3D{schema}"
 
 
-def _machine_speed() -> Figure:
+def _machine_speed(when: str = "") -> Figure:
     """The CPU time of drawing one board now: this machine's speed at the moment of the run.
 
     A shared machine's cores do not always run at the same speed (seen here: the same drawing
@@ -1115,7 +1175,8 @@ def _machine_speed() -> Figure:
     render_reference(position, view=view)  # the caches first
     times = times_ms(lambda: render_reference(position, view=view), 30, time.process_time)
     median = percentile(times, 50)
-    return Figure("load", "machine speed: one board drawn (CPU, median)", median, "ms")
+    label = f"machine speed{' ' + when if when else ''}: one board drawn (CPU, median)"
+    return Figure("load", label, median, "ms")
 
 
 def run(quick: bool = False) -> list[Figure]:
@@ -1140,6 +1201,8 @@ def run(quick: bool = False) -> list[Figure]:
         if os.environ.get("BENCH_LOAD_GAME_MEMORY") != "0":
             memory = f"sqlite:///{Path(tmp) / 'memory.sqlite3'}"
             figures += asyncio.run(_game_memory(memory, 50 if quick else 200))
+    if sizes:
+        figures.append(_machine_speed("at the end"))
     pg = _pg_url()
     if pg is not None and throughput:
         one = _spawn(pg, games, window, [60_000_000])
