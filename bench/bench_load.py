@@ -67,6 +67,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import atexit
 import contextlib
 import contextvars
 import gc
@@ -74,6 +75,7 @@ import heapq
 import json
 import os
 import random
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -1189,18 +1191,22 @@ def run(quick: bool = False) -> list[Figure]:
     throughput = os.environ.get("BENCH_LOAD_THROUGHPUT") != "0"
     games, window = (8, 3.0) if quick else (20, 10.0)
     figures: list[Figure] = [_machine_speed()]
-    with tempfile.TemporaryDirectory() as tmp:
-        sqlite = f"sqlite:///{Path(tmp) / 'load.sqlite3'}"
-        reviews = os.environ.get("BENCH_LOAD_REVIEWS") != "0"
-        if sizes:
-            levels = asyncio.run(_levels(sqlite, sizes, seconds, reviews=reviews))
-            figures += _figures(levels)
-        if throughput:
-            one = _spawn(f"sqlite:///{Path(tmp) / 'tp.sqlite3'}", games, window, [50_000_000])
-            figures.append(Figure("load", "throughput, machine pace, SQLite, 1 process", one, "/s"))
-        if os.environ.get("BENCH_LOAD_GAME_MEMORY") != "0":
-            memory = f"sqlite:///{Path(tmp) / 'memory.sqlite3'}"
-            figures += asyncio.run(_game_memory(memory, 50 if quick else 200))
+    # Removed at the interpreter's exit, after its wait for the worker threads: a review still
+    # running when the last window ends (not waited for, above) saves its result here when it
+    # ends, and a directory removed before that made it fail with a traceback.
+    tmp = tempfile.mkdtemp(prefix="bench-load-")
+    atexit.register(shutil.rmtree, tmp, ignore_errors=True)
+    sqlite = f"sqlite:///{Path(tmp) / 'load.sqlite3'}"
+    reviews = os.environ.get("BENCH_LOAD_REVIEWS") != "0"
+    if sizes:
+        levels = asyncio.run(_levels(sqlite, sizes, seconds, reviews=reviews))
+        figures += _figures(levels)
+    if throughput:
+        one = _spawn(f"sqlite:///{Path(tmp) / 'tp.sqlite3'}", games, window, [50_000_000])
+        figures.append(Figure("load", "throughput, machine pace, SQLite, 1 process", one, "/s"))
+    if os.environ.get("BENCH_LOAD_GAME_MEMORY") != "0":
+        memory = f"sqlite:///{Path(tmp) / 'memory.sqlite3'}"
+        figures += asyncio.run(_game_memory(memory, 50 if quick else 200))
     if sizes:
         figures.append(_machine_speed("at the end"))
     pg = _pg_url()
