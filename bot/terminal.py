@@ -725,8 +725,8 @@ class Terminal:
         self.out.flush()
 
     def _print_reply(self, reply: Reply, image: str | None, files: list[str] = ()) -> None:  # type: ignore[assignment]
-        prefix = t("terminal.private", self.lang) + " " if reply.ephemeral else ""
-        self._print_text(prefix + self._plain(reply.text))
+        text = self._plain(reply.text)
+        self._print_text(self._only_you(text) if reply.ephemeral else text)
         if reply.position_id and reply.game_id is not None:
             board = reply.board_text or self.service.text_board(
                 self.actor, self.where, reply.game_id
@@ -758,11 +758,15 @@ class Terminal:
         self.out.write("\n")
         self.out.flush()
 
+    def _only_you(self, text: str) -> str:
+        """``text`` marked as shown to the person at the keyboard only (Discord's ephemeral)."""
+        return t("terminal.private", self.lang) + " " + text
+
     def _progress(self, text: str) -> None:
         """A progress line: rewritten in place on a terminal, a line of its own otherwise
         (JSON: ``{"progress": text}``)."""
         if self._progress_private and not self.json_mode:
-            text = t("terminal.private", self.lang) + " " + text
+            text = self._only_you(text)
         if self.json_mode:
             self.out.write(json.dumps({"progress": self._plain(text)}, ensure_ascii=False) + "\n")
         elif self._tty():
