@@ -156,6 +156,8 @@ MESSAGES: dict[str, str] = {
     "error.cannot_claim": "You can claim the game only when your opponent has run out of time.",
     "note.from_position": "Practice from Position ID `{position_id}`, Match ID `{match_id}`: you play the side whose decision it is, the computer the other.",
     "note.from_position_renumbered": "Practice from Position ID `{position_id}`, Match ID `{match_id}` (the `{given}` you gave, seen from your side of the table): you play the side whose decision it is, the computer the other.",
+    "note.xgid_beavers": "That XGID allows beavers; they are not played here: a double is taken or passed.",
+    "note.xgid_max_cube": "That XGID stops the cube at {max}; here it goes up to {engine}.",
     "error.match_id_alone": "A Match ID goes with a Position ID: give both (position and match).",
     "error.position_over": "In that position a player has borne off all his checkers: the game is over. Give a position of a game being played.",
     "engine.match.not_playing": "That Match ID describes a game that is over: give one of a game being played.",

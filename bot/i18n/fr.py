@@ -156,6 +156,8 @@ MESSAGES: dict[str, str] = {
     "error.cannot_claim": "Vous ne pouvez réclamer la partie que si votre adversaire a dépassé son temps.",
     "note.from_position": "Entraînement à partir du Position ID `{position_id}`, Match ID `{match_id}` : vous jouez le camp qui a la décision, l’ordinateur l’autre.",
     "note.from_position_renumbered": "Entraînement à partir du Position ID `{position_id}`, Match ID `{match_id}` (le `{given}` donné, vu de votre côté de la table) : vous jouez le camp qui a la décision, l’ordinateur l’autre.",
+    "note.xgid_beavers": "Ce XGID autorise les beavers ; on ne les joue pas ici : un double est accepté ou refusé.",
+    "note.xgid_max_cube": "Ce XGID arrête le videau à {max} ; ici il monte jusqu’à {engine}.",
     "error.match_id_alone": "Un Match ID va avec un Position ID : donnez les deux (position et match).",
     "error.position_over": "Dans cette position, un joueur a déjà sorti toutes ses dames : la partie est finie. Donnez la position d’une partie en cours.",
     "engine.match.not_playing": "Ce Match ID décrit une partie terminée : donnez celui d’une partie en cours.",

@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 from bot.i18n import LANGUAGES, Text, t
 from bot.service.deps import Deps, answers, shared_lang
 from bot.service.model import Notes, Seat, Table, UiState
-from bot.service.newgame import NewGames, renumbered
+from bot.service.newgame import NewGames, renumbered, xgid_rules_left_out
 from bot.service.people import Actor, Prefs, Where
 from bot.service.present import board_reply, text_picture
 from bot.service.refusal import Refusal
@@ -336,6 +336,8 @@ def _new_game_notes(
             notes.add("note.from_position", **ids)
         else:
             notes.add("note.from_position_renumbered", **ids, given=given)
+        for key, values in xgid_rules_left_out(typed[0]):
+            notes.add(key, **values)
     return notes
 
 

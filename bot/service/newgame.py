@@ -19,11 +19,11 @@ from db import games as games_repo
 from db.games import NewGame, active_game_in_channel
 from db.gamestate import create_match_game
 from db.models import Game as GameRow
-from engine import Match, MatchKey, Variant, decode_match_id, encode_match_id
+from engine import MAX_CUBE, Match, MatchKey, Variant, decode_match_id, encode_match_id
 from engine.movegen import nobody_can_move
 from engine.xgid import Xgid, is_xgid
 
-__all__ = ["NewGames", "renumbered"]
+__all__ = ["NewGames", "renumbered", "xgid_rules_left_out"]
 
 
 class NewGames:
@@ -161,6 +161,22 @@ def renumbered(position_id: str | None, match_id: str | None) -> str | None:
         return None
     given = (_ids(position_id, match_id)[1] or "").strip()
     return given if given and _decider_first(given) != given else None
+
+
+def xgid_rules_left_out(position_id: str | None) -> list[tuple[str, dict[str, int]]]:
+    """The notes (key, values) on what an XGID typed asks that the game from it will not play:
+    beavers allowed (a money game's rules field; XG's money sessions often allow them), a cube
+    stopped below the engine's 64. Nothing for other IDs, or an XGID that asks neither (XG's
+    usual maximum cube, 1,024, plays as 64: a cube that high is never reached in practice)."""
+    if not position_id or not is_xgid(position_id):
+        return []
+    xgid = Xgid.parse(position_id)
+    notes: list[tuple[str, dict[str, int]]] = []
+    if xgid.beavers:
+        notes.append(("note.xgid_beavers", {}))
+    if xgid.max_cube < MAX_CUBE:
+        notes.append(("note.xgid_max_cube", {"max": xgid.max_cube, "engine": MAX_CUBE}))
+    return notes
 
 
 def _decider_first(match_id: str) -> str:

@@ -148,3 +148,24 @@ def test_only_the_larger_die_is_offered_when_only_one_die_can_be_played(
     )
     assert "only one die can be played, the 2" in reply.text, reply.text
     assert "Die 1" not in labels(reply) and "1" in labels(reply), labels(reply)
+
+
+@pytest.mark.parametrize(
+    ("xgid", "told"),
+    [
+        # Money, the Jacoby rule and beavers (rules 3), XG's usual maximum cube (2**10).
+        (README_XGID, ["allows beavers"]),
+        # Money, the Jacoby rule only, the cube stopped at 2**4.
+        ("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:1:0:4", ["stops the cube at 16"]),
+        # A 7-point match: its rules field is the Crawford flag, not beavers.
+        ("XGID=-b----E-C---eE---c-e----B-:1:1:1:00:3:1:0:7:10", []),
+    ],
+)
+def test_what_the_xgid_asks_and_is_not_played_is_said(
+    service: Service, xgid: str, told: list[str]
+) -> None:
+    text = service.play(ALICE, CHANNEL, position_id=xgid).text
+    for words in ("allows beavers", "stops the cube at"):
+        assert (words in text) == any(words in x for x in told), text
+    if told:
+        assert "here it goes up to 64" in text or "a double is taken or passed" in text
