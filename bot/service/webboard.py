@@ -299,10 +299,25 @@ def _replay_line(event: GameEvent | None, table: Table, lang: str) -> str:
         kind = t("web.kind.opening_dice", lang, d1=high, d2=low)
     elif event.kind == END_KIND and event.points and event.cube_value:
         # As the live message says it: a gammon is a gammon, and what it scored.
-        level = RESIGN_NAMES.get(event.points // event.cube_value, "single")
+        level = RESIGN_NAMES.get(_won_by(event, table), "single")
         kind = t(f"web.kind.end_{level}", lang, points=event.points)
     line = t("web.replay_line", lang, seq=event.seq + 1, name=who, kind=kind, play=event.play or "")
     return " ".join(line.split())
+
+
+def _won_by(end: GameEvent, table: Table) -> int:
+    """1, 2 or 3: how the game of ``end`` (its closing event) was won. A game played to its
+    last checker says it by its final position, which the points do not always: under the
+    Jacoby rule a gammon with the cube centred scores one point. A game ended by a pass or a
+    resignation scored what was given up, at the cube of the moment."""
+    try:
+        checkers = Variant(table.match.variant).checkers
+        final = Position.from_position_id(end.position_id, checkers=checkers)
+    except ValueError:  # an old log's position the engine no longer reads
+        final = None
+    if final is not None and final.result_value():
+        return final.result_value()
+    return (end.points or 0) // (end.cube_value or 1)
 
 
 def _replay_arrows(

@@ -266,7 +266,10 @@ def test_every_replay_caption_reads_as_a_sentence(lang: str, expected: dict[str,
 
     from bot.service import webboard
 
-    table: Any = SimpleNamespace(seats=(SimpleNamespace(name="Alice"), SimpleNamespace(name="B")))
+    table: Any = SimpleNamespace(
+        seats=(SimpleNamespace(name="Alice"), SimpleNamespace(name="B")),
+        match=SimpleNamespace(variant="standard"),
+    )
     for name, line in expected.items():
         kind = "opening" if name == "tie" else name.split("_")[0]
         first = kind == "opening"
@@ -280,5 +283,38 @@ def test_every_replay_caption_reads_as_a_sentence(lang: str, expected: dict[str,
             die2=5,
             points=points,
             cube_value=cube,
+            position_id="4HPwATDgc/ABMA",  # a game not played out: a pass or a resignation
         )
         assert webboard._replay_line(event, table, lang) == line  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("position_id", "points", "cube", "line"),
+    [
+        # Played out, the loser's fifteen checkers still on his side: a gammon, scoring one
+        # point under the Jacoby rule with the cube centred (the live message's words).
+        ("/38AAAAAAAAAAA", 1, 1, "Action 9: Alice wins a gammon: 1 point"),
+        # The same gammon at a cube of 2 without the rule.
+        ("/38AAAAAAAAAAA", 4, 2, "Action 9: Alice wins a gammon: 4 points"),
+        # A checker left in the winner's home board: a backgammon.
+        ("AACA/z8AAAAAAA", 3, 1, "Action 9: Alice wins a backgammon: 3 points"),
+        # Not played out (a double passed at 2): what was given up, a single game.
+        ("4HPwATDgc/ABMA", 2, 2, "Action 9: Alice wins a single game: 2 points"),
+    ],
+)
+def test_the_replay_end_says_how_the_game_was_won(
+    position_id: str, points: int, cube: int, line: str
+) -> None:
+    from types import SimpleNamespace
+
+    from bot.service import webboard
+
+    table: Any = SimpleNamespace(
+        seats=(SimpleNamespace(name="Alice"), SimpleNamespace(name="B")),
+        match=SimpleNamespace(variant="standard"),
+    )
+    event = SimpleNamespace(
+        seq=8, player=0, kind="end", play="", die1=None, die2=None,
+        points=points, cube_value=cube, position_id=position_id,
+    )  # fmt: skip
+    assert webboard._replay_line(event, table, "en") == line  # type: ignore[arg-type]
