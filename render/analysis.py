@@ -113,6 +113,7 @@ def mistake_card(
     colors: tuple[str, str] = ("white", "black"),
     lang: str = "en",
     theme: str = "classic",
+    cube: bool = True,
 ) -> bytes:
     """A board picture (PNG bytes) for one decision of a review, seen by the player who took it.
 
@@ -126,10 +127,13 @@ def mistake_card(
     "to play": the card is a still.
 
     :param names: the players' names, player 0 first; ``colors`` their checker colours.
+    :param cube: whether the game was played with the cube (False: none drawn).
     :raises ValueError: for a play decision without a better play to draw (a roll that could not
         be played).
     """
-    position, view = mistake_board(decision, names=names, colors=colors, lang=lang, theme=theme)
+    position, view = mistake_board(
+        decision, names=names, colors=colors, lang=lang, theme=theme, cube=cube
+    )
     return render_board(position, view=view)
 
 
@@ -140,6 +144,7 @@ def mistake_board(
     colors: tuple[str, str] = ("white", "black"),
     lang: str = "en",
     theme: str = "classic",
+    cube: bool = True,
 ) -> tuple[Position, BoardView]:
     """What :func:`mistake_card` draws: the position and its view, for a caller that draws
     boards elsewhere (the bot's drawing workers). Same parameters and errors."""
@@ -149,6 +154,7 @@ def mistake_board(
         names=(names[pair[0]], names[pair[1]]),
         colors=(colors[pair[0]], colors[pair[1]]),
         context=decision.context,
+        cube=cube,
         caption=card_caption(decision, names=names, lang=lang),
         turn_marker=False,
         lang=lang,
@@ -185,13 +191,26 @@ def _play_board(decision: Decision, card: BoardView) -> tuple[Position, BoardVie
     return decision.position, view
 
 
+def _card_where(decision: Decision, who: str, lang: str) -> str:
+    """The first line of a card: the move, the game in a match, the roll or the cube."""
+    where = {"game": decision.game + 1, "move": decision.move + 1, "name": who}
+    # A money game is reviewed alone: its game number would read as another game's (the
+    # review's title gives the game's own number, #12); a match's games are counted in it.
+    match = "_match" if decision.context.match_length else ""
+    if decision.kind == "move" and decision.dice is not None:
+        high, low = sorted(decision.dice, reverse=True)
+        return label(lang, f"card_move{match}", roll=f"{high}-{low}", **where)
+    return label(lang, f"card_cube{match}", **where)
+
+
 def card_caption(
     decision: Decision, *, names: tuple[str, str] = ("Player 1", "Player 2"), lang: str = "en"
 ) -> tuple[str, str, str]:
-    """The three lines under a mistake card, in ``lang``: which game and move (counted from 1)
-    and the roll or the cube decision; for a play, the play made, then the better one and the
-    equity lost (each line the legend of its arrows, see :func:`mistake_board`); for a cube
-    decision, what was done and what was better, then the equity lost.
+    """The three lines under a mistake card, in ``lang``: which move (counted from 1), in a
+    match which of its games, and the roll or the cube decision; for a play, the play made,
+    then the better one and the equity lost (each line the legend of its arrows, see
+    :func:`mistake_board`); for a cube decision, what was done and what was better, then the
+    equity lost.
 
     >>> from engine.context import MatchContext
     >>> d = Decision(game=0, move=11, player=1, kind="move", position_id="4HPwATDgc/ABMA",
@@ -199,17 +218,11 @@ def card_caption(
     ...     best="13/9 6/5", equity=-0.1, best_equity=-0.0302, unforced=True)
     >>> for line in card_caption(d, names=("Ann", "Bob"), lang="fr"):
     ...     print(line)
-    Partie 1, coup 12 : Bob a fait 4-1
+    Coup 12 : Bob a fait 4-1
     Joué : 24/23 13/9
     Mieux : 13/9 6/5 · équité perdue : 69,8 millipoints
     """
-    who = names[decision.player]
-    where = {"game": decision.game + 1, "move": decision.move + 1, "name": who}
-    if decision.kind == "move" and decision.dice is not None:
-        high, low = sorted(decision.dice, reverse=True)
-        first = label(lang, "card_move", roll=f"{high}-{low}", **where)
-    else:
-        first = label(lang, "card_cube", **where)
+    first = _card_where(decision, names[decision.player], lang)
 
     def said(what: str) -> str:
         if decision.kind == "move":

@@ -120,6 +120,8 @@ class BoardView:
         drawn raised and outlined; None when he has chosen none.
     :param context: the cube and the score, seen from the mover (see
         :class:`engine.context.MatchContext`).
+    :param cube: whether the game is played with the cube; False (a game started without it)
+        draws none, as in the Crawford game.
     :param highlights: points (mover's numbering, 25 for his bar) a checker can legally move
         from; the caller asks the engine which.
     :param last_play: the play just made by ``last_play_by``, in his numbering (a
@@ -158,6 +160,7 @@ class BoardView:
     playable_dice: tuple[int, ...] | None = None
     selected_die: int | None = None
     context: MatchContext = field(default_factory=MatchContext)
+    cube: bool = True
     highlights: AbstractSet[int] = frozenset()
     last_play: Play | Sequence[Move] | None = None
     last_play_by: Side = "opponent"
@@ -343,12 +346,15 @@ class BoardView:
         return label(self.lang, "player" if side == "mover" else "opponent")
 
     def has_cube(self) -> bool:
-        """Whether a cube is drawn: there is none in the Crawford game, where no one may double.
+        """Whether a cube is drawn: there is none in the Crawford game, where no one may double,
+        nor in a game played without the cube.
 
         >>> BoardView(context=MatchContext(match_length=5, score=(4, 2), crawford=True)).has_cube()
         False
+        >>> BoardView(cube=False).has_cube(), BoardView().has_cube()
+        (False, True)
         """
-        return not self.context.crawford
+        return self.cube and not self.context.crawford
 
     def is_crawford_game(self) -> bool:
         """Whether to say "Crawford" by the match: while the Crawford game is being played, not

@@ -6,6 +6,7 @@ red-and-black theme. Pixels are sampled where the geometry says things are."""
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 
 import pytest
 from PIL import Image
@@ -161,6 +162,16 @@ def test_the_crawford_game_has_no_cube() -> None:
     assert "cube" not in text_board(Position.initial(), view=BoardView(context=crawford))
 
 
+def test_a_game_without_the_cube_has_no_cube() -> None:
+    # It had been drawn centred, at 64, in a game where nobody may double.
+    where = g.cube_center(None, "mover", False)
+    probe = (where[0], where[1] - 20)
+    im = picture(Position.initial(), cube=False)
+    assert distance(im.getpixel(probe)[:3], CUBE_FACE) > 60  # type: ignore[index]
+    board = text_board(Position.initial(), view=BoardView(cube=False))
+    assert "cube" not in board and "money game" in board
+
+
 def test_crawford_is_not_announced_once_the_game_is_over() -> None:
     over = GameOver(winner="mover", value=1, points=1)
     pos = Position.initial()
@@ -235,7 +246,7 @@ def _decision(kind: str = "move") -> Decision:
 def test_a_mistake_card_is_captioned_in_each_language() -> None:
     en = card_caption(_decision(), names=("Ann", "Bob"), lang="en")
     assert en == (
-        "Game 2, move 12: Ann rolled 4-1",
+        "Move 12: Ann rolled 4-1",  # a money game: reviewed alone, no game number
         "Played: 24/23 13/9",  # the legend of the light blue arrows
         "Better: 13/9 6/5 · equity lost: 69.8 millipoints",  # of the orange ones
     )
@@ -243,9 +254,10 @@ def test_a_mistake_card_is_captioned_in_each_language() -> None:
         "Joué : 24/23 13/9",
         "Mieux : 13/9 6/5 · équité perdue : 69,8 millipoints",
     )
-    fr = card_caption(_decision("double"), names=("Ann", "Bob"), lang="fr")
+    in_match = replace(_decision("double"), context=MatchContext(match_length=5))
+    fr = card_caption(in_match, names=("Ann", "Bob"), lang="fr")
     assert fr == (
-        "Partie 2, coup 12 : décision de videau de Ann",
+        "Partie 2 du match, coup 12 : décision de videau de Ann",
         "Joué : pas de double · mieux : double",
         "Équité perdue : 69,8 millipoints",
     )

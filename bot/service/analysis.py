@@ -357,6 +357,7 @@ def _best_drawn(table: Table, seat: int, lang: str, best: Play, prefs: Prefs) ->
         dice=game.partial.dice,
         dice_left=(),
         context=base.context,
+        cube=base.cube,
         last_play=best,
         last_play_by="mover",
         # A still of the advice, not the live board: captioned, and nobody "to play".
@@ -480,7 +481,8 @@ def _mistakes(
         if n - 1 in rolled:
             lines.append(rolled[n - 1])
         try:
-            card = DRAWERS.draw(*mistake_board(decision, names=names, colors=COLORS, lang=lang))
+            drawn = mistake_board(decision, names=names, colors=COLORS, lang=lang, cube=cube)
+            card = DRAWERS.draw(*drawn)
         except ValueError:
             continue
         attachments.append(Attachment(f"game-{game_id}-mistake-{n}.png", card))

@@ -86,6 +86,7 @@ def board_view(
         playable_dice=playable,
         selected_die=selected,
         context=_context(table, mover),
+        cube=table.game.cube_enabled,
         highlights=highlights,
         last_play=last_play,
         last_play_by=last_by,

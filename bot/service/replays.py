@@ -10,6 +10,7 @@ the checkers do not jump from side to side with the turn.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from bot import heavy
 from bot.i18n import t
@@ -54,7 +55,15 @@ class Replays:
         gif = None
         if len(events) <= MAX_FRAMES:
             prefs, checkers = who.prefs, Variant(table.match.variant).checkers
-            boards = replay_boards(events, names, who.lang, prefs.theme, prefs.mirrored, checkers)
+            boards = replay_boards(
+                events,
+                names,
+                who.lang,
+                prefs.theme,
+                prefs.mirrored,
+                checkers,
+                cube=table.game.cube_enabled,
+            )
             gif = heavy.POOLS.analyse(animate_boards, boards) if boards else None
         if gif is None:
             refusal = t("replay.too_long", who.lang, id=number, count=len(events))
@@ -71,33 +80,32 @@ def replay_boards(
     theme: str,
     mirrored: bool = False,
     checkers: int = 15,
+    *,
+    cube: bool = True,
 ) -> list[tuple[Position, BoardView]]:
     """What each frame draws: the position after each event, seen with seat 0 at the bottom,
     its play as arrows and the action as the caption; ``checkers`` a side (3 in hypergammon:
-    the IDs hold the checkers still in play, the others are borne off)."""
+    the IDs hold the checkers still in play, the others are borne off); ``cube``: whether the
+    game was played with the cube (False: none drawn)."""
     boards: list[tuple[Position, BoardView]] = []
     before: tuple[Position, int] | None = None  # the last position and whose view it is
     several = len({e.game_no for e in events}) > 1
+    still = BoardView(mirrored=mirrored, theme=theme, cube=cube, turn_marker=False, lang=lang)
     for event in events:
         position = Position.from_position_id(event.position_id, checkers=checkers)
         key = decode_match_id(event.match_id)
         mover = key.player_on_roll
-        arrows = _arrows(event, before)
-        caption = _caption(event, names, lang, several)
-        view = BoardView(
+        view = replace(
+            still,
             viewpoint="mover" if mover == 0 else "opponent",
-            mirrored=mirrored,
-            theme=theme,
             names=(names[mover], names[1 - mover]),
             colors=checker_colors(0, mover, theme),
             dice=key.dice if key.dice != (0, 0) else None,
             context=_context(key),
-            last_play=arrows,
+            last_play=_arrows(event, before),
             last_play_by="mover" if event.player == mover else "opponent",
             double_offered_by="mover" if key.double_offered else None,
-            caption=(caption,),
-            turn_marker=False,
-            lang=lang,
+            caption=(_caption(event, names, lang, several),),
         )
         boards.append((position, view))
         before = (position, mover)

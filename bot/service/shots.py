@@ -108,6 +108,7 @@ class Shots:
             names=(seats[mover].name, seats[1 - mover].name),
             colors=checker_colors(self.viewer, mover, self.theme),
             context=game.context(mover),
+            cube=game.cube_enabled,
             last_play=[Move(*s) for s in shot.event.steps],
             last_play_by="mover" if shot.event.player == mover else "opponent",
             caption=self.caption(n),

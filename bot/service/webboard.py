@@ -253,7 +253,7 @@ def _replay(
     event = events[at - 1] if at else None
     return view | {
         "score": score if viewer == 0 else score[::-1],
-        "cube": _replay_cube(key, viewer),
+        "cube": _replay_cube(key, viewer, table.game.cube_enabled),
         "dice": dice,
         "dice_left": [],
         "dice_mine": on_roll == viewer,
@@ -273,12 +273,13 @@ def _replay(
     }
 
 
-def _replay_cube(key: Any, viewer: int) -> dict[str, Any]:
+def _replay_cube(key: Any, viewer: int, enabled: bool) -> dict[str, Any]:
+    """The cube of a replay's moment (``enabled``: the game is played with it)."""
     if key is None:
-        return {"value": 1, "owner": None, "enabled": True}
+        return {"value": 1, "owner": None, "enabled": enabled}
     owner = key.cube_owner
     side = None if owner is None else ("me" if owner == viewer else "them")
-    return {"value": key.cube_value, "owner": side, "enabled": True}
+    return {"value": key.cube_value, "owner": side, "enabled": enabled}
 
 
 _KINDS = frozenset({*(k.value for k in EventKind), END_KIND})  # each has its web.kind.* message

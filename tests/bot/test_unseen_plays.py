@@ -97,3 +97,16 @@ def test_the_computers_plays_around_a_pass_are_all_drawn(
     ]
     assert all(v.last_play and v.last_play_by == "opponent" for v in views)
     assert "6-1" in views[1].caption[0] and len(after.attachments) == 1
+
+
+@pytest.mark.parametrize("cube", [False, True])
+def test_a_game_without_the_cube_is_drawn_without_one(
+    service: Service, script: deque[int], drawn: Drawn, cube: bool
+) -> None:
+    # Every picture of a game started with cube:false (the game message and the computer's
+    # play) leaves the cube out (it was drawn centred, at 64); a game with it keeps it.
+    script.extend([6, 5, 3, 1, 2, 1])
+    service.settings_command(ALICE, DM, auto_roll=True, auto_forced=True)
+    pid = Position.from_board(board(p20=1, p3=1, o1=-15)).position_id()
+    service.play(ALICE, DM, level="beginner", position_id=pid, cube=cube)
+    assert drawn and all(view.has_cube() == cube for _, view in drawn)
