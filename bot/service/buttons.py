@@ -168,13 +168,13 @@ class Buttons:
                     deps, s, here.row, here.table, notes, here.lang, dice, advance_game=advance
                 )
             posts = result_posts(here.row, here.table, here.lang)
-        reply = self._board(here, notes, ui)
+        reply = self._board(here, notes, ui, ping=spec.then is not Then.SHOW)
         reply.posts = posts
         reply.followups += ended  # what the end of the match posts (a tournament's next boards)
         return reply
 
     @staticmethod
-    def _board(here: Seated, notes: Notes, ui: UiState) -> Reply:
+    def _board(here: Seated, notes: Notes, ui: UiState, *, ping: bool = True) -> Reply:
         return board_reply(
             localized(here.table, here.lang),
             here.lang,
@@ -184,6 +184,7 @@ class Buttons:
             mirrored=here.who.prefs.mirrored,
             theme=here.who.prefs.theme,
             edit=True,
+            ping=ping,
         )
 
     @answers

@@ -159,10 +159,12 @@ class Games:
             here = seated(deps, s, actor, where, row)
             seat = here.player_seat
             notes, ended = Notes(), list[Reply]()
-            if act(here.table.game, seat, notes):
+            changed = act(here.table.game, seat, notes)
+            if changed:
                 ended = finish(deps, s, row, here.table, notes, here.lang, advance_game=advance)
             posts = result_posts(row, here.table, here.lang)
-        reply = _redrawn(here, notes, ui() if callable(ui) else ui or UiState())
+        shown = ui() if callable(ui) else ui or UiState()
+        reply = _redrawn(here, notes, shown, ping=changed)
         reply.posts = posts
         reply.followups += ended  # what the end of the match posts (a tournament's next boards)
         return reply
@@ -307,8 +309,9 @@ class Games:
         return text_picture(localized(here.table, here.lang), here.lang, acting=here.seat)
 
 
-def _redrawn(here: Seated, notes: Notes, ui: UiState) -> Reply:
-    """The board again after a command, for the player who gave it, in his display."""
+def _redrawn(here: Seated, notes: Notes, ui: UiState, *, ping: bool = True) -> Reply:
+    """The board again after a command, for the player who gave it, in his display (``ping``:
+    False when the command changed nothing, see :func:`board_reply`)."""
     prefs = here.who.prefs
     return board_reply(
         localized(here.table, here.lang),
@@ -318,6 +321,7 @@ def _redrawn(here: Seated, notes: Notes, ui: UiState) -> Reply:
         ui=ui,
         mirrored=prefs.mirrored,
         theme=prefs.theme,
+        ping=ping,
     )
 
 

@@ -174,9 +174,12 @@ def board_reply(
     edit: bool = False,
     with_image: bool = True,
     later: bool = False,
+    ping: bool = True,
 ) -> Reply:
     """The game message for everyone in the channel, in ``lang``; ``later``: its pictures
-    drawn once the action has committed (:attr:`Reply.later`)."""
+    drawn once the action has committed (:attr:`Reply.later`); ``ping``: False when the
+    action changed nothing (a menu opened or closed), so that nobody is told again that it
+    is his turn."""
     viewer = viewer_seat(table, acting)
     shots = Shots(table, viewer, lang, notes.plays, mirrored=mirrored, theme=theme)
     view = board_view(
@@ -187,7 +190,9 @@ def board_reply(
     def pictures(reply: Reply) -> None:
         reply.image, reply.attachments = _picture(position, view), shots.pictures()
 
-    reply = _message(table, lang, notes, ui, position, view, acting=acting, edit=edit)
+    reply = _message(
+        table, lang, notes, ui, position, view, acting=acting if ping else None, edit=edit
+    )
     if with_image and later:
         reply.later = pictures
     elif with_image:
