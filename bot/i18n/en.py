@@ -236,6 +236,8 @@ MESSAGES: dict[str, str] = {
     "error.board_over": "Game #{id} is over: `/review game:{id}` goes through it.",
     "error.no_game_here": "You have no game in this channel. Start one with /play or /challenge.",
     "error.no_game_here_elsewhere": "You have no game in this channel; your game #{id} is played elsewhere: `/board game:{id}` shows it here (/games lists them all).",
+    "error.no_game_here_dm": "You have no game in this conversation. Start one with /play.",
+    "error.no_game_here_elsewhere_dm": "You have no game in this conversation; your game #{id} is played elsewhere: `/board game:{id}` shows it here (/games lists them all).",
     "error.challenge_self": "You cannot challenge yourself. Try /play to play the computer.",
     "error.challenge_bot": "{name} is a bot account and cannot play. Use /play for the computer.",
     "error.challenge_in_dm": "Challenges happen in a server channel. In a DM, /play the computer.",

@@ -237,6 +237,8 @@ MESSAGES: dict[str, str] = {
     "error.no_game_here": "Vous n’avez pas de partie dans ce salon. Lancez-en une avec /jouer ou "
     "/défi.",
     "error.no_game_here_elsewhere": "Vous n’avez pas de partie dans ce salon ; votre partie n° {id} se joue ailleurs : `/plateau partie:{id}` l’affiche ici (/parties les liste toutes).",
+    "error.no_game_here_dm": "Vous n’avez pas de partie dans cette conversation. Lancez-en une avec /jouer.",
+    "error.no_game_here_elsewhere_dm": "Vous n’avez pas de partie dans cette conversation ; votre partie n° {id} se joue ailleurs : `/plateau partie:{id}` l’affiche ici (/parties les liste toutes).",
     "error.challenge_self": "Vous ne pouvez pas vous défier vous-même. Essayez /jouer contre "
     "l’ordinateur.",
     "error.challenge_bot": "{name} est un compte de bot et ne peut pas jouer. /jouer pour "

@@ -112,7 +112,7 @@ class Analysis:
             lang, prefs = who.lang, who.prefs
             row = current_game(s, actor, where)
             if row is None:
-                raise no_game_here(s, actor)
+                raise no_game_here(s, actor, where)
             if row.rated:
                 raise Refusal("hint.rated")
             if consult_repo.by_game(s, row.id) is not None:

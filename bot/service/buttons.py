@@ -125,7 +125,7 @@ class Buttons:
             row = current_game(s, actor, where)
             if row is None:
                 self.deps.who(s, actor)  # the refusal in his language
-                raise no_game_here(s, actor)
+                raise no_game_here(s, actor, where)
             custom_id = GameAction(row.id, row.version, action, arg).custom_id
         return self.press(actor, where, custom_id)
 

@@ -153,7 +153,7 @@ class Games:
             row = mine or current_game(s, actor, where)
             if row is None:
                 deps.who(s, actor)  # the refusal in his language
-                raise no_game_here(s, actor)
+                raise no_game_here(s, actor, where)
             if changes:
                 self._not_by_vote(s, actor, row)
             here = seated(deps, s, actor, where, row)

@@ -141,13 +141,15 @@ def current_game(s: Session, actor: Actor, where: Where) -> GameRow | None:
     return game_repo.active_game_in_channel(s, where.channel_id, player_id=actor.id)
 
 
-def no_game_here(s: Session, actor: Actor) -> Refusal:
+def no_game_here(s: Session, actor: Actor, where: Where) -> Refusal:
     """No game of the actor's here: the refusal points to his game in progress elsewhere (a
-    tournament's match played outside the channel), if any, else to starting one."""
+    tournament's match played outside the channel), if any, else to starting one. A DM is
+    no channel, and only /play starts a game there."""
+    dm = "_dm" if where.is_dm else ""
     elsewhere = together_repo.player_active_games(s, actor.id)
     if elsewhere:
-        return Refusal("error.no_game_here_elsewhere", id=elsewhere[0].id)
-    return Refusal("error.no_game_here")
+        return Refusal(f"error.no_game_here_elsewhere{dm}", id=elsewhere[0].id)
+    return Refusal(f"error.no_game_here{dm}")
 
 
 def own_game(deps: Deps, s: Session, actor: Actor, game_id: int) -> GameRow:

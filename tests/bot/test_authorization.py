@@ -118,7 +118,8 @@ def test_slash_commands_need_a_game_of_ones_own(
         service.resign(actor, where, 1),
         service.board(actor, where),
     ):
-        assert reply.ephemeral and "no game in this channel" in reply.text
+        here = "this conversation" if where.is_dm else "this channel"  # a DM is no channel
+        assert reply.ephemeral and f"no game in {here}" in reply.text
 
 
 def test_slash_commands_of_the_opponent_out_of_turn(

@@ -212,7 +212,9 @@ async def test_french_from_the_first_command_to_the_game_over(
     locales[zoe.id] = "fr"
     refused = await zoe.slash("undo")
     assert refused.ephemeral
-    assert response(refused).content == t("error.no_game_here", "fr")
+    assert response(refused).content == t(
+        "error.no_game_here_dm", "fr"
+    )  # a DM: no channel, no /défi
     started = await zoe.slash("play", level="beginner", cube=False)
     board = response(started)
     assert "zoe s’assoit face à l’ordinateur (niveau débutant)" in board.content
@@ -383,7 +385,7 @@ async def test_slow_work_is_deferred_first(env: Env, script: deque[int]) -> None
     ann = env.create_user("ann")
     refused = await ann.slash("board")  # deferred publicly, then taken back: a private refusal
     assert last_callback(env) == DEFERRED_MESSAGE and refused.response is None
-    assert [m.content for m in refused.followups] == [t("error.no_game_here", "en")]
+    assert [m.content for m in refused.followups] == [t("error.no_game_here_dm", "en")]
     assert refused.followups[0].ephemeral
     script.extend([3, 1])
     started = await ann.slash("play", level="beginner")
