@@ -24,6 +24,7 @@ MESSAGES: dict[str, str] = {
     "cmd.tournament.opt.variant.description": "create : backgammon standard (par défaut), nackgammon ou hypergammon.",
     "game.score": " · score {a}–{b}",
     "game.rated": " · classée",
+    "game.rated_match": " · classé",
     "game.crawford": " · partie Crawford",
     "game.ids": "-# Position ID `{position_id}` · Match ID `{match_id}` · `{xgid}`",
     "game.ids_only": "-# Position ID `{position_id}` · Match ID `{match_id}`",
@@ -201,8 +202,10 @@ MESSAGES: dict[str, str] = {
     # -- défis ---------------------------------------------------------------------------------------
     "challenge.made": "{mention}, **{challenger}** vous défie : {kind} ({rated}, {cube}). "
     "Le défi expire dans {minutes} {minutes:minute|minutes}.",
-    "challenge.rated": "classé",
-    "challenge.unrated": "amical",
+    "challenge.rated": "classée",
+    "challenge.unrated": "amicale",
+    "challenge.rated_match": "classé",
+    "challenge.unrated_match": "amical",
     "challenge.cube": "avec videau",
     "challenge.cube_one_point": "pas de videau dans un match en 1 point",
     "challenge.no_cube": "sans videau",

@@ -136,7 +136,8 @@ class Challenges:
             challenger=actor.name,
             mention=f"<@{opponent.id}>",
             kind=kind,
-            rated=t("challenge.rated" if challenge.rated else "challenge.unrated", lang),
+            # French agrees the word with the game's kind: "match ... classé", "partie ... classée".
+            rated=t(f"challenge.{'' if challenge.rated else 'un'}rated{_of_match(length)}", lang),
             cube=t(_cube_key(challenge.cube, length), lang),
             minutes=minutes,
         )
@@ -276,3 +277,8 @@ def _cube_key(cube: bool, length: int) -> str:
     if length == 1:
         return "challenge.cube_one_point"
     return "challenge.cube" if cube else "challenge.no_cube"
+
+
+def _of_match(length: int) -> str:
+    """The suffix of a word said of a match rather than a game (French gives them genders)."""
+    return "_match" if length else ""

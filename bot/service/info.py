@@ -259,7 +259,7 @@ def _history_line(row: GameRow, player_id: int, opponent: str, lang: str) -> str
     how = ""
     if row.result_kind is not None and not (row.match_length and row.result_kind in _GAME_KINDS):
         how = t(f"history.kind_{ResultKind(row.result_kind).value}", lang)
-    rated = t("game.rated", lang) if row.rated else ""
+    rated = t("game.rated_match" if row.match_length else "game.rated", lang) if row.rated else ""
     if row.practice:
         rated += t("history.practice", lang)
     return t(

@@ -324,7 +324,7 @@ def _headline(table: Table, lang: str, moment: tuple[tuple[int, int], bool] | No
     kind = kind_text(match.length, match.variant, lang)
     (a, b), is_crawford = moment or (match.score, table.game.crawford)
     score = t("game.score", lang, a=a, b=b) if match.length else ""
-    rated = t("game.rated", lang) if table.rated else ""
+    rated = t("game.rated_match" if match.length else "game.rated", lang) if table.rated else ""
     crawford = t("game.crawford", lang) if is_crawford else ""
     return t(
         "game.headline",

@@ -1,0 +1,43 @@
+"""French agrees *classé* with what is rated: *un match … classé*, *une partie libre … classée*
+(the headline said "match en 5 points · classée", a challenge "partie libre (classé, …)")."""
+
+from __future__ import annotations
+
+from collections import deque
+
+import pytest
+
+from bot.service import Actor, Service, Where
+from tests.bot.conftest import press
+
+ALICE, BOB = Actor(101, "Alice", locale="fr"), Actor(202, "Bob", locale="fr")
+SALON = Where(channel_id=5000, guild_id=9000, guild_locale="fr")  # a French server
+
+
+@pytest.mark.parametrize(
+    ("points", "rated", "said"),
+    [
+        (0, True, "partie libre (classée, "),
+        (0, False, "partie libre (amicale, "),
+        (5, True, "match en 5 points (classé, "),
+        (5, False, "match en 5 points (amical, "),
+    ],
+)
+def test_a_challenge_agrees_with_its_kind(
+    service: Service, points: int, rated: bool, said: str
+) -> None:
+    made = service.challenge(ALICE, SALON, BOB, points=points, rated=rated)
+    assert said in made.text, made.text
+
+
+@pytest.mark.parametrize(
+    ("points", "said"), [(0, "partie libre · classée"), (5, "score 0–0 · classé")]
+)
+def test_the_headline_agrees_with_the_kind(
+    service: Service, script: deque[int], points: int, said: str
+) -> None:
+    made = service.challenge(ALICE, SALON, BOB, points=points)
+    script.extend([5, 2])
+    board = press(service, BOB, made, "Accepter", SALON)
+    headline = board.text.splitlines()[0]
+    assert said in headline and not headline.endswith(said + "e"), headline
