@@ -467,7 +467,7 @@ MESSAGES: dict[str, str] = {
     # -- leaderboard, stats, history ----------------------------------------------------------------
     "board.title_server": "**🏆 Leaderboard of this server**",
     "board.title_global": "**🏆 Global leaderboard**",
-    "board.header": "  #  Player              Rating   Exp   W-L",
+    "board.header": "  #  Player              Rating   Exp    W-L",
     "board.layout": "{title}\n```\n{table}\n```",
     "board.row": "{rank:>3}  {name:<18} {rating:7.1f} {experience:5d} {wins:>4}-{losses:<4}",
     "board.empty": "No rated match yet: /challenge someone!",

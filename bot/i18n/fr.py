@@ -476,7 +476,7 @@ MESSAGES: dict[str, str] = {
     # -- classement, statistiques, historique ------------------------------------------------------
     "board.title_server": "**🏆 Classement de ce serveur**",
     "board.title_global": "**🏆 Classement général**",
-    "board.header": "  #  Joueur               Cote   Exp   G-P",
+    "board.header": "  #  Joueur                Cote   Exp    G-P",
     "board.layout": "{title}\n```\n{table}\n```",
     "board.row": "{rank:>3}  {name:<18} {rating:7.1f} {experience:5d} {wins:>4}-{losses:<4}",
     "board.empty": "Aucun match classé pour l’instant : lancez un /défi !",

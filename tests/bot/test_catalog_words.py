@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from bot.i18n import CATALOGS
+from bot.i18n import CATALOGS, t
 from bot.service.command_spec import Command, Kind, Option, option_name
 from bot.service.commands import COMMANDS
 from bot.service.options import option_value
@@ -161,3 +161,16 @@ def test_a_puzzle_rating_is_a_rating_in_both_languages(key: str) -> None:
     assert "puzzle rating" in CATALOGS["en"][key].lower()
     assert "cote aux problèmes" in CATALOGS["fr"][key].lower()
     assert "classement" not in CATALOGS["fr"][key].lower()
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_leaderboards_header_stands_over_its_columns(lang: str) -> None:
+    # The rating and the wins-losses column stood one or two characters off their header.
+    header = t("board.header", lang)
+    row = t("board.row", lang, rank=1, name="Zoë", rating=1510.0, experience=12, wins=3, losses=1)
+    words = header.split()
+    rating, experience, record = words[2], words[3], words[4]
+    shown = "1510,0" if lang == "fr" else "1510.0"  # French writes a decimal comma
+    assert header.index(rating) + len(rating) == row.index(shown) + len(shown), (header, row)
+    assert header.index(experience) + len(experience) == row.index(" 12 ") + 3, (header, row)
+    assert header.index(record) + 1 == row.index("3-1") + 1, (header, row)
