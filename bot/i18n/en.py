@@ -472,6 +472,7 @@ MESSAGES: dict[str, str] = {
     "board.row": "{rank:>3}  {name:<18} {rating:7.1f} {experience:5d} {wins:>4}-{losses:<4}",
     "board.empty": "No rated match yet: /challenge someone!",
     "stats.none": "No player called {name} is known here: nobody of that name has played yet.",
+    "stats.bot": "{name} is a bot account: it plays no games and has no rating. To play the computer, use /play.",
     "stats.title": "📊 **{name}**",
     "stats.rating": "Rating **{rating}** · experience {experience} · {rank}",
     "stats.variant_rating": "Rating in {variant} **{rating}** · rated matches {wins}–{losses}",

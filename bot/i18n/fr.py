@@ -481,6 +481,7 @@ MESSAGES: dict[str, str] = {
     "board.row": "{rank:>3}  {name:<18} {rating:7.1f} {experience:5d} {wins:>4}-{losses:<4}",
     "board.empty": "Aucun match classé pour l’instant : lancez un /défi !",
     "stats.none": "Aucun joueur du nom {name:de} n’est connu ici : personne de ce nom n’a encore joué.",
+    "stats.bot": "{name} est un compte de bot : il ne joue pas et n’a pas de cote. Pour jouer contre l’ordinateur : /jouer.",
     "stats.title": "📊 **{name}**",
     "stats.rating": "Cote **{rating}** · expérience {experience} · {rank}",
     "stats.variant_rating": "Cote en {variant} **{rating}** · matchs classés {wins}–{losses}",

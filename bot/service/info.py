@@ -89,6 +89,8 @@ class Info:
         with self.deps.unit() as s:
             lang = self.deps.who(s, actor).lang
             target = user or actor
+            if target.is_bot:  # picked from Discord's list: not a name that nobody has played
+                return Reply(text=t("stats.bot", lang, name=target.name), ephemeral=True)
             if player_repo.get_player(s, target.id) is None:
                 return Reply(text=t("stats.none", lang, name=target.name), ephemeral=True)
             st = stats_repo.player_stats(s, target.id)

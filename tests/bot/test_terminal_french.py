@@ -119,6 +119,15 @@ def test_stats_of_an_unknown_name_says_no_such_player(service: Service) -> None:
     )
 
 
+def test_stats_of_a_bot_account_say_it_is_one(service: Service) -> None:
+    # Picked from Discord's list, a bot was "no player called otherbot": a name search's words.
+    from bot.service import Actor
+    from tests.bot.conftest import ALICE, CHANNEL
+
+    got = service.stats(ALICE, CHANNEL, Actor(303, "otherbot", is_bot=True))
+    assert got.ephemeral and got.text.startswith("otherbot is a bot account"), got.text
+
+
 def test_games_in_the_terminal_show_no_discord_link(service: Service) -> None:
     term = session(service, "en")
     replies(term, "/play level:beginner")
