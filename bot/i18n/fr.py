@@ -254,6 +254,10 @@ MESSAGES: dict[str, str] = {
     "backgammon (3).",
     "error.cannot_resign_now": "Vous ne pouvez proposer d’abandonner que pendant le jeu, pas "
     "maintenant.",
+    "error.resign_answer_double": "Votre adversaire double à {value} : acceptez ou refusez d’abord (refuser abandonne la partie pour {cube} {cube:point|points}).",
+    "error.resign_own_double": "Votre adversaire n’a pas encore répondu à votre double à {value} : vous pourrez abandonner une fois qu’il l’aura fait.",
+    "error.resign_answer_resignation": "Votre adversaire propose d’abandonner : acceptez ou refusez d’abord.",
+    "error.resign_own_resignation": "Votre proposition d’abandon attend la réponse de votre adversaire.",
     "error.roll_first": "Lancez d’abord les dés.",
     "error.cannot_move_now": "Il n’y a rien à jouer maintenant.",
     "error.move_answer_double": "Votre adversaire double à {value} : acceptez ou refusez avant de jouer.",

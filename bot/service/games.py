@@ -259,7 +259,7 @@ class Games:
 
         def act(game: Game, seat: int, notes: Notes) -> bool:
             if game.phase not in (Phase.ROLL, Phase.MOVE):
-                raise Refusal("error.cannot_resign_now")
+                raise _no_resignation_now(game, seat)
             if value is None:
                 menu.append(UiState(resign_menu=True, resigner=seat))
                 return False
@@ -307,6 +307,20 @@ class Games:
             except GameNotFound:
                 return None
         return text_picture(localized(here.table, here.lang), here.lang, acting=here.seat)
+
+
+def _no_resignation_now(game: Game, seat: int) -> Refusal:
+    """Why ``seat`` cannot offer to resign now: an offer waits (whose, and what to do)."""
+    answering = game.turn == seat  # the one whose decision an offer waits for
+    if game.phase is Phase.DOUBLED:
+        if answering:
+            return Refusal("error.resign_answer_double", value=2 * game.cube_value,
+                           cube=game.cube_value)  # fmt: skip
+        return Refusal("error.resign_own_double", value=2 * game.cube_value)
+    if game.phase is Phase.RESIGNED:
+        key = "answer" if answering else "own"
+        return Refusal(f"error.resign_{key}_resignation")
+    return Refusal("error.cannot_resign_now")
 
 
 def _redrawn(here: Seated, notes: Notes, ui: UiState, *, ping: bool = True) -> Reply:

@@ -103,7 +103,7 @@ def test_move_command_and_its_refusals(
     assert not ok.ephemeral and "8/5 6/5" in ok.text
     assert row(factory, game_id).version > version
     none_here = service.move(BOB, DM, "8/5 6/5")
-    assert none_here.ephemeral and "no game in this channel" in none_here.text
+    assert none_here.ephemeral and "no game in this conversation" in none_here.text  # a DM
 
 
 @pytest.mark.parametrize(
