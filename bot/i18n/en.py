@@ -211,7 +211,7 @@ MESSAGES: dict[str, str] = {
     "challenge.no_cube": "without the cube",
     "challenge.declined": "{name} declines {challenger}'s challenge.",
     "challenge.cancelled": "{challenger} withdraws the challenge.",
-    "challenge.expired": "This challenge has expired.",
+    "challenge.expired": "{challenger}'s challenge to {challenged} has expired: /challenge again to play.",
     "challenge.closed": "This challenge has already been answered.",
     # -- refusals -------------------------------------------------------------------------------
     "error.generic": "That did not work: {detail}",

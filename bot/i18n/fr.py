@@ -211,7 +211,7 @@ MESSAGES: dict[str, str] = {
     "challenge.no_cube": "sans videau",
     "challenge.declined": "{name} décline le défi {challenger:de}.",
     "challenge.cancelled": "{challenger} retire son défi.",
-    "challenge.expired": "Ce défi a expiré.",
+    "challenge.expired": "Le défi {challenger:de} à {challenged} a expiré : relancez /défi pour jouer.",
     "challenge.closed": "Ce défi a déjà reçu une réponse.",
     # -- refus ---------------------------------------------------------------------------------------
     "error.generic": "Cela n’a pas marché : {detail}",

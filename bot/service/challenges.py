@@ -160,12 +160,13 @@ class Challenges:
             try:
                 challenge_repo.answer_challenge(s, challenge.id, status, now=deps.clock())
             except ChallengeClosed as closed:
-                if closed.status == "expired":  # the stale challenge message says so in place
-                    return Reply(text=t("challenge.expired", lang), edit=True)
+                if closed.status == "expired":  # the stale challenge message says so in place,
+                    # still saying who challenged whom (the message is replaced whole)
+                    names = {k: _name_of(s, getattr(challenge, f"{k}_id")) for k in _SIDES}
+                    return Reply(text=t("challenge.expired", lang, **names), edit=True)
                 # Answered already: that message may be the game's board now, keep it.
                 raise Refusal("challenge.closed") from None
-            challenger = player_repo.get_player(s, challenge.challenger_id)
-            challenger_name = challenger.display_name if challenger else "?"
+            challenger_name = _name_of(s, challenge.challenger_id)
             if status is not ChallengeStatus.ACCEPTED:
                 text = t(_CLOSED[status], lang, name=actor.name, challenger=challenger_name)
                 return Reply(text=text, edit=True)
@@ -282,3 +283,12 @@ def _cube_key(cube: bool, length: int) -> str:
 def _of_match(length: int) -> str:
     """The suffix of a word said of a match rather than a game (French gives them genders)."""
     return "_match" if length else ""
+
+
+_SIDES = ("challenger", "challenged")
+
+
+def _name_of(s: Session, player_id: int) -> str:
+    """A player's name as last seen ("?" for a row that is gone)."""
+    player = player_repo.get_player(s, player_id)
+    return player.display_name if player else "?"

@@ -438,6 +438,8 @@ def test_a_second_click_on_accept_does_not_wipe_the_board(
     service.clock.advance(minutes=16)  # type: ignore[attr-defined]
     expired = press(service, CAROL, late, "Accept", Where(channel_id=5001, guild_id=9000))
     assert "expired" in expired.text and expired.edit and not expired.ephemeral
+    # Replaced whole, it still says who challenged whom.
+    assert expired.text.startswith("Alice's challenge to Carol has expired"), expired.text
 
 
 def test_the_database_refuses_a_second_game_in_a_channel(
