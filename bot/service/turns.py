@@ -111,19 +111,26 @@ def roll_and_say(
     name: str,
     names: tuple[str, str],
 ) -> None:
-    """A person rolls (``name``, by a button or by auto-roll): the dice, said, then said again
-    when they cannot be played."""
+    """A person rolls (``name``, by a button or by auto-roll): the dice, said, or, when they
+    cannot be played, that he rolled them and cannot move (one line, not two)."""
     d = roll()
     game.roll(d)
-    notes.add("note.rolled", name=name, **high_first(d))
+    if not _passed(game):
+        notes.add("note.rolled", name=name, **high_first(d))
     after_roll(game, notes, names)
 
 
 def after_roll(game: Game, notes: Notes, names: tuple[str, str]) -> None:
     """Say when a roll could not be played (the engine passes by itself)."""
     last = game.events[-1]
-    if last.kind is EventKind.MOVE and last.play == "" and last.dice:
+    if _passed(game) and last.dice:
         notes.add("note.cannot_move", name=names[last.player], **high_first(last.dice))
+
+
+def _passed(game: Game) -> bool:
+    """Whether the last roll could not be played: the engine logged an empty move for it."""
+    last = game.events[-1]
+    return last.kind is EventKind.MOVE and last.play == "" and bool(last.dice)
 
 
 def save(deps: Deps, s: Session, row: GameRow, table: Table, dice: GameDice) -> list[Reply]:

@@ -61,3 +61,19 @@ def test_a_resignation_while_a_resignation_waits(service: Service, script: deque
     assert refused.ephemeral and "accept or reject that first" in refused.text, refused.text
     refused = service.resign(BOB, CHANNEL, value=1)
     assert refused.ephemeral and refused.text.startswith("Your offer to resign waits")
+
+
+def test_a_roll_that_cannot_be_played_is_said_once(service: Service, script: deque[int]) -> None:
+    # "Alice rolls 6-5." then "Alice rolled 6-5 and cannot move.": one line says it all.
+    from engine import Position
+    from tests.bot.conftest import DM
+    from tests.test_position import board
+
+    closed = board(bar=1, p6=14, o19=-2, o20=-2, o21=-2, o22=-2, o23=-2, o24=-2, o1=-3)
+    pid = Position.from_board(closed).position_id()
+    script.extend([6, 5, 2, 1])  # Alice's roll (rolled for her: no cube), the computer's
+    started = service.play(ALICE, DM, level="beginner", position_id=pid, cube=False)
+    lines = started.text.splitlines()
+    first = next(i for i, line in enumerate(lines) if "Dice commitment" in line) + 1
+    assert lines[first] == "Alice rolled 6-5 and cannot move.", lines
+    assert lines[first + 1].startswith("Computer (beginner) rolled 2-1"), lines
