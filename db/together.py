@@ -74,9 +74,20 @@ def move_to_thread(
     )
 
 
-def set_board_message(session: Session, game_id: int, channel_id: int, message_id: int) -> None:
-    """The game's board is now this message (in the game's own channel only)."""
-    _set(session, game_id, Game.channel_id == channel_id, board_message_id=message_id)
+def set_board_message(
+    session: Session, game_id: int, channel_id: int, message_id: int
+) -> int | None:
+    """The game's board is now this message (in the game's own channel only); returns the
+    message that was its board until now there, if another (its buttons are then retired).
+
+    The previous id is read in the same statement as it is replaced (``UPDATE ... RETURNING``
+    the old value is not portable, so a row lock first): two boards posted at once by two
+    processes each retire the one before them, never the other's new one."""
+    here = (Game.id == game_id, Game.channel_id == channel_id)
+    previous = session.scalar(select(Game.board_message_id).where(*here).with_for_update())
+    if not _set(session, game_id, Game.channel_id == channel_id, board_message_id=message_id):
+        return None
+    return previous if previous != message_id else None
 
 
 def games_waiting_notice(session: Session, *, limit: int = 200) -> list[Game]:

@@ -219,8 +219,8 @@ async def remember_board(
 ) -> None:
     """A game's board posted as a new message (a command, an accepted challenge, a rematch):
     its links point there from now on. A press that edits its board changes nothing."""
-    if reply.game_id is None or reply.ephemeral or message_id is None:
-        return
+    if reply.game_id is None or reply.ephemeral or reply.menu or message_id is None:
+        return  # a player's menu is no board: the board and its buttons stay where they are
     custom_id = str(dict(interaction.data or {}).get("custom_id", ""))
     if component and reply.edit and kind_of(custom_id) is not ChallengeAction:
         return
@@ -228,7 +228,13 @@ async def remember_board(
     if channel_id is None:
         return
     service = interaction.client.service
-    await asyncio.to_thread(service.board_posted, reply.game_id, channel_id, message_id)
+    old = await asyncio.to_thread(service.board_posted, reply.game_id, channel_id, message_id)
+    partial = getattr(interaction.channel, "get_partial_message", None)  # not a group DM
+    if old is not None and partial is not None:
+        try:  # the former board: its buttons off, its picture kept
+            await partial(old).edit(view=None)
+        except discord.HTTPException:  # deleted meanwhile, or not the bot's to edit
+            log.info("could not take the buttons off message %s", old)
 
 
 async def send_posts(client: discord.Client, reply: Reply) -> None:

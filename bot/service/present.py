@@ -193,6 +193,7 @@ def board_reply(
     reply = _message(
         table, lang, notes, ui, position, view, acting=acting if ping else None, edit=edit
     )
+    reply.menu = ui.resign_menu
     if with_image and later:
         reply.later = pictures
     elif with_image:

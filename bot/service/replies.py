@@ -180,6 +180,9 @@ class Reply:
     :param poll: a consultation's vote to show with the message (see :class:`Poll`).
     :param ends_poll: the message id of a consultation's poll the service has closed: the
         adapter ends it (Discord's poll would otherwise stay open for its whole hour).
+    :param menu: a game message with one player's menu open (``/resign`` without a value):
+        not the game's board for everyone, so posting it leaves the board message (and its
+        live buttons) as it is.
     :param later: draws the pictures of a reply made inside a write transaction, once the
         action has committed (:meth:`draw_later`), so that the database's write lock is not
         held while a picture is drawn (a tournament's standings and next boards, posted from
@@ -207,6 +210,7 @@ class Reply:
     events: tuple[str, ...] = ()
     poll: Poll | None = None
     ends_poll: int | None = None
+    menu: bool = False
     later: Callable[[Reply], None] | None = field(default=None, repr=False, compare=False)
 
     def draw_later(self) -> None:

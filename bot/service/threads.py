@@ -122,8 +122,10 @@ class GameThreads:
                 and row.parent_channel_id is None
             )
 
-    def board_posted(self, game_id: int, channel_id: int, message_id: int) -> None:
+    def board_posted(self, game_id: int, channel_id: int, message_id: int) -> int | None:
         """The adapter posted a game's board as a new message: turn notices and ``/games``
-        link to it."""
+        link to it. Returns the message that was the game's board in that channel before,
+        if another: its buttons would only be refused as out of date now, so the adapter
+        takes them off (the board picture stays, a record of the game)."""
         with self.deps.unit() as s:
-            together_repo.set_board_message(s, game_id, channel_id, message_id)
+            return together_repo.set_board_message(s, game_id, channel_id, message_id)

@@ -244,10 +244,49 @@ async def test_undo_with_the_button_and_the_command(env: Env, script: deque[int]
     undone = await ann.slash("undo")  # posts the board again, as it was before the move
     assert not undone.ephemeral and is_board(response(undone))
     assert "Undo" not in labels(response(undone))
-    stale = await ann.click(fresh(env, board), label="6")  # the older message is out of date
-    assert stale.ephemeral and response(stale).content == t("error.stale", "en")
+    # The older message is out of date: its buttons are taken off, its picture kept.
+    assert labels(fresh(env, board)) == [] and fresh(env, board).attachments
     nothing = await ann.slash("undo")
     assert nothing.ephemeral and response(nothing).content == t("error.nothing_to_undo", "en")
+
+
+async def test_a_resign_menu_typed_out_of_turn_leaves_the_board_live(
+    env: Env, guild: Any, channel: Any, script: deque[int]
+) -> None:
+    # /resign without a value posts one player's menu: the board's buttons stay (the menu is
+    # no board), where a board posted again would have taken them off.
+    alice, bob = (member(env, guild, n) for n in ("alice", "bob"))
+    challenge = response(await alice.slash(channel, "challenge", opponent=bob))
+    script.extend([5, 2])  # alice opens with 5-2
+    board = response(await bob.click(challenge, label="Accept"))
+    menu = await bob.slash(channel, "resign")
+    assert not menu.ephemeral and "Cancel" in labels(response(menu))
+    assert "13" in labels(fresh(env, board))  # alice's move buttons, still there
+    moved = await alice.click(fresh(env, board), label="13")
+    assert not moved.ephemeral and "Undo" in labels(fresh(env, board))
+    again = await alice.slash(channel, "board")  # a board posted again: the old one retires
+    assert is_board(response(again)) and labels(fresh(env, board)) == []
+
+
+async def test_a_board_shown_in_another_channel_goes_stale_there(
+    env: Env, script: deque[int], guild: Any, channel: Any
+) -> None:
+    # /board game:N posts a working board wherever it is typed; once the game moves on
+    # elsewhere, a press there is deferred, then refused privately as out of date.
+    bot = env.bot
+    assert isinstance(bot, BackgammonBot)
+    ann = member(env, guild, "ann")
+    script.extend([3, 1])
+    board = response(await ann.slash(channel, "play", level="beginner"))
+    lounge = guild.create_text_channel("lounge")
+    there = response(await ann.slash(lounge, "board", game=1))
+    assert is_board(there) and "8" in labels(there)
+    await ann.click(board, label="8")  # a step in the game's own channel
+    bot.defer_after = 0  # defer before calling the service, every time
+    stale = await ann.click(fresh(env, there), label="8")
+    assert last_callback(env) == DEFERRED_UPDATE
+    assert [m.content for m in stale.followups] == [t("error.stale", "en")]
+    assert stale.followups[0].ephemeral
 
 
 async def test_move_with_autocomplete(env: Env, script: deque[int]) -> None:
@@ -393,13 +432,9 @@ async def test_slow_work_is_deferred_first(env: Env, script: deque[int]) -> None
     board = response(started)
     await ann.click(board, label="8")
     assert last_callback(env) == DEFERRED_UPDATE and "Undo" in labels(fresh(env, board))
-    again = await ann.slash("board")  # the game posted again
+    again = await ann.slash("board")  # the game posted again: the first message retired
     assert last_callback(env) == DEFERRED_MESSAGE and is_board(response(again))
-    await ann.click(response(again), label="8")  # a move there: the first message is stale
-    stale = await ann.click(board, label="8")
-    assert last_callback(env) == DEFERRED_UPDATE
-    assert [m.content for m in stale.followups] == [t("error.stale", "en")]
-    assert stale.followups[0].ephemeral
+    assert labels(fresh(env, board)) == []
     rules = await ann.slash("rules")
     assert (
         last_callback(env) == DEFERRED_MESSAGE
