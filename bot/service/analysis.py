@@ -445,6 +445,8 @@ def _player_line(review: Review, player: int, name: str, lang: str) -> str:
         cube=_rate(st.cube_rate, none, lang),
         cubes=st.cube_decisions,
         luck=number(st.luck, "+.3f", lang),
+        # The rating is of the luck a roll (GNU Backgammon's), not of the game's sum above.
+        luck_rate=number(st.luck_rate, "+.1f", lang) if st.luck_rate is not None else none,
         luck_rating=t(f"luck.{st.luck_rating}", lang) if st.luck_rating else none,
     )
 

@@ -96,7 +96,10 @@ def test_french_reviews_and_statistics_have_no_decimal_point(service: Service) -
     assert "millipoints perdus par décision" in review.text
     assert not DECIMAL_POINT.search(review.text), review.text
     assert re.search(r"\d,\d", review.text)
-    assert "points (l’équité apportée par les dés, en points par partie)" in review.text
+    assert (
+        "points (l’équité apportée par les dés, en points par partie ; en millipoints par lancer, "
+        in review.text
+    )
     dice = service.dice_stats(ZOE, DM)
     assert "16,7 %" in dice.text and not DECIMAL_POINT.search(dice.text), dice.text
     stats = service.stats(ZOE, Where(channel_id=1, guild_id=2, guild_locale="fr"))
