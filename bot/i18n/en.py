@@ -864,6 +864,7 @@ MESSAGES: dict[str, str] = {
     "puzzle.bad_answer": "That is not one of this puzzle's answers.",
     "error.ids_and_match_id": "That position already has its Match ID after the colon: give it alone, without match:.",
     "error.xgid_and_match_id": "An XGID holds the match state already: give it alone, without a Match ID.",
+    "error.points_and_match_id": "The Match ID you gave (or the XGID) sets the length already, {length} (0 for a money game), not points:{points}: leave points: out.",
     "puzzle.guild_only": "This works in a server only.",
     "puzzle.board_title": "🧩 **Puzzle ratings in this server**",
     "puzzle.board_line": "**{rank}.** **{name}**: {rating} ({solved} solved of {attempts}, best streak {streak})",

@@ -874,6 +874,7 @@ MESSAGES: dict[str, str] = {
     "puzzle.bad_answer": "Ce n’est pas une des réponses de ce problème.",
     "error.ids_and_match_id": "Cette position porte déjà son Match ID après les deux-points : donnez-la seule, sans match:.",
     "error.xgid_and_match_id": "Un XGID contient déjà l’état du match : donnez-le seul, sans Match ID.",
+    "error.points_and_match_id": "Le Match ID donné (ou le XGID) fixe déjà la longueur, {length} (0 pour une partie libre), et non points:{points} : retirez points:.",
     "puzzle.guild_only": "Cela ne marche que sur un serveur.",
     "puzzle.board_title": "🧩 **Classement aux problèmes sur ce serveur**",
     "puzzle.board_line": "**{rank}.** **{name}** : {rating} ({solved} {solved:résolu|résolus} sur {attempts}, meilleure série {streak})",

@@ -66,6 +66,9 @@ class NewGames:
             if match_id:
                 raise Refusal("error.match_id_alone")
             return Match(length=length, cube=cube, variant=variant)
+        if match_id and length and _length_of(match_id) not in (None, length):
+            # Both say how long the match is: neither is silently left out.
+            raise Refusal("error.points_and_match_id", points=length, length=_length_of(match_id))
         if not match_id and length:
             match_id = encode_match_id(MatchKey(match_length=length))
         if match_id:
@@ -177,6 +180,15 @@ def xgid_rules_left_out(position_id: str | None) -> list[tuple[str, dict[str, in
     if xgid.max_cube < MAX_CUBE:
         notes.append(("note.xgid_max_cube", {"max": xgid.max_cube, "engine": MAX_CUBE}))
     return notes
+
+
+def _length_of(match_id: str) -> int | None:
+    """The match length a Match ID gives (0: a money game); None when it is not one (the
+    game's set-up then says what is wrong with it)."""
+    try:
+        return decode_match_id(match_id.strip()).match_length
+    except ValueError:
+        return None
 
 
 def _decider_first(match_id: str) -> str:

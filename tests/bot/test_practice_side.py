@@ -169,3 +169,25 @@ def test_what_the_xgid_asks_and_is_not_played_is_said(
         assert (words in text) == any(words in x for x in told), text
     if told:
         assert "here it goes up to 64" in text or "a double is taken or passed" in text
+
+
+@pytest.mark.parametrize(
+    ("ids", "points", "refused"),
+    [
+        ({"position_id": "4HPhASLgc/ABMA", "match_id": "MBlgAAAAAAAE"}, 5, True),  # a 3-point ID
+        ({"position_id": "4HPhASLgc/ABMA", "match_id": "MBlgAAAAAAAE"}, 3, False),  # the same
+        ({"position_id": "4HPhASLgc/ABMA:MBlgAAAAAAAE"}, 7, True),  # the pair joined
+        ({"position_id": README_XGID}, 5, True),  # a money game's XGID
+        ({"position_id": "4HPhASLgc/ABMA"}, 5, False),  # no Match ID: points sets the length
+    ],
+)
+def test_points_against_the_length_of_the_ids_is_refused(
+    service: Service, ids: dict[str, str], points: int, refused: bool
+) -> None:
+    # points:5 with a 3-point Match ID started a 3-point match without a word.
+    reply = service.play(ALICE, CHANNEL, level="expert", points=points, **ids)
+    assert reply.ephemeral == refused, reply.text
+    if refused:
+        assert "sets the length already" in reply.text and f"points:{points}" in reply.text
+    else:
+        assert f"{points}-point match" in reply.text, reply.text
