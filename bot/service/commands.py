@@ -30,6 +30,7 @@ from bot.service.replays import Replays
 from bot.service.rollouts import MAX_SECONDS as ROLLOUT_MAX_SECONDS
 from bot.service.rollouts import MAX_SEED as ROLLOUT_MAX_SEED
 from bot.service.rollouts import MAX_TRIALS as ROLLOUT_TRIALS
+from bot.service.rollouts import MIN_TRIALS as ROLLOUT_LEAST
 from bot.service.settings import PlayerSettings
 from bot.service.threads import GameThreads
 from bot.service.tournaments import Tournaments
@@ -182,7 +183,7 @@ COMMANDS: tuple[Command, ...] = (
         "hint",
         Analysis.hint,
         (
-            Option("rollout", Kind.INTEGER, low=1, high=ROLLOUT_TRIALS),
+            Option("rollout", Kind.INTEGER, low=ROLLOUT_LEAST, high=ROLLOUT_TRIALS),
             Option("truncate", Kind.INTEGER, low=1, high=99),
             Option("seed", Kind.INTEGER, low=0, high=ROLLOUT_MAX_SEED),
             Option("vr", Kind.FLAG),
@@ -197,7 +198,7 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "review",
         Analysis.review,
-        (_GAME, Option("rollout", Kind.INTEGER, low=1, high=ROLLOUT_TRIALS)),
+        (_GAME, Option("rollout", Kind.INTEGER, low=ROLLOUT_LEAST, high=ROLLOUT_TRIALS)),
         lane="analysis",
     ),
     Command("export", Analysis.export, (_GAME,), private=True),

@@ -49,6 +49,7 @@ __all__ = [
     "MAX_SECONDS",
     "MAX_SEED",
     "MAX_TRIALS",
+    "MIN_TRIALS",
     "PART",
     "REVIEW_ROLLOUTS",
     "SECONDS",
@@ -56,6 +57,7 @@ __all__ = [
     "rollout_mistakes",
 ]
 
+MIN_TRIALS = 2  # one trial has no standard error: its "± 0.000" read as exact
 MAX_TRIALS = 1296
 DEFAULT_TRIALS = 36
 CANDIDATES = 3
@@ -116,8 +118,8 @@ def _check_options(
     trials: int, truncate: int | None, seed: int | None, seconds: int | None
 ) -> None:
     """Refuses a rollout's options out of their bounds."""
-    if not 1 <= trials <= MAX_TRIALS:
-        raise Refusal("rollout.trials", most=MAX_TRIALS)
+    if not MIN_TRIALS <= trials <= MAX_TRIALS:
+        raise Refusal("rollout.trials", least=MIN_TRIALS, most=MAX_TRIALS)
     if truncate is not None and truncate < 1:
         raise Refusal("rollout.truncate")
     if seed is not None and not 0 <= seed <= MAX_SEED:
@@ -268,8 +270,8 @@ def rollout_mistakes(
     :func:`rollout_hint`, all within one time
     limit of :data:`SECONDS`; a line for each, by its index in ``decisions`` (cube decisions are
     not rolled out, nor those the time limit left out)."""
-    if not 1 <= trials <= MAX_TRIALS:
-        raise Refusal("rollout.trials", most=MAX_TRIALS)
+    if not MIN_TRIALS <= trials <= MAX_TRIALS:
+        raise Refusal("rollout.trials", least=MIN_TRIALS, most=MAX_TRIALS)
     started = clock()
     lines: dict[int, str] = {}
     for k, d in enumerate(decisions[:REVIEW_ROLLOUTS]):

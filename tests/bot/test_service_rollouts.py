@@ -63,8 +63,8 @@ def test_same_rollout_same_figures(service: Service, script: deque[int]) -> None
 @pytest.mark.parametrize(
     ("options", "message"),
     [
-        ({"rollout": 5000}, "A rollout takes 1 to 1296 trials."),
-        ({"rollout": 0}, "A rollout takes 1 to 1296 trials."),
+        ({"rollout": 5000}, "A rollout takes 2 to 1296 trials (one trial has no standard error)."),
+        ({"rollout": 1}, "A rollout takes 2 to 1296 trials (one trial has no standard error)."),
         ({"rollout": 4, "truncate": 0}, "A rollout is cut after at least one ply."),
     ],
 )
@@ -103,7 +103,7 @@ def test_the_terminal_shows_the_progress_then_the_rollout(
     texts = [x["text"] for x in lines if "text" in x]
     assert progress == ["🎲 Rolling out… 2 of 4 trials"]
     assert "Rollout of the best plays for 3-1: 4 trials, cut after 1 ply" in texts[-2]
-    assert texts[-1] == "A rollout takes 1 to 1296 trials."
+    assert texts[-1] == "A rollout takes 2 to 1296 trials (one trial has no standard error)."
 
 
 async def test_discord_progress_edits_the_deferred_message_never_after_the_answer() -> None:
@@ -330,4 +330,7 @@ def test_a_review_rollout_needs_a_sensible_count(service: Service) -> None:
     start = service.play(ALICE, DM, level="beginner")
     play_out(service, ALICE, DM, start)
     reply = service.review(ALICE, DM, rollout=5000)
-    assert reply.ephemeral and reply.text == "A rollout takes 1 to 1296 trials."
+    assert (
+        reply.ephemeral
+        and reply.text == "A rollout takes 2 to 1296 trials (one trial has no standard error)."
+    )
