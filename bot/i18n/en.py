@@ -100,6 +100,7 @@ MESSAGES: dict[str, str] = {
     "hint.not_your_turn": "Hints are for your own turn.",
     "hint.nothing": "There is nothing to decide now.",
     "hint.title": "💡 Best plays for {d1}-{d2} (equity, your winning chances):",
+    "hint.from_turn_start": "(Whole plays from the start of your turn: `/move` with one of them replaces the checkers you moved so far, Undo puts them back.)",
     "hint.line": "{rank}. **{play}** {equity}{diff} · {win} %",
     "hint.cube": "💡 Cube: **{advice}**\nNo double {nd} · double, take {dt} · double, pass {dp}",
     "hint.no_double": "no double",

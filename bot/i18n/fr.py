@@ -100,6 +100,7 @@ MESSAGES: dict[str, str] = {
     "hint.not_your_turn": "Les conseils sont pour votre propre tour.",
     "hint.nothing": "Il n’y a rien à décider pour l’instant.",
     "hint.title": "💡 Meilleurs coups pour {d1}-{d2} (équité, vos chances de gagner) :",
+    "hint.from_turn_start": "(Des coups entiers depuis le début de votre tour : `/déplacer` avec l’un d’eux remplace les dames déjà déplacées, Reprendre les remet en place.)",
     "hint.line": "{rank}. **{play}** {equity}{diff} · {win} %",
     "hint.cube": "💡 Videau : **{advice}**\nPas de double {nd} · double accepté {dt} · double refusé {dp}",
     "hint.no_double": "pas de double",

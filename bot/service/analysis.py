@@ -335,6 +335,8 @@ def _play_hint(table: Table, seat: int, lang: str, prefs: Prefs) -> Reply:
     dice = game.partial.dice
     moves = hint(game.position, dice, game.context(seat), n=5, plies=HINT_PLIES)
     lines = [t("hint.title", lang, **high_first(dice))]
+    if game.partial.steps:  # the list is of whole plays, not of what is left to move
+        lines.append(t("hint.from_turn_start", lang))
     for i, h in enumerate(moves, start=1):
         diff = "" if i == 1 else f" ({number(h.difference, '+.3f', lang)})"
         equity, win = number(h.equity, "+.3f", lang), number(100 * h.probs[0], ".1f", lang)

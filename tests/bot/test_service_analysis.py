@@ -27,6 +27,19 @@ def test_hint_lists_the_best_plays_with_a_picture(service: Service, script: dequ
     assert lines[1].startswith("1. **8/5 6/5**")  # the opening 3-1 everyone knows
 
 
+def test_a_hint_in_the_middle_of_a_move_says_its_plays_are_whole(
+    service: Service, script: deque[int]
+) -> None:
+    # After 8/5 of a 3-1, the list still gave 8/5 6/5 with no word that it starts over.
+    script.extend([3, 1])
+    board = service.play(ALICE, DM, level="expert")
+    assert "Whole plays" not in service.hint(ALICE, DM).text
+    press(service, ALICE, board, "8", DM)
+    lines = service.hint(ALICE, DM).text.splitlines()
+    assert lines[1].startswith("(Whole plays from the start of your turn"), lines
+    assert lines[2].startswith("1. **8/5 6/5**"), lines
+
+
 def test_cube_hints(service: Service, script: deque[int]) -> None:
     script.extend([3, 1, 5, 2])
     service.play(ALICE, DM, level="expert")
