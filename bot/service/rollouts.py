@@ -62,6 +62,7 @@ MAX_TRIALS = 1296
 DEFAULT_TRIALS = 36
 CANDIDATES = 3
 PART = 12
+FIRST_PART = 2  # trials of the first part, after which the time of a trial is known
 SECONDS = 60
 """The time limit of a rollout when none is asked."""
 MAX_SECONDS = 300
@@ -214,14 +215,17 @@ def _rolled(
     settings: RolloutSettings,
     lang: str,
 ) -> tuple[list[RolloutResult], bool]:
-    """The rollout run in parts of :data:`PART` trials, progress told between parts, until the
-    trials are done or the time limit has passed (then True with the trials done so far)."""
+    """The rollout run in parts of at most :data:`PART` trials, progress told between parts,
+    until the trials are done or the time limit would be passed by one more trial (then True
+    with the trials done so far). The first part is short, and the next ones sized to end
+    within the limit by the time a trial took so far: ``seconds:1`` had run a whole part of
+    12 trials (7 seconds) before looking at the clock."""
     limit = settings.time_limit if settings.time_limit is not None else float(SECONDS)
-    started = last = clock()
+    started = last = now = clock()
     total: list[RolloutResult] | None = None
     done = 0
     while done < settings.trials:
-        size = min(PART, settings.trials - done)
+        size = _part_size(settings.trials - done, done, now - started, limit)
         results = part(_sized(settings, size), done)
         if total is None:
             total = results
@@ -230,7 +234,8 @@ def _rolled(
                 mine.merge(more)
         done += size
         now = clock()
-        if done < settings.trials and now - started >= limit:
+        elapsed = now - started
+        if done < settings.trials and elapsed + elapsed / done > limit:
             assert total is not None
             return total, True
         if done < settings.trials and now - last >= PROGRESS_EVERY:
@@ -238,6 +243,16 @@ def _rolled(
             last = now
     assert total is not None
     return total, False
+
+
+def _part_size(left: int, done: int, elapsed: float, limit: float) -> int:
+    """How many trials the next part runs: :data:`FIRST_PART` first (how long a trial takes
+    is not known yet), then as many as end within ``limit`` at the pace so far, one at least,
+    :data:`PART` at most."""
+    if not done:
+        return min(FIRST_PART, PART, left)
+    fits = int((limit - elapsed) / (elapsed / done)) if elapsed > 0 else PART
+    return max(1, min(PART, left, fits))
 
 
 def _sized(settings: RolloutSettings, trials: int) -> RolloutSettings:

@@ -23,7 +23,7 @@ def expert_game(service: Service, script: deque[int], *dice: int, **options: obj
 
 @pytest.fixture
 def fine_progress(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Progress after every part of 4 trials, collected."""
+    """Progress after every part (of 4 trials at most), collected."""
     monkeypatch.setattr(rollout_module, "PART", 4)
     monkeypatch.setattr(rollout_module, "PROGRESS_EVERY", 0.0)
     seen: list[str] = []
@@ -41,7 +41,8 @@ def test_rollout_of_the_best_plays(
     assert reply.ephemeral and reply.image is None
     assert "Rollout of the best plays for 3-1: 12 trials, cut after 2 plies" in lines[0]
     assert len(lines) == 4 and all(" ± " in line and line.endswith("%") for line in lines[1:])
-    assert fine_progress == ["🎲 Rolling out… 4 of 12 trials", "🎲 Rolling out… 8 of 12 trials"]
+    # A first part of 2 trials (to time one), then parts of at most 4.
+    assert fine_progress == [f"🎲 Rolling out… {n} of 12 trials" for n in (2, 6, 10)]
 
 
 def test_rollout_before_the_roll(
@@ -51,7 +52,7 @@ def test_rollout_before_the_roll(
     service.move(ALICE, DM, "8/5 6/5")
     reply = service.hint(ALICE, DM, rollout=4, truncate=1)
     assert "position before the roll: 4 trials, cut after 1 ply" in reply.text
-    assert "Your equity" in reply.text and fine_progress == []
+    assert "Your equity" in reply.text and fine_progress == ["🎲 Rolling out… 2 of 4 trials"]
 
 
 def test_same_rollout_same_figures(service: Service, script: deque[int]) -> None:
@@ -181,16 +182,17 @@ def test_variance_reduction_can_be_turned_off(
 def test_the_time_limit_stops_with_the_trials_done_and_says_so(
     service: Service, script: deque[int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A fake clock: every reading is 4 seconds after the last, so a limit of 10 seconds is
-    passed after the third part of 2 trials (readings at 0, 4, 8, 12)."""
+    """A fake clock: every reading is 4 seconds after the last (readings at 0, 4, 8, 12): 2
+    trials by 4 s, 2 more by 8 s (2 s a trial: one more fits before 10 s), 1 by 12 s, when
+    another would end past 10 s."""
     ticks = iter(range(0, 10_000, 4))
     monkeypatch.setattr(rollout_module, "clock", lambda: float(next(ticks)))
     monkeypatch.setattr(rollout_module, "PART", 2)
     expert_game(service, script)
     reply = service.hint(ALICE, DM, rollout=20, truncate=1, seconds=10)
     lines = reply.text.splitlines()
-    assert "6 trials" in lines[0]
-    assert lines[-1] == "⏱ Stopped at the time limit of 10 seconds: 6 of 20 trials done."
+    assert "5 trials" in lines[0]
+    assert lines[-1] == "⏱ Stopped at the time limit of 10 seconds: 5 of 20 trials done."
     ticks = iter(range(0, 10_000, 4))
     whole = service.hint(ALICE, DM, rollout=4, truncate=1, seconds=10)
     assert "4 trials" in whole.text and "Stopped" not in whole.text
