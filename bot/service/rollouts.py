@@ -167,18 +167,31 @@ def _position_reply(
         settings = replace(settings, cube_owner=game.context(game.on_roll).cube_owner)
     (result,), stopped = _rolled(lambda s, k: [_position_part(position, s, k)], settings, lang)
     mine = game.on_roll == seat
-    win = result.probs[0] if mine else 1.0 - result.probs[0]
-    text = t(
-        "rollout.position",
-        lang,
-        trials=result.trials,
-        how=how,
-        equity=number(result.equity if mine else -result.equity, "+.3f", lang),
-        se=number(result.se, ".3f", lang),
-        win=number(100 * win, ".1f", lang),
-    )
+    equity = result.equity if mine else -result.equity
+    figures = {
+        "trials": result.trials,
+        "how": how,
+        "equity": number(equity, "+.3f", lang),
+        "se": number(result.se, ".3f", lang),
+        "win": number(100 * (result.probs[0] if mine else 1.0 - result.probs[0]), ".1f", lang),
+    }
+    if game.phase is Phase.DOUBLED and not mine:  # the taker's decision: the take against -1
+        verdict = _take_or_pass(equity, result.se, lang)
+        passing = number(-1.0, "+.3f", lang)
+        value = 2 * game.cube_value
+        text = t("rollout.take", lang, value=value, pass_equity=passing, verdict=verdict, **figures)
+    else:
+        text = t("rollout.position", lang, **figures)
     text = "\n".join([text, *_stopped(settings, result.trials, stopped, lang)])
     return Reply(text=text, ephemeral=True)
+
+
+def _take_or_pass(taking: float, se: float, lang: str) -> str:
+    """What the rollout says of a take worth ``taking`` (± ``se``) against a pass's -1: a
+    difference within two standard errors decides nothing."""
+    if abs(taking + 1.0) <= 2 * se:
+        return t("rollout.verdict_close", lang)
+    return t("rollout.verdict_take" if taking > -1.0 else "rollout.verdict_pass", lang)
 
 
 def _plays_part(

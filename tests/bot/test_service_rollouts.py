@@ -336,3 +336,20 @@ def test_a_review_rollout_needs_a_sensible_count(service: Service) -> None:
         reply.ephemeral
         and reply.text == "A rollout takes 2 to 1296 trials (one trial has no standard error)."
     )
+
+
+def test_a_rollout_facing_a_double_is_of_the_take_against_a_pass(service: Service) -> None:
+    # It was titled "the position before the roll" and gave one equity, to compare with
+    # nothing: the taker now reads taking against passing, and what the rollout says.
+    xgid = "XGID=--aB-bDBB-a-c--C-aaeA-Aa--:0:0:1:D:0:0:0:0:6"  # Alice to take or pass a 2
+    started = service.play(ALICE, DM, level="expert", position_id=xgid)
+    assert "Take" in [b.label for b in started.buttons], started.text
+    reply = service.hint(ALICE, DM, rollout=4, truncate=1, seed=3)
+    first, second = reply.text.splitlines()[:2]
+    assert first.startswith("🎲 Rollout of the take (the cube at 2, then yours): 4 trials"), first
+    verdict = second.split("passing -1.000: **")[1].rstrip("*")
+    assert verdict in ("take", "pass", "too close to call (within two standard errors)")
+    taking = float(second.split("Your equity taking ")[1].split(" ±")[0])
+    se = float(second.split(" ± ")[1].split(" ")[0])
+    if verdict != "too close to call (within two standard errors)":
+        assert (verdict == "take") == (taking > -1.0) and abs(taking + 1.0) > 2 * se
