@@ -23,6 +23,7 @@ cube roll out cubeless (``cubeful`` True there is refused).
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -339,6 +340,16 @@ def _mistake_line(
         played=number(mine.equity, "+.3f", lang),
         played_se=number(mine.se, ".3f", lang),
     )
+    line += " " + t(f"rollout.mistake_{_settled(better, mine)}", lang)
     if stopped:
         line += " " + t("rollout.mistake_stopped", lang)
     return line
+
+
+def _settled(better: RolloutResult, played: RolloutResult) -> str:
+    """Whether the rollout bears out the review's mistake: ``confirmed``, ``reversed`` (the
+    play made came out ahead), or ``unsettled`` (within two combined standard errors)."""
+    margin = 2 * math.hypot(better.se, played.se)
+    if better.equity - played.equity > margin:
+        return "confirmed"
+    return "reversed" if played.equity - better.equity > margin else "unsettled"

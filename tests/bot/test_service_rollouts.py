@@ -3,6 +3,8 @@ in the analysis lane."""
 
 from __future__ import annotations
 
+import math
+import re
 from collections import deque
 
 import pytest
@@ -318,6 +320,16 @@ def test_a_review_rolls_out_the_worst_plays(
     assert len(lines) <= rollout_module.REVIEW_ROLLOUTS
     for line in lines:
         assert "2 trials" in line and "better " in line and "played " in line
+        # And what it says of the review's mistake, by its own figures (two combined SE).
+        found = re.search(r"better ([-+][\d.]+) ± ([\d.]+), played ([-+][\d.]+) ± ([\d.]+)", line)
+        assert found, line
+        best, best_se, made, made_se = (float(x) for x in found.groups())
+        margin = 2 * math.hypot(best_se, made_se)
+        said = {"confirms": best - made > margin, "prefers": made - best > margin}
+        said["does not settle"] = not any(said.values())
+        assert [words for words, right in said.items() if right] == [
+            words for words in said if f"the rollout {words}" in line
+        ], line
     # Each rollout line follows its mistake's line; without the option, no rollout.
     text = reply.text.splitlines()
     for k, x in enumerate(text):
