@@ -733,6 +733,8 @@ class Terminal:
             )
             if board:
                 self._print_text(board)
+        elif reply.board_text:  # a position of no game: a puzzle's, a drill's
+            self._print_text(reply.board_text)
         if image:
             self._print_text(t("terminal.image", self.lang, path=image))
         url = self.web_url(reply)

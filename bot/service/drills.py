@@ -42,6 +42,7 @@ from bot.service.puzzleview import (
     dice_text,
     grade,
     question_picture,
+    question_text,
 )
 from bot.service.refusal import Refusal, aware
 from bot.service.replies import Button, Reply
@@ -391,6 +392,7 @@ def _question(
         text=text,
         later=drawn_later(question_picture, puzzle, lang),
         image_name="drill.png",
+        board_text=question_text(puzzle, lang),
         rows=components(puzzle, card.id, lang, daily=False, drill=True),
         ephemeral=True,
         position_id=puzzle.position_id,

@@ -38,6 +38,7 @@ from bot.service.puzzleview import (
     grade,
     menu_order,
     question_picture,
+    question_text,
 )
 from bot.service.refusal import Refusal
 from bot.service.replies import Reply
@@ -147,6 +148,7 @@ class Puzzles:
             text=text,
             later=drawn_later(question_picture, puzzle, lang),
             image_name="puzzle.png",
+            board_text=question_text(puzzle, lang),
             rows=rows,
             ephemeral=True,
             position_id=ids[0],

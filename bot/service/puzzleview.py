@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import random
+from dataclasses import replace
 from typing import Any
 
 from bot.drawers import DRAWERS
@@ -16,7 +17,7 @@ from bot.service.replies import Button, Choice, Component, Select
 from db.models import Puzzle
 from engine import Move, Play, Position
 from engine.context import MatchContext
-from render import BoardView
+from render import BoardView, text_board
 
 __all__ = [
     "answer_label",
@@ -28,6 +29,7 @@ __all__ = [
     "grade",
     "menu_order",
     "question_picture",
+    "question_text",
 ]
 
 log = logging.getLogger(__name__)
@@ -146,10 +148,11 @@ def dice_of(puzzle: Puzzle) -> tuple[int, int] | None:
     return int(a), int(b)
 
 
-def question_picture(puzzle: Puzzle, lang: str) -> bytes | None:
-    """The position to judge: the dice of a checker play, or the cube (offered for a take)."""
+def _question_view(puzzle: Puzzle, lang: str) -> BoardView:
+    """How the position to judge is shown: the dice of a checker play, or the cube (offered
+    for a take), with the match's score and cube."""
     offered = puzzle.decision in ("take", "drop")
-    view = BoardView(
+    return BoardView(
         names=_names(lang, taker=offered),
         dice=dice_of(puzzle),
         context=context_of(puzzle),
@@ -158,7 +161,18 @@ def question_picture(puzzle: Puzzle, lang: str) -> bytes | None:
         caption=(puzzle.xgid,),
         lang=lang,
     )
-    return _draw(Position.from_position_id(puzzle.position_id), view)
+
+
+def question_picture(puzzle: Puzzle, lang: str) -> bytes | None:
+    """The position to judge, drawn (see :func:`_question_view`)."""
+    return _draw(Position.from_position_id(puzzle.position_id), _question_view(puzzle, lang))
+
+
+def question_text(puzzle: Puzzle, lang: str) -> str:
+    """The same as monospace text (the terminal's board: it showed only the XGID and the
+    picture's file), the score and the cube beside it; the XGID is in the message."""
+    view = replace(_question_view(puzzle, lang), caption=())
+    return text_board(Position.from_position_id(puzzle.position_id), view=view)
 
 
 def best_picture(puzzle: Puzzle, lang: str) -> bytes | None:

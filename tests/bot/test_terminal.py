@@ -384,6 +384,16 @@ def test_a_puzzle_is_answered_by_typing_a_play_of_its_menu(service: Service) -> 
     assert "best answer" in again["text"] and "answered this puzzle already" in again["text"]
 
 
+def test_a_puzzle_in_text_mode_shows_its_board(service: Service) -> None:
+    # It printed only the XGID and the picture's file: no position to look at.
+    out = io.StringIO()
+    term = Terminal(service, out=out, json_mode=False, images=Path("/tmp/unused"), user="Ann")
+    term.run(["/puzzle"])
+    shown = out.getvalue()
+    assert "+13-14-15-16-17-18------19-20-21-22-23-24-+" in shown, shown
+    assert shown.index("XGID=") < shown.index("+13-14-15"), shown  # the text, then its board
+
+
 def test_a_long_line_is_quoted_back_cut(service: Service) -> None:
     """A pasted page came back whole in the refusal: 100,134 characters in one message."""
     out = io.StringIO()
