@@ -20,7 +20,7 @@ from db import players as player_repo
 from db import stats as stats_repo
 from db.gamestate import load_match
 from db.models import Game as GameRow
-from db.models import GameStatus, ResultKind, VariantRating
+from db.models import GameStatus, RatingHistory, ResultKind, VariantRating
 from engine import Variant
 from engine.bots import LEVELS
 from render.chart import line_chart
@@ -87,12 +87,15 @@ class Info:
         """``/stats [user]``: record, rating and rank, records against the computer, and the
         rating history as a chart."""
         with self.deps.unit() as s:
-            lang = self.deps.who(s, actor).lang
+            who = self.deps.who(s, actor)
+            # The card is for everyone here, in the server's language (as /leaderboard); what
+            # only the asker sees, in his.
+            lang = shared_lang(who, where)
             target = user or actor
             if target.is_bot:  # picked from Discord's list: not a name that nobody has played
-                return Reply(text=t("stats.bot", lang, name=target.name), ephemeral=True)
+                return Reply(text=t("stats.bot", who.lang, name=target.name), ephemeral=True)
             if player_repo.get_player(s, target.id) is None:
-                return Reply(text=t("stats.none", lang, name=target.name), ephemeral=True)
+                return Reply(text=t("stats.none", who.lang, name=target.name), ephemeral=True)
             st = stats_repo.player_stats(s, target.id)
             variants = stats_repo.variant_ratings(s, target.id)
             history = stats_repo.rating_history(s, target.id, limit=200)
@@ -107,17 +110,7 @@ class Info:
         lines[2:2] = [_variant_line(v, lang) for v in variants]  # after the standard rating
         if pr_text:
             lines.append(pr_text)
-        image = None
-        if history:
-            chronological = sorted(history, key=lambda h: h.id)
-            values = [chronological[0].rating_before] + [h.rating_after for h in chronological]
-            image = DRAWERS.call(
-                line_chart,
-                values,
-                title=t("stats.chart_title", lang, name=target.name),
-                baseline=1500.0,
-                x_label=t("stats.chart_x", lang),
-            )
+        image = _rating_chart(history, target.name, lang) if history else None
         files = [Attachment("pr.png", pr_chart)] if pr_chart else []
         if image is None and pr_chart:
             image, files = pr_chart, []
@@ -155,6 +148,19 @@ class Info:
         """``/help``: every command of this adapter (``surface``) and how a turn goes."""
         text = help_text(self.deps.language_of(actor), surface, self.commands)
         return private_parts(text) if surface is Surface.DISCORD else Reply(text, ephemeral=True)
+
+
+def _rating_chart(history: Sequence[RatingHistory], name: str, lang: str) -> bytes | None:
+    """The rating after each rated match, from the rating before the first."""
+    chronological = sorted(history, key=lambda h: h.id)
+    values = [chronological[0].rating_before] + [h.rating_after for h in chronological]
+    return DRAWERS.call(
+        line_chart,
+        values,
+        title=t("stats.chart_title", lang, name=name),
+        baseline=1500.0,
+        x_label=t("stats.chart_x", lang),
+    )
 
 
 MESSAGE_LIMIT = 2000  # characters in one Discord message

@@ -1,5 +1,7 @@
-"""French agrees *classé* with what is rated: *un match … classé*, *une partie libre … classée*
-(the headline said "match en 5 points · classée", a challenge "partie libre (classé, …)")."""
+"""French as members read it: *classé* agrees with what is rated (*un match … classé*, *une
+partie libre … classée*; the headline said "match en 5 points · classée", a challenge "partie
+libre (classé, …)"), and a public card is in the server's language, a private answer in the
+member's."""
 
 from __future__ import annotations
 
@@ -41,3 +43,14 @@ def test_the_headline_agrees_with_the_kind(
     board = press(service, BOB, made, "Accepter", SALON)
     headline = board.text.splitlines()[0]
     assert said in headline and not headline.endswith(said + "e"), headline
+
+
+def test_a_public_stats_card_follows_the_servers_language(service: Service) -> None:
+    # In an English server a French member's /stats came in French, /leaderboard in English.
+    english = Where(channel_id=5001, guild_id=9001, guild_locale="en-US")
+    service.play(ALICE, english, level="beginner")  # so that Alice is known
+    card = service.stats(ALICE, english)
+    assert not card.ephemeral and "Rating **" in card.text and "Cote" not in card.text
+    assert "Cote **" in service.stats(ALICE, SALON).text  # a French server
+    private = service.stats(ALICE, english, Actor(303, "otherbot", is_bot=True))
+    assert private.ephemeral and "compte de bot" in private.text  # his own language
