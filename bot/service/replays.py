@@ -15,7 +15,7 @@ from dataclasses import replace
 from bot import heavy
 from bot.i18n import t
 from bot.service.analysis import chosen_game
-from bot.service.deps import Deps, answers
+from bot.service.deps import Deps, answers, shared_lang
 from bot.service.people import Actor, Where
 from bot.service.replies import Reply
 from bot.service.shots import checker_colors
@@ -48,7 +48,9 @@ class Replays:
         with self.deps.unit() as s:
             who = self.deps.who(s, actor)
             row = chosen_game(s, actor, where, game_id, "replay.none")
-            table = localized(load_table(self.deps, s, row), who.lang)
+            # Posted for everyone here: in the server's language (a refusal, in his own).
+            lang = shared_lang(who, where)
+            table = localized(load_table(self.deps, s, row), lang)
             events = game_repo.game_events(s, row.id)
             number = row.id
         names = (table.seats[0].name, table.seats[1].name)
@@ -58,7 +60,7 @@ class Replays:
             boards = replay_boards(
                 events,
                 names,
-                who.lang,
+                lang,
                 prefs.theme,
                 prefs.mirrored,
                 checkers,
@@ -69,7 +71,7 @@ class Replays:
             refusal = t("replay.too_long", who.lang, id=number, count=len(events))
             return Reply(refusal, ephemeral=True)
         p0, p1 = names
-        text = t("replay.done", who.lang, id=number, p0=p0, p1=p1, count=len(events))
+        text = t("replay.done", lang, id=number, p0=p0, p1=p1, count=len(events))
         return Reply(text=text, image=gif, image_name=f"game-{number}-replay.gif")
 
 

@@ -54,3 +54,11 @@ def test_a_public_stats_card_follows_the_servers_language(service: Service) -> N
     assert "Cote **" in service.stats(ALICE, SALON).text  # a French server
     private = service.stats(ALICE, english, Actor(303, "otherbot", is_bot=True))
     assert private.ephemeral and "compte de bot" in private.text  # his own language
+
+
+def test_a_replay_posted_in_a_server_is_in_its_language(service: Service) -> None:
+    english = Where(channel_id=5002, guild_id=9002, guild_locale="en-US")
+    service.play(ALICE, english, level="beginner")
+    shown = service.replay(ALICE, english)
+    assert not shown.ephemeral and shown.text.startswith("🎞️ Game #1"), shown.text
+    assert service.replay(ALICE, SALON, game_id=1).text.startswith("🎞️ La partie n° 1")
