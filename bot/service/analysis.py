@@ -338,7 +338,9 @@ def _play_hint(table: Table, seat: int, lang: str, prefs: Prefs) -> Reply:
     if game.partial.steps:  # the list is of whole plays, not of what is left to move
         lines.append(t("hint.from_turn_start", lang))
     for i, h in enumerate(moves, start=1):
-        diff = "" if i == 1 else f" ({number(h.difference, '+.3f', lang)})"
+        # The difference of the figures shown (rounded first), so that they subtract as read.
+        behind = round(h.equity, 3) - round(moves[0].equity, 3)
+        diff = "" if i == 1 else f" ({number(behind, '+.3f', lang)})"
         equity, win = number(h.equity, "+.3f", lang), number(100 * h.probs[0], ".1f", lang)
         lines.append(
             t("hint.line", lang, rank=i, play=str(h.play), equity=equity, diff=diff, win=win)

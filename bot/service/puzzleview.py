@@ -110,7 +110,8 @@ def answer_lines(puzzle: Puzzle, index: int, lang: str) -> list[str]:
     ]
     for rank, choice in enumerate(choices, start=1):
         equity = float(choice["equity"])
-        behind = equity - float(choices[0]["equity"])
+        # Of the figures shown (rounded first), so that they subtract as read.
+        behind = round(equity, 3) - round(float(choices[0]["equity"]), 3)
         diff = "" if rank == 1 else f" ({number(behind, '+.3f', lang)})"
         lines.append(
             t(

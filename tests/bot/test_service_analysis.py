@@ -40,6 +40,32 @@ def test_a_hint_in_the_middle_of_a_move_says_its_plays_are_whole(
     assert lines[2].startswith("1. **8/5 6/5**"), lines
 
 
+def test_a_hints_differences_are_those_of_the_figures_shown(
+    service: Service, script: deque[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # +0.010 then +0.006 (-0.005): the difference of the unrounded figures (-0.0048) did not
+    # subtract as read; it is now that of the figures shown, -0.004.
+    from bot.service import analysis
+    from engine import legal_plays
+    from engine.analysis.hints import HintMove
+
+    def two(
+        position: Position, dice: tuple[int, int], *args: object, **kw: object
+    ) -> list[HintMove]:
+        a, b = legal_plays(position, dice)[:2]
+        probs = (0.5, 0.1, 0.0, 0.1, 0.0)
+        return [
+            HintMove(a, 0.0104, 0.0, probs, None, 2),
+            HintMove(b, 0.0056, -0.0048, probs, None, 2),
+        ]
+
+    monkeypatch.setattr(analysis, "hint", two)
+    script.extend([3, 1])
+    service.play(ALICE, DM, level="expert")
+    lines = service.hint(ALICE, DM).text.splitlines()
+    assert "** +0.010 · " in lines[1] and "** +0.006 (-0.004) · " in lines[2], lines
+
+
 def test_cube_hints(service: Service, script: deque[int]) -> None:
     script.extend([3, 1, 5, 2])
     service.play(ALICE, DM, level="expert")
