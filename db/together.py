@@ -80,14 +80,26 @@ def set_board_message(
     """The game's board is now this message (in the game's own channel only); returns the
     message that was its board until now there, if another (its buttons are then retired).
 
-    The previous id is read in the same statement as it is replaced (``UPDATE ... RETURNING``
-    the old value is not portable, so a row lock first): two boards posted at once by two
-    processes each retire the one before them, never the other's new one."""
+    A compare-and-set: the id is replaced only if it is still the one read, else read again.
+    Two boards posted at once (two presses, two processes) so each retire the one before
+    them, never both the same one while the other keeps live buttons. (A row lock would not
+    do: SQLite has none, and reads there outside a transaction.)"""
+    in_channel = Game.channel_id == channel_id
+    for _ in range(5):  # another board at the same instant: rare, and each try is short
+        previous = session.scalar(
+            select(Game.board_message_id).where(Game.id == game_id, in_channel)
+        )
+        same = Game.board_message_id.is_not_distinct_from(previous)
+        if _set(session, game_id, in_channel, same, board_message_id=message_id):
+            return previous if previous != message_id else None
+        if previous is None and not _exists(session, game_id, channel_id):
+            return None  # not a game of this channel: nothing recorded here
+    return None
+
+
+def _exists(session: Session, game_id: int, channel_id: int) -> bool:
     here = (Game.id == game_id, Game.channel_id == channel_id)
-    previous = session.scalar(select(Game.board_message_id).where(*here).with_for_update())
-    if not _set(session, game_id, Game.channel_id == channel_id, board_message_id=message_id):
-        return None
-    return previous if previous != message_id else None
+    return session.scalar(select(Game.id).where(*here)) is not None
 
 
 def games_waiting_notice(session: Session, *, limit: int = 200) -> list[Game]:

@@ -40,6 +40,7 @@ from bot.discord_app.together import (
     open_game_thread,
     open_match_thread,
     remember_board,
+    retire_board,
     send_posts,
     send_to_channel,
 )
@@ -283,16 +284,18 @@ async def _show(
 ) -> None:
     """Show the reply: in the game's new thread when it opens one, else where it was asked;
     then the turn ping, the messages for other channels and the follow-ups."""
+    former = None
     if not await open_game_thread(interaction, reply, component=component):
         message_id = await deliver(
             interaction, reply, component=component, deferred_private=private
         )
-        await remember_board(interaction, reply, message_id, component=component)
+        former = await remember_board(interaction, reply, message_id, component=component)
         await _ping(interaction, reply)
         await _consultation(interaction, reply)
     await send_posts(interaction.client, reply)  # a match's result, then what it led to
     await _followups(interaction, reply)
     await tournament_events(interaction, reply)
+    await retire_board(interaction, former)  # last: cosmetic, and never in the way
 
 
 async def _consultation(interaction: discord.Interaction[Any], reply: Reply) -> None:

@@ -25,6 +25,7 @@ __all__ = [
     "open_game_thread",
     "open_match_thread",
     "remember_board",
+    "retire_board",
     "send_posts",
     "send_to_channel",
 ]
@@ -216,25 +217,32 @@ async def remember_board(
     message_id: int | None,
     *,
     component: bool,
-) -> None:
+) -> int | None:
     """A game's board posted as a new message (a command, an accepted challenge, a rematch):
-    its links point there from now on. A press that edits its board changes nothing."""
+    its links point there from now on. A press that edits its board changes nothing. Returns
+    the message that was the board before, whose buttons :func:`retire_board` takes off."""
     if reply.game_id is None or reply.ephemeral or reply.menu or message_id is None:
-        return  # a player's menu is no board: the board and its buttons stay where they are
+        return None  # a player's menu is no board: the board and its buttons stay
     custom_id = str(dict(interaction.data or {}).get("custom_id", ""))
     if component and reply.edit and kind_of(custom_id) is not ChallengeAction:
-        return
+        return None
     channel_id = interaction.channel_id
     if channel_id is None:
-        return
+        return None
     service = interaction.client.service
-    old = await asyncio.to_thread(service.board_posted, reply.game_id, channel_id, message_id)
+    return await asyncio.to_thread(service.board_posted, reply.game_id, channel_id, message_id)
+
+
+async def retire_board(interaction: discord.Interaction[Any], message_id: int | None) -> None:
+    """The former board: its buttons off, its picture kept. Cosmetic, so it comes after
+    everything the reply does (the ping, the posts), and no failure of it goes further."""
     partial = getattr(interaction.channel, "get_partial_message", None)  # not a group DM
-    if old is not None and partial is not None:
-        try:  # the former board: its buttons off, its picture kept
-            await partial(old).edit(view=None)
-        except discord.HTTPException:  # deleted meanwhile, or not the bot's to edit
-            log.info("could not take the buttons off message %s", old)
+    if message_id is None or partial is None:
+        return
+    try:
+        await partial(message_id).edit(view=None)
+    except Exception:  # deleted meanwhile, not the bot's to edit, or Discord unreachable
+        log.info("could not take the buttons off message %s", message_id, exc_info=True)
 
 
 async def send_posts(client: discord.Client, reply: Reply) -> None:

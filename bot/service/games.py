@@ -354,8 +354,8 @@ def _new_game_notes(
             notes.add("note.from_position", **ids)
         else:
             notes.add("note.from_position_renumbered", **ids, given=given)
-        for key, values in xgid_rules_left_out(typed[0]):
-            notes.add(key, **values)
+        for key, values in xgid_rules_left_out(typed[0]) if match.game.cube_enabled else ():
+            notes.add(key, **values)  # (a game without the cube has no beaver nor cube limit)
     return notes
 
 

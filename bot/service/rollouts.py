@@ -176,7 +176,10 @@ def _position_reply(
         "se": number(result.se, ".3f", lang),
         "win": number(100 * (result.probs[0] if mine else 1.0 - result.probs[0]), ".1f", lang),
     }
-    if game.phase is Phase.DOUBLED and not mine:  # the taker's decision: the take against -1
+    # The taker's decision, rolled out with the cube: the take against a pass's -1. A cubeless
+    # rollout's equity is per unit cube and a match's pass costs points at the score: neither
+    # compares with -1, so they get no verdict.
+    if game.phase is Phase.DOUBLED and not mine and settings.cubeful:
         verdict = _take_or_pass(equity, result.se, lang)
         passing = number(-1.0, "+.3f", lang)
         value = 2 * game.cube_value

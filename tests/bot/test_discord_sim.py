@@ -268,6 +268,27 @@ async def test_a_resign_menu_typed_out_of_turn_leaves_the_board_live(
     assert is_board(response(again)) and labels(fresh(env, board)) == []
 
 
+async def test_a_former_board_that_cannot_be_edited_spoils_nothing(
+    env: Env, guild: Any, channel: Any, script: deque[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Taking the buttons off the former board comes last, and its failure (Discord out of
+    # reach) is logged only: the new board, the turn's mention and the game go on.
+    alice, bob = (member(env, guild, n) for n in ("alice", "bob"))
+    challenge = response(await alice.slash(channel, "challenge", opponent=bob))
+    script.extend([5, 2])
+    board = response(await bob.click(challenge, label="Accept"))
+
+    async def unreachable(*_: object, **__: object) -> None:
+        raise OSError("Discord is out of reach")
+
+    monkeypatch.setattr(discord.PartialMessage, "edit", unreachable)
+    moved = await alice.slash(channel, "move", play="13/8 13/11")
+    assert not moved.ephemeral and is_board(response(moved))
+    assert any(is_ping(m) for m in moved.followups), moved.followups  # bob is told
+    assert "13" in labels(fresh(env, board))  # left as it was: nothing else went wrong
+    assert not env.errors
+
+
 async def test_a_board_shown_in_another_channel_goes_stale_there(
     env: Env, script: deque[int], guild: Any, channel: Any
 ) -> None:

@@ -384,10 +384,10 @@ def test_a_puzzle_is_answered_by_typing_a_play_of_its_menu(service: Service) -> 
     assert "best answer" in again["text"] and "answered this puzzle already" in again["text"]
 
 
-def test_a_puzzle_in_text_mode_shows_its_board(service: Service) -> None:
+def test_a_puzzle_in_text_mode_shows_its_board(service: Service, tmp_path: Path) -> None:
     # It printed only the XGID and the picture's file: no position to look at.
     out = io.StringIO()
-    term = Terminal(service, out=out, json_mode=False, images=Path("/tmp/unused"), user="Ann")
+    term = Terminal(service, out=out, json_mode=False, images=tmp_path, user="Ann")
     term.run(["/puzzle"])
     shown = out.getvalue()
     assert "+13-14-15-16-17-18------19-20-21-22-23-24-+" in shown, shown

@@ -414,3 +414,52 @@ def test_a_game_ends_once(factory: Factory) -> None:
         games.Finish(2, 1, ResultKind.SINGLE)
     with pytest.raises(ValueError, match="finished or abandoned"):
         games.Finish(0, 1, ResultKind.SINGLE, GameStatus.EXPIRED)
+
+
+def test_the_board_message_is_replaced_and_the_former_one_returned(factory: Factory) -> None:
+    # Each board posted in the game's channel returns the one it replaces (whose buttons the
+    # adapter takes off); a board elsewhere, or the same message again, returns nothing.
+    from db import together
+
+    with factory.begin() as s:
+        add_players(s)
+        game_id = new_game(s, guild_id=77, channel_id=88).id
+    for message, channel, former in [
+        (1, 88, None),
+        (2, 88, 1),
+        (2, 88, None),
+        (3, 99, None),
+        (4, 88, 2),
+    ]:
+        with factory.begin() as s:
+            assert together.set_board_message(s, game_id, channel, message) == former, message
+    with factory() as s:
+        assert games.get_game(s, game_id).board_message_id == 4
+
+
+def test_two_boards_posted_at_once_retire_one_each(
+    factory: Factory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Compare-and-set: another post lands between this one's read and its write; this one
+    # then reads again and retires the other's board, not the one both had read.
+    from db import together
+
+    with factory.begin() as s:
+        add_players(s)
+        game_id = new_game(s, guild_id=77, channel_id=88).id
+    with factory.begin() as s:
+        together.set_board_message(s, game_id, 88, 1)
+    real_set, landed = together._set, []
+
+    def other_post_first(session: Session, *args: object, **values: object) -> bool:
+        if not landed:
+            landed.append(True)
+            with factory.begin() as other:
+                assert real_set(other, game_id, board_message_id=2)
+        return real_set(session, *args, **values)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(together, "_set", other_post_first)
+    with factory.begin() as s:
+        assert together.set_board_message(s, game_id, 88, 3) == 2  # not 1, retired already
+    with factory() as s:
+        assert games.get_game(s, game_id).board_message_id == 3
