@@ -1181,6 +1181,36 @@ def _machine_speed(when: str = "") -> Figure:
     return Figure("load", label, median, "ms")
 
 
+def _search_speed(when: str = "") -> Figure:
+    """The CPU time of one world-class search now (bgsage's 3 plies, its threads included):
+    the machine's speed for the computer's moves, which the drawing does not measure (a run
+    whose searches took twice as long at the same drawing speed was seen)."""
+    from engine import Play, Position, legal_plays
+    from engine.bots.sage import analyse_plays
+
+    # Mid-game positions (the opening is a book's), others at the end (searched ones are
+    # kept by the analyzer), the same every run.
+    rng = random.Random(7 if not when else 8)
+    position, searches = Position.initial(), list[tuple[Position, tuple[int, int], list[Play]]]()
+    while len(searches) < 24:
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+        plays = legal_plays(position, dice)
+        if len(plays) > 1 and rng.random() < 0.5:
+            searches.append((position, dice, plays))
+        position = position.apply(rng.choice(plays)).swap_players() if plays else position
+        if position.winner() is not None:
+            position = Position.initial()
+    first, *timed = searches
+    analyse_plays(first[0], first[1], first[2], 3)  # the networks loaded
+    times = []
+    for where, dice, plays in timed:
+        started = time.process_time()
+        analyse_plays(where, dice, plays, 3)
+        times.append(1000 * (time.process_time() - started))
+    label = f"machine speed{' ' + when if when else ''}: one world-class search (CPU, median)"
+    return Figure("load", label, percentile(times, 50), "ms")
+
+
 def run(quick: bool = False) -> list[Figure]:
     sizes_env = os.environ.get("BENCH_LOAD_SIZES")
     if sizes_env is None:
@@ -1190,7 +1220,7 @@ def run(quick: bool = False) -> list[Figure]:
     seconds = float(os.environ.get("BENCH_LOAD_SECONDS") or (5 if quick else 30))
     throughput = os.environ.get("BENCH_LOAD_THROUGHPUT") != "0"
     games, window = (8, 3.0) if quick else (20, 10.0)
-    figures: list[Figure] = [_machine_speed()]
+    figures: list[Figure] = [_machine_speed(), _search_speed()]
     # Removed at the interpreter's exit, after its wait for the worker threads: a review still
     # running when the last window ends (not waited for, above) saves its result here when it
     # ends, and a directory removed before that made it fail with a traceback.
@@ -1208,7 +1238,7 @@ def run(quick: bool = False) -> list[Figure]:
         memory = f"sqlite:///{Path(tmp) / 'memory.sqlite3'}"
         figures += asyncio.run(_game_memory(memory, 50 if quick else 200))
     if sizes:
-        figures.append(_machine_speed("at the end"))
+        figures += [_machine_speed("at the end"), _search_speed("at the end")]
     pg = _pg_url()
     if pg is not None and throughput:
         one = _spawn(pg, games, window, [60_000_000])
