@@ -813,6 +813,8 @@ MESSAGES: dict[str, str] = {
     "puzzle.pick": "Your play…",
     "puzzle.double": "Double",
     "puzzle.no_double": "No double",
+    "puzzle.double_pass": "Double (they should pass)",
+    "puzzle.double_take": "Double (they should take)",
     "puzzle.take": "Take",
     "puzzle.pass": "Pass",
     "puzzle.you": "You",

@@ -823,6 +823,8 @@ MESSAGES: dict[str, str] = {
     "puzzle.pick": "Votre coup…",
     "puzzle.double": "Doubler",
     "puzzle.no_double": "Ne pas doubler",
+    "puzzle.double_pass": "Doubler (l’adversaire devrait refuser)",
+    "puzzle.double_take": "Doubler (l’adversaire devrait accepter)",
     "puzzle.take": "Prendre",
     "puzzle.pass": "Refuser",
     "puzzle.you": "Vous",

@@ -113,17 +113,21 @@ def answer_lines(puzzle: Puzzle, index: int, lang: str) -> list[str]:
         # Of the figures shown (rounded first), so that they subtract as read.
         behind = round(equity, 3) - round(float(choices[0]["equity"]), 3)
         diff = "" if rank == 1 else f" ({number(behind, '+.3f', lang)})"
-        lines.append(
-            t(
-                "puzzle.line",
-                lang,
-                rank=rank,
-                answer=answer_label(puzzle, str(choice["answer"]), lang),
-                equity=equity,
-                diff=diff,
-            )
+        answer = _double_label(puzzle, choice, lang) or answer_label(
+            puzzle, str(choice["answer"]), lang
         )
+        lines.append(t("puzzle.line", lang, rank=rank, answer=answer, equity=equity, diff=diff))
     return lines
+
+
+def _double_label(puzzle: Puzzle, choice: dict[str, Any], lang: str) -> str | None:
+    """A money puzzle's double, with the answer it should get: its equity is the lower of a
+    take's and a pass's, and a pass is worth exactly +1 in money play (in a match a pass's
+    worth depends on the score, so nothing is said there). None for any other answer."""
+    if choice["answer"] != "double" or context_of(puzzle).match_length:
+        return None
+    passed = abs(float(choice["equity"]) - 1.0) < 0.0005
+    return t("puzzle.double_pass" if passed else "puzzle.double_take", lang)
 
 
 def answer_label(puzzle: Puzzle, answer: str, lang: str) -> str:

@@ -421,3 +421,30 @@ def test_puzzle_pictures_wait_for_no_transaction(
     post = daily(service.sweep())
     assert question.image == answer.image == post[0].reply.image == b"picture"
     assert seen == [0, 0, 0]
+
+
+@pytest.mark.parametrize(
+    ("length", "equity", "said"),
+    [
+        (0, 1.0, "1. Double (they should pass): +1.000"),
+        (0, 0.83, "1. Double (they should take): +0.830"),
+        (5, 1.0, "1. Double: +1.000"),  # a match's pass is worth what the score makes it
+    ],
+)
+def test_a_cube_puzzles_answer_says_what_the_double_should_get(
+    length: int, equity: float, said: str
+) -> None:
+    # "Double: +1.000" alone did not tell a learner it was double/pass.
+    from types import SimpleNamespace
+
+    from bot.service.puzzleview import answer_lines
+    from engine import MatchContext
+
+    choices = [{"answer": "double", "equity": equity}, {"answer": "no double", "equity": 0.71}]
+    puzzle: Any = SimpleNamespace(
+        kind="cube",
+        choices={"choices": choices},
+        context=MatchContext(match_length=length).to_dict(),
+    )
+    lines = answer_lines(puzzle, 1, "en")
+    assert lines[1] == said and lines[2].startswith("2. No double: +0.710"), lines
