@@ -21,7 +21,7 @@ from bot.service.refusal import Refusal, aware
 from bot.service.replies import Button, Component, Reply, Style
 from bot.service.tables import prefs_of
 from bot.service.threads import thread_plan
-from bot.service.variants import kind_text, variant_named
+from bot.service.variants import kind_text, said_of_kind, variant_named
 from db import challenges as challenge_repo
 from db import players as player_repo
 from db.errors import ChallengeClosed, ChallengePending
@@ -136,8 +136,7 @@ class Challenges:
             challenger=actor.name,
             mention=f"<@{opponent.id}>",
             kind=kind,
-            # French agrees the word with the game's kind: "match ... classé", "partie ... classée".
-            rated=t(f"challenge.{'' if challenge.rated else 'un'}rated{_of_match(length)}", lang),
+            rated=said_of_kind(f"challenge.{'' if challenge.rated else 'un'}rated", length, lang),
             cube=t(_cube_key(challenge.cube, length), lang),
             minutes=minutes,
         )
@@ -278,11 +277,6 @@ def _cube_key(cube: bool, length: int) -> str:
     if length == 1:
         return "challenge.cube_one_point"
     return "challenge.cube" if cube else "challenge.no_cube"
-
-
-def _of_match(length: int) -> str:
-    """The suffix of a word said of a match rather than a game (French gives them genders)."""
-    return "_match" if length else ""
 
 
 _SIDES = ("challenger", "challenged")

@@ -15,7 +15,7 @@ from bot.service.people import Actor, Where
 from bot.service.prstats import TREND_GAMES, pr_trend
 from bot.service.refusal import Refusal
 from bot.service.replies import Attachment, Reply
-from bot.service.variants import kind_text, variant_named, variant_text
+from bot.service.variants import kind_text, said_of_kind, variant_named, variant_text
 from db import players as player_repo
 from db import stats as stats_repo
 from db.gamestate import load_match
@@ -267,7 +267,7 @@ def _history_line(row: GameRow, player_id: int, opponent: str, lang: str) -> str
     how = ""
     if row.result_kind is not None and not (row.match_length and row.result_kind in _GAME_KINDS):
         how = t(f"history.kind_{ResultKind(row.result_kind).value}", lang)
-    rated = t("game.rated_match" if row.match_length else "game.rated", lang) if row.rated else ""
+    rated = said_of_kind("game.rated", row.match_length, lang) if row.rated else ""
     if row.practice:
         rated += t("history.practice", lang)
     return t(

@@ -20,7 +20,7 @@ from bot.service.replies import Button, Choice, Component, Reply, Select, Style
 from bot.service.resigning import menu_owner, possible_values, resign_arg
 from bot.service.shots import COLORS as COLORS
 from bot.service.shots import Shots, checker_colors
-from bot.service.variants import kind_text
+from bot.service.variants import kind_text, said_of_kind
 from engine import EventKind, Game, MatchContext, Move, Phase, Position, Variant
 from engine.turn import Turn
 from engine.xgid import Xgid
@@ -325,7 +325,7 @@ def _headline(table: Table, lang: str, moment: tuple[tuple[int, int], bool] | No
     kind = kind_text(match.length, match.variant, lang)
     (a, b), is_crawford = moment or (match.score, table.game.crawford)
     score = t("game.score", lang, a=a, b=b) if match.length else ""
-    rated = t("game.rated_match" if match.length else "game.rated", lang) if table.rated else ""
+    rated = said_of_kind("game.rated", match.length, lang) if table.rated else ""
     crawford = t("game.crawford", lang) if is_crawford else ""
     return t(
         "game.headline",

@@ -8,7 +8,7 @@ from bot.i18n import t
 from bot.service.refusal import Refusal
 from engine import UnknownVariantError, Variant
 
-__all__ = ["kind_text", "variant_named", "variant_text"]
+__all__ = ["kind_text", "said_of_kind", "variant_named", "variant_text"]
 
 
 def variant_named(value: str | Variant | None) -> Variant:
@@ -35,3 +35,9 @@ def kind_text(length: int, variant: str | Variant, lang: str) -> str:
     if Variant(variant) is Variant.STANDARD:
         return kind
     return t("game.kind_variant", lang, kind=kind, variant=variant_text(variant, lang))
+
+
+def said_of_kind(key: str, length: int, lang: str) -> str:
+    """The word of ``key`` said of the game (*rated*), in its match form (``key_match``) for a
+    match: French agrees it, *un match classé*, *une partie libre classée*."""
+    return t(f"{key}_match" if length else key, lang)
