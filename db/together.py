@@ -86,20 +86,16 @@ def set_board_message(
     do: SQLite has none, and reads there outside a transaction.)"""
     in_channel = Game.channel_id == channel_id
     for _ in range(5):  # another board at the same instant: rare, and each try is short
-        previous = session.scalar(
+        row = session.execute(
             select(Game.board_message_id).where(Game.id == game_id, in_channel)
-        )
+        ).first()
+        if row is None:
+            return None  # not a game of this channel: nothing recorded here
+        previous = row[0]
         same = Game.board_message_id.is_not_distinct_from(previous)
         if _set(session, game_id, in_channel, same, board_message_id=message_id):
             return previous if previous != message_id else None
-        if previous is None and not _exists(session, game_id, channel_id):
-            return None  # not a game of this channel: nothing recorded here
     return None
-
-
-def _exists(session: Session, game_id: int, channel_id: int) -> bool:
-    here = (Game.id == game_id, Game.channel_id == channel_id)
-    return session.scalar(select(Game.id).where(*here)) is not None
 
 
 def games_waiting_notice(session: Session, *, limit: int = 200) -> list[Game]:

@@ -26,9 +26,7 @@ from bot.service.present import COLORS, board_view, xgid_of
 from bot.service.prstats import pr_line
 from bot.service.refusal import Refusal, check_game_id
 from bot.service.replies import Attachment, Reply
-from bot.service.rollouts import MAX_TRIALS as ROLLOUT_TRIALS
-from bot.service.rollouts import MIN_TRIALS as ROLLOUT_LEAST
-from bot.service.rollouts import rollout_hint, rollout_mistakes
+from bot.service.rollouts import check_trials, rollout_hint, rollout_mistakes
 from bot.service.tables import current_game, load_table, localized, no_game_here
 from db import consult as consult_repo
 from db import games as game_repo
@@ -133,8 +131,8 @@ class Analysis:
         between people is never analysed while it is played), and only so far. With
         ``rollout`` (trials), the worst checker-play mistakes are rolled out too, the played
         play against the better one (:func:`bot.service.rollouts.rollout_mistakes`)."""
-        if rollout is not None and not ROLLOUT_LEAST <= rollout <= ROLLOUT_TRIALS:
-            raise Refusal("rollout.trials", least=ROLLOUT_LEAST, most=ROLLOUT_TRIALS)
+        if rollout is not None:
+            check_trials(rollout)  # before the review is searched
         with self.deps.unit() as s:
             lang = self.deps.who(s, actor).lang
             row = chosen_game(s, actor, where, game_id, "review.none")

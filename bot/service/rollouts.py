@@ -54,6 +54,7 @@ __all__ = [
     "PART",
     "REVIEW_ROLLOUTS",
     "SECONDS",
+    "check_trials",
     "rollout_hint",
     "rollout_mistakes",
 ]
@@ -116,12 +117,17 @@ def rollout_hint(
     raise Refusal("hint.nothing")
 
 
+def check_trials(trials: int) -> None:
+    """Refuses a count of trials out of :data:`MIN_TRIALS` to :data:`MAX_TRIALS`."""
+    if not MIN_TRIALS <= trials <= MAX_TRIALS:
+        raise Refusal("rollout.trials", least=MIN_TRIALS, most=MAX_TRIALS)
+
+
 def _check_options(
     trials: int, truncate: int | None, seed: int | None, seconds: int | None
 ) -> None:
     """Refuses a rollout's options out of their bounds."""
-    if not MIN_TRIALS <= trials <= MAX_TRIALS:
-        raise Refusal("rollout.trials", least=MIN_TRIALS, most=MAX_TRIALS)
+    check_trials(trials)
     if truncate is not None and truncate < 1:
         raise Refusal("rollout.truncate")
     if seed is not None and not 0 <= seed <= MAX_SEED:
@@ -302,8 +308,7 @@ def rollout_mistakes(
     :func:`rollout_hint`, all within one time
     limit of :data:`SECONDS`; a line for each, by its index in ``decisions`` (cube decisions are
     not rolled out, nor those the time limit left out)."""
-    if not MIN_TRIALS <= trials <= MAX_TRIALS:
-        raise Refusal("rollout.trials", least=MIN_TRIALS, most=MAX_TRIALS)
+    check_trials(trials)
     started = clock()
     lines: dict[int, str] = {}
     for k, d in enumerate(decisions[:REVIEW_ROLLOUTS]):
