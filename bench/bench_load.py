@@ -1177,8 +1177,11 @@ def _machine_speed(when: str = "") -> Figure:
     render_reference(position, view=view)  # the caches first
     times = times_ms(lambda: render_reference(position, view=view), 30, time.process_time)
     median = percentile(times, 50)
-    label = f"machine speed{' ' + when if when else ''}: one board drawn (CPU, median)"
-    return Figure("load", label, median, "ms")
+    return Figure("load", _speed_label(when, "one board drawn"), median, "ms")
+
+
+def _speed_label(when: str, what: str) -> str:
+    return f"machine speed{' ' + when if when else ''}: {what} (CPU, median)"
 
 
 def _search_speed(when: str = "") -> Figure:
@@ -1207,7 +1210,7 @@ def _search_speed(when: str = "") -> Figure:
         started = time.process_time()
         analyse_plays(where, dice, plays, 3)
         times.append(1000 * (time.process_time() - started))
-    label = f"machine speed{' ' + when if when else ''}: one world-class search (CPU, median)"
+    label = _speed_label(when, "one world-class search")
     return Figure("load", label, percentile(times, 50), "ms")
 
 

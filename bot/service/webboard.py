@@ -316,9 +316,8 @@ def _won_by(end: GameEvent, table: Table) -> int:
         final = Position.from_position_id(end.position_id, checkers=checkers)
     except ValueError:  # an old log's position the engine no longer reads
         final = None
-    if final is not None and final.result_value():
-        return final.result_value()
-    return (end.points or 0) // (end.cube_value or 1)
+    played_out = final.result_value() if final is not None else 0
+    return played_out or (end.points or 0) // (end.cube_value or 1)
 
 
 def _replay_arrows(
