@@ -202,13 +202,37 @@ async def send_to_channel(client: discord.Client, channel_id: int, reply: Reply)
     files = [discord.File(BytesIO(reply.image), reply.image_name)] if reply.image else []
     view = build_view(reply) or discord.utils.MISSING
     try:
-        await channel.send(
+        message = await channel.send(
             reply.text[:2000], files=files, view=view, allowed_mentions=_mentions(reply)
         )
     except discord.HTTPException:
         log.warning("could not post in channel %s", channel_id)
         return False
+    await _board_sent(client, channel, reply, message.id)
     return True
+
+
+def _is_board(reply: Reply) -> bool:
+    """Whether ``reply`` shows a game's board to everyone here (not a player's menu)."""
+    return reply.game_id is not None and not reply.ephemeral and not reply.menu
+
+
+async def _board_sent(client: discord.Client, channel: Any, reply: Reply, message_id: int) -> None:
+    """A board the bot posted on its own (a timer's claim, a team's vote, a late answer, a
+    tournament's next match) is the game's board in this channel from now on, as a command's
+    is (:func:`remember_board`), and the one before it loses its buttons. Cosmetic: a failure
+    is only logged, the message being out already."""
+    service = getattr(client, "service", None)
+    if not _is_board(reply) or service is None:
+        return
+    try:
+        former = await asyncio.to_thread(
+            service.board_posted, reply.game_id, channel.id, message_id
+        )
+    except Exception:  # the database unreachable: the links keep the older board
+        log.warning("could not record the board of game %s", reply.game_id, exc_info=True)
+        return
+    await _take_buttons_off(channel, former)
 
 
 async def remember_board(
@@ -221,7 +245,7 @@ async def remember_board(
     """A game's board posted as a new message (a command, an accepted challenge, a rematch):
     its links point there from now on. A press that edits its board changes nothing. Returns
     the message that was the board before, whose buttons :func:`retire_board` takes off."""
-    if reply.game_id is None or reply.ephemeral or reply.menu or message_id is None:
+    if not _is_board(reply) or message_id is None:
         return None  # a player's menu is no board: the board and its buttons stay
     custom_id = str(dict(interaction.data or {}).get("custom_id", ""))
     if component and reply.edit and kind_of(custom_id) is not ChallengeAction:
@@ -236,7 +260,11 @@ async def remember_board(
 async def retire_board(interaction: discord.Interaction[Any], message_id: int | None) -> None:
     """The former board: its buttons off, its picture kept. Cosmetic, so it comes after
     everything the reply does (the ping, the posts), and no failure of it goes further."""
-    partial = getattr(interaction.channel, "get_partial_message", None)  # not a group DM
+    await _take_buttons_off(interaction.channel, message_id)
+
+
+async def _take_buttons_off(channel: Any, message_id: int | None) -> None:
+    partial = getattr(channel, "get_partial_message", None)  # not a group DM
     if message_id is None or partial is None:
         return
     try:

@@ -17,11 +17,13 @@ import discord
 import pytest
 import simcord
 from simcord import Env, InteractionResult, MemberActor, ResponseMessage, UserHandle
+from sqlalchemy import select
 
 from bot.config import Config
 from bot.discord_app import BackgammonBot, create_bot
 from bot.i18n import t
 from bot.service import Service
+from db.models import Game as GameRow
 from tests.bot.test_discord_payload import COMMANDS, MANAGERS_ONLY, SNAPSHOT
 
 Actor = MemberActor | UserHandle
@@ -567,6 +569,35 @@ async def test_the_timer_posts_reminders_and_claims(
     await cog.sweep.coro(cog)
     posted = [r for r in env.http_requests[before:] if r.method == "POST" and "/messages" in r.path]
     assert len(posted) == 1 and "ran out of time" in str(posted[0].json)
+
+
+async def test_a_claim_the_timer_posts_is_the_board_from_then_on(
+    env: Env, guild: Any, channel: Any, script: deque[int], service: Service
+) -> None:
+    # The timer's claim is the board with the claim's buttons, posted on the bot's own: as a
+    # command's board, it retires the board before it (one live board a game) and the game's
+    # links point to it.
+    from bot.discord_app.cogs.timers import Timers
+
+    alice, bob = member(env, guild, "alice"), member(env, guild, "bob")
+    made = response(await alice.slash(channel, "challenge", opponent=bob))
+    script.extend([5, 2])
+    board = response(await bob.click(made, label="Accept"))
+    assert "13" in labels(fresh(env, board))
+    cog = env.bot.get_cog("Timers")
+    assert isinstance(cog, Timers)
+    env.bot.service.clock.advance(hours=24, minutes=30)  # type: ignore[attr-defined]
+    await cog.sweep.coro(cog)
+    claims = [
+        m
+        for m in env.backend.messages.get(channel.id, {}).values()
+        if "ran out of time" in m.content
+    ]
+    assert len(claims) == 1
+    assert labels(fresh(env, board)) == []  # retired: its buttons are the claim's now
+    with service.deps.unit() as s:
+        row = s.scalars(select(GameRow)).one()  # the one game
+        assert row.board_message_id == claims[0].id
 
 
 async def test_the_next_player_is_told_it_is_his_turn(

@@ -6,15 +6,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from io import BytesIO
 from typing import TYPE_CHECKING
 
-import discord
 from discord.ext import commands, tasks
 
-from bot.discord_app.components import build_view
 from bot.discord_app.events import move_event
-from bot.discord_app.together import open_match_thread
+from bot.discord_app.together import open_match_thread, send_to_channel
 from bot.i18n import DEFAULT, language
 from bot.service.timers import Notice
 
@@ -60,34 +57,12 @@ class Timers(commands.Cog):
     async def _post(self, notice: Notice) -> None:
         if notice.channel_id is None:
             return
-        channel = self.bot.get_channel(notice.channel_id)
-        if channel is None:
-            try:
-                channel = await self.bot.fetch_channel(notice.channel_id)
-            except discord.HTTPException:
-                log.warning(
-                    "cannot reach channel %s for game %s", notice.channel_id, notice.game_id
-                )
-                return
         reply = notice.reply
         if reply.event is not None:
             await move_event(self.bot, notice.guild_id, reply.event)
         if await open_match_thread(self.bot, notice.channel_id, reply):
             return  # a tournament match, played in its own thread
-        files = []
-        if reply.image is not None:
-            files.append(discord.File(BytesIO(reply.image), filename=reply.image_name))
-        mentions = discord.AllowedMentions(
-            everyone=False, roles=False, users=[discord.Object(i) for i in reply.mentions]
-        )
-        view = build_view(reply) or discord.utils.MISSING
-        if not isinstance(channel, discord.abc.Messageable):
-            log.warning("channel %s of game %s takes no messages", channel.id, notice.game_id)
-            return
-        try:
-            await channel.send(reply.text[:2000], allowed_mentions=mentions, files=files, view=view)
-        except discord.HTTPException:
-            log.warning("could not post the timer notice of game %s", notice.game_id)
+        await send_to_channel(self.bot, notice.channel_id, reply)
 
 
 async def setup(bot: BackgammonBot) -> None:
