@@ -810,6 +810,8 @@ async def _levels(
             tasks += reviewing
             await asyncio.sleep(min(HUMAN_THINK, seconds) / 3)  # ramp up, not measured
             load.stats = Stats()
+            # Said, so that a sampler started from outside can cover the window alone.
+            print(f"  {size} games: measuring for {seconds:g} s", file=sys.stderr, flush=True)
             started, cpu = time.perf_counter(), time.process_time()
             machine_cpu, workers = MachineCpu.now(), workers_cpu()
             with _full_collections() as (passes, gc_cpu), _profiled(size == sizes[-1]):
