@@ -52,6 +52,8 @@ MESSAGES: dict[str, str] = {
     "{die}.",
     "prompt.resign_menu": "**{name}**, what do you offer to resign?",
     "prompt.web_pick": "**{name}** rolled {d1}-{d2}: drag a checker from a highlighted point to where it goes, or tap it, then one of the points that light up.",
+    # The other player's page and a spectator's, while he moves: nothing there to pick.
+    "prompt.web_moving": "**{name}** rolled {d1}-{d2} and is moving.",
     # -- what happened --------------------------------------------------------------------------
     "note.new_computer_game": "{name} sits down against the computer ({level}).",
     "note.challenge_accepted": "{name} accepts the challenge.",

@@ -51,6 +51,7 @@ MESSAGES: dict[str, str] = {
     "jouer le {die}.",
     "prompt.resign_menu": "**{name}**, que proposez-vous d’abandonner ?",
     "prompt.web_pick": "**{name}** a fait {d1}-{d2} : faites glisser une dame d’une case en surbrillance jusqu’à sa destination, ou touchez-la, puis une des cases qui s’éclairent.",
+    "prompt.web_moving": "**{name}** a fait {d1}-{d2} et joue son coup.",
     # -- ce qui s’est passé -------------------------------------------------------------------------
     "note.new_computer_game": "{name} s’assoit face à l’ordinateur (niveau {level}).",
     "note.challenge_accepted": "{name} accepte le défi.",
@@ -291,7 +292,7 @@ MESSAGES: dict[str, str] = {
     # -- the web board (bot/web) --------------------------------------------------------------
     "web.title": "Partie n° {id} : {p0} contre {p1}",
     "web.spectator": "Vous regardez cette partie.",
-    "web.player": "Vous jouez cette partie : faites glisser une dame, ou cliquez-la puis sa destination.",
+    "web.player": "Vous jouez cette partie : faites glisser une dame, ou cliquez dessus puis sur sa destination.",
     "web.replay_start": "Début de la partie.",
     "web.replay_line": "Action {seq} : {name} {kind} {play}",
     "web.replay_cannot_move": "Action {seq} : {name} a fait {d1}-{d2} et n’a pu jouer aucun coup.",

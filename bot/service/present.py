@@ -314,9 +314,10 @@ def prompt(table: Table, lang: str, ui: UiState, viewer: int | None) -> str:
     """What the game waits for, or its result (the web board's, for the page of ``viewer``:
     a seat, or None for a spectator's). To the player moving it says how his page moves a
     checker: it lights every point the checker may reach, with either die, where a message
-    has the player choose a die; other pages get the message's words."""
+    has the player choose a die; the other pages, where nothing can be picked, say only that he
+    moves; otherwise they get the message's words."""
     acting = viewer is not None and viewer == table.game.turn
-    return _prompt(table, lang, ui, page=acting)
+    return _prompt(table, lang, ui, page=True if acting else None)
 
 
 def _headline(table: Table, lang: str, moment: tuple[tuple[int, int], bool] | None = None) -> str:
@@ -345,8 +346,9 @@ def prompt_line(table: Table, lang: str) -> str:
     return _prompt(table, lang, PLAIN)
 
 
-def _prompt(table: Table, lang: str, ui: UiState, *, page: bool = False) -> str:
-    """What the game waits for (``page``: on the web page of the player to act)."""
+def _prompt(table: Table, lang: str, ui: UiState, *, page: bool | None = False) -> str:
+    """What the game waits for: in a message (``page`` False), on the web page of the player
+    to act (True) or on another page (None)."""
     game = table.game
     if game.is_over:
         return _result(table, lang)
@@ -395,9 +397,11 @@ def _result(table: Table, lang: str) -> str:
     return line
 
 
-def _move_prompt(game: Game, name: str, lang: str, ui: UiState, page: bool) -> str:
+def _move_prompt(game: Game, name: str, lang: str, ui: UiState, page: bool | None) -> str:
     turn = game.partial
     rolled = high_first(turn.dice)
+    if page is None:
+        return t("prompt.web_moving", lang, name=name, **rolled)
     if turn.is_complete():
         return t("prompt.confirm", lang, name=name)
     forced = turn.forced_die()

@@ -130,6 +130,8 @@ def _base(row: GameRow, table: Table, seat: int | None, over: bool, count: int) 
         "over": over,
         "seat": seat,
         "names": [table.seats[viewer].name, table.seats[1 - viewer].name],
+        # The second seat plays the dark checkers (● in the headline), on his own page too.
+        "dark_me": seat == 1,
         "computer": [table.seats[viewer].is_computer, table.seats[1 - viewer].is_computer],
         "length": table.match.length,
         "actions_count": count,

@@ -114,10 +114,13 @@ async def test_a_player_moves_through_the_service(
         "**Alice** rolled 5-2: drag a checker from a highlighted point to where it goes, or tap "
         "it, then one of the points that light up."
     )
-    # Bob's page and a spectator's say whose move it is, as the message does.
-    for other in (links.player_url(game, BOB.id), links.game_url(game)):
+    # Bob's page and a spectator's say whose move it is, and nothing to pick: their pages
+    # light no point and have no die to choose (the message's words told them to).
+    assert not state["dark_me"]  # Alice, the first seat, plays the light checkers (○)
+    for other, dark in ((links.player_url(game, BOB.id), True), (links.game_url(game), False)):
         _, theirs = await page_token(client, path(other))
-        assert theirs["prompt"].startswith("**Alice** rolled 5-2: pick a highlighted point")
+        assert theirs["prompt"] == "**Alice** rolled 5-2 and is moving."
+        assert theirs["dark_me"] is dark  # Bob's own checkers are the dark ones (●)
     status, body = await act(client, url, page, version=state["version"], action="move", arg="13-5")
     assert status == 200 and body["ok"], body
     after = body["state"]

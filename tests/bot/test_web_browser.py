@@ -253,6 +253,28 @@ def test_a_spectator_page_follows_a_game_played_elsewhere(
     assert len(arrows) == 2
 
 
+def test_each_player_sees_his_own_colour_and_the_other_page_whose_move_it_is(
+    service: Service, web: Links, browser: Any, script: deque[int]
+) -> None:
+    # The headline says Alice ○ vs Bob ●: Bob's page draws his own checkers (at the bottom)
+    # dark. While Alice moves, his page says so, without instructions it cannot follow.
+    board = accepted(service, script)
+    assert board.game_id is not None
+
+    def fill(css: str) -> str:
+        script = "return getComputedStyle(document.querySelector(arguments[0])).fill"
+        return str(browser.execute_script(script, css))
+
+    dark, light = "rgb(42, 42, 42)", "rgb(244, 241, 234)"
+    for user, mine, theirs in ((BOB, dark, light), (ALICE, light, dark)):
+        browser.get(web.player_url(board.game_id, user.id))
+        drawn(browser)
+        assert (fill(".checker.me"), fill(".checker.them")) == (mine, theirs), user
+    browser.get(web.player_url(board.game_id, BOB.id) + "&lang=fr")
+    drawn(browser)
+    assert browser.find_element(*by("#prompt")).text == "Alice a fait 5-2 et joue son coup."
+
+
 def test_refusals_and_languages(
     service: Service, web: Links, browser: Any, script: deque[int], tmp_path: Path
 ) -> None:

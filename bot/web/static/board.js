@@ -334,6 +334,7 @@
   function draw(next) {
     if (next) state = next;
     if (!(state.moves || []).some((m) => m[0] === selected)) selected = null;
+    document.body.classList.toggle("dark-me", !!state.dark_me);
     drawBoard();
     drawPanel();
     document.body.dataset.version = state.version;
@@ -500,11 +501,16 @@
   // -- live ----------------------------------------------------------------------------------
   function listen() {
     const source = new EventSource(base + "/events" + query());
-    source.onopen = () => { $("status").textContent = "● " + words.live; document.body.dataset.live = "1"; };
+    source.onopen = () => {
+      $("status").textContent = "● " + words.live;
+      document.body.dataset.live = "1";
+      if ($("refusal").textContent === plain(words.offline)) refuse("");  // back: no longer true
+    };
     source.onerror = () => { $("status").textContent = words.offline; document.body.dataset.live = ""; };
     source.onmessage = (e) => {
       const next = JSON.parse(e.data);
       if (state.at !== null || next.version <= state.version) return;
+      tell([]);  // what this page's last action led through: the game has moved on since
       draw(next);
     };
   }
