@@ -249,7 +249,7 @@ def test_a_spectator_page_follows_a_game_played_elsewhere(
         wait_for(browser, lambda d, b=board: ids(d)[0] == b.position_id)
     board = press(service, ALICE, board, "Confirm")
     wait_for(browser, lambda d, b=board: ids(d) == (b.position_id, b.match_id))
-    arrows = browser.find_elements(*by("line.arrow"))
+    arrows = browser.find_elements(*by("path.arrow"))
     assert len(arrows) == 2
 
 
@@ -273,6 +273,23 @@ def test_each_player_sees_his_own_colour_and_the_other_page_whose_move_it_is(
     browser.get(web.player_url(board.game_id, BOB.id) + "&lang=fr")
     drawn(browser)
     assert browser.find_element(*by("#prompt")).text == "Alice a fait 5-2 et joue son coup."
+
+
+def test_two_arrows_along_one_row_arc_apart(
+    service: Service, web: Links, browser: Any, script: deque[int], tmp_path: Path
+) -> None:
+    # 8/3 6/4 along the bottom row: drawn straight at one height, the 6/4 arrow lay on the
+    # 8/3 one and the two read as one. Each arcs over the field, the longer one higher.
+    board = accepted(service, script)
+    assert board.game_id is not None
+    service.move(ALICE, CHANNEL, "8/3 6/4")
+    browser.get(web.game_url(board.game_id))
+    drawn(browser)
+    heights = browser.execute_script(
+        "return [...document.querySelectorAll('path.arrow')].map((a) => a.getBBox().height)"
+    )
+    assert len(heights) == 2 and min(heights) > 5 and abs(heights[0] - heights[1]) > 5, heights
+    browser.save_screenshot(str(tmp_path / "arrows.png"))
 
 
 def test_refusals_and_languages(
@@ -342,9 +359,9 @@ def test_a_reviewed_game_stepped_to_its_errors(
     assert browser.find_element(*by("#decision-text")).text == decision["text"].replace("**", "")
     assert browser.find_element(*by("#mark")).text.lower() == decision["mark_text"]
     assert browser.find_element(*by("#decision")).get_attribute("class") == decision["mark"]
-    best = browser.find_elements(*by("line.arrow.best"))
+    best = browser.find_elements(*by("path.arrow.best"))
     assert len(best) == len(expected["best_arrows"]) > 0  # the better play, drawn
-    assert browser.find_elements(*by("line.arrow.me, line.arrow.them"))  # beside the played
+    assert browser.find_elements(*by("path.arrow.me, path.arrow.them"))  # beside the played
     prs = [li.text for li in browser.find_elements(*by("#prs li"))]
     assert len(prs) == 2 and all("PR " in p for p in prs), prs
     assert browser.find_elements(*by("#chart polyline.chances"))

@@ -178,17 +178,31 @@
       const m = el("marker", { id: "head-" + who, viewBox: "0 0 10 10", refX: 8, refY: 5, markerWidth: 5, markerHeight: 5, orient: "auto-start-reverse" }, defs);
       el("path", { d: "M0,0 L10,5 L0,10 z", class: "arrowhead " + who }, m);
     }
+    const seen = {};  // the same move twice (13/8(2)): the second arcs a little wider
     for (const a of state.arrows || []) {
-      const [x1, y1] = spot(a.from, a.by), [x2, y2] = spot(a.to, a.by);
-      el("line", { x1, y1, x2, y2, class: "arrow " + a.by, "marker-end": `url(#head-${a.by})` }, svg);
+      const key = `${a.by}:${a.from}:${a.to}`;
+      seen[key] = (seen[key] || 0) + 1;
+      const d = arc(spot(a.from, a.by), spot(a.to, a.by), 14 * (seen[key] - 1));
+      el("path", { d, class: "arrow " + a.by, "marker-end": `url(#head-${a.by})` }, svg);
     }
     // The review's better play, beside the one played: dashed, in a colour of its own.
-    // Each a little further towards the board's middle, so that two never look like one.
+    // Each arcs a little wider, so that two never look like one.
     (state.best_arrows || []).forEach((a, i) => {
-      const [x1, y1] = spot(a.from, a.by), [x2, y2] = spot(a.to, a.by);
-      const dy = (y) => y + (y > 220 ? -1 : 1) * 10 * (i + 1);
-      el("line", { x1, y1: dy(y1), x2, y2: dy(y2), class: "arrow best", "marker-end": "url(#head-best)" }, svg);
+      const d = arc(spot(a.from, a.by), spot(a.to, a.by), 12 * (i + 1));
+      el("path", { d, class: "arrow best", "marker-end": "url(#head-best)" }, svg);
     });
+  }
+
+  // An arrow as a curve bending toward the middle of the field, as the pictures' arrows do:
+  // one along a row arcs over the checkers between its ends, and two that share a stretch of
+  // a row (8/3 6/3) arc apart, the longer one wider, instead of lying one on the other.
+  function arc([x1, y1], [x2, y2], extra) {
+    const dx = x2 - x1, dy = y2 - y1, len = Math.hypot(dx, dy) || 1;
+    const mx = (x1 + x2) / 2, my = (y1 + y2) / 2;
+    let nx = -dy / len, ny = dx / len;
+    if ((270 - mx) * nx + (220 - my) * ny < 0) { nx = -nx; ny = -ny; }
+    const bend = Math.min(0.22 * len, 90) + extra;
+    return `M${x1},${y1} Q${(mx + nx * bend).toFixed(1)},${(my + ny * bend).toFixed(1)} ${x2},${y2}`;
   }
 
   function drawPanel() {
