@@ -292,6 +292,29 @@ def test_two_arrows_along_one_row_arc_apart(
     browser.save_screenshot(str(tmp_path / "arrows.png"))
 
 
+def test_the_players_rows_stay_one_line_on_a_phone(
+    service: Service, web: Links, browser: Any, tmp_path: Path
+) -> None:
+    # "Ordinateur (classe mondiale)", its pips and the score wrapped into three columns of
+    # two lines at 360 px: the name is cut short instead (the headline has it whole).
+    start = service.play(ALICE, DM, level="world class", points=3)
+    assert start.game_id is not None
+    browser.set_window_size(360, 800)
+    try:
+        browser.get(web.player_url(start.game_id, ALICE.id) + "&lang=fr")
+        drawn(browser)
+        rows = browser.execute_script(
+            "return [...document.querySelectorAll('.player')].map((r) => r.offsetHeight)"
+        )
+        line = browser.execute_script(
+            "return parseFloat(getComputedStyle(document.body).lineHeight)"
+        )
+        assert len(rows) == 2 and max(rows) < 1.8 * line, (rows, line)
+        browser.save_screenshot(str(tmp_path / "rows-360.png"))
+    finally:
+        browser.set_window_size(1200, 900)
+
+
 def test_refusals_and_languages(
     service: Service, web: Links, browser: Any, script: deque[int], tmp_path: Path
 ) -> None:
