@@ -331,6 +331,8 @@ MESSAGES: dict[str, str] = {
     "web.not_found": "There is nothing at this address. A game's page opens from its link: /board in Discord (or the terminal) gives yours.",
     "web.notice_title": "Backgammon web board",
     "web.back": "Back",
+    # The server's root when the Discord Activity is not set up: where a visitor lands.
+    "web.home": "This is the web board of a backgammon bot. A game's page opens from its own link: /board in Discord, or the 🌐 button under a board, gives yours (in the terminal, the reply's Web board line).",
     "web.forged": "This page may not act: reload it.",
     "web.watch_only": "A spectator's page cannot act: open your own link (/board in Discord or the terminal).",
     "web.too_many": "Too many requests: wait a moment.",

@@ -338,6 +338,7 @@ MESSAGES: dict[str, str] = {
     "web.not_found": "Il n’y a rien à cette adresse. La page d’une partie s’ouvre depuis son lien : /plateau dans Discord (ou le terminal) vous donne le vôtre.",
     "web.notice_title": "Plateau web de backgammon",
     "web.back": "Retour",
+    "web.home": "Voici le plateau web d’un bot de backgammon. La page d’une partie s’ouvre par son propre lien : /plateau dans Discord, ou le bouton 🌐 sous un plateau, vous donne le vôtre (dans le terminal, la ligne Plateau web de la réponse).",
     "web.forged": "Cette page ne peut pas agir : rechargez-la.",
     "web.watch_only": "La page d’un spectateur ne peut pas agir : ouvrez votre propre lien (/plateau dans Discord ou le terminal).",
     "web.too_many": "Trop de requêtes : patientez un instant.",

@@ -35,6 +35,7 @@ from bot.web.activity import (
 )
 from bot.web.links import Links
 from bot.web.live import RateLimit
+from bot.web.notice import notice
 
 __all__ = ["ACTIVITY_WORDS", "ActivityRoutes", "Board", "activity_page"]
 
@@ -122,6 +123,8 @@ class ActivityRoutes:
     async def page(self, request: web.Request) -> web.Response:
         self.server._limit(request)
         lang = self.server._lang(request)
+        if self.settings is None:  # no Activity: a visitor here came back from another page
+            return notice(request, lang, 200, t("web.home", lang), back=False)
         conf = {
             "client_id": None if self.settings is None else self.settings.client_id,
             "origins": [*DISCORD_ORIGINS, *(self.settings.origins if self.settings else ())],

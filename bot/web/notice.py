@@ -27,8 +27,11 @@ def _up(request: web.Request) -> str:
     return "../" * depth or "./"
 
 
-def notice(request: web.Request, lang: str, status: int, text: str) -> web.Response:
-    """The page saying ``text`` (already in ``lang``) with ``status``."""
+def notice(
+    request: web.Request, lang: str, status: int, text: str, *, back: bool = True
+) -> web.Response:
+    """The page saying ``text`` (already in ``lang``) with ``status``, and a link back unless
+    ``back`` is off (the server's own root: back from there led to itself)."""
     title = t("web.not_found_title" if status == 404 else "web.notice_title", lang)
     other = next(code for code in LANGUAGES if code != lang)
     up = _up(request)
@@ -42,6 +45,8 @@ def notice(request: web.Request, lang: str, status: int, text: str) -> web.Respo
         .replace("__HOME__", up)
         .replace("__BACK__", html.escape(t("web.back", lang)))
     )
+    if not back:
+        page = page.replace(page[page.index('  <p><a id="back"') : page.index("</main>")], "")
     headers = {"Cache-Control": "no-store"}
     return web.Response(status=status, text=page, content_type="text/html", headers=headers)
 
