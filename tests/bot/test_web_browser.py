@@ -273,6 +273,14 @@ def test_each_player_sees_his_own_colour_and_the_other_page_whose_move_it_is(
     browser.get(web.player_url(board.game_id, BOB.id) + "&lang=fr")
     drawn(browser)
     assert browser.find_element(*by("#prompt")).text == "Alice a fait 5-2 et joue son coup."
+    # The centred cube sits on the bar: a tap on it is the bar's (a checker to enter).
+    tapped = browser.execute_script(
+        """const r = document.querySelector(".cube rect").getBoundingClientRect();
+        const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+        const point = hit && hit.closest("[data-point]");
+        return point ? point.dataset.point : null;"""
+    )
+    assert tapped == "25"
 
 
 def test_two_arrows_along_one_row_arc_apart(
