@@ -25,6 +25,7 @@ from bot.service.present import components, headline, mid_move, prompt, xgid_of
 from bot.service.prstats import pr_line
 from bot.service.refusal import aware
 from bot.service.replies import Button
+from bot.service.resigning import resign_choice
 from bot.service.tables import load_table, localized
 from db import games as game_repo
 from db.gamestate import END_KIND, load_match
@@ -148,6 +149,7 @@ def _live(
     view = _board(position if mine else position.swap_players())
     a, b = table.match.score
     ours = seat is not None and game.turn == seat and not game.is_over
+    offers = _resign_offers(table, lang, seat, ours)
     left = None if deadline is None else max(0, int((deadline - now).total_seconds()))
     return view | {
         "score": [a, b] if viewer == 0 else [b, a],
@@ -161,8 +163,8 @@ def _live(
         "prompt": prompt(table, lang, UiState(), seat),
         "arrows": _arrows(game, viewer),
         "moves": _moves(game) if ours and game.phase is Phase.MOVE else [],
-        "buttons": _buttons(table, lang) if ours else [],
-        "resign": _buttons(table, lang, resign=True) if ours else [],
+        "buttons": _buttons(table, lang) if ours else _resign_toggle(offers, lang),
+        "resign": offers,
         # The position drawn, as the board message's (the checkers moved so far included);
         # the XGID is the turn's start, as the message's line says.
         "position_id": position.position_id(),
@@ -213,11 +215,33 @@ def _moves(game: Game) -> list[list[int]]:
     return [[m.src, m.dst, m.die] for m in game.partial.available()]
 
 
-def _buttons(table: Table, lang: str, *, resign: bool = False) -> list[dict[str, Any]]:
+def _resign_offers(table: Table, lang: str, seat: int | None, ours: bool) -> list[dict[str, Any]]:
+    """The resignations the page's player may offer now: in his turn, the Resign button's
+    menu; out of it, the menu ``/resign`` opens for him (the opponent on roll or moving), each
+    button carrying his seat. None on a spectator's page, or while an offer waits."""
+    game = table.game
+    if seat is None or game.is_over or table.seats[seat].is_computer:
+        return []
+    if ours:
+        return _buttons(table, lang, resign=True)
+    if game.phase not in (Phase.ROLL, Phase.MOVE):
+        return []
+    return _buttons(table, lang, resign=True, resigner=seat)
+
+
+def _resign_toggle(offers: list[dict[str, Any]], lang: str) -> list[dict[str, Any]]:
+    """Out of turn, the one button a player's page shows: Resign, which opens the offers."""
+    return [{"action": "resign", "arg": None, "label": t("button.resign", lang)}] if offers else []
+
+
+def _buttons(
+    table: Table, lang: str, *, resign: bool = False, resigner: int | None = None
+) -> list[dict[str, Any]]:
     """The buttons of the Discord message at this moment that a page shows (the resign
-    offers with ``resign``), with their labels and the argument they carry."""
+    offers with ``resign``, ``resigner``'s when he is not the player to act), with their
+    labels and the argument they carry."""
     out = []
-    for row in components(table, lang, UiState(resign_menu=resign)):
+    for row in components(table, lang, UiState(resign_menu=resign, resigner=resigner)):
         for item in row:
             if not isinstance(item, Button) or item.disabled:
                 continue
@@ -226,7 +250,7 @@ def _buttons(table: Table, lang: str, *, resign: bool = False) -> list[dict[str,
                 continue
             if resign and action.action is Press.RESIGN:
                 # What each offer gives away, on the page where one tap makes it.
-                points = int(action.arg or 1) * table.game.cube_value
+                points = resign_choice(action.arg)[0] * table.game.cube_value
                 label = t("web.resign_offer", lang, offer=item.label, points=points)
                 out.append({"action": "resign", "arg": action.arg, "label": label})
             elif not resign and action.action in WEB_PRESSES:

@@ -138,7 +138,7 @@ def test_the_channels_game_in_the_activity_played_and_watched(
     before = version(browser)
     confirm.click()
     changes(browser, before)
-    assert not buttons(browser)  # Bob's turn now
+    assert list(buttons(browser)) == ["resign"]  # Bob's turn now: Alice may only resign
     script.extend([6, 4])
     launch(browser, fake_url, activity, 202)  # Bob, in the same Activity, rolls
     roll = wait_for(browser, lambda d: buttons(d).get("roll"))

@@ -98,6 +98,34 @@ async def test_the_spectator_sees_the_board_and_cannot_act(
     assert status == 403 and body["text"] == t("web.watch_only", "en")
 
 
+async def test_a_player_resigns_out_of_turn_from_his_page(
+    client: TestClient[Any, Any], service: Service, links: Links, script: deque[int]
+) -> None:
+    # /resign works in turn or not: Bob's page, during Alice's move, has Resign too, and its
+    # offers carry his seat, as the menu /resign opens for him does.
+    game = accepted(service, script).game_id  # Alice to move her opening 5-2
+    assert game is not None
+    url = path(links.player_url(game, BOB.id))
+    page, state = await page_token(client, url)
+    assert [b["action"] for b in state["buttons"]] == ["resign"]
+    assert state["buttons"][0]["arg"] is None  # it opens the offers, sends nothing
+    offers = [(b["label"], b["arg"]) for b in state["resign"]]
+    assert offers == [
+        ("Single game (1 point)", "1-1"),
+        ("Gammon (2 points)", "2-1"),
+        ("Backgammon (3 points)", "3-1"),
+    ]
+    _, watching = await page_token(client, path(links.game_url(game)))
+    assert watching["buttons"] == [] and watching["resign"] == []  # a spectator's: none
+    status, body = await act(
+        client, url, page, version=state["version"], action="resign", arg="1-1"
+    )
+    assert status == 200 and body["ok"], body
+    after = body["state"]
+    assert after["phase"] == "resigned" and after["turn"] == "them"  # Alice to answer
+    assert after["buttons"] == [] and after["resign"] == []  # an offer waits: no second one
+
+
 async def test_a_player_moves_through_the_service(
     client: TestClient[Any, Any], service: Service, links: Links, script: deque[int]
 ) -> None:
