@@ -283,14 +283,14 @@ def test_each_player_sees_his_own_colour_and_the_other_page_whose_move_it_is(
     assert tapped == "25"
 
 
-def test_two_arrows_along_one_row_arc_apart(
+def test_arrows_along_one_row_arc_apart_and_the_dice_read_high_first(
     service: Service, web: Links, browser: Any, script: deque[int], tmp_path: Path
 ) -> None:
     # 8/3 6/4 along the bottom row: drawn straight at one height, the 6/4 arrow lay on the
     # 8/3 one and the two read as one. Each arcs over the field, the longer one higher.
     board = accepted(service, script)
     assert board.game_id is not None
-    service.move(ALICE, CHANNEL, "8/3 6/4")
+    moved = service.move(ALICE, CHANNEL, "8/3 6/4")
     browser.get(web.game_url(board.game_id))
     drawn(browser)
     heights = browser.execute_script(
@@ -298,6 +298,15 @@ def test_two_arrows_along_one_row_arc_apart(
     )
     assert len(heights) == 2 and min(heights) > 5 and abs(heights[0] - heights[1]) > 5, heights
     browser.save_screenshot(str(tmp_path / "arrows.png"))
+    # Bob rolls 1 then 3: drawn 3 then 1, high first, as the message says "rolled 3-1".
+    script.extend([1, 3])
+    press(service, BOB, moved, "Roll")
+    browser.get(web.game_url(board.game_id))
+    drawn(browser)
+    faces = browser.execute_script(
+        "return [...document.querySelectorAll('g.die')].map((d) => d.dataset.die)"
+    )
+    assert faces == ["3", "1"]
 
 
 def test_the_players_rows_stay_one_line_on_a_phone(

@@ -132,7 +132,7 @@
 
   function diceFaces() {
     if (!state.dice) return [];
-    const [a, b] = state.dice;
+    const [a, b] = state.dice.slice().sort((x, y) => y - x);  // high first, as players read a roll
     const all = a === b ? [a, a, a, a] : [a, b];
     const left = (state.dice_left || []).slice();
     let inUse = left.length ? left[0] : null;
