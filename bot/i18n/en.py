@@ -305,6 +305,8 @@ MESSAGES: dict[str, str] = {
     "web.kind.end_gammon": "wins a gammon: {points} {points:point|points}",
     "web.kind.end_backgammon": "wins a backgammon: {points} {points:point|points}",
     "web.kind.opening_dice": "wins the opening roll, {d1}-{d2}",
+    "web.kind.roll_dice": "rolls {d1}-{d2}",
+    "web.kind.move_dice": "plays {d1}-{d2}:",
     "web.resign_offer": "{offer} ({points} {points:point|points})",
     "web.xgid_turn": "XGID at the turn's start",
     "web.first": "First",

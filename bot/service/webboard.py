@@ -309,6 +309,11 @@ def _replay_cube(key: Any, viewer: int, enabled: bool) -> dict[str, Any]:
 
 
 _KINDS = frozenset({*(k.value for k in EventKind), END_KIND})  # each has its web.kind.* message
+_WITH_DICE = {
+    EventKind.OPENING.value: "opening_dice",
+    EventKind.ROLL.value: "roll_dice",
+    EventKind.MOVE.value: "move_dice",
+}
 
 
 def _replay_line(event: GameEvent | None, table: Table, lang: str) -> str:
@@ -321,9 +326,10 @@ def _replay_line(event: GameEvent | None, table: Table, lang: str) -> str:
     kind = t(f"web.kind.{event.kind}", lang) if event.kind in _KINDS else event.kind
     if event.kind == EventKind.OPENING.value and not who:  # a tie: nobody won it
         kind = t("web.kind.opening_tie", lang)
-    elif event.kind == EventKind.OPENING.value and event.die1 and event.die2:
+    elif event.kind in _WITH_DICE and event.die1 and event.die2:
+        # The roll said with the action (the picture of a moment after a play shows no dice).
         high, low = max(event.die1, event.die2), min(event.die1, event.die2)
-        kind = t("web.kind.opening_dice", lang, d1=high, d2=low)
+        kind = t(f"web.kind.{_WITH_DICE[event.kind]}", lang, d1=high, d2=low)
     elif event.kind == END_KIND and event.points and event.cube_value:
         # As the live message says it: a gammon is a gammon, and what it scored.
         level = RESIGN_NAMES.get(_won_by(event, table), "single")

@@ -227,8 +227,8 @@ def test_a_turn_that_could_not_move_says_so_and_is_not_graded() -> None:
         ("en", {
             "opening": "Action 1: Alice wins the opening roll, 5-2",
             "tie": "Action 1: Opening roll: a tie, rolled again",
-            "move": "Action 2: Alice plays 13/8 13/11",
-            "roll": "Action 2: Alice rolls",
+            "move": "Action 2: Alice plays 5-2: 13/8 13/11",
+            "roll": "Action 2: Alice rolls 5-2",
             "double": "Action 2: Alice doubles",
             "take": "Action 2: Alice takes",
             "drop": "Action 2: Alice drops",
@@ -243,8 +243,8 @@ def test_a_turn_that_could_not_move_says_so_and_is_not_graded() -> None:
         ("fr", {
             "opening": "Action 1 : Alice remporte le lancer d’ouverture, 5-2",
             "tie": "Action 1 : Lancer d’ouverture : égalité, on relance",
-            "move": "Action 2 : Alice joue 13/8 13/11",
-            "roll": "Action 2 : Alice lance les dés",
+            "move": "Action 2 : Alice joue 5-2 : 13/8 13/11",
+            "roll": "Action 2 : Alice lance 5-2",
             "double": "Action 2 : Alice double",
             "take": "Action 2 : Alice prend",
             "drop": "Action 2 : Alice passe",
@@ -259,7 +259,8 @@ def test_a_turn_that_could_not_move_says_so_and_is_not_graded() -> None:
     ],
 )  # fmt: skip
 def test_every_replay_caption_reads_as_a_sentence(lang: str, expected: dict[str, str]) -> None:
-    # "Action 1 : Alice lancer d'ouverture" had no verb (nor "Alice end of the game"). The
+    # "Action 1 : Alice lancer d'ouverture" had no verb (nor "Alice end of the game"); a roll
+    # and a play say their dice, which the picture of the moment after a play does not. The
     # end says what the live message said ("wins a gammon: 4 points", not "wins the game");
     # an end row without its points (none is written so) keeps the plain words.
     from types import SimpleNamespace
