@@ -227,6 +227,12 @@ def test_a_checker_moved_by_dragging(service: Service, web: Links, browser: Any)
     # The Position ID is now the position drawn; the XGID stays the turn's start, and says so.
     assert browser.find_element(*by("#xgid-name")).text == "XGID at the turn's start"
     assert browser.find_element(*by("#pid")).text == after["position_id"]
+    # The longer label wraps, not the Position ID: it stays whole on one line.
+    lines = browser.execute_script(
+        """const pid = document.getElementById("pid");
+        return pid.getBoundingClientRect().height / parseFloat(getComputedStyle(pid).lineHeight);"""
+    )
+    assert lines < 1.5, lines
 
 
 def accepted(service: Service, script: deque[int]) -> Reply:
