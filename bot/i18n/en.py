@@ -153,6 +153,8 @@ MESSAGES: dict[str, str] = {
     "cube.take": "take",
     "cube.pass": "pass",
     "timer.reminder": "⏰ {player}, your move in game #{id}: {minutes} {minutes:minute|minutes} left before your opponent may claim the game.",
+    # A tournament's match: a no-show loses it without a claim.
+    "timer.reminder_forfeit": "⏰ {player}, your move in game #{id}: {minutes} {minutes:minute|minutes} left before you forfeit the match.",
     "timer.claim": "⌛ {late} ran out of time. {waiting}, you may claim the game ({points} {points:point|points}) with the Claim button, or keep waiting.",
     "timer.expired": "Game #{id} between {p0} and {p1} expired: nobody played or claimed it in time.",
     "note.claimed": "{name} claims the game: {loser} ran out of time.",
@@ -653,6 +655,10 @@ MESSAGES: dict[str, str] = {
     "tournament.list_status.finished": "finished",
     "tournament.list_status.cancelled": "cancelled",
     "tournament.withdrawn": "{name} withdraws from the tournament.",
+    # The last board of a match ended without its players, in the match's thread.
+    "tournament.forfeits": "**{name}** forfeits the match.",
+    "tournament.no_show": "**{name}** did not play in time and forfeits the match.",
+    "tournament.answer_late": "**{name}** did not answer in time: the resignation is accepted.",
     "tournament.disqualified": "{name} is disqualified.",
     "tournament.withdrawn_forfeit": "{name} withdraws from the tournament and forfeits the match in progress against {opponent}.",
     "tournament.disqualified_forfeit": "{name} is disqualified and forfeits the match in progress against {opponent}.",

@@ -202,7 +202,8 @@ class Timers:
                 offerer=offerer,
             )
         else:
-            text = t("timer.reminder", lang, player=player, id=table.game_id, minutes=minutes)
+            key = "timer.reminder_forfeit" if table.tournament else "timer.reminder"
+            text = t(key, lang, player=player, id=table.game_id, minutes=minutes)
         return Reply(text=text, mentions=_ids(late.user_id))
 
 

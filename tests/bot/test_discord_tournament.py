@@ -284,3 +284,47 @@ async def test_at_its_start_time_the_sweep_opens_the_match_threads_and_starts_th
     assert events(env, guild)[0].status == 2  # started with the tournament
     await cog.sweep.coro(cog)  # type: ignore[attr-defined]  # again: nothing new
     assert len(channel.threads) == 2
+
+
+async def test_a_no_show_loses_the_match_and_its_thread_says_so(
+    env: Env, guild: Any, script: deque[int]
+) -> None:
+    # A tournament's no-show loses without a claim: the reminder says so, and once the time
+    # is out the thread's board is the last one (the one left there loses its buttons) and
+    # the channel gets the result line, as a match played to its end does.
+    channel = guild.create_text_channel("club")
+    await registered(env, guild, channel)
+    (thread,) = channel.threads
+    (board,) = boards(thread)
+    assert labels(board)  # the opening roll's board: whoever is to move has his buttons
+    cog = env.bot.get_cog("Timers")
+    assert cog is not None
+    clock = env.bot.service.clock
+    clock.advance(hours=23, minutes=30)  # type: ignore[attr-defined]
+    await cog.sweep.coro(cog)  # type: ignore[attr-defined]
+    (reminder,) = [m for m in messages(thread) if m.content.startswith("⏰")]
+    assert "before you forfeit the match" in reminder.content
+    clock.advance(hours=1)  # type: ignore[attr-defined]
+    await cog.sweep.coro(cog)  # type: ignore[attr-defined]
+    last = boards(thread)[-1]
+    assert last.id != board.id and "did not play in time and forfeits the match" in last.content
+    assert labels(fresh(env, board)) == [] and labels(last) == []  # nothing left to press
+    assert any(m.content.startswith("🏆 Game #1: **") for m in messages(channel))
+
+
+async def test_a_withdrawal_ends_the_match_in_its_thread_too(
+    env: Env, guild: Any, script: deque[int]
+) -> None:
+    # The channel said ann withdraws and forfeits; her match's board in the thread kept its
+    # buttons, each press answered "This game is over". Its last board is posted there.
+    channel = guild.create_text_channel("club")
+    _, ann, _, _, _ = await registered(env, guild, channel)
+    (thread,) = channel.threads
+    (board,) = boards(thread)
+    asked = await ann.slash(channel, "tournament", action="leave")
+    assert asked.ephemeral and "Withdraw" in labels(response(asked))
+    gone = await ann.click(response(asked), label="Withdraw")
+    assert not gone.ephemeral and "forfeits the match in progress" in gone.response.content
+    last = boards(thread)[-1]
+    assert last.id != board.id and "**ann** forfeits the match." in last.content
+    assert labels(fresh(env, board)) == [] and labels(last) == []

@@ -20,8 +20,8 @@ from bot.service.model import Notes, Seat, Table
 from bot.service.newgame import NewGames
 from bot.service.present import board_reply
 from bot.service.replies import Reply, ThreadPlan
-from bot.service.tables import load_table, prefs_of
-from bot.service.threads import MAX_THREAD_NAME
+from bot.service.tables import load_table, localized, prefs_of
+from bot.service.threads import MAX_THREAD_NAME, result_posts
 from bot.service.turns import save
 from bot.tournaments.formats import champion, finished, format_of, next_pairings
 from bot.tournaments.plan import Pairing, State
@@ -208,9 +208,12 @@ class Runner:
             s, tour, match, winner_id=winner, score=(won, lost), win_type=kind, now=now
         )
 
-    def forfeit(self, s: Session, match: TournamentMatch, loser: int) -> list[Reply]:
+    def forfeit(
+        self, s: Session, tour: Tournament, match: TournamentMatch, loser: int
+    ) -> list[Reply]:
         """``loser`` gives up his match in progress: his game ends as a forfeit (the end of
-        the game then records the result and pairs on); returns what that posts."""
+        the game then records the result and pairs on); returns what that posts, its last
+        board first (see :func:`forfeited`)."""
         assert match.game_id is not None
         row = get_game(s, match.game_id)
         seat = row.seat_of(loser)
@@ -218,7 +221,8 @@ class Runner:
             return []
         table = load_table(self.deps, s, row)
         table.match.forfeit(seat)
-        return save(self.deps, s, row, table, self.deps.dice(row))
+        posts = save(self.deps, s, row, table, self.deps.dice(row))
+        return forfeited(row, table, tour.lang, "tournament.forfeits", seat) + posts
 
     def leave(
         self, s: Session, tour: Tournament, player: int, status: EntrantStatus
@@ -233,7 +237,7 @@ class Runner:
                 match.player0_id,
                 match.player1_id,
             ):
-                posts += self.forfeit(s, match, player)
+                posts += self.forfeit(s, tour, match, player)
         return posts + self.advance(s, tour)
 
     def cancel(self, s: Session, tour: Tournament) -> None:
@@ -286,3 +290,16 @@ def _thread_plan(
 def _name(s: Session, player_id: int) -> str:
     row = player_repo.get_player(s, player_id)
     return row.display_name if row else str(player_id)
+
+
+def forfeited(row: GameRow, table: Table, lang: str, key: str, loser: int) -> list[Reply]:
+    """What a match that ended without its players (a withdrawal, a disqualification, a
+    no-show) posts of itself: its last board in its own thread or channel, with ``key``'s line
+    saying why, which takes the buttons off the board left there; and its one-line result in
+    the channel the thread was opened from, as a match played to its end has."""
+    notes = Notes()
+    notes.add(key, name=table.seats[loser].name)
+    board = board_reply(localized(table, lang), lang, notes, later=True)
+    board.channel_id = row.channel_id
+    said = [Reply(text=p.text, channel_id=p.channel_id) for p in result_posts(row, table, lang)]
+    return [board, *said]

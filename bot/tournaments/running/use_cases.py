@@ -19,7 +19,7 @@ from functools import partial
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from bot.i18n import t
+from bot.i18n import DEFAULT, t
 from bot.service.customid import TournamentAction, row_id
 from bot.service.deps import Deps, Who, answers, shared_lang
 from bot.service.people import Actor, Where
@@ -32,7 +32,7 @@ from bot.service.variants import variant_named
 from bot.tournaments.actions import ACTIONS
 from bot.tournaments.formats import format_names, format_of
 from bot.tournaments.running.events import event_step, publish_event
-from bot.tournaments.running.run import Runner
+from bot.tournaments.running.run import Runner, forfeited
 from bot.tournaments.running.view import (
     announcement,
     list_text,
@@ -337,7 +337,8 @@ class Tournaments:
             where = (tour.channel_id, tour.guild_id) if tour else (None, None)
         for reply in posts:  # the unit of work has ended: the pictures put off
             reply.draw_later()
-        return [Notice(tid, where[0], where[1], reply) for reply in posts]
+        # A reply that names its channel goes there (a match's last board, in its thread).
+        return [Notice(tid, reply.channel_id or where[0], where[1], reply) for reply in posts]
 
     def _start_due(self, s: Session, tid: int, now: datetime) -> _Step:
         tour = repo.lock(s, tid)
@@ -367,13 +368,19 @@ class Tournaments:
             return None, []
         tour = repo.lock(s, match.tournament_id)
         table = load_table(self.deps, s, row)
+        late = row.turn
         if table.game.phase is Phase.RESIGNED:
             # The player to answer a resignation let the time run out: the offer is accepted,
             # as the move timer does (bot.service.timers), never the offerer's win on time.
             table.game.accept_resignation()
+            key = "tournament.answer_late"
         else:
-            table.match.forfeit(row.turn)
-        return tour, save(self.deps, s, row, table, self.deps.dice(row))
+            table.match.forfeit(late)
+            key = "tournament.no_show"
+        posts = save(self.deps, s, row, table, self.deps.dice(row))
+        lang = tour.lang if tour is not None else DEFAULT
+        # Its last board in its thread (the one left there loses its buttons), its result.
+        return tour, forfeited(row, table, lang, key, late) + posts
 
 
 def _playing(matches: Sequence[TournamentMatch], player: int) -> TournamentMatch | None:
