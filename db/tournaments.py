@@ -332,6 +332,13 @@ def remove_entrant(session: Session, tournament_id: int, player_id: int) -> bool
 
 def current(session: Session, guild_id: int | None) -> Tournament | None:
     """The server's newest tournament still registering or running."""
+    return next(iter(open_tournaments(session, guild_id, limit=1)), None)
+
+
+def open_tournaments(
+    session: Session, guild_id: int | None, *, limit: int = 25
+) -> Sequence[Tournament]:
+    """The server's tournaments still registering or running, the newest first."""
     stmt = (
         select(Tournament)
         .where(
@@ -339,9 +346,9 @@ def current(session: Session, guild_id: int | None) -> Tournament | None:
             Tournament.status.in_([TournamentStatus.REGISTERING, TournamentStatus.RUNNING]),
         )
         .order_by(Tournament.id.desc())
-        .limit(1)
+        .limit(limit)
     )
-    return session.scalars(stmt).first()
+    return session.scalars(stmt).all()
 
 
 def named(session: Session, guild_id: int | None, name: str) -> Tournament | None:

@@ -668,6 +668,7 @@ MESSAGES: dict[str, str] = {
     "tournament.error.dm": "Tournaments are run in a server's channel.",
     "tournament.error.create_not_organizer": "Only a member with Manage Server (or the organizers' role) can create a tournament.",
     "tournament.error.not_organizer": "Only the organizer or a member with Manage Server (or the organizers' role) can do that.",
+    "tournament.error.which": "Several tournaments are open on this server ({tournaments}): name yours with `tournament:` and its number.",
     "tournament.error.none": "No such tournament on this server (`/tournament list`).",
     "tournament.error.closed": "Registration is closed.",
     "tournament.error.joined": "You are registered already.",

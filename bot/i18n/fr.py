@@ -674,6 +674,7 @@ MESSAGES: dict[str, str] = {
     "tournament.error.dm": "Les tournois se jouent dans un salon d’un serveur.",
     "tournament.error.create_not_organizer": "Seul un membre qui peut gérer le serveur (ou qui a le rôle des organisateurs) peut créer un tournoi.",
     "tournament.error.not_organizer": "Seul l’organisateur ou un membre qui peut gérer le serveur (ou a le rôle des organisateurs) peut le faire.",
+    "tournament.error.which": "Plusieurs tournois sont ouverts sur ce serveur ({tournaments}) : désignez le vôtre avec `tournoi:` et son numéro.",
     "tournament.error.none": "Pas de tel tournoi sur ce serveur (`/tournoi liste`).",
     "tournament.error.closed": "Les inscriptions sont closes.",
     "tournament.error.joined": "Vous êtes déjà inscrit.",

@@ -619,3 +619,27 @@ def test_a_picture_that_fails_after_the_commit_costs_only_itself(
     standings = [f for f in reply.followups if f.image_name == "standings.png"]
     assert standings and standings[0].image is None
     assert any(f.game_id not in (None, first[0], second[0]) and f.image for f in reply.followups)
+
+
+def test_without_its_number_an_action_goes_to_the_tournament_it_can_be_about(
+    db_factory: sessionmaker[Session],
+) -> None:
+    # With Friday under way and Saturday registering, the newest (Saturday) was taken for
+    # everything: its standings said "not started yet", and cancel cancelled it unasked.
+    service = Service(db_factory, clock=Clock())
+    players = people(2)
+    friday, _ = open_tournament(service, players)
+    made = service.tournament(ORGANIZER, HERE, "create", name="Saturday")
+    saturday = int(made.buttons[0].custom_id.split(":")[1])
+    standings = service.tournament(players[0], HERE, "standings")
+    assert not standings.ephemeral and "Club night" in standings.text  # the one under way
+    joined = service.tournament(Actor(77, "Newcomer"), HERE, "join")  # the one registering
+    assert not joined.ephemeral and "Newcomer" in joined.text
+    asked = service.tournament(ORGANIZER, HERE, "cancel")  # either: which one?
+    assert asked.ephemeral and f"#{friday} Club night" in asked.text
+    assert f"#{saturday} Saturday" in asked.text
+    with db_factory() as s:
+        statuses = {x.id: x.status for x in repo.guild_tournaments(s, HERE.guild_id)}
+    assert statuses == {friday: TournamentStatus.RUNNING, saturday: TournamentStatus.REGISTERING}
+    cancelled = service.tournament(ORGANIZER, HERE, "cancel", tournament=saturday)
+    assert not cancelled.ephemeral  # named: done

@@ -150,7 +150,7 @@ class Tournaments:
         deps = self.deps
         with deps.unit() as s:
             who = deps.who(s, actor)
-            tour = self._find(s, where, tid)
+            tour = self._find(s, where, tid, who.actor.id, action)
             handler = self._handlers()[action]
             return handler(s, who, tour, options)
 
@@ -168,9 +168,11 @@ class Tournaments:
             "cancel": self._cancel,
         }
 
-    def _find(self, s: Session, where: Where, tid: int | None) -> Tournament:
-        if tid is None:  # the one under way, else the server's latest
-            found = repo.current(s, where.guild_id) or next(
+    def _find(
+        self, s: Session, where: Where, tid: int | None, player: int, action: str
+    ) -> Tournament:
+        if tid is None:  # the open one meant here, else the server's latest
+            found = _meant(s, where, player, action) or next(
                 iter(repo.guild_tournaments(s, where.guild_id, limit=1)), None
             )
             tid = found.id if found else None
@@ -381,6 +383,35 @@ class Tournaments:
         lang = tour.lang if tour is not None else DEFAULT
         # Its last board in its thread (the one left there loses its buttons), its result.
         return tour, forfeited(row, table, lang, key, late) + posts
+
+
+# The open tournaments an action without ``tournament:N`` can be about.
+_REGISTERING_ONLY = frozenset({"join", "start"})
+_ENTRANTS_ONLY = frozenset({"leave", "withdraw"})
+_RUNNING_FIRST = frozenset({"standings", "disqualify"})  # about matches: one under way
+
+
+def _meant(s: Session, where: Where, player: int, action: str) -> Tournament | None:
+    """The open tournament an action without ``tournament:N`` is about: of the server's open
+    ones, those this action can concern (``join`` and ``start`` a registering one, ``leave``
+    one the player is in, ``standings`` one under way if any), narrowed to this channel's when
+    some are; None when there is none.
+    Several left are refused, naming them: with two under way, the newest had been taken,
+    and ``cancel`` cancelled the wrong one without a word."""
+    tours = list(repo.open_tournaments(s, where.guild_id))
+    if action in _REGISTERING_ONLY:
+        tours = [x for x in tours if x.status is TournamentStatus.REGISTERING]
+    if action in _ENTRANTS_ONLY:
+        tours = [x for x in tours if any(e.player_id == player for e in repo.entrants(s, x.id))]
+    running = [x for x in tours if x.status is TournamentStatus.RUNNING]
+    if action in _RUNNING_FIRST and running:
+        tours = running
+    here = [x for x in tours if x.channel_id == where.channel_id]
+    tours = here or tours
+    if len(tours) > 1:
+        listed = ", ".join(f"#{x.id} {x.name}" for x in tours)
+        raise Refusal("tournament.error.which", tournaments=listed)
+    return tours[0] if tours else None
 
 
 def _playing(matches: Sequence[TournamentMatch], player: int) -> TournamentMatch | None:
