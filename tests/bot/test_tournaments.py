@@ -17,6 +17,7 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
+from bot.i18n import t
 from bot.service import Actor, Reply, Service, Where
 from bot.service.customid import GameAction, Press
 from bot.service.refusal import aware
@@ -25,8 +26,8 @@ from bot.tournaments import SwissStanding, formats, plan, swiss_standings
 from db import tournaments as repo
 from db.games import get_game
 from db.gamestate import load_match
+from db.models import EntrantStatus, GameStatus, MatchStatus, TournamentStatus
 from db.models import Game as GameRow
-from db.models import GameStatus, MatchStatus, TournamentStatus
 from tests.bot.conftest import Clock, open_transactions
 from tests.bot.tournament_players import (
     ORGANIZER,
@@ -643,3 +644,34 @@ def test_without_its_number_an_action_goes_to_the_tournament_it_can_be_about(
     assert statuses == {friday: TournamentStatus.RUNNING, saturday: TournamentStatus.REGISTERING}
     cancelled = service.tournament(ORGANIZER, HERE, "cancel", tournament=saturday)
     assert not cancelled.ephemeral  # named: done
+
+
+def test_a_stale_announcements_registration_buttons_show_what_became_of_it(
+    db_factory: sessionmaker[Session],
+) -> None:
+    # Join, Leave and Start stayed on the announcement after the start (and after a cancel):
+    # its Leave then started a withdrawal from the tournament under way, its Join answered
+    # only "closed". Now the press brings the message up to date and does nothing else.
+    service = Service(db_factory, clock=Clock())
+    players = people(2)
+    created = service.tournament(ORGANIZER, HERE, "create", name="Club night")
+    for p in players:
+        service.tournament(p, HERE, "join")
+    service.tournament(ORGANIZER, HERE, "start")
+    for label in ("Leave", "Join", "Start"):
+        button = next(b for b in created.buttons if b.label == label)
+        pressed = service.press(players[0], HERE, button.custom_id)
+        assert pressed.edit and not pressed.ephemeral, pressed.text
+        assert t("tournament.status.running", "en") in pressed.text
+        assert [b.label for b in pressed.buttons] == ["Standings"]
+    tid = int(created.buttons[0].custom_id.split(":")[1])
+    with db_factory() as s:
+        assert all(e.status is EntrantStatus.ACTIVE for e in repo.entrants(s, tid))
+    later = service.tournament(ORGANIZER, HERE, "create", name="Cancelled one")
+    service.tournament(
+        ORGANIZER, HERE, "cancel", tournament=int(later.buttons[0].custom_id.split(":")[1])
+    )
+    join = next(b for b in later.buttons if b.label == "Join")
+    pressed = service.press(players[1], HERE, join.custom_id)
+    assert pressed.edit and t("tournament.status.cancelled", "en") in pressed.text
+    assert pressed.buttons == []

@@ -94,9 +94,29 @@ class Tournaments:
         if not pressed.known:  # no tournament has it: as for an unknown one, without the database
             raise Refusal("tournament.error.none")
         action = pressed.action.value
+        if action in _REGISTERING_ONLY | {"leave"}:  # the announcement's registration buttons
+            stale = self._past_registration(pressed.tournament_id, where)
+            if stale is not None:
+                return stale
         reply = self._on(actor, where, action, pressed.tournament_id, {})
         if action not in ("standings", "withdraw") and not reply.ephemeral:
             reply.edit = True  # the announcement shows the new list of players in place
+        return reply
+
+    def _past_registration(self, tid: int | None, where: Where) -> Reply | None:
+        """A registration button pressed once the tournament has started, ended or been
+        cancelled: the announcement as it is now, in place of the stale one (its status line
+        says what became of it, its buttons those that apply), and nothing done. Its Leave
+        had started a withdrawal from the tournament under way; its Join said only "closed"
+        of a cancelled one. None while registration is open."""
+        with self.deps.unit() as s:
+            tour = s.get(Tournament, tid) if tid is not None else None
+            if tour is None or tour.guild_id != where.guild_id:
+                raise Refusal("tournament.error.none")
+            if tour.status is TournamentStatus.REGISTERING:
+                return None
+            reply = self._announce(s, tour, tour.lang)
+        reply.edit = True
         return reply
 
     # -- create and list --------------------------------------------------------------------
