@@ -234,6 +234,7 @@ MESSAGES: dict[str, str] = {
     "error.not_your_challenge": "Only the challenger can withdraw this challenge.",
     "error.game_over": "This game is over.",
     "error.game_not_over": "This game is not over yet.",
+    "error.ladder_rematch": "A ladder game has no rematch: a new challenge goes through the ladder (`/ladder challenge player:@someone`), so that it counts there.",
     "error.tournament_rematch": "A tournament match has no rematch: the tournament pairs the next match itself.",
     "error.unknown_button": "This button is not from this bot, or is too old.",
     "error.bad_button": "This button is damaged: use /board to get a fresh one.",

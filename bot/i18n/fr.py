@@ -232,6 +232,7 @@ MESSAGES: dict[str, str] = {
     "error.not_your_challenge": "Seul l’auteur du défi peut le retirer.",
     "error.game_over": "Cette partie est terminée.",
     "error.game_not_over": "Cette partie n’est pas encore terminée.",
+    "error.ladder_rematch": "Une partie d’échelle n’a pas de revanche : un nouveau défi passe par l’échelle (`/échelle défier joueur:@quelqu’un`), pour y compter.",
     "error.tournament_rematch": "Un match de tournoi n’a pas de revanche : le tournoi apparie lui-même le match suivant.",
     "error.unknown_button": "Ce bouton ne vient pas de ce bot, ou il est trop ancien.",
     "error.bad_button": "Ce bouton est abîmé : /plateau en affiche un neuf.",

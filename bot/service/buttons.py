@@ -31,6 +31,7 @@ from bot.service.threads import result_posts
 from bot.service.tournaments import Tournaments
 from bot.service.turns import finish
 from bot.service.watch import Watching
+from db import ladders as ladder_repo
 from db.models import GameStatus
 from engine import Game, Phase
 
@@ -201,6 +202,9 @@ class Buttons:
                 raise Refusal("error.game_not_over")
             if here.table.tournament:
                 raise Refusal("error.tournament_rematch")
+            if ladder_repo.challenge_of_game(s, row.id) is not None:
+                # An ordinary game would have started, rated, counting nowhere on the ladder.
+                raise Refusal("error.ladder_rematch")
             level = row.computer_level or "intermediate"
             points, cube, rated, variant = row.match_length, row.cube, row.rated, row.variant
             other = here.table.seats[1 - seat]

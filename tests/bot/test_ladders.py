@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy.orm import Session, sessionmaker
 
+from bot.i18n import t
 from bot.ladders.rules import after_result
 from bot.ladders.view import rules_text
 from bot.service import Actor, Reply, Service, Where
@@ -459,3 +460,16 @@ def test_creating_without_the_right_names_no_organizer_yet(
         assert "organizer or" not in reply.text and "l’organisateur" not in reply.text
         assert thing[locale == "fr"] in reply.text
     assert "No ladder" in service.ladder(ORGANIZER, HERE, "list").text  # nothing made
+
+
+def test_a_ladder_game_has_no_rematch(db_factory: sessionmaker[Session]) -> None:
+    # Rematch on a finished ladder game posted an ordinary rated challenge that counted
+    # nowhere on the ladder, without a word: the press says to challenge through the ladder.
+    service = Service(db_factory, clock=Clock())
+    a, b = players = people(2)
+    open_ladder(service, players, points=1)
+    service.ladder(b, HERE, "challenge", player=a)
+    over = lose(service, a, b, HERE)
+    rematch = next(btn for btn in over.buttons if btn.label == "Rematch")
+    refused = service.press(b, HERE, rematch.custom_id)
+    assert refused.ephemeral and refused.text == t("error.ladder_rematch", "en")
