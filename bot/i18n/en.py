@@ -494,6 +494,7 @@ MESSAGES: dict[str, str] = {
     "stats.unranked": "not ranked yet",
     "stats.server_rank": "Rank in this server: #{rank}",
     "stats.rated": "Rated matches: {wins} won, {losses} lost",
+    "stats.rated_standard": "Rated matches in the standard game: {wins} won, {losses} lost",
     "stats.people": "All games against people: {wins} won, {losses} lost",
     "stats.computer": "Against the computer ({level}): {wins} won, {losses} lost "
     "(points {won}–{lost})",

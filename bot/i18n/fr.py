@@ -500,6 +500,7 @@ MESSAGES: dict[str, str] = {
     "stats.unranked": "pas encore classé",
     "stats.server_rank": "Rang sur ce serveur : {rank}{rank:er|e}",
     "stats.rated": "Matchs classés : gagnés {wins}, perdus {losses}",
+    "stats.rated_standard": "Matchs classés au jeu standard : gagnés {wins}, perdus {losses}",
     "stats.people": "Toutes les parties contre des personnes : gagnées {wins}, perdues {losses}",
     "stats.computer": "Contre l’ordinateur ({level}) : gagnées {wins}, perdues {losses} (points {won}–{lost})",
     "stats.active": "Parties en cours : {count}",

@@ -106,7 +106,7 @@ class Info:
                 else None
             )
         pr_text, pr_chart = pr_trend(recent, target.id, lang)  # its chart: no transaction open
-        lines = _stats_lines(st, target.name, server_rank, lang)
+        lines = _stats_lines(st, target.name, server_rank, lang, variants=bool(variants))
         lines[2:2] = [_variant_line(v, lang) for v in variants]  # after the standard rating
         if pr_text:
             lines.append(pr_text)
@@ -215,7 +215,12 @@ def _opponent(s: Session, row: GameRow, player_id: int, lang: str) -> str:
 
 
 def _stats_lines(
-    st: stats_repo.PlayerStats, name: str, server_rank: int | None, lang: str
+    st: stats_repo.PlayerStats,
+    name: str,
+    server_rank: int | None,
+    lang: str,
+    *,
+    variants: bool = False,
 ) -> list[str]:
     lines = [t("stats.title", lang, name=name)]
     rank = t("stats.rank", lang, rank=st.rank) if st.rank else t("stats.unranked", lang)
@@ -223,7 +228,10 @@ def _stats_lines(
     lines.append(t("stats.rating", lang, rating=rating, experience=st.experience, rank=rank))
     if server_rank:
         lines.append(t("stats.server_rank", lang, rank=server_rank))
-    lines.append(t("stats.rated", lang, wins=st.rated_wins, losses=st.rated_losses))
+    # Beside a variant's own record, this one says it is the standard game's (its 0-0 read as
+    # if the variant's rated wins did not count).
+    rated = "stats.rated_standard" if variants else "stats.rated"
+    lines.append(t(rated, lang, wins=st.rated_wins, losses=st.rated_losses))
     lines.append(t("stats.people", lang, wins=st.wins_vs_people, losses=st.losses_vs_people))
     for level in LEVELS:
         if level in st.computer:

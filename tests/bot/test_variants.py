@@ -92,6 +92,8 @@ def test_a_rated_variant_match_never_changes_the_standard_rating(
     mine = service.stats(ALICE, CHANNEL)
     assert "Rating in hypergammon **1" in mine.text
     assert "Rating **1500.0**" in mine.text  # the standard rating, untouched
+    # Its 0-0 says it is the standard game's, not that the variant's win did not count.
+    assert "Rated matches in the standard game: 0 won, 0 lost" in mine.text
 
 
 def test_a_tournament_refuses_a_variant_outside_its_creation(service: Service) -> None:
