@@ -293,6 +293,7 @@ class Drills:
         reply = self._week(actor.id, who.prefs, day, who.lang)
         if reply is None:
             raise Refusal("drill.week_empty")
+        reply.ephemeral = True  # his own results, as /drill's: not for the whole channel
         return reply
 
     def _week(self, player_id: int, prefs: Prefs, day: date, lang: str) -> Reply | None:

@@ -139,6 +139,7 @@ def test_a_week_of_drills_keeps_the_streak(
     assert "streak **1** day (best 7)" in reply.text
     week = drill(service, ALICE, week=True)
     assert week.image and "Your week of drills" in week.text
+    assert week.ephemeral  # his own results, as /drill's: never posted for the channel
     # The last seven days: answers on six of them, four right.
     assert "67 % right (4 of 6)" in week.text and "streak 1 (best 7)" in week.text
 
