@@ -676,6 +676,8 @@ MESSAGES: dict[str, str] = {
     "tournament.error.joined": "You are registered already.",
     "tournament.error.full": "The tournament is full ({limit} players).",
     "tournament.error.not_joined": "You are not playing in this tournament.",
+    "tournament.error.already_withdrawn": "You have already withdrawn from **{name}**.",
+    "tournament.error.already_disqualified": "You have been disqualified from **{name}**.",
     "tournament.error.not_running": "The tournament is not under way.",
     "tournament.error.started": "The tournament has started already.",
     "tournament.error.too_few": "A tournament needs at least two players.",

@@ -682,6 +682,8 @@ MESSAGES: dict[str, str] = {
     "tournament.error.joined": "Vous êtes déjà inscrit.",
     "tournament.error.full": "Le tournoi est complet ({limit} joueurs).",
     "tournament.error.not_joined": "Vous ne jouez pas dans ce tournoi.",
+    "tournament.error.already_withdrawn": "Vous vous êtes déjà retiré de **{name}**.",
+    "tournament.error.already_disqualified": "Vous avez été disqualifié de **{name}**.",
     "tournament.error.not_running": "Le tournoi n’est pas en cours.",
     "tournament.error.started": "Le tournoi a déjà commencé.",
     "tournament.error.too_few": "Il faut au moins deux joueurs pour un tournoi.",

@@ -675,3 +675,17 @@ def test_a_stale_announcements_registration_buttons_show_what_became_of_it(
     pressed = service.press(players[1], HERE, join.custom_id)
     assert pressed.edit and t("tournament.status.cancelled", "en") in pressed.text
     assert pressed.buttons == []
+
+
+def test_withdrawing_twice_says_he_already_has(db_factory: sessionmaker[Session]) -> None:
+    # The second Withdraw answered "You are not playing in this tournament."
+    service = Service(db_factory, clock=Clock())
+    players = people(3)
+    open_tournament(service, players)
+    gone = service.tournament(players[2], HERE, "leave")  # a bye or a match: asked or done
+    if gone.ephemeral:
+        gone = service.press(players[2], HERE, gone.buttons[0].custom_id)
+    assert not gone.ephemeral, gone.text
+    again = service.tournament(players[2], HERE, "leave")
+    assert again.ephemeral
+    assert again.text == t("tournament.error.already_withdrawn", "en", name="Club night")

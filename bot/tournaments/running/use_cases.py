@@ -261,8 +261,10 @@ class Tournaments:
         if tour.status is not TournamentStatus.RUNNING:
             raise Refusal("tournament.error.not_running")
         entrant = next((e for e in repo.entrants(s, tour.id) if e.player_id == player), None)
-        if entrant is None or entrant.status is not EntrantStatus.ACTIVE:
+        if entrant is None:
             raise Refusal("tournament.error.not_joined")
+        if entrant.status is not EntrantStatus.ACTIVE:  # pressed Withdraw twice, say
+            raise Refusal(f"tournament.error.already_{entrant.status.value}", name=tour.name)
 
     def _may_direct(self, who: Who, tour: Tournament) -> None:
         if not (who.actor.organizer or who.actor.id == tour.organizer_id):
