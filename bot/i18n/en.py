@@ -1106,7 +1106,7 @@ MESSAGES: dict[str, str] = {
     "ladder.void": "🪜 **{ladder}**: a challenge ended without a result; the rungs stay as they were.",
     "ladder.deadline_passed": "🪜 **{ladder}**: a challenge was not played by its deadline: the player to move forfeits it.",
     "ladder.dropped": "🪜 **{ladder}**: {names} played no challenge for {days} {days:day|days} and {count:drops|drop} one rung.",
-    "ladder.closed": "🪜 The season {season} of **{name}** is closed: **{player}** finishes on the top rung. Its rungs and results are kept (`/ladder list`).",
+    "ladder.closed": "🪜 Season {season} of **{name}** is closed: **{player}** finishes on the top rung. Its rungs and results are kept (`/ladder list`).",
     "ladder.list_title": "**Ladders on this server**",
     "ladder.list_empty": "No ladder on this server yet: `/ladder create`.",
     "ladder.list_line": "#{id} {name}, season {season}: {status}",

@@ -115,7 +115,8 @@ class Ladders:
 
     def _find(self, s: Session, where: Where, lid: int | None) -> Ladder:
         """The ladder named by its number; else the open one of this channel; else the server's
-        only open one."""
+        only open one; with none open, the server's latest (this channel's first), whose closed
+        season the action then says is closed, or shows."""
         if lid is None:
             here = repo.open_ladders(s, where.guild_id)
             mine = [x for x in here if x.channel_id == where.channel_id]
@@ -124,6 +125,10 @@ class Ladders:
             elif here:
                 numbers = ", ".join(f"#{x.id} {x.name}" for x in here)
                 raise Refusal("ladder.error.which", ladders=numbers)
+            else:  # "no such ladder" read wrong beside a closed season in /ladder list
+                past = repo.guild_ladders(s, where.guild_id)
+                ours = [x for x in past if x.channel_id == where.channel_id]
+                lid = (ours or past)[0].id if past else None
         ladder = repo.lock(s, lid) if lid is not None else None
         if ladder is None or ladder.guild_id != where.guild_id:
             raise Refusal("ladder.error.none")

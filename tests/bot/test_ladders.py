@@ -136,6 +136,10 @@ def test_a_season_played_through_with_a_restart(db_factory: sessionmaker[Session
     refused(service.ladder(players[0], HERE, "join", ladder=lid), "is closed")
     shown = service.ladder(players[0], HERE, "show", ladder=lid)
     assert not shown.ephemeral and "season is closed" in shown.text
+    # Without its number too: it said "no such ladder" while /ladder list shows it closed.
+    refused(service.ladder(players[0], HERE, "join"), "is closed")
+    assert "season is closed" in service.ladder(players[0], HERE, "show").text
+    assert closed.text.startswith("🪜 Season 1 of **")
     again = service.ladder(ORGANIZER, HERE, "create", name="Club ladder")
     assert "is open" in again.text and not again.ephemeral
     listed = service.ladder(players[0], HERE, "list")
