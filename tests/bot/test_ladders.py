@@ -386,9 +386,9 @@ def test_a_variant_is_refused_outside_a_ladders_creation(
     a, b = players = people(2)
     lid = open_ladder(service, players)
     refused(service.ladder(b, HERE, "join", variant="hypergammon"), "chosen when it is created")
-    refused(
+    refused(  # nackgammon typed: the answer names no other variant
         service.ladder(b, HERE, "challenge", player=a, variant="nackgammon"),
-        "`/ladder create variant:hypergammon`",
+        "the `variant:` option of `/ladder create`",
     )
     french = Actor(b.id, b.name, locale="fr")
     refused(service.ladder(french, HERE, "show", variant="hypergammon"), "se choisit à sa création")
