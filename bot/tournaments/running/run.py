@@ -299,7 +299,7 @@ def forfeited(row: GameRow, table: Table, lang: str, key: str, loser: int) -> li
     the channel the thread was opened from, as a match played to its end has."""
     notes = Notes()
     notes.add(key, name=table.seats[loser].name)
-    board = board_reply(localized(table, lang), lang, notes, later=True)
+    board: Reply = board_reply(localized(table, lang), lang, notes, later=True)
     board.channel_id = row.channel_id
     said = [Reply(text=p.text, channel_id=p.channel_id) for p in result_posts(row, table, lang)]
     return [board, *said]
