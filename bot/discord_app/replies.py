@@ -36,6 +36,7 @@ from bot.discord_app.events import tournament_events
 from bot.discord_app.polls import end_poll, post_poll
 from bot.discord_app.progress import ProgressEdits
 from bot.discord_app.together import (
+    board_sent,
     can_open_threads,
     open_game_thread,
     open_match_thread,
@@ -390,14 +391,19 @@ async def _followups(interaction: discord.Interaction[Any], reply: Reply) -> Non
             await send_to_channel(client, target, extra)
             continue
         try:
-            await interaction.followup.send(
+            sent = await interaction.followup.send(
                 _content(extra),
                 ephemeral=extra.ephemeral,
                 allowed_mentions=_mentions(extra),
+                wait=True,
                 **_new_message_extras(extra, build_view(extra)),
             )
         except discord.HTTPException:
             log.warning("could not post a follow-up of interaction %s", interaction.id)
+            continue
+        # A game's board posted here (a match's last board, in its own thread): its board from
+        # now on, the former one retired, as a board posted in another channel is.
+        await board_sent(client, interaction.channel, extra, sent.id)
 
 
 def _what(interaction: discord.Interaction[Any]) -> str:

@@ -21,6 +21,7 @@ from bot.service import Reply
 from bot.service.customid import ChallengeAction, kind_of
 
 __all__ = [
+    "board_sent",
     "can_open_threads",
     "open_game_thread",
     "open_match_thread",
@@ -208,7 +209,7 @@ async def send_to_channel(client: discord.Client, channel_id: int, reply: Reply)
     except discord.HTTPException:
         log.warning("could not post in channel %s", channel_id)
         return False
-    await _board_sent(client, channel, reply, message.id)
+    await board_sent(client, channel, reply, message.id)
     return True
 
 
@@ -217,13 +218,13 @@ def _is_board(reply: Reply) -> bool:
     return reply.game_id is not None and not reply.ephemeral and not reply.menu
 
 
-async def _board_sent(client: discord.Client, channel: Any, reply: Reply, message_id: int) -> None:
+async def board_sent(client: discord.Client, channel: Any, reply: Reply, message_id: int) -> None:
     """A board the bot posted on its own (a timer's claim, a team's vote, a late answer, a
     tournament's next match) is the game's board in this channel from now on, as a command's
     is (:func:`remember_board`), and the one before it loses its buttons. Cosmetic: a failure
     is only logged, the message being out already."""
     service = getattr(client, "service", None)
-    if not _is_board(reply) or service is None:
+    if not _is_board(reply) or service is None or channel is None:
         return
     try:
         former = await asyncio.to_thread(

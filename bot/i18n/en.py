@@ -521,6 +521,7 @@ MESSAGES: dict[str, str] = {
     "Anyone may follow it there.",
     "thread.result": "🏁 Game #{id}, {p0} vs {p1}: {result}",
     "thread.result_match": "🏆 Game #{id}: **{name}** beats {other} {a}–{b}.",
+    "thread.result_forfeit": "🏆 Game #{id}: **{name}** beats {other} by forfeit.",
     "server.text": "**This server's settings**\nA thread for each game: {threads}",
     "server.not_here": "Server settings exist in servers only.",
     "server.not_manager": "Only members who may manage this server can change its settings.",

@@ -526,6 +526,7 @@ MESSAGES: dict[str, str] = {
     "ci-dessous. Tout le monde peut la suivre.",
     "thread.result": "🏁 Partie n° {id}, {p0} contre {p1} : {result}",
     "thread.result_match": "🏆 Partie n° {id} : **{name}** bat {other} {a}–{b}.",
+    "thread.result_forfeit": "🏆 Partie n° {id} : **{name}** bat {other} par forfait.",
     "server.text": "**Réglages de ce serveur**\nUn fil pour chaque partie : {threads}",
     "server.not_here": "Les réglages de serveur n’existent que sur un serveur.",
     "server.not_manager": "Seuls les membres qui peuvent gérer ce serveur changent ses réglages.",

@@ -11,6 +11,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import discord
+import pytest
 from simcord import Env, ResponseMessage
 
 from bot.discord_app.together import open_match_thread
@@ -309,22 +310,30 @@ async def test_a_no_show_loses_the_match_and_its_thread_says_so(
     last = boards(thread)[-1]
     assert last.id != board.id and "did not play in time and forfeits the match" in last.content
     assert labels(fresh(env, board)) == [] and labels(last) == []  # nothing left to press
-    assert any(m.content.startswith("🏆 Game #1: **") for m in messages(channel))
+    # The games' score is not the match's: the line says how it was decided, not "1-0".
+    (said,) = [m.content for m in messages(channel) if m.content.startswith("🏆 Game #1: **")]
+    assert said.endswith(" by forfeit.") and "–" not in said
 
 
+@pytest.mark.parametrize("typed_in", ["channel", "thread"])
 async def test_a_withdrawal_ends_the_match_in_its_thread_too(
-    env: Env, guild: Any, script: deque[int]
+    env: Env, guild: Any, script: deque[int], typed_in: str
 ) -> None:
     # The channel said ann withdraws and forfeits; her match's board in the thread kept its
-    # buttons, each press answered "This game is over". Its last board is posted there.
+    # buttons, each press answered "This game is over". Its last board is posted there,
+    # whether she withdrew from the channel or from the match's own thread.
     channel = guild.create_text_channel("club")
     _, ann, _, _, _ = await registered(env, guild, channel)
     (thread,) = channel.threads
     (board,) = boards(thread)
-    asked = await ann.slash(channel, "tournament", action="leave")
+    asked = await ann.slash(
+        channel if typed_in == "channel" else thread, "tournament", action="leave"
+    )
     assert asked.ephemeral and "Withdraw" in labels(response(asked))
     gone = await ann.click(response(asked), label="Withdraw")
     assert not gone.ephemeral and "forfeits the match in progress" in gone.response.content
     last = boards(thread)[-1]
     assert last.id != board.id and "**ann** forfeits the match." in last.content
     assert labels(fresh(env, board)) == [] and labels(last) == []
+    # The withdrawal's message says which match she forfeits: no second line of it.
+    assert not [m for m in messages(channel) if m.content.startswith("🏆 Game #1: **")]

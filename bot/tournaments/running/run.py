@@ -20,8 +20,8 @@ from bot.service.model import Notes, Seat, Table
 from bot.service.newgame import NewGames
 from bot.service.present import board_reply
 from bot.service.replies import Reply, ThreadPlan
-from bot.service.tables import load_table, localized, prefs_of
-from bot.service.threads import MAX_THREAD_NAME, result_posts
+from bot.service.tables import load_table, localized, prefs_of, seat_names
+from bot.service.threads import MAX_THREAD_NAME
 from bot.service.turns import save
 from bot.tournaments.formats import champion, finished, format_of, next_pairings
 from bot.tournaments.plan import Pairing, State
@@ -222,7 +222,8 @@ class Runner:
         table = load_table(self.deps, s, row)
         table.match.forfeit(seat)
         posts = save(self.deps, s, row, table, self.deps.dice(row))
-        return forfeited(row, table, tour.lang, "tournament.forfeits", seat) + posts
+        # The channel hears of it from the withdrawal's own message: no result line beside it.
+        return forfeited(row, table, tour.lang, "tournament.forfeits", seat, said=False) + posts
 
     def leave(
         self, s: Session, tour: Tournament, player: int, status: EntrantStatus
@@ -292,14 +293,22 @@ def _name(s: Session, player_id: int) -> str:
     return row.display_name if row else str(player_id)
 
 
-def forfeited(row: GameRow, table: Table, lang: str, key: str, loser: int) -> list[Reply]:
+def forfeited(
+    row: GameRow, table: Table, lang: str, key: str, about: int, *, said: bool = True
+) -> list[Reply]:
     """What a match that ended without its players (a withdrawal, a disqualification, a
     no-show) posts of itself: its last board in its own thread or channel, with ``key``'s line
-    saying why, which takes the buttons off the board left there; and its one-line result in
-    the channel the thread was opened from, as a match played to its end has."""
+    saying why (of the seat ``about``), which takes the buttons off the board left there; and
+    (``said``) its one-line
+    result in the channel the thread was opened from, as a match played to its end has. The
+    line gives no score: the games' score is not the match's, which the forfeit decides."""
     notes = Notes()
-    notes.add(key, name=table.seats[loser].name)
+    notes.add(key, name=table.seats[about].name)
     board: Reply = board_reply(localized(table, lang), lang, notes, later=True)
     board.channel_id = row.channel_id
-    said = [Reply(text=p.text, channel_id=p.channel_id) for p in result_posts(row, table, lang)]
-    return [board, *said]
+    if not said or row.parent_channel_id is None:
+        return [board]
+    names = seat_names(localized(table, lang), lang)
+    winner = row.winner if row.winner is not None else 1 - about
+    text = t("thread.result_forfeit", lang, id=row.id, name=names[winner], other=names[1 - winner])
+    return [board, Reply(text=text, channel_id=row.parent_channel_id)]

@@ -94,29 +94,12 @@ class Tournaments:
         if not pressed.known:  # no tournament has it: as for an unknown one, without the database
             raise Refusal("tournament.error.none")
         action = pressed.action.value
-        if action in _REGISTERING_ONLY | {"leave"}:  # the announcement's registration buttons
-            stale = self._past_registration(pressed.tournament_id, where)
-            if stale is not None:
-                return stale
-        reply = self._on(actor, where, action, pressed.tournament_id, {})
+        # The announcement's registration buttons: said so, so that a press on one left from
+        # before the start is checked under the tournament's lock (see _on).
+        options: dict[str, object] = {"registration": action in _REGISTERING_ONLY | {"leave"}}
+        reply = self._on(actor, where, action, pressed.tournament_id, options)
         if action not in ("standings", "withdraw") and not reply.ephemeral:
             reply.edit = True  # the announcement shows the new list of players in place
-        return reply
-
-    def _past_registration(self, tid: int | None, where: Where) -> Reply | None:
-        """A registration button pressed once the tournament has started, ended or been
-        cancelled: the announcement as it is now, in place of the stale one (its status line
-        says what became of it, its buttons those that apply), and nothing done. Its Leave
-        had started a withdrawal from the tournament under way; its Join said only "closed"
-        of a cancelled one. None while registration is open."""
-        with self.deps.unit() as s:
-            tour = s.get(Tournament, tid) if tid is not None else None
-            if tour is None or tour.guild_id != where.guild_id:
-                raise Refusal("tournament.error.none")
-            if tour.status is TournamentStatus.REGISTERING:
-                return None
-            reply = self._announce(s, tour, tour.lang)
-        reply.edit = True
         return reply
 
     # -- create and list --------------------------------------------------------------------
@@ -171,6 +154,12 @@ class Tournaments:
         with deps.unit() as s:
             who = deps.who(s, actor)
             tour = self._find(s, where, tid, who.actor.id, action)
+            if options.get("registration") and tour.status is not TournamentStatus.REGISTERING:
+                # A registration button left from before the start or a cancellation: the
+                # message brought up to date (its status line, the buttons that apply), and
+                # nothing done. Its Leave had started a withdrawal from the tournament under
+                # way; its Join said only "closed" of a cancelled one.
+                return self._announce(s, tour, tour.lang)
             handler = self._handlers()[action]
             return handler(s, who, tour, options)
 
@@ -410,7 +399,7 @@ class Tournaments:
 # The open tournaments an action without ``tournament:N`` can be about.
 _REGISTERING_ONLY = frozenset({"join", "start"})
 _ENTRANTS_ONLY = frozenset({"leave", "withdraw"})
-_RUNNING_FIRST = frozenset({"standings", "disqualify"})  # about matches: one under way
+_RUNNING_FIRST = frozenset({"standings"})  # about matches: one under way
 
 
 def _meant(s: Session, where: Where, player: int, action: str) -> Tournament | None:
@@ -423,8 +412,8 @@ def _meant(s: Session, where: Where, player: int, action: str) -> Tournament | N
     tours = list(repo.open_tournaments(s, where.guild_id))
     if action in _REGISTERING_ONLY:
         tours = [x for x in tours if x.status is TournamentStatus.REGISTERING]
-    if action in _ENTRANTS_ONLY:
-        tours = [x for x in tours if any(e.player_id == player for e in repo.entrants(s, x.id))]
+    if action in _ENTRANTS_ONLY:  # still in it (one he left is no longer his to leave)
+        tours = [x for x in tours if _active_in(s, x, player)]
     running = [x for x in tours if x.status is TournamentStatus.RUNNING]
     if action in _RUNNING_FIRST and running:
         tours = running
@@ -434,6 +423,11 @@ def _meant(s: Session, where: Where, player: int, action: str) -> Tournament | N
         listed = ", ".join(f"#{x.id} {x.name}" for x in tours)
         raise Refusal("tournament.error.which", tournaments=listed)
     return tours[0] if tours else None
+
+
+def _active_in(s: Session, tour: Tournament, player: int) -> bool:
+    entrants = repo.entrants(s, tour.id)
+    return any(e.player_id == player and e.status is EntrantStatus.ACTIVE for e in entrants)
 
 
 def _playing(matches: Sequence[TournamentMatch], player: int) -> TournamentMatch | None:
