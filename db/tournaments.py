@@ -38,7 +38,6 @@ __all__ = [
     "add_match",
     "cancel_tournament",
     "create_tournament",
-    "current",
     "due_to_start",
     "entrants",
     "finish_tournament",
@@ -52,6 +51,7 @@ __all__ = [
     "matches",
     "name_key",
     "named",
+    "open_tournaments",
     "overdue_games",
     "ratings_of",
     "record_result",
@@ -328,11 +328,6 @@ def remove_entrant(session: Session, tournament_id: int, player_id: int) -> bool
         )
     )
     return bool(getattr(result, "rowcount", 0))
-
-
-def current(session: Session, guild_id: int | None) -> Tournament | None:
-    """The server's newest tournament still registering or running."""
-    return next(iter(open_tournaments(session, guild_id, limit=1)), None)
 
 
 def open_tournaments(
