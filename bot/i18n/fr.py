@@ -314,7 +314,7 @@ MESSAGES: dict[str, str] = {
     "web.kind.end_gammon": "gagne un gammon : {points} {points:point|points}",
     "web.kind.end_backgammon": "gagne un backgammon : {points} {points:point|points}",
     "web.kind.opening_dice": "remporte le lancer d’ouverture, {d1}-{d2}",
-    "web.kind.roll_dice": "lance {d1}-{d2}",
+    "web.kind.roll_dice": "fait {d1}-{d2}",
     "web.kind.move_dice": "joue {d1}-{d2} :",
     "web.resign_offer": "{offer} ({points} {points:point|points})",
     "web.xgid_turn": "XGID au début du tour",

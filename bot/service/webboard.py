@@ -217,8 +217,9 @@ def _moves(game: Game) -> list[list[int]]:
 
 def _resign_offers(table: Table, lang: str, seat: int | None, ours: bool) -> list[dict[str, Any]]:
     """The resignations the page's player may offer now: in his turn, the Resign button's
-    menu; out of it, the menu ``/resign`` opens for him (the opponent on roll or moving), each
-    button carrying his seat. None on a spectator's page, or while an offer waits."""
+    menu, as the message has it; out of it, the menu ``/resign`` opens for him (the opponent
+    on roll or moving), each button carrying his seat, and none while an offer waits for the
+    opponent's answer. None on a spectator's page."""
     game = table.game
     if seat is None or game.is_over or table.seats[seat].is_computer:
         return []

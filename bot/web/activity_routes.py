@@ -123,7 +123,9 @@ class ActivityRoutes:
     async def page(self, request: web.Request) -> web.Response:
         self.server._limit(request)
         lang = self.server._lang(request)
-        if self.settings is None:  # no Activity: a visitor here came back from another page
+        if self.settings is None and "frame_id" not in request.query:
+            # No Activity, and not framed by Discord: a visitor come back from another page.
+            # (Framed, the page says the Activity is not set up: a hint for the bot's host.)
             return notice(request, lang, 200, t("web.home", lang), back=False)
         conf = {
             "client_id": None if self.settings is None else self.settings.client_id,

@@ -27,6 +27,11 @@ def _up(request: web.Request) -> str:
     return "../" * depth or "./"
 
 
+def _back_link(up: str, lang: str) -> str:
+    word = html.escape(t("web.back", lang))
+    return f'  <p><a id="back" href="{html.escape(up)}">{word}</a></p>\n'
+
+
 def notice(
     request: web.Request, lang: str, status: int, text: str, *, back: bool = True
 ) -> web.Response:
@@ -42,11 +47,8 @@ def notice(
         .replace("__SWITCH__", html.escape(f"?lang={other}"))
         .replace("__OTHER__", html.escape(t("web.other_lang", lang)))
         .replace("__TEXT__", html.escape(text))
-        .replace("__HOME__", up)
-        .replace("__BACK__", html.escape(t("web.back", lang)))
+        .replace("__BACKLINK__", _back_link(up, lang) if back else "")
     )
-    if not back:
-        page = page.replace(page[page.index('  <p><a id="back"') : page.index("</main>")], "")
     headers = {"Cache-Control": "no-store"}
     return web.Response(status=status, text=page, content_type="text/html", headers=headers)
 

@@ -140,6 +140,9 @@ async def test_without_credentials_the_activity_says_it_is_not_set_up(
         page = await response.text()
         assert response.status == 200 and html.escape(t("web.home", "fr")) in page
         assert "static/activity.js" not in page and 'id="back"' not in page
+        # Framed by Discord, the page still says the Activity is not set up (for the host).
+        framed = await (await client.get("/?frame_id=f-1&instance_id=i-1")).text()
+        assert '"client_id": null' in framed and "static/activity.js" in framed
     finally:
         await client.close()
 

@@ -244,7 +244,7 @@ def test_a_turn_that_could_not_move_says_so_and_is_not_graded() -> None:
             "opening": "Action 1 : Alice remporte le lancer d’ouverture, 5-2",
             "tie": "Action 1 : Lancer d’ouverture : égalité, on relance",
             "move": "Action 2 : Alice joue 5-2 : 13/8 13/11",
-            "roll": "Action 2 : Alice lance 5-2",
+            "roll": "Action 2 : Alice fait 5-2",
             "double": "Action 2 : Alice double",
             "take": "Action 2 : Alice prend",
             "drop": "Action 2 : Alice passe",
