@@ -110,6 +110,13 @@ def launch(browser: Any, fake_url: str, activity: str, user: int) -> None:
     drawn(browser)
 
 
+def actions(browser: Any) -> list[str]:
+    """The page's buttons' actions, read in one step: a redraw between finding the buttons
+    and reading them (the live stream, the Activity's own checks) cannot leave one stale."""
+    script = "return [...document.querySelectorAll('#actions button')].map(b => b.dataset.action)"
+    return list(browser.execute_script(script))
+
+
 def buttons(browser: Any) -> dict[str, Any]:
     found = browser.find_elements(*by("#actions button"))
     return {b.get_attribute("data-action"): b for b in found}
@@ -138,7 +145,7 @@ def test_the_channels_game_in_the_activity_played_and_watched(
     before = version(browser)
     confirm.click()
     changes(browser, before)
-    assert list(buttons(browser)) == ["resign"]  # Bob's turn now: Alice may only resign
+    assert actions(browser) == ["resign"]  # Bob's turn now: Alice may only resign
     script.extend([6, 4])
     launch(browser, fake_url, activity, 202)  # Bob, in the same Activity, rolls
     roll = wait_for(browser, lambda d: buttons(d).get("roll"))

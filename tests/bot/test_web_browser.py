@@ -361,8 +361,8 @@ def test_refusals_and_languages(
     assert forged == t("web.forged", "fr")
     assert other == t("error.not_your_turn", "fr")  # Alice's turn: Bob's link may not act
     # The other player's page: Bob may not move Alice's checkers (not his turn), only resign.
-    found = browser.find_elements(*by("#actions button"))
-    assert [b.get_attribute("data-action") for b in found] == ["resign"]
+    script = "return [...document.querySelectorAll('#actions button')].map(b => b.dataset.action)"
+    assert browser.execute_script(script) == ["resign"]  # read in one step: none goes stale
     browser.find_element(*by("#lang")).click()  # the language switch
     wait_for(browser, lambda d: d.find_element(*by("html")).get_attribute("lang") == "en")
     assert browser.find_element(*by("#role")).text == t("web.player", "en")
