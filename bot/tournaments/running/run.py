@@ -299,16 +299,17 @@ def forfeited(
     """What a match that ended without its players (a withdrawal, a disqualification, a
     no-show) posts of itself: its last board in its own thread or channel, with ``key``'s line
     saying why (of the seat ``about``), which takes the buttons off the board left there; and
-    (``said``) its one-line
-    result in the channel the thread was opened from, as a match played to its end has. The
-    line gives no score: the games' score is not the match's, which the forfeit decides."""
+    (``said``) its one-line result in the channel the thread was opened from, as a match
+    played to its end has. The line gives no score: the games' score is not the match's,
+    which the forfeit decides."""
+    shown = localized(table, lang)
     notes = Notes()
-    notes.add(key, name=table.seats[about].name)
-    board: Reply = board_reply(localized(table, lang), lang, notes, later=True)
+    notes.add(key, name=shown.seats[about].name)
+    board: Reply = board_reply(shown, lang, notes, later=True)
     board.channel_id = row.channel_id
     if not said or row.parent_channel_id is None:
         return [board]
-    names = seat_names(localized(table, lang), lang)
+    names = seat_names(shown, lang)
     winner = row.winner if row.winner is not None else 1 - about
     text = t("thread.result_forfeit", lang, id=row.id, name=names[winner], other=names[1 - winner])
     return [board, Reply(text=text, channel_id=row.parent_channel_id)]

@@ -96,7 +96,7 @@ class Tournaments:
         action = pressed.action.value
         # The announcement's registration buttons: said so, so that a press on one left from
         # before the start is checked under the tournament's lock (see _on).
-        options: dict[str, object] = {"registration": action in _REGISTERING_ONLY | {"leave"}}
+        options: dict[str, object] = {"registration": action in _REGISTRATION_BUTTONS}
         reply = self._on(actor, where, action, pressed.tournament_id, options)
         if action not in ("standings", "withdraw") and not reply.ephemeral:
             reply.edit = True  # the announcement shows the new list of players in place
@@ -400,6 +400,7 @@ class Tournaments:
 _REGISTERING_ONLY = frozenset({"join", "start"})
 _ENTRANTS_ONLY = frozenset({"leave", "withdraw"})
 _RUNNING_FIRST = frozenset({"standings"})  # about matches: one under way
+_REGISTRATION_BUTTONS = _REGISTERING_ONLY | {"leave"}  # the announcement's, while registering
 
 
 def _meant(s: Session, where: Where, player: int, action: str) -> Tournament | None:
