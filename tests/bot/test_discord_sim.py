@@ -546,19 +546,27 @@ async def test_hint_review_export_and_verify(env: Env, script: deque[int]) -> No
     assert [a.filename for a in response(replayed).attachments] == [f"game-{game}-replay.gif"]
 
 
-async def test_the_timer_posts_reminders_and_claims(
-    env: Env, guild: Any, channel: Any, script: deque[int], service: Service
-) -> None:
+async def accepted_with_timers(
+    env: Env, guild: Any, channel: Any, script: deque[int]
+) -> tuple[MemberActor, ResponseMessage, Any]:
+    """Alice challenges Bob, who accepts (Alice opens with 5-2): Alice, the board, and the
+    move timer's cog, whose sweep a test runs by hand."""
     from bot.discord_app.cogs.timers import Timers
 
     alice, bob = member(env, guild, "alice"), member(env, guild, "bob")
     made = response(await alice.slash(channel, "challenge", opponent=bob))
     script.extend([5, 2])
-    await bob.click(made, label="Accept")
-    bot = env.bot
-    cog = bot.get_cog("Timers")
+    board = response(await bob.click(made, label="Accept"))
+    cog = env.bot.get_cog("Timers")
     assert isinstance(cog, Timers)
-    clock = bot.service.clock
+    return alice, board, cog
+
+
+async def test_the_timer_posts_reminders_and_claims(
+    env: Env, guild: Any, channel: Any, script: deque[int], service: Service
+) -> None:
+    alice, _, cog = await accepted_with_timers(env, guild, channel, script)
+    clock = env.bot.service.clock
     clock.advance(hours=23, minutes=30)  # type: ignore[attr-defined]
     before = len(env.http_requests)
     await cog.sweep.coro(cog)  # one pass of the background task
@@ -577,15 +585,8 @@ async def test_a_claim_the_timer_posts_is_the_board_from_then_on(
     # The timer's claim is the board with the claim's buttons, posted on the bot's own: as a
     # command's board, it retires the board before it (one live board a game) and the game's
     # links point to it.
-    from bot.discord_app.cogs.timers import Timers
-
-    alice, bob = member(env, guild, "alice"), member(env, guild, "bob")
-    made = response(await alice.slash(channel, "challenge", opponent=bob))
-    script.extend([5, 2])
-    board = response(await bob.click(made, label="Accept"))
+    _, board, cog = await accepted_with_timers(env, guild, channel, script)
     assert "13" in labels(fresh(env, board))
-    cog = env.bot.get_cog("Timers")
-    assert isinstance(cog, Timers)
     env.bot.service.clock.advance(hours=24, minutes=30)  # type: ignore[attr-defined]
     await cog.sweep.coro(cog)
     claims = [
