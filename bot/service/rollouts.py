@@ -1,6 +1,8 @@
 """``/hint rollout:N``: the current decision rolled out (:mod:`engine.analysis.rollout`).
 
-A rollout plays the position out ``N`` times by the 1-ply evaluator against itself (cubeless,
+A rollout plays the position out ``N`` times by GNU Backgammon's network at 0-ply against
+itself, the player of GNU Backgammon's own rollouts (bgsage at 1-ply where gnubg-nn is not
+installed: :func:`~engine.analysis.rollout.rollout_player`) (cubeless,
 with GNU Backgammon's variance reduction, played to the end or cut after ``truncate`` plies and
 evaluated), and answers with each candidate's equity and standard error: the three best plays of
 the 2-ply hint when the player has rolled, the position itself before a roll or on a double.

@@ -545,14 +545,47 @@ def _one_roll_chance(pips: int) -> float:
 
 
 def rollout_player(engine: str = "auto") -> RolloutPlayer:
-    """The evaluator rollouts play with: bgsage at 1-ply when it is installed (or asked for),
-    else the pure-Python fallback's best play by its own score."""
-    from engine.bots import backend
+    """The evaluator rollouts play with (``engine``: ``"gnubg"``, ``"bgsage"``, ``"fallback"``
+    or ``"auto"``, the first of those installed): GNU Backgammon's network at 0-ply, the
+    player of GNU Backgammon's own rollouts (:mod:`engine.bots.gnubgnet`), bgsage at 1-ply, or
+    the pure-Python fallback's best play by its own score. GNU Backgammon's network is for the
+    standard 15 checkers: other positions are played by bgsage."""
+    from engine.bots import backend, gnubgnet
 
-    chosen = backend() if engine == "auto" else engine
+    chosen = engine
+    if engine == "auto":
+        chosen = "gnubg" if gnubgnet.available() else backend()
+    if chosen == "gnubg":
+        return _GnubgPlayer(rollout_player(backend()))
     if chosen == "bgsage":
         return _SagePlayer()
     return _FallbackPlayer()
+
+
+class _GnubgPlayer:
+    def __init__(self, other: RolloutPlayer) -> None:
+        self.other = other  # for positions of other than 15 checkers (hypergammon)
+
+    def move(self, position: Position, dice: Dice) -> tuple[Position, Probs]:
+        from engine.bots import gnubgnet
+
+        if position.checkers != CHECKERS:
+            return self.other.move(position, dice)
+        return gnubgnet.rollout_move(position, dice)
+
+    def moves(self, position: Position) -> dict[Dice, tuple[Position, Probs]]:
+        from engine.bots import gnubgnet
+
+        if position.checkers != CHECKERS:
+            return self.other.moves(position)
+        return gnubgnet.rollout_moves(position)
+
+    def probs(self, position: Position) -> Probs:
+        from engine.bots import gnubgnet
+
+        if position.checkers != CHECKERS:
+            return self.other.probs(position)
+        return gnubgnet.rollout_probs(position)
 
 
 class _SagePlayer:

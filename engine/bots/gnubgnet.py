@@ -1,0 +1,91 @@
+"""GNU Backgammon's own neural network at 0-ply, as a rollout's player (the ``gnubg-nn`` package).
+
+GNU Backgammon rolls a position out by playing both sides by its 0-ply evaluation; the
+community's rollouts are those. bgsage's 1-ply play (:mod:`engine.bots.sage`) is as strong but
+not the same play: in a race it brings checkers in otherwise on most rolls and loses 0.015 of
+equity to gnubg's choice, and in some contact positions it plays better than gnubg's 0-ply.
+Either way a rollout by bgsage estimates another player's game, and over many trials it
+differs from GNU Backgammon's by more than the noise (issue 31: 34 of 40 reference positions
+within two combined standard errors). Played by gnubg's network, the same rollout code
+reproduces gnubg's figures (``python -m bench rollout``; see the README's *Rollouts*).
+
+``gnubg-nn`` is GNU Backgammon's evaluation packaged as a Python extension (its networks, its
+one- and two-sided bear-off databases); its boards are two lists of 25 counts, the opponent's
+first, each from its owner's view with the bar last, which is :meth:`Position.sides` swapped.
+It keeps global state (an evaluation cache), so calls take a lock: the bot runs rollouts in
+worker processes, one at a time each, where it is never contended.
+
+``tests/test_gnubgnet.py`` checks it against the engine's rules (every play it makes is legal)
+and against GNU Backgammon's rollouts.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from engine.bots.possible import possible_probs
+from engine.movegen import Dice
+from engine.position import Position
+
+try:  # optional: where it has no wheel, rollouts play by bgsage
+    import gnubg_nn as _net
+except ImportError:  # pragma: no cover - depends on the platform
+    _net = None
+
+__all__ = ["available", "rollout_move", "rollout_moves", "rollout_probs"]
+
+Probs = tuple[float, float, float, float, float]
+
+_ROLLS21 = tuple((a, b) for a in range(1, 7) for b in range(a, 7))
+_lock = threading.Lock()
+
+
+def available() -> bool:
+    """Whether GNU Backgammon's network is installed (the ``gnubg-nn`` package)."""
+    return _net is not None
+
+
+def _gnubg() -> Any:
+    if _net is None:
+        raise RuntimeError("gnubg-nn is not installed; roll out with bgsage")
+    return _net
+
+
+def rollout_moves(position: Position) -> dict[Dice, tuple[Position, Probs]]:
+    """For each of the 21 rolls (keys ``(a, b)``, ``a <= b``), GNU Backgammon's 0-ply best play
+    by cubeless equity: the position after it, seen by the opponent (now on roll), and the
+    mover's cubeless chances there (exact when he has just borne off his last checker)."""
+    return {dice: rollout_move(position, dice) for dice in _ROLLS21}
+
+
+def rollout_move(position: Position, dice: Dice) -> tuple[Position, Probs]:
+    """:func:`rollout_moves` for one roll only (a rollout without variance reduction)."""
+    net = _gnubg()
+    mine, theirs = position.sides()
+    with _lock:
+        steps = net.best_move([theirs, mine], dice[0], dice[1])
+    for start, end in steps:  # points 1-24 of the mover, 25 his bar, 0 off
+        mine[start - 1] -= 1
+        if end > 0:
+            mine[end - 1] += 1
+            if theirs[24 - end] == 1:  # a blot hit: to the opponent's bar
+                theirs[24 - end] = 0
+                theirs[24] += 1
+    after = Position.from_sides(mine, theirs, checkers=position.checkers)
+    if not any(mine):  # his last checker borne off: the result, not an estimate
+        value = after.result_value()
+        return after.swap_players(), (1.0, float(value >= 2), float(value >= 3), 0.0, 0.0)
+    with _lock:
+        w, wg, wb, lg, lb = net.probabilities([mine, theirs], 0)  # the opponent on roll
+    probs = possible_probs(after.board, (1.0 - w, lg, lb, wg, wb), position.checkers)
+    return after.swap_players(), probs
+
+
+def rollout_probs(position: Position) -> Probs:
+    """The cubeless chances of the player on roll before his roll, at 0-ply."""
+    net = _gnubg()
+    mine, theirs = position.sides()
+    with _lock:
+        w, wg, wb, lg, lb = net.probabilities([theirs, mine], 0)
+    return possible_probs(position.board, (w, wg, wb, lg, lb), position.checkers)
