@@ -33,6 +33,18 @@ from bench.common import Figure, check
 NAME = "rollout"
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "gnubg-rollouts.json"
 AGREE = 90.0
+PLAYER = os.environ.get("BENCH_ROLLOUT_PLAYER", "auto")
+"""Who plays our rollouts: ``auto`` (GNU Backgammon's network when gnubg-nn is installed, as the
+bot does), ``gnubg`` or ``bgsage`` (the earlier figures)."""
+
+
+def player_name() -> str:
+    """The player :data:`PLAYER` stands for here."""
+    from engine.bots import gnubgnet
+
+    if PLAYER == "bgsage" or (PLAYER == "auto" and not gnubgnet.available()):
+        return "bgsage 1-ply"
+    return "gnubg-nn 0-ply"
 
 
 def load(path: Path = DATA) -> dict[str, Any]:
@@ -143,7 +155,7 @@ def compare(
     from engine import Position
     from engine.analysis.rollout import RolloutSettings, rollout_player, rollout_position
 
-    player = rollout_player()
+    player = rollout_player(PLAYER)
     settings = RolloutSettings(
         trials=data["trials"],
         seed=data["seed"],
@@ -179,6 +191,7 @@ def run(quick: bool = False) -> list[Figure]:
     if os.environ.get("ROLLOUT_GNUBG_REFRESH") == "1":
         refresh()
     data = load()
+    print(f"  {NAME}: our rollouts played by {player_name()}", file=sys.stderr)
     figures: list[Figure] = []
     for reduced in (True, False) if not quick else (True,):
         comparisons, per_trial = compare(data, 5 if quick else None, reduced=reduced)
@@ -209,5 +222,5 @@ def _figures(
         Figure(
             NAME, f"mean combined SE ({how})", sum(c.combined for c in comparisons) / n, "equity"
         ),
-        Figure(NAME, f"seconds per trial (ours, bgsage 1-ply, {how})", per_trial, "s"),
+        Figure(NAME, f"seconds per trial (ours, {player_name()}, {how})", per_trial, "s"),
     ]
