@@ -546,20 +546,33 @@ def _one_roll_chance(pips: int) -> float:
 
 def rollout_player(engine: str = "auto") -> RolloutPlayer:
     """The evaluator rollouts play with (``engine``: ``"gnubg"``, ``"bgsage"``, ``"fallback"``
-    or ``"auto"``, the first of those installed): GNU Backgammon's network at 0-ply, the
-    player of GNU Backgammon's own rollouts (:mod:`engine.bots.gnubgnet`), bgsage at 1-ply, or
-    the pure-Python fallback's best play by its own score. GNU Backgammon's network is for the
-    standard 15 checkers: other positions are played by bgsage."""
+    or ``"auto"``, the first of those installed): GNU Backgammon's networks at 0-ply, the
+    player of GNU Backgammon's own rollouts (gnubg-nn, :mod:`engine.bots.gnubgnet`), bgsage at
+    1-ply, or the pure-Python fallback's best play by its own score. GNU Backgammon's networks
+    are for the standard 15 checkers: other positions are played by bgsage (or the fallback).
+
+    >>> rollout_player("gnubg-0")
+    Traceback (most recent call last):
+    ...
+    ValueError: no rollout player 'gnubg-0': auto, gnubg, bgsage, fallback
+    """
     from engine.bots import backend, gnubgnet
 
+    if engine not in ("auto", *_ENGINES):
+        raise ValueError(f"no rollout player {engine!r}: auto, {', '.join(_ENGINES)}")
     chosen = engine
     if engine == "auto":
         chosen = "gnubg" if gnubgnet.available() else backend()
     if chosen == "gnubg":
+        if not gnubgnet.available():
+            raise RuntimeError("gnubg-nn is not installed; roll out with bgsage")
         return _GnubgPlayer(rollout_player(backend()))
     if chosen == "bgsage":
         return _SagePlayer()
     return _FallbackPlayer()
+
+
+_ENGINES = ("gnubg", "bgsage", "fallback")
 
 
 class _GnubgPlayer:

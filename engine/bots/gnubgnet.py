@@ -1,4 +1,4 @@
-"""GNU Backgammon's own neural network at 0-ply, as a rollout's player (the ``gnubg-nn`` package).
+"""GNU Backgammon's neural networks at 0-ply, as a rollout's player (the ``gnubg-nn`` package).
 
 GNU Backgammon rolls a position out by playing both sides by its 0-ply evaluation; the
 community's rollouts are those. bgsage's 1-ply play (:mod:`engine.bots.sage`) is as strong but
@@ -6,14 +6,20 @@ not the same play: in a race it brings checkers in otherwise on most rolls and l
 equity to gnubg's choice, and in some contact positions it plays better than gnubg's 0-ply.
 Either way a rollout by bgsage estimates another player's game, and over many trials it
 differs from GNU Backgammon's by more than the noise (issue 31: 34 of 40 reference positions
-within two combined standard errors). Played by gnubg's network, the same rollout code
-reproduces gnubg's figures (``python -m bench rollout``; see the README's *Rollouts*).
+within two combined standard errors). Played by gnubg-nn's networks, the same rollout code
+lands within two combined standard errors of gnubg's figures on 38 of the 40 (``python -m bench
+rollout``; see the README's *Rollouts*).
 
-``gnubg-nn`` is GNU Backgammon's evaluation packaged as a Python extension (its networks, its
-one- and two-sided bear-off databases); its boards are two lists of 25 counts, the opponent's
-first, each from its owner's view with the bar last, which is :meth:`Position.sides` swapped.
-It keeps global state (an evaluation cache), so calls take a lock: the bot runs rollouts in
-worker processes, one at a time each, where it is never contended.
+``gnubg-nn`` is GNU Backgammon's evaluation code packaged as a Python extension, with its
+networks (weights "GNU Backgammon 1.01") and its one- and two-sided bear-off databases. Those
+weights are not GNU Backgammon 1.07's file: the two agree exactly in races and bear-offs, and
+in contact positions within 0.0035 of equity on average (0.046 at most, over 228 positions of
+random games); the 0-ply play differs, other than by a tie, on 67 of 6,468 rolls of 308
+positions. Its boards are two lists of 25 counts, the opponent's first, each from its owner's
+view with the bar last, which is :meth:`Position.sides` swapped. It keeps global state (an
+evaluation cache) and holds the GIL throughout, so calls take a lock; the bot runs rollouts in
+worker processes, one at a time each (in threads with ``ANALYSIS_PROCESSES=0``, where the lock
+serves).
 
 ``tests/test_gnubgnet.py`` checks it against the engine's rules (every play it makes is legal)
 and against GNU Backgammon's rollouts.
