@@ -111,7 +111,7 @@ def rollout_hint(
         cubeful=cubeful,
         jacoby=game.jacoby,
     )
-    how = _how(lang, truncate, cubeful, reduced, seed)
+    how = _how(lang, truncate, cubeful, reduced, seed, match=game.match_length > 0)
     if game.phase is Phase.MOVE:
         return _plays_reply(table, seat, lang, settings, how, plies)
     if game.phase is Phase.ROLL or game.phase is Phase.DOUBLED:
@@ -138,14 +138,32 @@ def _check_options(
         raise Refusal("rollout.seconds", most=MAX_SECONDS)
 
 
-def _how(lang: str, truncate: int | None, cubeful: bool, reduced: bool, seed: int | None) -> str:
-    """How the rollout is run, for the reply: its cut, cube, variance reduction and seed."""
+def _how(
+    lang: str,
+    truncate: int | None,
+    cubeful: bool,
+    reduced: bool,
+    seed: int | None,
+    *,
+    match: bool = False,
+) -> str:
+    """How the rollout is run, for the reply: its cut, cube, variance reduction and seed. In a
+    match the rollout is of money play without the cube: the reply says the score does not
+    count (a new player compared a match's take, rolled out at -0.675, with a pass's -1, where
+    the match-aware hint said pass)."""
     parts = [t("rollout.cut", lang, plies=truncate) if truncate else t("rollout.to_end", lang)]
-    parts.append(t("rollout.cubeful" if cubeful else "rollout.cubeless", lang))
+    parts.append(t(_cube_key(cubeful, match=match), lang))
     parts.append(t("rollout.vr_on" if reduced else "rollout.vr_off", lang))
     if seed is not None:
         parts.append(t("rollout.seed_used", lang, seed=seed))
     return ", ".join(parts)
+
+
+def _cube_key(cubeful: bool, *, match: bool) -> str:
+    """How a rollout treats the cube, as a message key (see :func:`_how`)."""
+    if cubeful:
+        return "rollout.cubeful"
+    return "rollout.cubeless_match" if match else "rollout.cubeless"
 
 
 def _plays_reply(
@@ -192,6 +210,8 @@ def _position_reply(
         passing = number(-1.0, "+.3f", lang)
         value = 2 * game.cube_value
         text = t("rollout.take", lang, value=value, pass_equity=passing, verdict=verdict, **figures)
+    elif game.phase is Phase.DOUBLED and not mine:  # the take, but per unit cube: no verdict
+        text = t("rollout.take_cubeless", lang, **figures)
     else:
         text = t("rollout.position", lang, **figures)
     text = "\n".join([text, *_stopped(settings, result.trials, stopped, lang)])
@@ -344,7 +364,7 @@ def _mistake_line(
         "rollout.mistake",
         lang,
         trials=done,
-        how=t("rollout.cubeful" if money else "rollout.cubeless", lang),
+        how=t(_cube_key(money, match=d.context.match_length > 0), lang),
         best=number(better.equity, "+.3f", lang),
         best_se=number(better.se, ".3f", lang),
         played=number(mine.equity, "+.3f", lang),

@@ -68,7 +68,10 @@ def test_same_rollout_same_figures(service: Service, script: deque[int]) -> None
     [
         ({"rollout": 5000}, "A rollout takes 2 to 1296 trials (one trial has no standard error)."),
         ({"rollout": 1}, "A rollout takes 2 to 1296 trials (one trial has no standard error)."),
-        ({"rollout": 4, "truncate": 0}, "A rollout is cut after at least one ply."),
+        (
+            {"rollout": 4, "truncate": 0},
+            "A rollout is cut after at least one ply (truncate:1 or more).",
+        ),
     ],
 )
 def test_bad_rollouts_are_refused(
@@ -282,6 +285,10 @@ def test_matches_and_games_without_cube_roll_out_cubeless(
     expert_game(service, script, **options)
     reply = service.hint(ALICE, DM, rollout=2, truncate=1)
     assert ", cubeless," in reply.text.splitlines()[0]
+    # In a match it is money play: the reply says the score is not counted (a new player read
+    # a match's take rolled out at -0.675 against a pass's -1 where the hint said pass).
+    in_match = "in money equity, the match score not counted" in reply.text.splitlines()[0]
+    assert in_match == ("points" in options), reply.text
     refused = service.hint(ALICE, DM, rollout=2, truncate=1, cubeful=True)
     assert refused.ephemeral and refused.text == (
         "Cubeful rollouts are for money games with the cube; this one rolls out cubeless."
@@ -384,4 +391,7 @@ def test_a_cubeless_rollout_of_a_double_gives_no_verdict(
     service.play(ALICE, DM, level="expert", position_id=xgid)
     reply = service.hint(ALICE, DM, rollout=4, truncate=1, seed=3, **options)
     assert "Rollout of the take" not in reply.text and "passing -1.000" not in reply.text
-    assert "Your equity" in reply.text, reply.text
+    # It had been titled "the position before the roll": it is the taker's, after his take.
+    first, second = reply.text.splitlines()[:2]
+    assert first.startswith("🎲 Rollout of the position once you have taken, before your"), first
+    assert "per unit of the cube" in second and "(no take or pass:" in second, second
