@@ -854,7 +854,7 @@ MESSAGES: dict[str, str] = {
     "rollout.title_plays": "🎲 Simulation (rollout) des meilleurs coups pour {d1}-{d2} : {trials} {trials:partie|parties}, {how} (équité ± erreur type, vos chances de gagner) :",
     "rollout.line": "{rank}. **{play}** {equity} ± {se} · {win} %",
     "rollout.position": "🎲 Simulation (rollout) de la position avant le lancer : {trials} {trials:partie|parties}, {how}.\nVotre équité {equity} ± {se} · vos chances de gagner {win} %",
-    "rollout.take_cubeless": "🎲 Simulation (rollout) de la position une fois accepté, avant le lancer de l’adversaire, sans videau : {trials} {trials:partie|parties}, {how}.\nVotre équité {equity} ± {se} par unité de videau · vos chances de gagner {win} % (ni acceptation ni refus : une équité sans videau ne se compare pas au refus)",
+    "rollout.take_cubeless": "🎲 Simulation (rollout), sans le videau, de la position après votre acceptation, avant le lancer de l’adversaire : {trials} {trials:partie|parties}, {how}.\nVotre équité {equity} ± {se} par unité de videau · vos chances de gagner {win} % (ni acceptation ni refus : une équité sans videau ne se compare pas au refus)",
     "rollout.take": "🎲 Simulation (rollout) de l’acceptation (le videau à {value}, ensuite à vous) : {trials} {trials:partie|parties}, {how}.\nVotre équité en acceptant {equity} ± {se} · vos chances de gagner {win} % ; en refusant {pass_equity} : **{verdict}**",
     "rollout.verdict_take": "acceptez",
     "rollout.verdict_pass": "refusez",
