@@ -78,12 +78,21 @@ class Tty:
         return self.seen
 
     def finish(self) -> int:
-        try:
-            code = self.proc.wait(timeout=PATIENCE)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()  # a hung game must not outlive its test
-            self.proc.wait()
-            pytest.fail(f"the game did not leave; output:\n{self.seen}")
+        # Read what the game writes while it leaves: a terminal nobody reads fills up, and the
+        # game would then wait in a write forever (and its output would not show what it did).
+        deadline = time.monotonic() + PATIENCE
+        while self.proc.poll() is None:
+            if time.monotonic() > deadline:
+                self.proc.kill()  # a hung game must not outlive its test
+                self.proc.wait()
+                pytest.fail(f"the game did not leave; output:\n{self.seen}")
+            ready, _, _ = select.select([self.master], [], [], 0.2)
+            if ready:
+                try:
+                    self.seen += os.read(self.master, 4096).decode(errors="replace")
+                except OSError:  # the game closed the terminal: it is leaving
+                    time.sleep(0.05)
+        code = self.proc.returncode
         try:
             while True:
                 ready, _, _ = select.select([self.master], [], [], 0.2)
