@@ -35,6 +35,7 @@ from engine.bots.decisions import (
     choose_among,
     noisy_argmax,
 )
+from engine.bots.possible import final_probs
 from engine.bots.race import race_probs
 from engine.context import MatchContext
 from engine.movegen import Dice, Play, legal_plays
@@ -154,9 +155,9 @@ def after_probs(after: Position) -> Probs:
     once he has borne off his last checker, the race model (from his opponent's side, who is on
     roll) in a race, else the logistic fits on pubeval's score of ``after``, as in
     :func:`estimate` but without averaging over a roll."""
-    if after.winner() == 0:
-        value = after.result_value()
-        return (1.0, float(value >= 2), float(value >= 3), 0.0, 0.0)
+    final = final_probs(after)
+    if final is not None:
+        return final
     if after.is_race():
         w, wg, wb, lg, lb = race_probs(after.swap_players())
         return (1.0 - w, lg, lb, wg, wb)

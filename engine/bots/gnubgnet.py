@@ -30,7 +30,8 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from engine.bots.possible import possible_probs
+from engine.bots.decisions import Probs
+from engine.bots.possible import final_probs, possible_probs
 from engine.movegen import Dice
 from engine.position import Position
 
@@ -40,8 +41,6 @@ except ImportError:  # pragma: no cover - depends on the platform
     _net = None
 
 __all__ = ["available", "rollout_move", "rollout_moves", "rollout_probs"]
-
-Probs = tuple[float, float, float, float, float]
 
 _ROLLS21 = tuple((a, b) for a in range(1, 7) for b in range(a, 7))
 _lock = threading.Lock()
@@ -79,9 +78,9 @@ def rollout_move(position: Position, dice: Dice) -> tuple[Position, Probs]:
                 theirs[24 - end] = 0
                 theirs[24] += 1
     after = Position.from_sides(mine, theirs, checkers=position.checkers)
-    if not any(mine):  # his last checker borne off: the result, not an estimate
-        value = after.result_value()
-        return after.swap_players(), (1.0, float(value >= 2), float(value >= 3), 0.0, 0.0)
+    final = final_probs(after)  # his last checker borne off: the result, not an estimate
+    if final is not None:
+        return after.swap_players(), final
     with _lock:
         w, wg, wb, lg, lb = net.probabilities([mine, theirs], 0)  # the opponent on roll
     probs = possible_probs(after.board, (1.0 - w, lg, lb, wg, wb), position.checkers)

@@ -29,9 +29,26 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.bots.decisions import Probs
-from engine.position import CHECKERS
+from engine.position import CHECKERS, Position
 
-__all__ = ["possible_probs"]
+__all__ = ["final_probs", "possible_probs"]
+
+
+def final_probs(after: Position) -> Probs | None:
+    """Exact chances when the mover has just borne off his last checker (``after`` seen by
+    him), so that a finished game is never left to a network's estimate; None otherwise.
+
+    >>> mine, theirs = [0] * 25, [0] * 25
+    >>> theirs[18] = 15                       # all fifteen on my 6-point: a backgammon
+    >>> final_probs(Position.from_sides(mine, theirs))
+    (1.0, 1.0, 1.0, 0.0, 0.0)
+    >>> final_probs(Position.initial()) is None
+    True
+    """
+    if after.winner() != 0:
+        return None
+    value = after.result_value()
+    return (1.0, float(value >= 2), float(value >= 3), 0.0, 0.0)
 
 
 def possible_probs(board: Sequence[int], probs: Sequence[float], checkers: int = CHECKERS) -> Probs:

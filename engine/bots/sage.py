@@ -33,7 +33,7 @@ from importlib import metadata
 from typing import Any
 
 from engine.bots.decisions import CubeEquities, Probs, far_from_doubling
-from engine.bots.possible import possible_probs
+from engine.bots.possible import final_probs, possible_probs
 from engine.context import MatchContext
 from engine.movegen import Dice, Play, legal_plays
 from engine.position import Position
@@ -193,15 +193,6 @@ def _probs(p: Any) -> Probs:
     )
 
 
-def _final_probs(after: Position) -> Probs | None:
-    """Exact chances when the mover has just borne off his last checker (``after`` seen by
-    him), so a finished game is never left to the network's estimate."""
-    if after.winner() != 0:
-        return None
-    value = after.result_value()
-    return (1.0, float(value >= 2), float(value >= 3), 0.0, 0.0)
-
-
 def evaluate_plays(
     position: Position, dice: Dice, plays: Sequence[Play], ply: int
 ) -> list[tuple[Position, Probs]]:
@@ -285,7 +276,7 @@ def _play_evaluation(
 ) -> PlayEvaluation:
     """One play's evaluation for :func:`analyse_plays` (``after`` is the position after it, as
     there), from bgsage's ranked candidates ``by_board``; called with ``analyzer.lock`` held."""
-    final = _final_probs(after)
+    final = final_probs(after)
     if final is not None:
         return PlayEvaluation(after, final, ply)
     move = by_board.get(tuple(to_sage(after)))
@@ -392,7 +383,7 @@ def best_play_equities(position: Position, ctx: MatchContext | None) -> dict[Dic
                 after = list(m.board)
                 probs = _probs(m.probs)
                 if all(v <= 0 for v in after[1:]):  # every checker of the mover is off
-                    final = _final_probs(Position.from_board([-after[0], *after[1:]]))
+                    final = final_probs(Position.from_board([-after[0], *after[1:]]))
                     probs = final if final is not None else probs
                 best = max(best, _board_equity(after, probs, ctx))
             out[(d1, d2)] = best
@@ -440,7 +431,7 @@ def _best_move(
         for m in moves:  # a play that ends the game is the best, worth its exact result
             if all(v <= 0 for v in m.board[1:]):
                 after = [-m.board[0], *m.board[1:]]
-                final = _final_probs(Position.from_board(after))
+                final = final_probs(Position.from_board(after))
                 if final is not None:
                     return Position.from_board(after).swap_players(), final
     if ranking is not None:
