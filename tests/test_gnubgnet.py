@@ -18,6 +18,7 @@ from engine.analysis.rollout import (
     rollout_position,
 )
 from engine.bots import backend, gnubgnet
+from engine.bots.arena import RandomPlayer, play_game
 
 pytestmark = pytest.mark.skipif(not gnubgnet.available(), reason="gnubg-nn is not installed")
 
@@ -26,18 +27,11 @@ def _positions(count: int, seed: int, every: int = 4) -> list[Position]:
     """Every ``every``-th position of games played at random by the engine's rules, from the
     opening to the end (contact, hits, the bar, races and bear-offs), the player on roll first."""
     rng = random.Random(seed)
-    out: list[Position] = []
-    ply = 0
-    while len(out) < count:
-        pos = Position.initial()
-        while pos.winner() is None and len(out) < count:
-            if ply % every == 0:
-                out.append(pos)
-            ply += 1
-            dice = (rng.randint(1, 6), rng.randint(1, 6))
-            plays = legal_plays(pos, dice)
-            pos = pos.apply(rng.choice(plays)) if plays else pos.swap_players()
-    return out
+    player = RandomPlayer(rng)
+    seen: list[Position] = []
+    while len(seen) < count * every:
+        play_game((player, player), rng, on_move=lambda _s, pos, _d, _p: seen.append(pos))
+    return seen[: count * every : every]
 
 
 def test_every_play_it_makes_is_a_legal_play_of_the_engine() -> None:
