@@ -40,10 +40,11 @@ try:  # optional: where it has no wheel, rollouts play by bgsage
 except ImportError:  # pragma: no cover - depends on the platform
     _net = None
 
-__all__ = ["available", "rollout_move", "rollout_moves", "rollout_probs"]
+__all__ = ["available", "lock", "network", "rollout_move", "rollout_moves", "rollout_probs"]
 
 _ROLLS21 = tuple((a, b) for a in range(1, 7) for b in range(a, 7))
-_lock = threading.Lock()
+lock = threading.Lock()
+"""Held by every call into gnubg-nn, which keeps global state (see the module docstring)."""
 
 
 def available() -> bool:
@@ -51,7 +52,11 @@ def available() -> bool:
     return _net is not None
 
 
-def _gnubg() -> Any:
+def network() -> Any:
+    """The ``gnubg_nn`` module; call it with :data:`lock` held.
+
+    :raises RuntimeError: when it is not installed.
+    """
     if _net is None:
         raise RuntimeError("gnubg-nn is not installed; roll out with bgsage")
     return _net
@@ -66,9 +71,9 @@ def rollout_moves(position: Position) -> dict[Dice, tuple[Position, Probs]]:
 
 def rollout_move(position: Position, dice: Dice) -> tuple[Position, Probs]:
     """:func:`rollout_moves` for one roll only (a rollout without variance reduction)."""
-    net = _gnubg()
+    net = network()
     mine, theirs = position.sides()
-    with _lock:
+    with lock:
         steps = net.best_move([theirs, mine], dice[0], dice[1])
     for start, end in steps:  # points 1-24 of the mover, 25 his bar, 0 off
         mine[start - 1] -= 1
@@ -81,7 +86,7 @@ def rollout_move(position: Position, dice: Dice) -> tuple[Position, Probs]:
     final = final_probs(after)  # his last checker borne off: the result, not an estimate
     if final is not None:
         return after.swap_players(), final
-    with _lock:
+    with lock:
         w, wg, wb, lg, lb = net.probabilities([mine, theirs], 0)  # the opponent on roll
     probs = possible_probs(after.board, (1.0 - w, lg, lb, wg, wb), position.checkers)
     return after.swap_players(), probs
@@ -89,8 +94,8 @@ def rollout_move(position: Position, dice: Dice) -> tuple[Position, Probs]:
 
 def rollout_probs(position: Position) -> Probs:
     """The cubeless chances of the player on roll before his roll, at 0-ply."""
-    net = _gnubg()
+    net = network()
     mine, theirs = position.sides()
-    with _lock:
+    with lock:
         w, wg, wb, lg, lb = net.probabilities([theirs, mine], 0)
     return possible_probs(position.board, (w, wg, wb, lg, lb), position.checkers)

@@ -54,6 +54,8 @@ __all__ = [
     "analyse_plays",
     "available",
     "best_play_equities",
+    "cl2cf",
+    "cl2cf_at",
     "cube_analysis",
     "cube_equities",
     "double_analysis",
@@ -334,18 +336,45 @@ def _board_equity(board: list[int], probs: Sequence[float], ctx: MatchContext | 
     w, wg, wb, lg, lb = probs
     if ctx is None:
         return 2.0 * w - 1.0 + wg - lg + wb - lb
-    owner = getattr(bgbot_cpp.CubeOwner, _OWNER[ctx.cube_owner].upper())
     pips = bgbot_cpp.pip_counts(board)
     x = bgbot_cpp.cube_efficiency(list(probs), bgbot_cpp.is_race(board), pips[0], pips[1])
+    return cl2cf((w, wg, wb, lg, lb), ctx, x)
+
+
+def cl2cf_at(ctx: MatchContext) -> Callable[[Probs, float], float]:
+    """:func:`cl2cf` at one state of the cube, for many calls (its arguments worked out once)."""
+    owner = getattr(bgbot_cpp.CubeOwner, _OWNER[ctx.cube_owner].upper())
+    if ctx.match_length:
+        away0, away1 = ctx.away()
+        cube, crawford, convert = ctx.cube_value, ctx.crawford, bgbot_cpp.cl2cf
+
+        def match(probs: Probs, x: float) -> float:
+            return float(convert(probs, cube, owner, x, away0, away1, crawford, False))
+
+        return match
+    jacoby, money = bool(ctx.jacoby and ctx.cube_owner is None), bgbot_cpp.cl2cf_money
+
+    def janowski(probs: Probs, x: float) -> float:
+        return float(money(probs, owner, x, jacoby))
+
+    return janowski
+
+
+def cl2cf(probs: Probs, ctx: MatchContext, x: float) -> float:
+    """The cubeful equity (normalised to the cube) of the player on roll before his roll, from
+    his cubeless chances by Janowski's interpolation with cube efficiency ``x``: bgsage's
+    conversion, GNU Backgammon's ``Cl2CfMoney`` and, at a match score, its live-cube
+    ``Cl2CfMatch`` on bgsage's match equity table."""
+    owner = getattr(bgbot_cpp.CubeOwner, _OWNER[ctx.cube_owner].upper())
     if ctx.match_length:
         away = ctx.away()
-        eq = bgbot_cpp.cl2cf(
-            list(probs), ctx.cube_value, owner, x, away[0], away[1], ctx.crawford, jacoby=False
+        return float(
+            bgbot_cpp.cl2cf(
+                list(probs), ctx.cube_value, owner, x, away[0], away[1], ctx.crawford, jacoby=False
+            )
         )
-    else:
-        centred = ctx.cube_owner is None
-        eq = bgbot_cpp.cl2cf_money(list(probs), owner, x, jacoby_active=ctx.jacoby and centred)
-    return float(eq)
+    centred = ctx.cube_owner is None
+    return float(bgbot_cpp.cl2cf_money(list(probs), owner, x, jacoby_active=ctx.jacoby and centred))
 
 
 def _batch_item(position: Position, ctx: MatchContext) -> dict[str, Any]:

@@ -1,0 +1,324 @@
+"""GNU Backgammon's n-ply cubeful evaluation, searched on its own networks (``gnubg-nn``).
+
+GNU Backgammon analyses a play by evaluating the position after it ``n`` plies deep: for each
+of the 21 rolls the side on roll plays its best 0-ply play, and so on down to the leaves, which
+its networks evaluate at 0-ply and Janowski's interpolation turns into cubeful equities (the
+cube's efficiency from the position's class, :func:`engine.bots.cubeful.gnubg_cube_efficiency`).
+At every node, the leaves included, the side on roll may double and the other take or pass:
+the node's value for each state of the cube is the better of not doubling and doubling (then
+the worse, for the doubler, of the take and the pass). This module is that search (GNU
+Backgammon's ``EvaluatePositionCubeful4``, its ``GetECF3`` and, in match play, its pruned
+choice of each node's play, ``FindBestMoveInEval``) in Python, each node's play and each leaf
+from gnubg-nn, so that a review grades plays and cube actions with the equities GNU
+Backgammon's ``analyse match`` reports (the weights are its 1.01 networks: see
+:mod:`engine.bots.gnubgnet`).
+
+Values inside the search are absolute: points of a money game (the cube's value included), or
+the match winning chance of the side on roll. :func:`play_equities` and :func:`cube_equities`
+normalise them to the cube, as the rest of the analysis expects.
+
+Match play uses bgsage's match equity table (Kazaross XG2, GNU Backgammon's default) and its
+live-cube conversion at the leaves (GNU Backgammon's ``Cl2CfMatch``), so gnubg-nn and bgsage
+must both be installed; they have wheels for the same platforms. Only 15-checker variants:
+gnubg-nn's networks know no other. Not replayed: GNU Backgammon's exact cubeful equities of
+the smallest bear-offs (its two-sided database); they are interpolated like any race.
+
+One play searched 2 plies deep takes 462 best-play searches and about 441 evaluations: 0.05 s
+in a money game, about three times that in a match, whose plays are chosen here in Python.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from engine.bots import gnubgnet, sage
+from engine.bots.cubeful import gnubg_cube_efficiency
+from engine.bots.decisions import (
+    CubeEquities,
+    Probs,
+    can_double_usefully,
+    match_equity_after,
+)
+from engine.context import MatchContext
+from engine.position import Position
+
+__all__ = ["available", "cube_equities", "play_equities"]
+
+_ROLLS = tuple((a, b, 1.0 if a == b else 2.0) for a in range(1, 7) for b in range(a, 7))
+_Board = Sequence[Sequence[int]]
+"""gnubg-nn's board: the side not on roll, then the side on roll, each 25 counts from its
+owner's view (points 1 to 24, then the bar)."""
+
+_RACE, _CONTACT_CLASSES = 3, (4, 5)  # gnubg-nn's classes: 0 over, 1-2 bear-off, 3 race, 4-5 contact
+_PRUNE = -4  # gnubg-nn's probabilities() by the pruning networks (its p_prune)
+_MIN_PRUNE = 5  # GNU Backgammon's MIN_PRUNE_MOVES
+_POINTS = (1, 2, 3, -1, -2, -3)  # a game's outcomes, in the order of its chances' shares
+
+
+def available() -> bool:
+    """Whether the search can run: gnubg-nn for the networks, bgsage for match play's table."""
+    return gnubgnet.available() and sage.available()
+
+
+def _board(position: Position) -> list[list[int]]:
+    """gnubg-nn's board of ``position`` (its player 0 on roll)."""
+    mine, theirs = position.sides()
+    return [theirs, mine]
+
+
+def _efficiency(net: Any, board: _Board) -> float:
+    """Janowski's ``x`` of a position for the side on roll, as GNU Backgammon's 0-ply takes it."""
+    kind = net.classify([list(board[0]), list(board[1])])
+    if kind in _CONTACT_CLASSES:
+        return gnubg_cube_efficiency(False, False, 0)
+    home = kind != 3
+    pips = sum((i + 1) * c for i, c in enumerate(board[1]))
+    return gnubg_cube_efficiency(True, home, pips)
+
+
+@dataclass(frozen=True, slots=True)
+class _Cube:
+    """What the search needs of one state of the cube, worked out once per search."""
+
+    ctx: MatchContext
+    doubled: MatchContext | None  # after the roller doubles and is taken, if he can
+    swapped: MatchContext  # the same state seen by the opponent
+    cash: float  # the roller's value when his double is passed (the cube's value won)
+    lose: float  # his value when he loses the cube's value (match play: the normalisation)
+    convert: Callable[[Probs, float], float]  # Janowski's interpolation at this state
+    outcomes: tuple[float, ...]  # his value of each outcome in _POINTS, cubeless
+
+
+class _Search:
+    """One search's conversions between cube states and values (see the module docstring)."""
+
+    def __init__(self, net: Any) -> None:
+        self.net = net
+        self.met = sage.match_equity
+        self._cubes: dict[MatchContext, _Cube] = {}
+
+    def cube(self, ctx: MatchContext) -> _Cube:
+        """The state ``ctx`` worked out (cached: a search meets a handful of states)."""
+        found = self._cubes.get(ctx)
+        if found is None:
+            doubled = replace(ctx, cube_value=2 * ctx.cube_value, cube_owner=1)
+            found = self._cubes[ctx] = _Cube(
+                ctx,
+                doubled if can_double_usefully(ctx) else None,
+                ctx.swapped(),
+                self.won(ctx, 1),
+                self.won(ctx, -1),
+                sage.cl2cf_at(ctx),
+                tuple(self.won(ctx, k) for k in _POINTS),
+            )
+        return found
+
+    def negate(self, ctx: MatchContext, value: float) -> float:
+        """The other side's value of the same outcome."""
+        return 1.0 - value if ctx.match_length else -value
+
+    def won(self, ctx: MatchContext, points: int) -> float:
+        """The roller's value once he wins ``points`` times the cube (< 0: loses; a single
+        game under the Jacoby rule while the cube is centred)."""
+        if ctx.match_length:
+            return match_equity_after(ctx, points * ctx.cube_value, self.met)
+        if ctx.jacoby and ctx.cube_owner is None:
+            points = 1 if points > 0 else -1
+        return float(points * ctx.cube_value)
+
+    def normalise(self, ctx: MatchContext, value: float) -> float:
+        """A value as the analysis gives equities: +1 is winning the cube's current value."""
+        if not ctx.match_length:
+            return value / ctx.cube_value
+        cube = self.cube(ctx)
+        win, lose = cube.cash, cube.lose
+        return 2.0 * (value - lose) / (win - lose) - 1.0 if win > lose else 1.0
+
+    def leaf(
+        self, board: _Board, states: Sequence[MatchContext], probs: Probs | None = None
+    ) -> tuple[list[float], Probs]:
+        """The networks' chances of the roller (``probs`` when they are known already) and, for
+        each state of the cube, his value by Janowski's interpolation (no cube action: the root
+        of a cube decision)."""
+        if probs is None:
+            w, wg, wb, lg, lb = self.net.probabilities([list(board[0]), list(board[1])], 0)
+            probs = (w, wg, wb, lg, lb)
+        x = _efficiency(self.net, board)
+        values = []
+        for ctx in states:
+            cube = self.cube(ctx)
+            eq = cube.convert(probs, x)
+            if ctx.match_length:  # normalised match equity to match winning chances
+                values.append(
+                    min(1.0, max(0.0, cube.lose + (eq + 1.0) / 2.0 * (cube.cash - cube.lose)))
+                )
+            else:
+                values.append(eq * ctx.cube_value)
+        return values, probs
+
+    def node(
+        self, board: _Board, states: Sequence[MatchContext], plies: int, probs: Probs | None = None
+    ) -> tuple[list[float], Probs]:
+        """The roller's value for each cube state before his roll, searched ``plies`` deep,
+        with his own cube action at this node (at a leaf too, on the leaf's values, as GNU
+        Backgammon does), and his cubeless chances."""
+        expanded = list(dict.fromkeys(states))
+        cubes = [self.cube(s) for s in expanded]
+        expanded.extend(
+            c.doubled for c in cubes if c.doubled is not None and c.doubled not in expanded
+        )
+        if plies == 0:
+            values, probs = self.leaf(board, expanded, probs)
+        else:
+            values, probs = self.rolls(board, expanded, plies)
+        by_state = dict(zip(expanded, values, strict=True))
+        out = []
+        for s in states:
+            no_double, cube = by_state[s], self.cube(s)
+            if cube.doubled is not None:
+                take, cash = by_state[cube.doubled], cube.cash
+                if take >= no_double and cash >= no_double:
+                    no_double = min(take, cash)
+            out.append(no_double)
+        return out, probs
+
+    def rolls(
+        self, board: _Board, states: Sequence[MatchContext], plies: int
+    ) -> tuple[list[float], Probs]:
+        """The mean over the 36 rolls of the roller's value after his best play, each state of
+        the cube kept as it is (no cube action at this node), and of his chances."""
+        theirs = [self.cube(s).swapped for s in states]
+        total = [0.0] * len(states)
+        chances = [0.0] * 5
+        for a, b, weight in _ROLLS:
+            child = self.best_play(board, a, b, states[0])  # the opponent on roll
+            if not any(child[0]):
+                values, mine = self.finished(child, states)
+            else:
+                them, their = self.node(child, theirs, plies - 1)
+                values = [self.negate(s, v) for s, v in zip(states, them, strict=True)]
+                w, wg, wb, lg, lb = their
+                mine = (1.0 - w, lg, lb, wg, wb)
+            for i, v in enumerate(values):
+                total[i] += weight * v
+            for i, p in enumerate(mine):
+                chances[i] += weight * p
+        w, wg, wb, lg, lb = (c / 36.0 for c in chances)
+        return [t / 36.0 for t in total], (w, wg, wb, lg, lb)
+
+    def best_play(self, board: _Board, a: int, b: int, ctx: MatchContext) -> _Board:
+        """The board after the roller's best 0-ply play of ``a``-``b`` at the node's actual cube
+        ``ctx``, the roller's side first (so the opponent on roll).
+
+        GNU Backgammon's choice (its ``FindBestMoveInEval``): when there are more plays than
+        ``5 + log2(plays)`` and all lead to positions of one class (race or contact), its
+        pruning network keeps that many by their cubeless utility, and the kept ones are ranked
+        by their cubeful 0-ply equity. gnubg-nn's own choice ranks by cubeless money equity, which
+        gives gnubg's play in a money game (the search then lands within a few thousandths of
+        gnubg's); at a match score a gammon is worth otherwise, so there the choice is made
+        here, as gnubg makes it."""
+        net = self.net
+        start = [list(board[0]), list(board[1])]
+        if not ctx.match_length:
+            return net.boardfromkey(net.best_move(start, a, b, b=1)[1])  # type: ignore[no-any-return]
+        children: Sequence[_Board] = [
+            tuple(reversed(net.boardfromkey(k))) for k in net.moves(start, a, b)
+        ]
+        if not children:
+            return (start[1], start[0])  # no play: the turn passes as it is
+        if len(children) == 1:
+            return children[0]
+        keep = _MIN_PRUNE + len(children).bit_length() - 1
+        theirs = [self.cube(ctx).swapped]
+        if len(children) > keep:
+            children = self.pruned(children, theirs[0], keep)
+        best, best_value = children[0], -2.0
+        for child in children:
+            if not any(child[0]):
+                return child
+            value = self.negate(ctx, self.node(child, theirs, 0)[0][0])
+            if value > best_value:
+                best, best_value = child, value
+        return best
+
+    def pruned(
+        self, children: Sequence[_Board], theirs: MatchContext, keep: int
+    ) -> Sequence[_Board]:
+        """The ``keep`` plays whose results the pruning network finds worst for the opponent
+        (on roll in each of ``children``), by his cubeless match equity; all of them when the
+        results are not all races or all contact positions (gnubg then scores every play)."""
+        net = self.net
+        kinds = {net.classify([list(c[0]), list(c[1])]) for c in children}
+        if len(kinds) != 1 or min(kinds) < _RACE:
+            return children
+        outcomes = self.cube(theirs).outcomes
+        scores = []
+        for child in children:
+            w, wg, wb, lg, lb = net.probabilities([list(child[0]), list(child[1])], _PRUNE)
+            shares = (w - wg, wg - wb, wb, 1.0 - w - lg, lg - lb, lb)
+            scores.append(sum(p * m for p, m in zip(shares, outcomes, strict=True)))
+        order = sorted(range(len(children)), key=scores.__getitem__)
+        return [children[i] for i in order[:keep]]
+
+    def finished(self, child: _Board, states: Sequence[MatchContext]) -> tuple[list[float], Probs]:
+        """The roller has borne off his last checker: his exact value and chances."""
+        loser = child[1]
+        gammon = sum(loser) == 15
+        backgammon = gammon and any(loser[18:25])
+        points = 3 if backgammon else 2 if gammon else 1
+        probs: Probs = (1.0, float(gammon), float(backgammon), 0.0, 0.0)
+        return [self.won(s, points) for s in states], probs
+
+
+def play_equities(
+    afters: Sequence[Position], ctx: MatchContext | None, plies: int
+) -> list[tuple[float, Probs]]:
+    """The mover's equity and cubeless chances after each of his plays, ``afters`` (each still
+    seen by the mover, as :attr:`engine.analysis.evaluator.PlayValue.after`), searched
+    ``plies`` deep as GNU Backgammon's ``plies``-ply analysis does (0: the networks on each
+    position). With ``ctx`` the equity is cubeful, normalised to the cube, the cube's states
+    searched at every node; without, it is the cubeless money equity (the same search without
+    the cube, which gnubg-nn runs itself)."""
+    net = gnubgnet.network()
+    search = _Search(net)
+    out: list[tuple[float, Probs]] = []
+    with gnubgnet.lock:
+        for after in afters:
+            board = list(reversed(_board(after)))  # the opponent on roll
+            if not any(board[0]):  # the mover has borne off his last checker: exact
+                values, probs = search.finished(board, [ctx or MatchContext()])
+                equity = values[0] if ctx is None else search.normalise(ctx, values[0])
+                out.append((equity, probs))
+                continue
+            if ctx is None:
+                w, wg, wb, lg, lb = net.probabilities(board, plies)
+                equity = -(2.0 * w - 1.0 + wg - lg + wb - lb)
+            else:
+                values, (w, wg, wb, lg, lb) = search.node(board, [ctx.swapped()], plies)
+                equity = search.normalise(ctx, search.negate(ctx, values[0]))
+            out.append((equity, (1.0 - w, lg, lb, wg, wb)))
+    return out
+
+
+def cube_equities(position: Position, ctx: MatchContext, plies: int) -> tuple[CubeEquities, Probs]:
+    """The cube decision of the player on roll before his roll, searched ``plies`` deep as GNU
+    Backgammon's cube analysis does: no double, double/take, double/pass (normalised to the
+    cube), and his cubeless chances."""
+    search = _Search(gnubgnet.network())
+    doubled = replace(ctx, cube_value=2 * ctx.cube_value, cube_owner=1)
+    states = [ctx, doubled]
+    with gnubgnet.lock:
+        if plies == 0:
+            values, probs = search.leaf(_board(position), states)
+        else:
+            values, probs = search.rolls(_board(position), states, plies)
+    return (
+        CubeEquities(
+            search.normalise(ctx, values[0]),
+            search.normalise(ctx, values[1]),
+            search.normalise(ctx, search.won(ctx, 1)),
+        ),
+        probs,
+    )
