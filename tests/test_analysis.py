@@ -121,7 +121,7 @@ def test_hint_edge_cases() -> None:
     with pytest.raises(ValueError, match="n must be"):
         hint(Position.initial(), (3, 1), n=0)
     with pytest.raises(ValueError, match="unknown engine"):
-        hint(Position.initial(), (3, 1), engine="gnubg")
+        hint(Position.initial(), (3, 1), engine="xg")
     h = hint(Position.initial(), (6, 5), n=30, engine="fallback")
     assert len(h) == len(legal_plays(Position.initial(), (6, 5)))
     assert str(h[0]).startswith("24/13: ")
@@ -431,7 +431,10 @@ def test_stronger_levels_make_fewer_errors() -> None:
             rate = review.stats(player).checker_rate
             assert rate is not None and review.stats(player).unforced_moves >= 10
             rates[level].append(rate)
-    assert min(rates["beginner"]) > 3 * max(rates["expert"])
+    # Judged by GNU Backgammon's networks at its 1-ply (the review's evaluator where gnubg-nn is
+    # installed), the expert's second game rates 12.8 against the beginner's 33.6 and 55.2:
+    # twice as many errors at least, where bgsage's own networks found three times.
+    assert min(rates["beginner"]) > 2 * max(rates["expert"])
 
 
 # -- pictures -------------------------------------------------------------------------------------

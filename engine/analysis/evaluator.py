@@ -1,7 +1,10 @@
-"""What the analysis asks of an evaluator, and the two that answer: bgsage and the fallback.
+"""The evaluators of the analysis, and :func:`get_evaluator`, which hands them out.
 
-Both wrap the computer players' own evaluation code (:mod:`engine.bots.sage` and
-:mod:`engine.bots.fallback`), so a hint agrees with what the players would play.
+What an evaluator answers (:class:`Evaluator`, :class:`PlayValue`) is in
+:mod:`engine.analysis.values`. Two evaluators are here, bgsage and the fallback: both wrap the
+computer players' own evaluation code (:mod:`engine.bots.sage` and :mod:`engine.bots.fallback`),
+so a hint agrees with what the players would play. The third, GNU Backgammon's analysis on its
+networks, is :mod:`engine.analysis.gnubg_evaluator` (what reviews use where it is installed).
 
 Equities are always the mover's (or the roller's), normalised to the cube: +1 is winning the
 cube's current value. With a :class:`~engine.context.MatchContext` they are cubeful (money:
@@ -16,16 +19,22 @@ between losing and winning the cube's value); without one, cubeless money equiti
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Generic, Protocol, TypeVar
+from collections.abc import Sequence
 
+from engine.analysis.values import (
+    NO_PLAY,
+    ROLLS,
+    Cache,
+    Evaluator,
+    PlayValue,
+    Probs,
+    plays_or_pass,
+)
 from engine.bots import backend
 from engine.bots.cubeful import cube_efficiency, match_cube_equities, money_cube_equities
 from engine.bots.decisions import CubeEquities, MatchEquityTable, can_double_usefully
 from engine.context import MatchContext
-from engine.movegen import Dice, Play, legal_plays
+from engine.movegen import Dice, Play
 from engine.position import Position
 
 __all__ = [
@@ -39,128 +48,6 @@ __all__ = [
     "get_evaluator",
 ]
 
-Probs = tuple[float, float, float, float, float]
-"""Cubeless chances of one side: win, win gammon, win backgammon, lose gammon, lose backgammon
-(gammons include backgammons)."""
-
-NO_PLAY = Play(())
-"""The empty play: what a player "plays" when his dice cannot be played."""
-
-ROLLS: tuple[tuple[Dice, int], ...] = tuple(
-    ((a, b), 1 if a == b else 2) for a in range(1, 7) for b in range(a, 7)
-)
-"""The 21 distinct rolls (larger die last) and how many of the 36 outcomes each stands for."""
-
-_CACHE_SIZE = 4096
-V = TypeVar("V")
-
-
-@dataclass(frozen=True, slots=True)
-class PlayValue:
-    """One play evaluated: the position after it seen by the mover, his cubeless chances, his
-    equity (see the module docstring) and whether it comes from the evaluator's full depth."""
-
-    play: Play
-    after: Position
-    probs: Probs
-    equity: float
-    full: bool
-
-
-class Evaluator(Protocol):
-    """What the analysis needs; both implementations are safe to call from several threads."""
-
-    @property
-    def engine(self) -> str:
-        """``"bgsage"`` or ``"fallback"``."""
-        ...
-
-    @property
-    def ply(self) -> int:
-        """The search depth of :meth:`plays` and :meth:`cube` (bgsage's numbering: 1 is the
-        network on each resulting position; the fallback has a single depth, 1)."""
-        ...
-
-    @property
-    def met(self) -> MatchEquityTable:
-        """The match equity table the equities assume."""
-        ...
-
-    def plays(
-        self,
-        position: Position,
-        dice: Dice,
-        plays: Sequence[Play],
-        ctx: MatchContext | None,
-        *,
-        force: Sequence[Play] = (),
-        cubeful: bool = False,
-    ) -> list[PlayValue]:
-        """Each play of ``plays`` evaluated, in the same order; the plays in ``force`` at full
-        depth whatever the candidate filter thinks of them. With ``cubeful`` (and a context)
-        bgsage searches cubefully, every node with its cube decisions, as GNU Backgammon's
-        n-ply cubeful evaluation does, instead of converting the cubeless chances at the root
-        (slower; the review uses it, the players and hints do not; the fallback ignores it)."""
-        ...
-
-    def cube(self, position: Position, ctx: MatchContext) -> tuple[CubeEquities, Probs]:
-        """Cube equities of the player on roll before his roll, and his cubeless chances."""
-        ...
-
-    def roll_equities(self, position: Position, ctx: MatchContext) -> dict[Dice, float]:
-        """For each of the 21 rolls (keys as in :data:`ROLLS`), the equity of the best play of
-        the player on roll, at the luck depth (bgsage 1-ply, GNU Backgammon's 0-ply)."""
-        ...
-
-    def screen_cube(self, items: Sequence[tuple[Position, MatchContext]]) -> list[CubeEquities]:
-        """Cheap estimates of :meth:`cube` for many positions at once, good enough to tell the
-        positions far from any cube decision (the fallback's are its real equities)."""
-        ...
-
-    def clear(self) -> None:
-        """Forget the cached evaluations (for benchmarks)."""
-        ...
-
-
-def _plays_or_pass(position: Position, dice: Dice) -> list[Play]:
-    return legal_plays(position, dice) or [NO_PLAY]
-
-
-class _Cache(Generic[V]):
-    """A small thread-safe LRU map."""
-
-    def __init__(self, size: int = _CACHE_SIZE) -> None:
-        self._data: OrderedDict[object, V] = OrderedDict()
-        self._lock = threading.Lock()
-        self._size = size
-
-    def get(self, key: object) -> V | None:
-        with self._lock:
-            value = self._data.get(key)
-            if value is not None:
-                self._data.move_to_end(key)
-            return value
-
-    def clear(self) -> None:
-        with self._lock:
-            self._data.clear()
-
-    def put(self, key: object, value: V) -> None:
-        with self._lock:
-            self._data[key] = value
-            self._data.move_to_end(key)
-            while len(self._data) > self._size:
-                self._data.popitem(last=False)
-
-    def get_or_compute(self, key: object, compute: Callable[[], V]) -> V:
-        """The value kept for ``key``, else ``compute()``'s, kept (computed outside the lock:
-        two threads may both compute a missing value, the same one)."""
-        cached = self.get(key)
-        if cached is None:
-            cached = compute()
-            self.put(key, cached)
-        return cached
-
 
 class SageEvaluator:
     """bgsage at depth ``ply`` for plays and cube decisions, 1-ply for luck."""
@@ -171,7 +58,7 @@ class SageEvaluator:
         if not 1 <= ply <= 4:
             raise ValueError(f"bgsage searches 1 to 4 plies, not {ply!r}")
         self.ply = ply
-        self._rolls: _Cache[dict[Dice, float]] = _Cache()
+        self._rolls: Cache[dict[Dice, float]] = Cache()
 
     @property
     def met(self) -> MatchEquityTable:
@@ -244,8 +131,8 @@ class FallbackEvaluator:
     ply = 1
 
     def __init__(self) -> None:
-        self._rolls: _Cache[dict[Dice, float]] = _Cache()
-        self._cubes: _Cache[tuple[CubeEquities, Probs]] = _Cache()
+        self._rolls: Cache[dict[Dice, float]] = Cache()
+        self._cubes: Cache[tuple[CubeEquities, Probs]] = Cache()
 
     @property
     def met(self) -> MatchEquityTable:
@@ -328,7 +215,7 @@ class FallbackEvaluator:
     def _roll_equities(self, position: Position, ctx: MatchContext) -> dict[Dice, float]:
         out: dict[Dice, float] = {}
         for dice, _ in ROLLS:
-            values = self.plays(position, dice, _plays_or_pass(position, dice), ctx)
+            values = self.plays(position, dice, plays_or_pass(position, dice), ctx)
             out[dice] = max(v.equity for v in values)
         return out
 
@@ -350,24 +237,36 @@ _evaluators_lock = threading.Lock()
 
 def get_evaluator(plies: int = 2, *, engine: str = "auto") -> Evaluator:
     """The shared evaluator for a depth: bgsage when it is installed (or ``engine="bgsage"``),
-    else the fallback, which ignores ``plies``. Evaluators keep a cache of luck evaluations, so
-    reusing one across reviews saves work.
+    else the fallback, which ignores ``plies``; ``engine="gnubg"``: GNU Backgammon's analysis
+    on its networks (:mod:`engine.analysis.gnubg_evaluator`, what reviews use where it is
+    installed). Evaluators keep a cache of evaluations, so reusing one across reviews saves
+    work.
 
     :raises ValueError: for an unknown engine or a depth bgsage does not offer.
-    :raises RuntimeError: when ``engine="bgsage"`` and bgsage is not installed.
+    :raises RuntimeError: when the engine asked for is not installed.
     """
-    if engine not in ("auto", "bgsage", "fallback"):
-        raise ValueError(f"unknown engine {engine!r}; choose one of auto, bgsage, fallback")
+    if engine not in ("auto", "bgsage", "fallback", "gnubg"):
+        raise ValueError(f"unknown engine {engine!r}; choose one of auto, bgsage, fallback, gnubg")
     chosen = backend() if engine == "auto" else engine
-    if chosen == "bgsage":
-        from engine.bots import sage
+    if chosen in ("bgsage", "gnubg"):
+        from engine.bots import gnubgsearch, sage
 
         if not sage.available():
             raise RuntimeError("bgsage is not installed")
+        if chosen == "gnubg" and not gnubgsearch.available():
+            raise RuntimeError("gnubg-nn is not installed")
         if not 1 <= plies <= 4:
             raise ValueError(f"bgsage searches 1 to 4 plies, not {plies!r}")
-    key = (chosen, plies if chosen == "bgsage" else 1)
+    key = (chosen, plies if chosen != "fallback" else 1)
     with _evaluators_lock:
         if key not in _evaluators:
-            _evaluators[key] = SageEvaluator(plies) if chosen == "bgsage" else FallbackEvaluator()
+            _evaluators[key] = _new_evaluator(chosen, plies)
         return _evaluators[key]
+
+
+def _new_evaluator(engine: str, plies: int) -> Evaluator:
+    if engine == "gnubg":
+        from engine.analysis.gnubg_evaluator import GnubgEvaluator
+
+        return GnubgEvaluator(plies, SageEvaluator(plies))
+    return SageEvaluator(plies) if engine == "bgsage" else FallbackEvaluator()

@@ -2,9 +2,17 @@
 rates and ratings on GNU Backgammon's scale, luck, the worst mistakes and the winning chances
 move by move.
 
-How each number is computed (GNU Backgammon's definitions, with bgsage or the fallback as the
-evaluator; all equities are normalised to the cube's value, +1 = winning it, so an error means
-the same in every cube and at every score, like GNU Backgammon's "EMG" figures):
+How each number is computed (GNU Backgammon's definitions; all equities are normalised to the
+cube's value, +1 = winning it, so an error means the same in every cube and at every score, like
+GNU Backgammon's "EMG" figures). The evaluator, chosen by ``engine="auto"``:
+
+* where GNU Backgammon's networks are installed (``gnubg-nn``) and the variant has 15 checkers
+  a side, GNU Backgammon's own analysis replayed on them
+  (:mod:`engine.analysis.gnubg_evaluator`): its move filter, its cubeful n-ply search, the cube
+  at every node, its 0-ply luck; ``plies`` 3 is its 2-ply. Its errors are GNU Backgammon
+  1.07's to a few thousandths (``python -m bench pr_gnubg``; the README's *PR against GNU
+  Backgammon*);
+* else bgsage (hypergammon, or a platform without gnubg-nn), else the fallback, as follows.
 
 * **Checker play.** Every legal play is evaluated, the promising ones at depth ``plies``
   (bgsage's numbering: 2 is GNU Backgammon's 1-ply; its candidate filter leaves the others at
@@ -67,7 +75,7 @@ from engine.context import MatchContext
 from engine.game import Game
 from engine.match import Match
 from engine.movegen import Dice, Move, Play
-from engine.position import Position
+from engine.position import CHECKERS, Position
 
 __all__ = [
     "CLOSE_CUBE",
@@ -673,10 +681,22 @@ class _GameReview:
             self._end(number)
 
 
+def _engine(asked: str, games: Sequence[Game]) -> str:
+    """The evaluator a review uses: GNU Backgammon's analysis on its networks where they are
+    installed and know the variant (15 checkers a side), else the players' own (``"auto"``)."""
+    if asked != "auto" or not games:
+        return asked
+    from engine.bots import gnubgsearch
+
+    fifteen = all(g.variant.checkers == CHECKERS for g in games)
+    return "gnubg" if fifteen and gnubgsearch.available() else "auto"
+
+
 def _review(
     games: Iterable[tuple[int, Game]], match_length: int, count: int, plies: int, engine: str
 ) -> Review:
-    evaluator = get_evaluator(plies, engine=engine)
+    games = list(games)
+    evaluator = get_evaluator(plies, engine=_engine(engine, [g for _, g in games]))
     decisions: list[Decision] = []
     chances: list[Chance] = []
     for index, game in games:
