@@ -111,8 +111,9 @@ def test_a_puzzle_is_made_of_the_confirming_analysis(monkeypatch: pytest.MonkeyP
     asked: list[int] = []
 
     def deeper_says(nd: float, dt: float, dp: float = 1.0) -> None:
-        def fake(decision: Decision, plies: int) -> tuple[float, float, float]:
+        def fake(decision: Decision, plies: int, engine: str) -> tuple[float, float, float]:
             asked.append(plies)
+            assert engine == "fallback"  # the evaluator the caller names (the review's)
             return nd, dt, dp
 
         monkeypatch.setattr(puzzle_module, "cube_equities", fake)
@@ -121,7 +122,7 @@ def test_a_puzzle_is_made_of_the_confirming_analysis(monkeypatch: pytest.MonkeyP
     assert unconfirmed is not None and unconfirmed["error"] == pytest.approx(0.15)
     assert unconfirmed["plies"] == 2
     deeper_says(0.45, 0.52)  # still a double, 0.07 lost: made of the deeper numbers
-    made = make_puzzle(d, 2, confirm=3)
+    made = make_puzzle(d, 2, confirm=3, engine="fallback")
     assert made is not None and made["plies"] == 3
     assert made["error"] == pytest.approx(0.07)
     assert [(c["answer"], c["equity"]) for c in made["choices"]] == [
@@ -131,12 +132,13 @@ def test_a_puzzle_is_made_of_the_confirming_analysis(monkeypatch: pytest.MonkeyP
     assert made["choices"][0]["cube"] == [0.45, 0.52, 1.0]
     assert made["played_equity"] == 0.45
     deeper_says(0.50, 0.53)  # the same answer, 0.030 lost: no longer a blunder
-    assert make_puzzle(d, 2, confirm=3) is None
+    assert make_puzzle(d, 2, confirm=3, engine="fallback") is None
     deeper_says(0.60, 0.55)  # the deeper analysis prefers another answer
-    assert make_puzzle(d, 2, confirm=3) is None
+    assert make_puzzle(d, 2, confirm=3, engine="fallback") is None
     deeper_says(0.40, 0.40 + CLEAR - 0.001)  # the same answer, not clear (nor a blunder)
-    assert make_puzzle(d, 2, confirm=3) is None
-    assert make_puzzle(d, 2, min_error=0.2, confirm=3) is None  # below the threshold: not asked
+    assert make_puzzle(d, 2, confirm=3, engine="fallback") is None
+    # below the threshold: not asked
+    assert make_puzzle(d, 2, min_error=0.2, confirm=3, engine="fallback") is None
     assert asked == [3, 3, 3, 3]
 
 

@@ -61,13 +61,16 @@ def _r(x: float) -> float:
     return round(x, 6)
 
 
-def checker_choices(d: Decision, plies: int) -> tuple[list[dict[str, Any]], float] | None:
-    """The top plays and the played one at ``plies``, best first, and the played equity."""
+def checker_choices(
+    d: Decision, plies: int, engine: str = "auto"
+) -> tuple[list[dict[str, Any]], float] | None:
+    """The top plays and the played one at ``plies``, best first, and the played equity
+    (``engine``: the evaluator, as :func:`engine.analysis.evaluator.get_evaluator` takes it)."""
     assert d.dice is not None
     played = d.played_play
     if played is None:
         return None
-    ev = get_evaluator(plies)
+    ev = get_evaluator(plies, engine=engine)
     position = d.position
     plays = legal_plays(position, d.dice)
     ranked = rank_plays(ev, position, d.dice, plays, d.context, top=TOP, force=[played])
@@ -105,19 +108,24 @@ def cube_choices(d: Decision) -> tuple[list[dict[str, Any]], float]:
 
 
 def make_puzzle(
-    d: Decision, plies: int, min_error: float = MIN_ERROR, confirm: int | None = None
+    d: Decision,
+    plies: int,
+    min_error: float = MIN_ERROR,
+    confirm: int | None = None,
+    *,
+    engine: str = "auto",
 ) -> dict[str, Any] | None:
     """The puzzle of decision ``d`` reviewed at ``plies`` (None when it makes none): ``kind``,
     ``decision``, ``position_id``, ``match_id``, ``xgid``, ``dice``, ``context``, ``played``
     (and ``played_steps``), ``choices``, ``played_equity``, ``error`` and ``plies`` (the depth
     of the stored equities). With ``confirm``, made of the evaluation at that depth
     (:func:`confirmed`); without, of the review's depth, whose best answer and error (to 0.001)
-    it must find again."""
+    it must find again. ``engine``: the evaluator (the review's, :attr:`Review.engine`)."""
     if not d.unforced or d.error < min_error:
         return None
     if confirm is not None:
-        return confirmed(d, confirm, min_error)
-    found = checker_choices(d, plies) if d.kind == "move" else cube_choices(d)
+        return confirmed(d, confirm, min_error, engine=engine)
+    found = checker_choices(d, plies, engine) if d.kind == "move" else cube_choices(d)
     if found is None:
         return None
     choices, played_equity = found
@@ -130,12 +138,14 @@ def make_puzzle(
     return _record(d, choices, played_equity, error, plies)
 
 
-def confirmed(d: Decision, plies: int, min_error: float = MIN_ERROR) -> dict[str, Any] | None:
+def confirmed(
+    d: Decision, plies: int, min_error: float = MIN_ERROR, *, engine: str = "auto"
+) -> dict[str, Any] | None:
     """The puzzle of decision ``d`` made of an evaluation of its candidates at ``plies`` (None
     when that evaluation does not confirm it): the review's best answer still best, by
     :data:`CLEAR` over the runner-up, and the played decision still losing ``min_error`` at
     least. Its equities and error are that evaluation's."""
-    found = _choices(d, plies)
+    found = _choices(d, plies, engine)
     if found is None:
         return None
     choices, played_equity = found
@@ -147,17 +157,17 @@ def confirmed(d: Decision, plies: int, min_error: float = MIN_ERROR) -> dict[str
     return _record(d, choices, played_equity, error, plies)
 
 
-def _choices(d: Decision, plies: int) -> tuple[list[dict[str, Any]], float] | None:
+def _choices(d: Decision, plies: int, engine: str) -> tuple[list[dict[str, Any]], float] | None:
     """The candidates of ``d`` and the played equity, evaluated at ``plies``."""
     if d.kind == "move":
-        return checker_choices(d, plies)
-    nd, dt, dp = cube_equities(d, plies)
+        return checker_choices(d, plies, engine)
+    nd, dt, dp = cube_equities(d, plies, engine)
     return cube_choices(dataclasses.replace(d, cube=(nd, dt, dp)))
 
 
-def cube_equities(d: Decision, plies: int) -> tuple[float, float, float]:
+def cube_equities(d: Decision, plies: int, engine: str = "auto") -> tuple[float, float, float]:
     """ND, DT and DP of a cube decision's position (the doubler's) at ``plies``."""
-    cube, _ = get_evaluator(plies).cube(d.position, d.context)
+    cube, _ = get_evaluator(plies, engine=engine).cube(d.position, d.context)
     return cube.no_double, cube.double_take, cube.double_pass
 
 
@@ -224,7 +234,7 @@ def review_puzzles(
     found = []
     for d in review.decisions:
         if d.unforced and d.error >= min_error:
-            record = make_puzzle(d, review.plies, min_error, confirm)
+            record = make_puzzle(d, review.plies, min_error, confirm, engine=review.engine)
             if record is not None:
                 found.append((d.player, record))
     return found
