@@ -78,17 +78,20 @@ def _efficiency(net: Any, board: _Board) -> float:
     return gnubg_cube_efficiency(True, home, pips)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(eq=False, slots=True)
 class _Cube:
-    """What the search needs of one state of the cube, worked out once per search."""
+    """One state of the cube seen by the side on roll, worked out once per search. Compared
+    by identity: :meth:`_Search.cube` hands out one object a state (hashing the context at
+    every node of a search cost a tenth of its time)."""
 
     ctx: MatchContext
-    doubled: MatchContext | None  # after the roller doubles and is taken, if he can
-    swapped: MatchContext  # the same state seen by the opponent
+    match: bool  # a match's state: values are match winning chances, not points
     cash: float  # the roller's value when his double is passed (the cube's value won)
     lose: float  # his value when he loses the cube's value (match play: the normalisation)
     convert: Callable[[Probs, float], float]  # Janowski's interpolation at this state
-    outcomes: tuple[float, ...]  # his value of each outcome in _POINTS, cubeless
+    outcomes: tuple[float, ...]  # his value of each outcome in _POINTS
+    doubled: _Cube | None = None  # after he doubles and is taken, if he may double
+    swapped: _Cube | None = None  # the same state seen by the opponent
 
 
 class _Search:
@@ -100,24 +103,22 @@ class _Search:
         self._cubes: dict[MatchContext, _Cube] = {}
 
     def cube(self, ctx: MatchContext) -> _Cube:
-        """The state ``ctx`` worked out (cached: a search meets a handful of states)."""
+        """The state ``ctx`` worked out, with the states it leads to (a search meets a handful)."""
         found = self._cubes.get(ctx)
-        if found is None:
-            doubled = replace(ctx, cube_value=2 * ctx.cube_value, cube_owner=1)
-            found = self._cubes[ctx] = _Cube(
-                ctx,
-                doubled if can_double_usefully(ctx) else None,
-                ctx.swapped(),
-                self.won(ctx, 1),
-                self.won(ctx, -1),
-                sage.cl2cf_at(ctx),
-                tuple(self.won(ctx, k) for k in _POINTS),
-            )
+        if found is not None:
+            return found
+        found = self._cubes[ctx] = _Cube(
+            ctx,
+            bool(ctx.match_length),
+            self.won(ctx, 1),
+            self.won(ctx, -1),
+            sage.cl2cf_at(ctx),
+            tuple(self.won(ctx, k) for k in _POINTS),
+        )
+        found.swapped = self.cube(ctx.swapped())
+        if can_double_usefully(ctx):
+            found.doubled = self.cube(replace(ctx, cube_value=2 * ctx.cube_value, cube_owner=1))
         return found
-
-    def negate(self, ctx: MatchContext, value: float) -> float:
-        """The other side's value of the same outcome."""
-        return 1.0 - value if ctx.match_length else -value
 
     def won(self, ctx: MatchContext, points: int) -> float:
         """The roller's value once he wins ``points`` times the cube (< 0: loses; a single
@@ -128,16 +129,15 @@ class _Search:
             points = 1 if points > 0 else -1
         return float(points * ctx.cube_value)
 
-    def normalise(self, ctx: MatchContext, value: float) -> float:
+    def normalise(self, cube: _Cube, value: float) -> float:
         """A value as the analysis gives equities: +1 is winning the cube's current value."""
-        if not ctx.match_length:
-            return value / ctx.cube_value
-        cube = self.cube(ctx)
+        if not cube.match:
+            return value / cube.ctx.cube_value
         win, lose = cube.cash, cube.lose
         return 2.0 * (value - lose) / (win - lose) - 1.0 if win > lose else 1.0
 
     def leaf(
-        self, board: _Board, states: Sequence[MatchContext], probs: Probs | None = None
+        self, board: _Board, states: Sequence[_Cube], probs: Probs | None = None
     ) -> tuple[list[float], Probs]:
         """The networks' chances of the roller (``probs`` when they are known already) and, for
         each state of the cube, his value by Janowski's interpolation (no cube action: the root
@@ -147,36 +147,33 @@ class _Search:
             probs = (w, wg, wb, lg, lb)
         x = _efficiency(self.net, board)
         values = []
-        for ctx in states:
-            cube = self.cube(ctx)
+        for cube in states:
             eq = cube.convert(probs, x)
-            if ctx.match_length:  # normalised match equity to match winning chances
-                values.append(
-                    min(1.0, max(0.0, cube.lose + (eq + 1.0) / 2.0 * (cube.cash - cube.lose)))
-                )
+            if cube.match:  # normalised match equity to match winning chances
+                mwc = cube.lose + (eq + 1.0) / 2.0 * (cube.cash - cube.lose)
+                values.append(min(1.0, max(0.0, mwc)))
             else:
-                values.append(eq * ctx.cube_value)
+                values.append(eq * cube.ctx.cube_value)
         return values, probs
 
     def node(
-        self, board: _Board, states: Sequence[MatchContext], plies: int, probs: Probs | None = None
+        self, board: _Board, states: Sequence[_Cube], plies: int, probs: Probs | None = None
     ) -> tuple[list[float], Probs]:
         """The roller's value for each cube state before his roll, searched ``plies`` deep,
         with his own cube action at this node (at a leaf too, on the leaf's values, as GNU
         Backgammon does), and his cubeless chances."""
         expanded = list(dict.fromkeys(states))
-        cubes = [self.cube(s) for s in expanded]
-        expanded.extend(
-            c.doubled for c in cubes if c.doubled is not None and c.doubled not in expanded
-        )
+        for cube in states:
+            if cube.doubled is not None and cube.doubled not in expanded:
+                expanded.append(cube.doubled)
         if plies == 0:
             values, probs = self.leaf(board, expanded, probs)
         else:
             values, probs = self.rolls(board, expanded, plies)
         by_state = dict(zip(expanded, values, strict=True))
         out = []
-        for s in states:
-            no_double, cube = by_state[s], self.cube(s)
+        for cube in states:
+            no_double = by_state[cube]
             if cube.doubled is not None:
                 take, cash = by_state[cube.doubled], cube.cash
                 if take >= no_double and cash >= no_double:
@@ -185,20 +182,21 @@ class _Search:
         return out, probs
 
     def rolls(
-        self, board: _Board, states: Sequence[MatchContext], plies: int
+        self, board: _Board, states: Sequence[_Cube], plies: int
     ) -> tuple[list[float], Probs]:
         """The mean over the 36 rolls of the roller's value after his best play, each state of
         the cube kept as it is (no cube action at this node), and of his chances."""
-        theirs = [self.cube(s).swapped for s in states]
+        theirs = [_swapped(c) for c in states]
         total = [0.0] * len(states)
         chances = [0.0] * 5
+        match = states[0].match
         for a, b, weight in _ROLLS:
             child = self.best_play(board, a, b, states[0])  # the opponent on roll
             if not any(child[0]):
                 values, mine = self.finished(child, states)
             else:
                 them, their = self.node(child, theirs, plies - 1)
-                values = [self.negate(s, v) for s, v in zip(states, them, strict=True)]
+                values = [1.0 - v for v in them] if match else [-v for v in them]
                 w, wg, wb, lg, lb = their
                 mine = (1.0 - w, lg, lb, wg, wb)
             for i, v in enumerate(values):
@@ -208,9 +206,9 @@ class _Search:
         w, wg, wb, lg, lb = (c / 36.0 for c in chances)
         return [t / 36.0 for t in total], (w, wg, wb, lg, lb)
 
-    def best_play(self, board: _Board, a: int, b: int, ctx: MatchContext) -> _Board:
+    def best_play(self, board: _Board, a: int, b: int, cube: _Cube) -> _Board:
         """The board after the roller's best 0-ply play of ``a``-``b`` at the node's actual cube
-        ``ctx``, the roller's side first (so the opponent on roll).
+        ``cube``, the roller's side first (so the opponent on roll).
 
         GNU Backgammon's choice (its ``FindBestMoveInEval``): when there are more plays than
         ``5 + log2(plays)`` and all lead to positions of one class (race or contact), its
@@ -221,7 +219,7 @@ class _Search:
         here, as gnubg makes it."""
         net = self.net
         start = [list(board[0]), list(board[1])]
-        if not ctx.match_length:
+        if not cube.match:
             return net.boardfromkey(net.best_move(start, a, b, b=1)[1])  # type: ignore[no-any-return]
         children: Sequence[_Board] = [
             tuple(reversed(net.boardfromkey(k))) for k in net.moves(start, a, b)
@@ -231,45 +229,51 @@ class _Search:
         if len(children) == 1:
             return children[0]
         keep = _MIN_PRUNE + len(children).bit_length() - 1
-        theirs = [self.cube(ctx).swapped]
+        theirs = [_swapped(cube)]
         if len(children) > keep:
             children = self.pruned(children, theirs[0], keep)
         best, best_value = children[0], -2.0
         for child in children:
             if not any(child[0]):
                 return child
-            value = self.negate(ctx, self.node(child, theirs, 0)[0][0])
+            value = 1.0 - self.node(child, theirs, 0)[0][0]
             if value > best_value:
                 best, best_value = child, value
         return best
 
-    def pruned(
-        self, children: Sequence[_Board], theirs: MatchContext, keep: int
-    ) -> Sequence[_Board]:
+    def pruned(self, children: Sequence[_Board], theirs: _Cube, keep: int) -> Sequence[_Board]:
         """The ``keep`` plays whose results the pruning network finds worst for the opponent
         (on roll in each of ``children``), by his cubeless match equity; all of them when the
         results are not all races or all contact positions (gnubg then scores every play)."""
         net = self.net
-        kinds = {net.classify([list(c[0]), list(c[1])]) for c in children}
-        if len(kinds) != 1 or min(kinds) < _RACE:
+        boards = [[list(c[0]), list(c[1])] for c in children]
+        kind = net.classify(boards[0])
+        if kind < _RACE or any(net.classify(b) != kind for b in boards[1:]):
             return children
-        outcomes = self.cube(theirs).outcomes
+        o1, o2, o3, l1, l2, l3 = theirs.outcomes
         scores = []
-        for child in children:
-            w, wg, wb, lg, lb = net.probabilities([list(child[0]), list(child[1])], _PRUNE)
-            shares = (w - wg, wg - wb, wb, 1.0 - w - lg, lg - lb, lb)
-            scores.append(sum(p * m for p, m in zip(shares, outcomes, strict=True)))
+        for b in boards:
+            w, wg, wb, lg, lb = net.probabilities(b, _PRUNE)
+            scores.append(
+                (w - wg) * o1 + (wg - wb) * o2 + wb * o3
+                + (1.0 - w - lg) * l1 + (lg - lb) * l2 + lb * l3
+            )  # fmt: skip
         order = sorted(range(len(children)), key=scores.__getitem__)
         return [children[i] for i in order[:keep]]
 
-    def finished(self, child: _Board, states: Sequence[MatchContext]) -> tuple[list[float], Probs]:
+    def finished(self, child: _Board, states: Sequence[_Cube]) -> tuple[list[float], Probs]:
         """The roller has borne off his last checker: his exact value and chances."""
         loser = child[1]
         gammon = sum(loser) == 15
         backgammon = gammon and any(loser[18:25])
         points = 3 if backgammon else 2 if gammon else 1
         probs: Probs = (1.0, float(gammon), float(backgammon), 0.0, 0.0)
-        return [self.won(s, points) for s in states], probs
+        return [c.outcomes[points - 1] for c in states], probs
+
+
+def _swapped(cube: _Cube) -> _Cube:
+    assert cube.swapped is not None  # set by _Search.cube for every state it hands out
+    return cube.swapped
 
 
 def play_equities(
@@ -288,16 +292,17 @@ def play_equities(
         for after in afters:
             board = list(reversed(_board(after)))  # the opponent on roll
             if not any(board[0]):  # the mover has borne off his last checker: exact
-                values, probs = search.finished(board, [ctx or MatchContext()])
-                equity = values[0] if ctx is None else search.normalise(ctx, values[0])
-                out.append((equity, probs))
+                cube = search.cube(ctx or MatchContext())
+                values, probs = search.finished(board, [cube])
+                out.append((search.normalise(cube, values[0]), probs))
                 continue
             if ctx is None:
                 w, wg, wb, lg, lb = net.probabilities(board, plies)
                 equity = -(2.0 * w - 1.0 + wg - lg + wb - lb)
             else:
-                values, (w, wg, wb, lg, lb) = search.node(board, [ctx.swapped()], plies)
-                equity = search.normalise(ctx, search.negate(ctx, values[0]))
+                cube = search.cube(ctx)
+                values, (w, wg, wb, lg, lb) = search.node(board, [_swapped(cube)], plies)
+                equity = search.normalise(cube, 1.0 - values[0] if cube.match else -values[0])
             out.append((equity, (1.0 - w, lg, lb, wg, wb)))
     return out
 
@@ -307,8 +312,8 @@ def cube_equities(position: Position, ctx: MatchContext, plies: int) -> tuple[Cu
     Backgammon's cube analysis does: no double, double/take, double/pass (normalised to the
     cube), and his cubeless chances."""
     search = _Search(gnubgnet.network())
-    doubled = replace(ctx, cube_value=2 * ctx.cube_value, cube_owner=1)
-    states = [ctx, doubled]
+    cube = search.cube(ctx)
+    states = [cube, search.cube(replace(ctx, cube_value=2 * ctx.cube_value, cube_owner=1))]
     with gnubgnet.lock:
         if plies == 0:
             values, probs = search.leaf(_board(position), states)
@@ -316,9 +321,9 @@ def cube_equities(position: Position, ctx: MatchContext, plies: int) -> tuple[Cu
             values, probs = search.rolls(_board(position), states, plies)
     return (
         CubeEquities(
-            search.normalise(ctx, values[0]),
-            search.normalise(ctx, values[1]),
-            search.normalise(ctx, search.won(ctx, 1)),
+            search.normalise(cube, values[0]),
+            search.normalise(cube, values[1]),
+            search.normalise(cube, cube.cash),
         ),
         probs,
     )
