@@ -28,6 +28,7 @@ and against GNU Backgammon's rollouts.
 from __future__ import annotations
 
 import threading
+from pathlib import Path
 from typing import Any
 
 from engine.bots.decisions import Probs
@@ -40,7 +41,15 @@ try:  # optional: where it has no wheel, rollouts play by bgsage
 except ImportError:  # pragma: no cover - depends on the platform
     _net = None
 
-__all__ = ["available", "lock", "network", "rollout_move", "rollout_moves", "rollout_probs"]
+__all__ = [
+    "available",
+    "data_file",
+    "lock",
+    "network",
+    "rollout_move",
+    "rollout_moves",
+    "rollout_probs",
+]
 
 _ROLLS21 = tuple((a, b) for a in range(1, 7) for b in range(a, 7))
 lock = threading.Lock()
@@ -90,6 +99,14 @@ def rollout_move(position: Position, dice: Dice) -> tuple[Position, Probs]:
         w, wg, wb, lg, lb = net.probabilities([mine, theirs], 0)  # the opponent on roll
     probs = possible_probs(after.board, (1.0 - w, lg, lb, wg, wb), position.checkers)
     return after.swap_players(), probs
+
+
+def data_file(name: str) -> Path:
+    """A file of gnubg-nn's data (its weights and bear-off databases), by name.
+
+    :raises RuntimeError: when gnubg-nn is not installed.
+    """
+    return Path(network().__file__).parent / "data" / name
 
 
 def rollout_probs(position: Position) -> Probs:

@@ -29,8 +29,12 @@ in a money game, about three times that in a match, whose plays are chosen here 
 
 from __future__ import annotations
 
+import functools
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from itertools import product
+from math import comb
 from typing import Any
 
 from engine.bots import gnubgnet, sage
@@ -68,9 +72,9 @@ def _board(position: Position) -> list[list[int]]:
     return [theirs, mine]
 
 
-def _efficiency(net: Any, board: _Board) -> float:
-    """Janowski's ``x`` of a position for the side on roll, as GNU Backgammon's 0-ply takes it."""
-    kind = net.classify([list(board[0]), list(board[1])])
+def _efficiency(kind: int, board: _Board) -> float:
+    """Janowski's ``x`` of a position of gnubg-nn's class ``kind`` for the side on roll, as GNU
+    Backgammon's 0-ply takes it."""
     if kind in _CONTACT_CLASSES:
         return gnubg_cube_efficiency(False, False, 0)
     home = kind != 3
@@ -92,6 +96,60 @@ class _Cube:
     outcomes: tuple[float, ...]  # his value of each outcome in _POINTS
     doubled: _Cube | None = None  # after he doubles and is taken, if he may double
     swapped: _Cube | None = None  # the same state seen by the opponent
+
+
+_TWO_SIDED = 1  # gnubg-nn's class of a two-sided bear-off: both sides home, 6 checkers or fewer
+_BEAROFF_FILE, _BEAROFF_HEADER = (
+    "gnubg_ts0.bd",
+    b"gnubg-TS-06-06-1",
+)  # 6 points, 6 checkers, cubeful
+
+
+def _bearoff_index(points: int = 6, checkers: int = 6) -> dict[tuple[int, ...], int]:
+    """GNU Backgammon's index of every one-sided bear-off position (its ``PositionBearoff``),
+    by the checkers on the six home points: the rank of the position's bit pattern among the
+    combinations of ``points + checkers`` bits."""
+
+    def rank(bits: int, n: int, r: int) -> int:
+        if n == r:
+            return 0
+        if bits & (1 << (n - 1)):
+            return comb(n - 1, r) + rank(bits, n - 1, r - 1)
+        return rank(bits, n - 1, r)
+
+    out = {}
+    for side in product(range(checkers + 1), repeat=points):
+        if sum(side) > checkers:
+            continue
+        j = points - 1 + sum(side)
+        bits = 1 << j
+        for count in side[:-1]:
+            j -= count + 1
+            bits |= 1 << j
+        out[side] = rank(bits, points + checkers, points)
+    return out
+
+
+@functools.cache
+def _two_sided() -> tuple[bytes, dict[tuple[int, ...], int]]:
+    """GNU Backgammon's two-sided bear-off database, as gnubg-nn ships it: for each pair of
+    positions (the roller's index times 924 plus the opponent's) four equities of the roller,
+    two bytes each: cubeless, cube owned by him, centred, owned by the opponent."""
+    data = gnubgnet.data_file(_BEAROFF_FILE).read_bytes()
+    if not data.startswith(_BEAROFF_HEADER):
+        raise RuntimeError(f"{_BEAROFF_FILE} is not GNU Backgammon's 6-point cubeful database")
+    return data, _bearoff_index()
+
+
+def _bearoff_equities(board: _Board) -> tuple[float, float, float, float]:
+    """The roller's exact money equities in a two-sided bear-off: cubeless, his cube, the cube
+    centred, his opponent's cube (each per unit of the cube)."""
+    data, index = _two_sided()
+    at = 40 + 8 * (index[tuple(board[1][:6])] * len(index) + index[tuple(board[0][:6])])
+    a, b, c, d = (
+        int.from_bytes(data[at + k : at + k + 2], "little") / 32767.5 - 1.0 for k in (0, 2, 4, 6)
+    )
+    return a, b, c, d
 
 
 class _Search:
@@ -141,11 +199,19 @@ class _Search:
     ) -> tuple[list[float], Probs]:
         """The networks' chances of the roller (``probs`` when they are known already) and, for
         each state of the cube, his value by Janowski's interpolation (no cube action: the root
-        of a cube decision)."""
+        of a cube decision); in a money game's two-sided bear-off, his exact values from GNU
+        Backgammon's database, as gnubg takes them."""
+        start = [list(board[0]), list(board[1])]
+        kind = self.net.classify(start)
+        if kind == _TWO_SIDED and not states[0].match:
+            cubeless, mine, centred, theirs = _bearoff_equities(board)
+            by_owner = {None: centred, 0: mine, 1: theirs}
+            values = [by_owner[c.ctx.cube_owner] * c.ctx.cube_value for c in states]
+            return values, ((cubeless + 1.0) / 2.0, 0.0, 0.0, 0.0, 0.0)
         if probs is None:
-            w, wg, wb, lg, lb = self.net.probabilities([list(board[0]), list(board[1])], 0)
+            w, wg, wb, lg, lb = self.net.probabilities(start, 0)
             probs = (w, wg, wb, lg, lb)
-        x = _efficiency(self.net, board)
+        x = _efficiency(kind, board)
         values = []
         for cube in states:
             eq = cube.convert(probs, x)
@@ -161,12 +227,13 @@ class _Search:
     ) -> tuple[list[float], Probs]:
         """The roller's value for each cube state before his roll, searched ``plies`` deep,
         with his own cube action at this node (at a leaf too, on the leaf's values, as GNU
-        Backgammon does), and his cubeless chances."""
+        Backgammon does), and his cubeless chances. A money game's two-sided bear-off is not
+        searched: its values are exact (gnubg's ``CLASS_PERFECT``)."""
         expanded = list(dict.fromkeys(states))
         for cube in states:
             if cube.doubled is not None and cube.doubled not in expanded:
                 expanded.append(cube.doubled)
-        if plies == 0:
+        if plies == 0 or (not states[0].match and self.exact(board)):
             values, probs = self.leaf(board, expanded, probs)
         else:
             values, probs = self.rolls(board, expanded, plies)
@@ -206,6 +273,10 @@ class _Search:
         w, wg, wb, lg, lb = (c / 36.0 for c in chances)
         return [t / 36.0 for t in total], (w, wg, wb, lg, lb)
 
+    def exact(self, board: _Board) -> bool:
+        """Whether the position is in GNU Backgammon's two-sided bear-off database."""
+        return bool(self.net.classify([list(board[0]), list(board[1])]) == _TWO_SIDED)
+
     def best_play(self, board: _Board, a: int, b: int, cube: _Cube) -> _Board:
         """The board after the roller's best 0-ply play of ``a``-``b`` at the node's actual cube
         ``cube``, the roller's side first (so the opponent on roll).
@@ -213,13 +284,15 @@ class _Search:
         GNU Backgammon's choice (its ``FindBestMoveInEval``): when there are more plays than
         ``5 + log2(plays)`` and all lead to positions of one class (race or contact), its
         pruning network keeps that many by their cubeless utility, and the kept ones are ranked
-        by their cubeful 0-ply equity. gnubg-nn's own choice ranks by cubeless money equity, which
-        gives gnubg's play in a money game (the search then lands within a few thousandths of
-        gnubg's); at a match score a gammon is worth otherwise, so there the choice is made
-        here, as gnubg makes it."""
+        by their cubeful 0-ply equity at the node's cube. (gnubg-nn's own choice ranks by
+        cubeless money equity: at a match score, where a gammon is worth otherwise, and with
+        the cube owned or under the Jacoby rule, it is not gnubg's play; a 3-point match's no
+        double came out 0.924 with it against gnubg's 0.945.)"""
         net = self.net
         start = [list(board[0]), list(board[1])]
-        if not cube.match:
+        if not cube.match and net.classify(start) < _RACE:
+            # A money bear-off: gnubg's figures are those of the cubeless choice (measured:
+            # tests/test_pr_gnubg.py's bear-off, exact that way, 0.023 off the other).
             return net.boardfromkey(net.best_move(start, a, b, b=1)[1])  # type: ignore[no-any-return]
         children: Sequence[_Board] = [
             tuple(reversed(net.boardfromkey(k))) for k in net.moves(start, a, b)
@@ -232,11 +305,12 @@ class _Search:
         theirs = [_swapped(cube)]
         if len(children) > keep:
             children = self.pruned(children, theirs[0], keep)
-        best, best_value = children[0], -2.0
+        best, best_value = children[0], -math.inf
         for child in children:
             if not any(child[0]):
                 return child
-            value = 1.0 - self.node(child, theirs, 0)[0][0]
+            theirs_value = self.node(child, theirs, 0)[0][0]
+            value = 1.0 - theirs_value if cube.match else -theirs_value
             if value > best_value:
                 best, best_value = child, value
         return best
