@@ -1,7 +1,9 @@
-"""The review's errors against GNU Backgammon's (issue 31), on the single decisions the issue
-names: the played play and the best play are evaluated alike (same depth, same cubeful
-conversion), and at the review's depth the error is gnubg 2-ply's within :data:`TOLERANCE`.
-(The whole comparison, game by game: ``python -m bench pr_gnubg``.)"""
+"""The bgsage evaluator's errors against GNU Backgammon's (issue 31), on the single decisions the
+issue names: the played play and the best play are evaluated alike (same depth, same cubeful
+conversion), and at the review's depth the error is gnubg 2-ply's within :data:`TOLERANCE`. The
+review itself runs on GNU Backgammon's analysis where gnubg-nn is installed
+(tests/test_gnubgsearch.py holds it to a hundredth of these decisions); bgsage reviews where it
+is not, and hypergammon. (The whole comparison, game by game: ``python -m bench pr_gnubg``.)"""
 
 from __future__ import annotations
 
@@ -20,7 +22,9 @@ from engine.bots import backend
 from engine.xgid import Xgid
 from tests.tools._gnubg import gnubg_binary, run_in_gnubg
 
-needs_bgsage = pytest.mark.skipif(backend() != "bgsage", reason="the review runs on bgsage")
+needs_bgsage = pytest.mark.skipif(
+    backend() != "bgsage", reason="the bgsage evaluator is not installed"
+)
 
 # (Position ID, Match ID, dice, the play made, gnubg 2-ply's error of it): money, cube 2 owned
 # by the player on roll. Recorded from GNU Backgammon 1.07 (hint at 2-ply, cubeful, every play

@@ -78,9 +78,14 @@ def _computer() -> Check:
 
     name = backend()
     if name == "bgsage":
-        from engine.bots import sage
+        from engine.bots import gnubgsearch, sage
 
-        return Check("computer", True, f"bgsage {sage.version()} (neural networks)")
+        review = (
+            "reviews by GNU Backgammon's analysis on its networks (gnubg-nn)"
+            if gnubgsearch.available()
+            else "reviews by bgsage (gnubg-nn not installed)"
+        )
+        return Check("computer", True, f"bgsage {sage.version()} (neural networks); {review}")
     return Check("computer", True, "pure-Python fallback evaluator (bgsage not installed)")
 
 

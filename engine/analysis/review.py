@@ -394,7 +394,8 @@ class Review:
     """The review of a match (or of one game): every decision evaluated and the winning chances.
 
     ``plies`` is the depth the review used (1 for the fallback, whatever was asked), ``engine``
-    the evaluator (``"bgsage"`` or ``"fallback"``), ``games`` the number of games reviewed.
+    the evaluator (``"gnubg"``: GNU Backgammon's analysis on its networks; ``"bgsage"`` or
+    ``"fallback"``), ``games`` the number of games reviewed.
     Per-player figures come from :meth:`stats`; the worst mistakes from :meth:`worst`;
     :meth:`to_dict` and :meth:`from_dict` store it as JSON.
     """

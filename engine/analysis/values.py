@@ -62,11 +62,11 @@ class PlayValue:
 
 
 class Evaluator(Protocol):
-    """What the analysis needs; both implementations are safe to call from several threads."""
+    """What the analysis needs; every implementation is safe to call from several threads."""
 
     @property
     def engine(self) -> str:
-        """``"bgsage"`` or ``"fallback"``."""
+        """``"bgsage"``, ``"fallback"`` or ``"gnubg"`` (GNU Backgammon's analysis)."""
         ...
 
     @property
