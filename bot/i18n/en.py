@@ -73,6 +73,8 @@ MESSAGES: dict[str, str] = {
     "note.next_game": "Game {number} begins (score {a}–{b}).",
     "note.earlier": "… ({count} earlier {count:event|events} not shown)",
     # -- np-a: captions of the plays made by themselves (issue 15.2) ----------------------------
+    "review.progress_one": "🔍 Reviewing the game…",
+    "review.progress": "🔍 Reviewing… game {game} of {games}",
     "review.so_far": "-# Game #{id} is still in progress: the review of the moves played so far.",
     "terminal.resume": "You have a game in progress: game #{id}, as it stands.",
     "caption.played": "{name} played {d1}-{d2}: {play}",

@@ -71,6 +71,8 @@ MESSAGES: dict[str, str] = {
     "note.next_game": "La partie {number} commence (score {a}–{b}).",
     "note.earlier": "… ({count} {count:événement précédent non affiché|événements précédents non affichés})",
     # -- np-a : légendes des coups joués d'eux-mêmes (issue 15.2) --------------------------------
+    "review.progress_one": "🔍 Analyse de la partie en cours…",
+    "review.progress": "🔍 Analyse en cours… partie {game} sur {games}",
     "review.so_far": "-# La partie n° {id} n’est pas finie : voici l’analyse des coups joués jusqu’ici.",
     "terminal.resume": "Vous avez une partie en cours : la partie n° {id}, où elle en est.",
     "caption.played": "{name} a joué {d1}-{d2} : {play}",

@@ -25,7 +25,7 @@ from bot.service.people import Actor, Prefs, Where
 from bot.service.present import COLORS, board_view, xgid_of
 from bot.service.prstats import pr_line
 from bot.service.refusal import Refusal, check_game_id
-from bot.service.replies import Attachment, Reply
+from bot.service.replies import Attachment, Reply, report_progress
 from bot.service.rollouts import check_trials, rollout_hint, rollout_mistakes
 from bot.service.tables import current_game, load_table, localized, no_game_here
 from db import consult as consult_repo
@@ -36,7 +36,15 @@ from db.errors import GameNotFound
 from db.models import Game as GameRow
 from db.models import GameEvent, GameStatus
 from engine import BackgammonError, Game, Phase, Play, Variant, write_mat
-from engine.analysis import Review, cube_hint, error_size, hint, review_match
+from engine.analysis import (
+    Review,
+    combine_reviews,
+    cube_hint,
+    error_size,
+    hint,
+    review_game,
+    review_match,
+)
 from render import BoardView
 from render.analysis import mistake_board, review_chart
 
@@ -140,7 +148,7 @@ class Analysis:
             going_on, cached = _reviewable(row, table)
             row_id = row.id
             moment = row.version if going_on else None  # a game in progress moves on
-        review = self._reviewed(table, row_id, moment, cached)
+        review = self._reviewed(table, row_id, moment, cached, lang)
         reply = _review_reply(table, review, lang, table.seat_of(actor.id), rollout)
         if going_on:
             reply.text = t("review.so_far", lang, id=row_id) + "\n" + reply.text
@@ -170,17 +178,22 @@ class Analysis:
         return None
 
     def _reviewed(
-        self, table: Table, row_id: int, moment: int | None, cached: dict[str, Any] | None
+        self,
+        table: Table,
+        row_id: int,
+        moment: int | None,
+        cached: dict[str, Any] | None,
+        lang: str | None = None,
     ) -> Review:
         """The review of a game (``moment``: its version while in progress, else None),
-        computed unless ``cached``, and kept once the game is over."""
+        computed unless ``cached``, and kept once the game is over. With ``lang``, what it is
+        doing is told as the action's progress (a match's review takes a minute or more)."""
         review = Review.from_dict(cached) if cached else None
         if review is None:
             # One computation per game and moment (a second request waits for the first's
             # result), in a worker process when the bot runs them (a review holds the GIL).
             review = heavy.POOLS.flights.run(
-                ("review", row_id, moment),
-                lambda: heavy.POOLS.analyse(review_match, table.match, plies=REVIEW_PLIES),
+                ("review", row_id, moment), lambda: _review_by_game(table, lang)
             )
             if moment is None:  # a game in progress changes: its review is never kept
                 self._cache_review(row_id, review.to_dict())
@@ -511,3 +524,18 @@ def _decision_text(kind: str, what: str, lang: str, cube: str) -> str:
 
 def _rate(value: float | None, none: str, lang: str) -> str:
     return none if value is None else number(value, ".1f", lang)
+
+
+def _review_by_game(table: Table, lang: str | None) -> Review:
+    """:func:`review_match` of the table's match a game at a time (each in the reviews' worker
+    process), its progress told between games in ``lang`` (nothing without)."""
+    games = table.match.games
+    parts = []
+    for k, game in enumerate(games):
+        if lang is not None:
+            if len(games) == 1:
+                report_progress(t("review.progress_one", lang))
+            else:
+                report_progress(t("review.progress", lang, game=k + 1, games=len(games)))
+        parts.append(heavy.POOLS.analyse(review_game, game, plies=REVIEW_PLIES, index=k))
+    return combine_reviews(parts)

@@ -728,6 +728,37 @@ def review_game(game: Game, *, plies: int = 2, engine: str = "auto", index: int 
     return _review([(index, game)], game.match_length, 1, plies, engine)
 
 
+def combine_reviews(parts: Sequence[Review]) -> Review:
+    """The review of a match from the reviews of its games, in order, each made by
+    :func:`review_game` with its index: what :func:`review_match` gives, computed a game at a
+    time (so that a long match can tell its progress between games).
+
+    >>> from engine import Match
+    >>> m = Match(length=1)
+    >>> m.game.opening_roll(6, 5)
+    >>> m.game.play_text("8/3 8/2")
+    <Play 8/3 8/2>
+    >>> m.game.resign(1)
+    >>> m.game.accept_resignation()
+    >>> whole = review_match(m, engine="fallback")
+    >>> combine_reviews([review_game(m.games[0], engine="fallback", index=0)]) == whole
+    True
+
+    :raises ValueError: without any part.
+    """
+    if not parts:
+        raise ValueError("a review of a match needs the review of at least one game")
+    first = parts[0]
+    return Review(
+        match_length=first.match_length,
+        plies=first.plies,
+        engine=first.engine,
+        games=len(parts),
+        decisions=tuple(d for part in parts for d in part.decisions),
+        chances=tuple(c for part in parts for c in part.chances),
+    )
+
+
 def review_match(match: Match, *, plies: int = 2, engine: str = "auto") -> Review:
     """Review every game of ``match`` (a money game is a match of one game): see
     :func:`review_game`.

@@ -14,7 +14,7 @@ from bot.service.analysis import REVIEW_PLIES
 from db.models import Game as GameRow
 from engine import Position, decode_match_id, read_mat
 from engine.xgid import Xgid
-from tests.bot.conftest import ALICE, BOB, CHANNEL, DM, play_out, press
+from tests.bot.conftest import ALICE, BOB, CHANNEL, DM, labels, play_out, press
 
 
 def test_hint_lists_the_best_plays_with_a_picture(service: Service, script: deque[int]) -> None:
@@ -413,3 +413,26 @@ def test_review_of_a_player_with_only_a_cube_decision(
         if line.startswith("**Bob**")
     )
     assert said in bob and "over 0" not in bob and "sur 0" not in bob
+
+
+def test_a_reviews_progress_is_told_game_by_game(service: Service, script: deque[int]) -> None:
+    """A review is computed a game at a time, each step told in place (a match's review takes
+    a minute or more, and the terminal showed nothing meanwhile); a kept review tells nothing."""
+    from bot.service.replies import PROGRESS
+
+    seen: list[str] = []
+    token = PROGRESS.set(seen.append)
+    try:
+        script.extend([3, 1, 5, 2])
+        start = service.play(ALICE, DM, level="beginner", points=2, cube=False)
+        service.move(ALICE, DM, "8/5 6/5")
+        second = service.resign(ALICE, DM, 1)  # 0-1: a second game
+        assert not second.ephemeral and "score 0–1" in second.text, second.text
+        over = service.resign(ALICE, DM, 1)  # 0-2: the match is over
+        assert not over.ephemeral and "Rematch" in labels(over), over.text
+        first = service.review(ALICE, DM, start.game_id)
+        assert seen == ["🔍 Reviewing… game 1 of 2", "🔍 Reviewing… game 2 of 2"]
+        again = service.review(ALICE, DM, start.game_id)
+        assert again.text == first.text and len(seen) == 2
+    finally:
+        PROGRESS.reset(token)

@@ -61,7 +61,7 @@ def test_two_sessions_overwrite_nothing(service: Service, tmp_path: Path) -> Non
     assert all(Path(p).read_bytes() == data for p, data in first_files.items())
     assert len(list(images.iterdir())) == len(paths)
     # Each game's review pictures are named after it.
-    reviews = [r for r in first + second if "Review of game" in r["text"]]
+    reviews = [r for r in first + second if "Review of game" in r.get("text", "")]
     assert len(reviews) == 2
     names = [Path(p).name for r in reviews for p in [r["image"], *r.get("files", [])]]
     assert all(n.startswith("game-") for n in names) and len(set(names)) == len(names)
