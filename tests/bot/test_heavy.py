@@ -459,13 +459,13 @@ async def test_slow_reviews_filling_their_pool_do_not_hold_up_a_press(
     pools = heavy.Pools(ordinary_threads=4, analysis_workers=2, analysis_queue=2)
     monkeypatch.setattr(heavy, "POOLS", pools)
     gate = Gate()
-    real = analysis_module.review_match  # type: ignore[attr-defined]
+    real = analysis_module.review_game  # type: ignore[attr-defined]
 
-    def slow_review(match: Any, *, plies: int) -> Any:
+    def slow_review(game: Any, *, plies: int, index: int) -> Any:
         gate()()  # blocks until the gate opens
-        return real(match, plies=plies)
+        return real(game, plies=plies, index=index)
 
-    monkeypatch.setattr(analysis_module, "review_match", slow_review)
+    monkeypatch.setattr(analysis_module, "review_game", slow_review)  # a review, game by game
     client = create_bot(Config(shard_count=1), service=RecordingService(service))  # type: ignore[arg-type]
     slash = {
         command.name: command for command in build_commands(Settings())
