@@ -97,8 +97,8 @@ def test_french_reviews_and_statistics_have_no_decimal_point(service: Service) -
     assert not DECIMAL_POINT.search(review.text), review.text
     assert re.search(r"\d,\d", review.text)
     assert (
-        "points (l’équité apportée par les dés, en points par partie ; en millipoints par lancer, "
-        in review.text
+        "points (l’équité apportée par les dés, en points, somme de tous les lancers ; "
+        "en millipoints par lancer, " in review.text
     )
     dice = service.dice_stats(ZOE, DM)
     assert "16,7 %" in dice.text and not DECIMAL_POINT.search(dice.text), dice.text
