@@ -52,6 +52,7 @@ CUBES = [
     # two-sided database (interpolated like a race, the first came out 0.358 and 0.310, no
     # double where gnubg doubles)
     ("nAAAQBwAAAAAAA", "cAkAAAAAAAAE", 0.374, 0.405),
+    ("nAAAQBwAAAAAAA", "UQkAAAAAAAAE", 0.40838, 0.40549),  # the same, the 2-cube his
 ]
 
 # (Position ID, Match ID, dice, the play made, gnubg 2-ply's error): 3-point matches.
