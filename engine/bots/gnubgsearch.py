@@ -388,11 +388,13 @@ def cube_equities(position: Position, ctx: MatchContext, plies: int) -> tuple[Cu
     search = _Search(gnubgnet.network())
     cube = search.cube(ctx)
     states = [cube, search.cube(replace(ctx, cube_value=2 * ctx.cube_value, cube_owner=1))]
+    board = _board(position)
     with gnubgnet.lock:
-        if plies == 0:
-            values, probs = search.leaf(_board(position), states)
+        # A money game's two-sided bear-off is exact at the root too (gnubg's CLASS_PERFECT).
+        if plies == 0 or (not cube.match and search.exact(board)):
+            values, probs = search.leaf(board, states)
         else:
-            values, probs = search.rolls(_board(position), states, plies)
+            values, probs = search.rolls(board, states, plies)
     return (
         CubeEquities(
             search.normalise(cube, values[0]),
