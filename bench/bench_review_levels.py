@@ -29,7 +29,7 @@ from bench.common import Figure, check
 from engine import EventKind, Match, write_mat
 from engine.analysis import review_match
 from engine.analysis.selfplay import play_match
-from engine.bots import LEVELS, backend, get_bot
+from engine.bots import LEVELS, get_bot
 
 GNUBG = os.environ.get("GNUBG", "/usr/games/gnubg")
 
@@ -144,6 +144,7 @@ def _discordant(a: dict[str, float], b: dict[str, float], levels: list[str]) -> 
 def run(quick: bool = False) -> list[Figure]:
     levels = ["beginner", "intermediate", "expert"] if quick else list(LEVELS)
     plays = 40 if quick else 150
+    engine = review_match(Match(), plies=2).engine  # the review's evaluator
     figures: list[Figure] = []
     ours: dict[str, float] = {}
     files: dict[str, list[Path]] = {}
@@ -155,7 +156,7 @@ def run(quick: bool = False) -> list[Figure]:
             figures.append(
                 check(
                     "review-levels",
-                    f"{level}: review error rate, 2 plies ({t.decisions} decisions, {backend()})",
+                    f"{level}: review error rate, 2 plies ({t.decisions} decisions, {engine})",
                     t.rate,
                     "mp",
                 )
