@@ -364,17 +364,8 @@ def cl2cf(probs: Probs, ctx: MatchContext, x: float) -> float:
     """The cubeful equity (normalised to the cube) of the player on roll before his roll, from
     his cubeless chances by Janowski's interpolation with cube efficiency ``x``: bgsage's
     conversion, GNU Backgammon's ``Cl2CfMoney`` and, at a match score, its live-cube
-    ``Cl2CfMatch`` on bgsage's match equity table."""
-    owner = getattr(bgbot_cpp.CubeOwner, _OWNER[ctx.cube_owner].upper())
-    if ctx.match_length:
-        away = ctx.away()
-        return float(
-            bgbot_cpp.cl2cf(
-                list(probs), ctx.cube_value, owner, x, away[0], away[1], ctx.crawford, jacoby=False
-            )
-        )
-    centred = ctx.cube_owner is None
-    return float(bgbot_cpp.cl2cf_money(list(probs), owner, x, jacoby_active=ctx.jacoby and centred))
+    ``Cl2CfMatch`` on bgsage's match equity table (:func:`cl2cf_at` for many calls)."""
+    return cl2cf_at(ctx)(probs, x)
 
 
 def _batch_item(position: Position, ctx: MatchContext) -> dict[str, Any]:
