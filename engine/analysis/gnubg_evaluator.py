@@ -53,10 +53,21 @@ class GnubgEvaluator:
     def met(self) -> MatchEquityTable:
         return sage.match_equity
 
-    def _value(self, after: Position, ctx: MatchContext | None, depth: int) -> tuple[float, Probs]:
-        return self._values.get_or_compute(
-            (after, ctx, depth), lambda: gnubgsearch.play_equities([after], ctx, depth)[0]
-        )
+    def _values_of(
+        self, afters: Sequence[Position], ctx: MatchContext | None, depth: int
+    ) -> list[tuple[float, Probs]]:
+        """:func:`gnubgsearch.play_equities` of ``afters``, the ones not cached in one call
+        (one search's cube states worked out once, not once a play)."""
+        found = [self._values.get((after, ctx, depth)) for after in afters]
+        missing = [after for after, value in zip(afters, found, strict=True) if value is None]
+        computed = iter(gnubgsearch.play_equities(missing, ctx, depth) if missing else [])
+        out = []
+        for after, value in zip(afters, found, strict=True):
+            if value is None:
+                value = next(computed)
+                self._values.put((after, ctx, depth), value)
+            out.append(value)
+        return out
 
     def plays(
         self,
@@ -73,16 +84,20 @@ class GnubgEvaluator:
         if position.checkers != CHECKERS:
             return self._other.plays(position, dice, plays, ctx, force=force, cubeful=cubeful)
         afters = [position.apply(p).swap_players() for p in plays]
-        shallow = [self._value(a, ctx, 0) for a in afters]
+        shallow = self._values_of(afters, ctx, 0)
         order = sorted(range(len(plays)), key=lambda i: -shallow[i][0])
         top = shallow[order[0]][0] if order else 0.0
         deep = {i for i in order[:FILTER_KEEP] if shallow[i][0] >= top - FILTER_WITHIN}
         deep.update(i for i, p in enumerate(plays) if p in force)
+        if self._depth == 0:
+            deep = set(range(len(plays)))
+        index = sorted(deep)
+        deeper = self._values_of([afters[i] for i in index], ctx, self._depth)
+        searched = dict(zip(index, deeper, strict=True))
         out = []
         for i, (play, after) in enumerate(zip(plays, afters, strict=True)):
-            full = i in deep or self._depth == 0
-            equity, probs = self._value(after, ctx, self._depth) if full else shallow[i]
-            out.append(PlayValue(play, after, probs, equity, full))
+            equity, probs = searched.get(i, shallow[i])
+            out.append(PlayValue(play, after, probs, equity, i in deep))
         return out
 
     def cube(self, position: Position, ctx: MatchContext) -> tuple[CubeEquities, Probs]:
