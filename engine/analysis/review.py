@@ -736,12 +736,8 @@ def combine_reviews(parts: Sequence[Review]) -> Review:
     >>> from engine import Match
     >>> m = Match(length=1)
     >>> m.game.opening_roll(6, 5)
-    >>> m.game.play_text("8/3 8/2")
-    <Play 8/3 8/2>
-    >>> m.game.resign(1)
-    >>> m.game.accept_resignation()
-    >>> whole = review_match(m, engine="fallback")
-    >>> combine_reviews([review_game(m.games[0], engine="fallback", index=0)]) == whole
+    >>> parts = [review_game(g, engine="fallback", index=k) for k, g in enumerate(m.games)]
+    >>> combine_reviews(parts) == review_match(m, engine="fallback")
     True
 
     :raises ValueError: without any part.
