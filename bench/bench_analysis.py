@@ -20,6 +20,7 @@ from bench.common import Figure, check
 from engine import EventKind, Match
 from engine.analysis import cube_hint, get_evaluator, hint, review_match
 from engine.analysis.replay import replay
+from engine.analysis.review import review_engine
 from engine.analysis.selfplay import play_match
 from engine.bots import get_bot, gnubgsearch
 
@@ -48,8 +49,7 @@ def _review_time(match: Match, plies: int) -> float:
 
 def run(quick: bool = False) -> list[Figure]:
     match = sample_match()
-    # The review's evaluator: GNU Backgammon's analysis where gnubg-nn is installed.
-    engine = review_match(Match(), plies=2).engine
+    engine = review_engine()  # the review's evaluator
     cold = _review_time(match, 2)
     runs = [_review_time(match, 2) for _ in range(1 if quick else 3)]
     figures = [

@@ -44,6 +44,7 @@ from engine import Match, write_mat
 from engine.analysis import review_match
 from engine.analysis.pr import is_non_obvious, pr_band
 from engine.analysis.pr import performance_rating as our_pr
+from engine.analysis.review import review_engine
 from engine.analysis.selfplay import play_match
 from engine.bots import get_bot
 from tests.tools._gnubg import gnubg_binary, run_in_gnubg
@@ -206,7 +207,7 @@ def run(quick: bool = False) -> list[Figure]:
     gnu /= sum(p.gnubg_decisions for p in players)
     figures.append(Figure(NAME, "pooled PR of every player, ours", ours, "PR"))
     figures.append(Figure(NAME, "pooled PR of every player, gnubg's", gnu, "PR"))
-    engine = review_match(Match(), plies=PLIES).engine  # the review's evaluator
+    engine = review_engine()  # the review's evaluator
     where = f"{len(players)} players, review at {PLIES} plies, {engine}"
     figures.append(check(NAME, f"mean |PR difference| ({where})", mean_abs, "PR", at_most=1.0))
     figures.append(

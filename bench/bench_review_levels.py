@@ -28,6 +28,7 @@ from pathlib import Path
 from bench.common import Figure, check
 from engine import EventKind, Match, write_mat
 from engine.analysis import review_match
+from engine.analysis.review import review_engine
 from engine.analysis.selfplay import play_match
 from engine.bots import LEVELS, get_bot
 
@@ -144,7 +145,7 @@ def _discordant(a: dict[str, float], b: dict[str, float], levels: list[str]) -> 
 def run(quick: bool = False) -> list[Figure]:
     levels = ["beginner", "intermediate", "expert"] if quick else list(LEVELS)
     plays = 40 if quick else 150
-    engine = review_match(Match(), plies=2).engine  # the review's evaluator
+    engine = review_engine()  # the review's evaluator
     figures: list[Figure] = []
     ours: dict[str, float] = {}
     files: dict[str, list[Path]] = {}

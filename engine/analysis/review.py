@@ -693,6 +693,16 @@ def _engine(asked: str, games: Sequence[Game]) -> str:
     return "gnubg" if fifteen and gnubgsearch.available() else "auto"
 
 
+def review_engine(match: Match | None = None) -> str:
+    """The evaluator a review of ``match`` (a standard game without one) runs on: ``"gnubg"``,
+    ``"bgsage"`` or ``"fallback"``, as :attr:`Review.engine` will say.
+
+    >>> review_engine() in {"gnubg", "bgsage", "fallback"}
+    True
+    """
+    return get_evaluator(2, engine=_engine("auto", (match or Match()).games)).engine
+
+
 def _review(
     games: Iterable[tuple[int, Game]], match_length: int, count: int, plies: int, engine: str
 ) -> Review:
