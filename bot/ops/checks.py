@@ -78,11 +78,12 @@ def _computer() -> Check:
 
     name = backend()
     if name == "bgsage":
-        from engine.bots import gnubgsearch, sage
+        from engine.analysis.review import review_engine
+        from engine.bots import sage
 
         review = (
             "reviews by GNU Backgammon's analysis on its networks (gnubg-nn)"
-            if gnubgsearch.available()
+            if review_engine() == "gnubg"
             else "reviews by bgsage (gnubg-nn not installed)"
         )
         return Check("computer", True, f"bgsage {sage.version()} (neural networks); {review}")
